@@ -1,0 +1,389 @@
+"""Shared language work for the checks: tokens, spelling variants, stems, numbers.
+
+Everything here is pure, deterministic and cached per text, because the suite calls the
+checks on every run. Stemming is snowball (English); no data is downloaded.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import snowballstemmer
+
+_STEMMER = snowballstemmer.stemmer("english")
+
+
+def _split(words: str) -> list[str]:
+    return words.split()
+
+
+def _wordset(words: str) -> frozenset[str]:
+    return frozenset(words.split())
+
+
+def _keys(words: str, value: str) -> dict[str, str]:
+    return dict.fromkeys(words.split(), value)
+
+
+GLUE_WORDS: frozenset[str] = _wordset("""
+    a an the this that these those such same other another
+    is are was were be been being am has have had having do does did done
+    will would shall should can could may might must
+    of in on at to for with by from as into onto upon about between within without
+    through over under after before during since until than then via per among across
+    and or but nor so yet also both either neither each every all any some many much
+    more most less least very just only even still too well
+    which who whom whose what when where why how whether while if because although though
+    it its itself they them their theirs themselves he him his she her hers himself herself
+    we us our ours i me my you your there here one ones own
+    not no never none n't
+    known called named referred considered
+    """)
+"""Function and glue words extraction legitimately adds or drops; never content."""
+
+NEGATIONS: frozenset[str] = _wordset(
+    "not no never none nothing nobody nowhere neither nor cannot without n't"
+)
+"""Words that negate a statement (``n't`` is split off contractions first)."""
+
+_UNITS: dict[str, str] = {
+    **_keys("percent pct percentage", "percent"),
+    **_keys("dollar dollars usd", "dollar"),
+    **_keys("euro euros eur", "euro"),
+    **_keys("pound pounds gbp", "pound"),
+    **_keys("kg kilogram kilograms kilo kilos", "kg"),
+    **_keys("g gram grams", "g"),
+    **_keys("mg milligram milligrams", "mg"),
+    **_keys("km kilometre kilometres kilometer kilometers", "km"),
+    **_keys("m metre metres meter meters", "m"),
+    **_keys("cm centimetre centimetres centimeter centimeters", "cm"),
+    **_keys("mm millimetre millimetres millimeter millimeters", "mm"),
+    **_keys("nm nanometre nanometres nanometer nanometers", "nm"),
+    **_keys("mile miles mi", "mile"),
+    **_keys("foot feet ft", "foot"),
+    **_keys("inch inches", "inch"),
+    **_keys("v volt volts", "volt"),
+    **_keys("kv kilovolt kilovolts", "kv"),
+    **_keys("w watt watts", "watt"),
+    **_keys("kw kilowatt kilowatts", "kw"),
+    **_keys("mw megawatt megawatts", "mw"),
+    **_keys("gw gigawatt gigawatts", "gw"),
+    **_keys("wh", "wh"),
+    **_keys("kwh", "kwh"),
+    **_keys("mah", "mah"),
+    **_keys("hz hertz", "hz"),
+    **_keys("ghz gigahertz", "ghz"),
+    **_keys("mhz megahertz", "mhz"),
+    **_keys("gb gigabyte gigabytes", "gb"),
+    **_keys("mb megabyte megabytes", "mb"),
+    **_keys("tb terabyte terabytes", "tb"),
+    **_keys("year years yr yrs", "year"),
+    **_keys("month months", "month"),
+    **_keys("week weeks", "week"),
+    **_keys("day days", "day"),
+    **_keys("hour hours hr hrs h", "hour"),
+    **_keys("minute minutes min mins", "minute"),
+    **_keys("second seconds sec secs s", "second"),
+    **_keys("millisecond milliseconds ms", "ms"),
+    **_keys("degree degrees", "degree"),
+    **_keys("celsius c", "celsius"),
+    **_keys("fahrenheit f", "fahrenheit"),
+    **_keys("kelvin", "kelvin"),
+    **_keys("litre litres liter liters l", "litre"),
+    **_keys("ml millilitre millilitres milliliter milliliters", "ml"),
+    **_keys("ton tons tonne tonnes", "ton"),
+    **_keys("acre acres", "acre"),
+    **_keys("hectare hectares ha", "hectare"),
+    **_keys("cycle cycles", "cycle"),
+    **_keys("times x fold", "times"),
+}
+"""Unit words and symbols (lower case) -> one canonical unit, so "3.7 V" = "3.7 volts"."""
+
+_SMALL = {
+    w: i
+    for i, w in enumerate(
+        _split(
+            "zero one two three four five six seven eight nine ten eleven twelve thirteen "
+            "fourteen fifteen sixteen seventeen eighteen nineteen"
+        )
+    )
+}
+_TENS = {
+    w: 10 * i
+    for i, w in enumerate(_split("_ _ twenty thirty forty fifty sixty seventy eighty ninety"))
+    if w != "_"
+}
+_SCALES = {
+    "hundred": 100,
+    "thousand": 10**3,
+    "million": 10**6,
+    "billion": 10**9,
+    "trillion": 10**12,
+}
+_NUMBER_WORDS = frozenset(_SMALL) | frozenset(_TENS) | frozenset(_SCALES)
+
+_VARIANT_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^(\w{2,})is(e|es|ed|ing|ation|ations|er|ers)$"), r"\1iz\2"),
+    (re.compile(r"^(\w{2,})ys(e|es|ed|ing)$"), r"\1yz\2"),
+    (re.compile(r"^(\w{3,})our(s|ed|ing|able|ite|ites)?$"), r"\1or\2"),
+    (re.compile(r"^(\w{2,}[tb])re(s|d)?$"), r"\1er\2"),
+    (re.compile(r"^(\w{3,})ogue(s)?$"), r"\1og\2"),
+    (re.compile(r"^(\w{2,})ll(ed|ing|er|ers)$"), r"\1l\2"),
+)
+_WORD_VARIANTS = {
+    "aluminium": "aluminum",
+    "grey": "gray",
+    "sulphur": "sulfur",
+    "programme": "program",
+    "programmes": "programs",
+    "defence": "defense",
+    "licence": "license",
+    "offence": "offense",
+    "tyre": "tire",
+    "e-mail": "email",
+    "per": "per",
+    "cent": "cent",
+}
+_OUR_KEEP = _wordset(
+    "your yours four hour hours flour pour tour sour devour detour contour velour tours pours"
+)
+
+
+@lru_cache(maxsize=65536)
+def canonical_word(word: str) -> str:
+    """Return ``word`` lower-cased with British/American spelling variants made one.
+
+    -ise/-ize, -yse/-yze, -our/-or, -tre/-ter, -ogue/-og, doubled -ll- before a suffix,
+    and a few single words (aluminium, grey, programme...). Applied to both texts compared,
+    so an over-eager rewrite cannot create a mismatch, only (rarely) a false match.
+    """
+    w = word.lower()
+    if w in _WORD_VARIANTS:
+        return _WORD_VARIANTS[w]
+    if len(w) < 5 or w in _OUR_KEEP:
+        return w
+    for pattern, replacement in _VARIANT_RULES:
+        new = pattern.sub(replacement, w)
+        if new != w:
+            return new
+    return w
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """Snowball stem of the canonical form of ``word``."""
+    return _STEMMER.stemWord(canonical_word(word))
+
+
+_PREP = (
+    (re.compile(r"[\u2018\u2019\u02bc`]"), "'"),
+    (re.compile(r"[\u201c\u201d]"), '"'),
+    (re.compile(r"[\u2010-\u2015\u2212]"), "-"),
+    (re.compile(r"(?i)\bper\s+cent\b"), "percent"),
+    (re.compile(r"%"), " percent"),
+    (re.compile(r"(?i)\b(ca|wo|sha)n't\b"), r"\1 not"),
+    (re.compile(r"(?i)n't\b"), " not"),
+    (re.compile(r"(?i)\bcannot\b"), "can not"),
+    (re.compile(r"'s\b|'"), " "),
+)
+_CURRENCY = re.compile(
+    r"([$€£])\s?(\d[\d,]*(?:\.\d+)?(?:\s(?:thousand|million|billion|trillion)\b)?)"
+)
+_CURRENCY_NAME = {"$": "dollars", "€": "euros", "£": "pounds"}
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?|[^\W\d_]+")
+_ORDINAL_SUFFIX = re.compile(r"(?<=\d)(st|nd|rd|th|s)$")
+
+
+def _prepare(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text)
+    text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_NAME[m.group(1)]}", text)
+    for pattern, replacement in _PREP:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _number_value(token: str) -> float | None:
+    digits = _ORDINAL_SUFFIX.sub("", token)
+    if re.fullmatch(r"\d{1,3}(,\d{3})+(\.\d+)?", digits):
+        digits = digits.replace(",", "")
+    try:
+        return float(digits)
+    except ValueError:
+        return None
+
+
+def format_number(value: float) -> str:
+    """Canonical text of a number: ``5.50`` -> ``5.5``, ``2000.0`` -> ``2000``."""
+    return str(int(value)) if value == int(value) else repr(round(value, 6))
+
+
+@dataclass(frozen=True)
+class Token:
+    """A word or a number of a text: ``text`` as written, ``norm`` lower/canonical, or the
+    canonical number for numbers; ``number`` is True for numbers (digits or words)."""
+
+    text: str
+    norm: str
+    number: bool
+    capitalised: bool
+
+
+def _collapse_numbers(raw: list[str]) -> list[Token]:
+    """Turn digit runs and number-word runs ("twenty five million") into number tokens."""
+    out: list[Token] = []
+    i = 0
+    while i < len(raw):
+        word = raw[i]
+        low = word.lower()
+        value = _number_value(word) if word[0].isdigit() else None
+        if value is not None or low in _SMALL or low in _TENS:
+            total, current, j = 0.0, value if value is not None else 0.0, i + 1
+            if value is None:
+                current = float(_SMALL.get(low, _TENS.get(low, 0)))
+            while j < len(raw):
+                nxt = raw[j].lower()
+                if nxt in _SMALL or nxt in _TENS:
+                    if value is not None:
+                        break
+                    current += _SMALL.get(nxt, _TENS.get(nxt, 0))
+                elif nxt in _SCALES:
+                    current = (current or 1) * _SCALES[nxt]
+                    if _SCALES[nxt] >= 1000:
+                        total, current = total + current, 0.0
+                elif (
+                    nxt == "and"
+                    and value is None
+                    and j + 1 < len(raw)
+                    and (raw[j + 1].lower() in _NUMBER_WORDS)
+                ):
+                    pass
+                else:
+                    break
+                j += 1
+            number = format_number(total + current)
+            out.append(Token(" ".join(raw[i:j]), number, True, False))
+            i = j
+            continue
+        out.append(Token(word, canonical_word(word), False, word[0].isupper()))
+        i += 1
+    return out
+
+
+@lru_cache(maxsize=8192)
+def tokens(text: str) -> tuple[Token, ...]:
+    """Words and numbers of ``text`` in order: hyphenated words split ("lithium-ion" ->
+    "lithium", "ion"), possessive 's dropped, n't -> not, % -> percent, $5 -> 5 dollars,
+    digits canonical ("1,000" -> "1000"), number words as digits ("two" -> "2")."""
+    return tuple(_collapse_numbers(_TOKEN.findall(_prepare(text))))
+
+
+def unit_of(word: str) -> str | None:
+    """The canonical unit a word names, or None."""
+    return _UNITS.get(word.lower())
+
+
+@dataclass(frozen=True)
+class Profile:
+    """What the checks compare in a text: content stems, numbers (with units), negation."""
+
+    content: frozenset[str]
+    content_seq: tuple[str, ...]
+    numbers: frozenset[str]
+    number_units: frozenset[tuple[str, str]]
+    names: frozenset[str]
+    negated: bool
+
+
+@lru_cache(maxsize=8192)
+def profile(text: str) -> Profile:
+    """Return the :class:`Profile` of ``text`` (cached)."""
+    toks = tokens(text)
+    content: list[str] = []
+    names: set[str] = set()
+    numbers: set[str] = set()
+    units: set[tuple[str, str]] = set()
+    negated = False
+    for i, tok in enumerate(toks):
+        if tok.number:
+            numbers.add(tok.norm)
+            nxt = toks[i + 1] if i + 1 < len(toks) else None
+            unit = unit_of(nxt.text) if nxt is not None and not nxt.number else None
+            if unit is not None:
+                units.add((tok.norm, unit))
+            continue
+        if tok.norm in NEGATIONS:
+            negated = True
+        if tok.norm in GLUE_WORDS or (unit_of(tok.text) and i and toks[i - 1].number):
+            continue
+        content.append(stem(tok.norm))
+        if tok.capitalised and i > 0:
+            names.add(stem(tok.norm))
+    return Profile(
+        frozenset(content),
+        tuple(content),
+        frozenset(numbers),
+        frozenset(units),
+        frozenset(names),
+        negated,
+    )
+
+
+AUXILIARIES: frozenset[str] = _wordset(
+    """is are was were am be been being has have had do does did can could will would shall
+    should may might must"""
+)
+"""Finite auxiliary and modal verbs."""
+
+_DETERMINERS = _wordset("a an the this that these those its their his her our my your")
+_COMMON_VERBS = _wordset(
+    """use uses used make makes made take takes took give gives gave get gets got go goes
+    went come comes came become becomes became run runs ran show shows showed find finds
+    found hold holds held keep keeps kept lead leads led leave leaves left mean means meant
+    include includes contain contains provide provides require requires allow allows
+    produce produces store stores convert converts release releases remain remains
+    consist consists depend depends reduce reduces increase increases decrease decreases
+    improve improves enable enables support supports rely relies occur occurs exist exists
+    live lives work works serve serves create creates form forms play plays say says said
+    tell tells told know knows knew see sees saw think thinks thought begin begins began
+    grow grows grew build builds built write writes wrote win wins won lose loses lost
+    pay pays paid meet meets met sell sells sold bring brings brought buy buys bought
+    feel feels felt stand stands stood set sets put puts cost costs hit hits let lets
+    cut cuts spend spends spent send sends sent rise rises rose fall falls fell
+    die dies born marry marries need needs want wants seem seems appear appears
+    help helps move moves carry carries drive drives control controls manage manages
+    regulate regulates encode encodes break breaks broke split splits generate generates
+    expand expands contract contracts flow flows act acts"""
+)
+
+
+def looks_like_finite_verb(toks: tuple[Token, ...], i: int) -> bool:
+    """Heuristic: is ``toks[i]`` a finite verb? An auxiliary or modal, a frequent verb form
+    from a fixed list, or a lower-case word ending in -ed not right after a determiner."""
+    tok = toks[i]
+    if tok.number:
+        return False
+    w = tok.norm
+    prev = toks[i - 1].norm if i else ""
+    if w in AUXILIARIES:
+        return True
+    if prev in _DETERMINERS:
+        return False
+    if w in _COMMON_VERBS:
+        return True
+    return bool(i and not tok.capitalised and len(w) > 4 and w.endswith("ed"))
+
+
+@lru_cache(maxsize=8192)
+def subject_stems(text: str) -> frozenset[str]:
+    """Content stems before the first finite verb (the grammatical subject, roughly)."""
+    toks = tokens(text)
+    out: set[str] = set()
+    for i, tok in enumerate(toks):
+        if looks_like_finite_verb(toks, i):
+            break
+        if not tok.number and tok.norm not in GLUE_WORDS:
+            out.add(stem(tok.norm))
+    return frozenset(out)
