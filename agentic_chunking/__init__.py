@@ -20,9 +20,13 @@ from ._models import (
     CallUsage,
     estimate_tokens,
 )
+from ._normalise import GroupingReply, ThemeGroup, normalise_agentic_output, parse_grouping
+from ._parse import parse_propositions, parse_propositions_strict
+from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH, pre_chunk_for_extraction
 from ._text import split_sentences
 
 __all__ = [
+    "DEFAULT_MAX_TOKENS_PER_BATCH",
     "UNKNOWN_DOCUMENT_ID",
     "AgenticChunk",
     "AgenticChunkInput",
@@ -32,9 +36,16 @@ __all__ = [
     "CaseError",
     "CassetteError",
     "ConfigurationError",
+    "GroupingReply",
     "InputError",
     "ModelCallError",
     "ReplyParseError",
+    "ThemeGroup",
     "estimate_tokens",
+    "normalise_agentic_output",
+    "parse_grouping",
+    "parse_propositions",
+    "parse_propositions_strict",
+    "pre_chunk_for_extraction",
     "split_sentences",
 ]

@@ -193,20 +193,34 @@ class CallUsage:
 class AgenticResponse:
     """The pipeline's answer. Totals are derived from ``chunks``; check ``is_success`` first.
 
-    A failed response has no chunks and a non-empty ``error_detail``.
+    A failed response has no chunks and a non-empty ``error_detail``. ``warnings`` lists
+    what was noticed but did not fail the run (a skipped reply entry, an empty input chunk).
     """
 
     chunks: tuple[AgenticChunk, ...] = ()
     is_success: bool = True
     error_detail: str = ""
     calls: tuple[CallUsage, ...] = field(default=())
+    warnings: tuple[str, ...] = ()
 
     @classmethod
-    def failure(cls, error_detail: str, *, calls: Sequence[CallUsage] = ()) -> AgenticResponse:
+    def failure(
+        cls,
+        error_detail: str,
+        *,
+        calls: Sequence[CallUsage] = (),
+        warnings: Sequence[str] = (),
+    ) -> AgenticResponse:
         """A failed response: no chunks, ``is_success`` false, the reason in ``error_detail``."""
         if not error_detail:
             raise ValueError("a failed response needs a non-empty error_detail")
-        return cls(chunks=(), is_success=False, error_detail=error_detail, calls=tuple(calls))
+        return cls(
+            chunks=(),
+            is_success=False,
+            error_detail=error_detail,
+            calls=tuple(calls),
+            warnings=tuple(warnings),
+        )
 
     @property
     def total_chunks(self) -> int:
@@ -236,6 +250,7 @@ class AgenticResponse:
             "TotalTokenEstimate": self.total_token_estimate,
             "IsSuccess": self.is_success,
             "ErrorDetail": self.error_detail,
+            "Warnings": list(self.warnings),
             "Usage": {
                 "InputTokens": self.input_tokens,
                 "OutputTokens": self.output_tokens,
@@ -253,6 +268,7 @@ class AgenticResponse:
             is_success=bool(data.get("IsSuccess", True)),
             error_detail=str(data.get("ErrorDetail") or ""),
             calls=tuple(CallUsage.from_dict(c) for c in usage.get("Calls", [])),
+            warnings=tuple(str(w) for w in data.get("Warnings", [])),
         )
         for name, expected in (
             ("TotalChunks", response.total_chunks),

@@ -1,0 +1,121 @@
+"""Step 5: turn the grouping reply into typed chunks (seed 002's NormaliseAgenticOutput)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ._errors import ReplyParseError
+from ._models import UNKNOWN_DOCUMENT_ID, AgenticChunk, AgenticResponse
+from ._parse import load_json_array
+
+
+@dataclass(frozen=True, slots=True)
+class ThemeGroup:
+    """One entry of a grouping reply: a category and its facts, in reply order."""
+
+    category: str
+    facts: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class GroupingReply:
+    """A parsed grouping reply: the usable groups and, for each skipped entry, why."""
+
+    groups: tuple[ThemeGroup, ...]
+    skipped: tuple[str, ...]
+
+
+def parse_grouping(raw: str | None, *, propositions: Sequence[str] | None = None) -> GroupingReply:
+    """Read a grouping reply ``[{"category": str, "facts": [str, ...]}, ...]``.
+
+    With ``propositions`` (the numbered list the grouping prompt showed, numbered from 1),
+    an entry may give ``"fact_ids": [1, 3]`` instead of ``facts``. Entries without a
+    category, without facts, or with no non-blank fact are skipped, each with its reason
+    in ``skipped``. Raises ReplyParseError when the reply is not a JSON array, or when no
+    entry is usable.
+    """
+    entries = load_json_array(raw)
+    if not entries:
+        raise ReplyParseError("the grouping reply is an empty array", raw=raw)
+    groups: list[ThemeGroup] = []
+    skipped: list[str] = []
+    for position, entry in enumerate(entries, start=1):
+        group = _read_entry(entry, propositions)
+        if isinstance(group, str):
+            skipped.append(f"entry {position} skipped: {group}")
+        else:
+            groups.append(group)
+    if not groups:
+        raise ReplyParseError(
+            "no entry of the grouping reply is usable (" + "; ".join(skipped) + ")", raw=raw
+        )
+    return GroupingReply(groups=tuple(groups), skipped=tuple(skipped))
+
+
+def _read_entry(entry: Any, propositions: Sequence[str] | None) -> ThemeGroup | str:
+    """Return the group, or the reason the entry cannot be used."""
+    if not isinstance(entry, dict):
+        return f"{json.dumps(entry)[:60]} is not an object with category and facts"
+    category = entry.get("category")
+    if not isinstance(category, str) or not category.strip():
+        return "no category"
+    if "facts" in entry:
+        facts = entry["facts"]
+        if not isinstance(facts, list) or not all(isinstance(f, str) for f in facts):
+            return f"facts of {category.strip()!r} is not a list of strings"
+    elif "fact_ids" in entry:
+        resolved = _resolve_ids(entry["fact_ids"], propositions)
+        if isinstance(resolved, str):
+            return f"{category.strip()!r}: {resolved}"
+        facts = resolved
+    else:
+        return f"{category.strip()!r} has no facts"
+    kept = tuple(f.strip() for f in facts if f.strip())
+    if not kept:
+        return f"{category.strip()!r} has no facts"
+    return ThemeGroup(category=category.strip(), facts=kept)
+
+
+def _resolve_ids(ids: Any, propositions: Sequence[str] | None) -> list[str] | str:
+    if propositions is None:
+        return "fact_ids given but no numbered proposition list to resolve them against"
+    if not isinstance(ids, list) or not all(_is_whole(i) for i in ids):
+        return "fact_ids is not a list of whole numbers"
+    out_of_range = [i for i in ids if not 1 <= i <= len(propositions)]
+    if out_of_range:
+        return f"fact_ids {out_of_range} are outside 1..{len(propositions)}"
+    return [propositions[i - 1] for i in ids]
+
+
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def normalise_agentic_output(
+    raw: str | None,
+    document_id: str | None,
+    *,
+    propositions: Sequence[str] | None = None,
+) -> AgenticResponse:
+    """Map a grouping reply to an AgenticResponse (seed 002's contract).
+
+    Chunk ids are ``{document_id}-{seq:04d}`` from 1, in reply order; an empty or missing
+    document id becomes ``DOC-UNKNOWN``. A reply that is empty, not JSON, not an array,
+    ``[]``, or without any usable entry gives ``is_success`` false, no chunks and an
+    ``error_detail`` saying why. Skipped entries are kept as ``warnings``. Never raises.
+    """
+    doc = document_id.strip() if document_id and document_id.strip() else UNKNOWN_DOCUMENT_ID
+    try:
+        reply = parse_grouping(raw, propositions=propositions)
+    except ReplyParseError as error:
+        return AgenticResponse.failure(f"the grouping reply could not be parsed: {error.reason}")
+    chunks = tuple(
+        AgenticChunk.from_propositions(
+            document_id=doc, seq=seq, thematic_category=group.category, propositions=group.facts
+        )
+        for seq, group in enumerate(reply.groups, start=1)
+    )
+    return AgenticResponse(chunks=chunks, warnings=reply.skipped)
