@@ -1,0 +1,257 @@
+"""A fake Anthropic Messages API on 127.0.0.1, for tests, benchmarks and recording cassettes.
+
+``FakeMessagesServer`` is a real HTTP server (stdlib ``ThreadingHTTPServer``, random port)
+that speaks the Messages API wire format, so the official SDK, vcrpy and the pipeline
+talk to it exactly as they would to the real API, without the network::
+
+    with FakeMessagesServer(replies=['["A fact."]', FakeReply(status=529)]) as server:
+        client = anthropic.Anthropic(api_key="test", base_url=server.base_url)
+        ...
+        assert server.requests[0].body["model"] == "reference"
+
+Behaviour is scripted either by a queue of ``replies`` (served in arrival order; a
+``str`` is shorthand for ``FakeReply(text=...)``) or by a ``handler`` callable that gets
+each request's JSON body and returns a FakeReply (or a str). When the queue is empty the
+server answers HTTP 500 with ``x-should-retry: false``, so a test fails loudly.
+
+Every request is recorded in ``requests`` (method, path, headers, parsed body), in
+arrival order, for assertions. An exception raised by the handler is kept in
+``handler_errors`` and answered with a non-retried HTTP 500.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from itertools import count
+from typing import Any
+
+__all__ = ["ERROR_TYPES", "FakeMessagesServer", "FakeReply", "RecordedRequest", "user_text"]
+
+ERROR_TYPES: dict[int, str] = {
+    400: "invalid_request_error",
+    401: "authentication_error",
+    403: "permission_error",
+    404: "not_found_error",
+    413: "request_too_large",
+    429: "rate_limit_error",
+    500: "api_error",
+    529: "overloaded_error",
+}
+"""The Anthropic error ``type`` sent for each HTTP status (``api_error`` for others)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FakeReply:
+    """One scripted answer.
+
+    With ``status`` 200 the body is a Message whose single text block is ``text``;
+    otherwise it is Anthropic's error JSON with ``error_type`` (default from ERROR_TYPES)
+    and ``text`` as the message. Error replies carry ``retry-after-ms: 10`` unless
+    ``headers`` says otherwise, so the SDK's retries stay fast. ``delay_s`` is slept
+    before answering (artificial latency). ``output_tokens`` defaults to len(text) // 4.
+    """
+
+    text: str = ""
+    stop_reason: str | None = "end_turn"
+    status: int = 200
+    headers: Mapping[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+    error_type: str | None = None
+    model: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedRequest:
+    """A request as the server received it; ``body`` is the parsed JSON (or None)."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: Any
+    raw_body: bytes
+
+
+Handler = Callable[[Any], "FakeReply | str"]
+
+
+def user_text(body: Mapping[str, Any]) -> str:
+    """Return the text of the last user message of a Messages request body."""
+    for message in reversed(body.get("messages", [])):
+        if message.get("role") == "user":
+            content = message.get("content")
+            if isinstance(content, str):
+                return content
+            return "".join(b.get("text", "") for b in content if isinstance(b, Mapping))
+    return ""
+
+
+class FakeMessagesServer:
+    """A scripted Messages API on ``base_url`` (``http://127.0.0.1:<port>``); a context manager."""
+
+    def __init__(
+        self,
+        replies: Iterable[FakeReply | str] = (),
+        *,
+        handler: Handler | None = None,
+        host: str = "127.0.0.1",
+    ) -> None:
+        if handler is not None and replies:
+            raise ValueError("give either a queue of replies or a handler, not both")
+        self._queue: deque[FakeReply | str] = deque(replies)
+        self._handler = handler
+        self._lock = threading.Lock()
+        self._ids = count(1)
+        self.requests: list[RecordedRequest] = []
+        self.handler_errors: list[Exception] = []
+        self._httpd = ThreadingHTTPServer((host, 0), _make_request_handler(self))
+        self._httpd.daemon_threads = True
+        self._thread: threading.Thread | None = None
+
+    @property
+    def base_url(self) -> str:
+        host, port = self._httpd.server_address[:2]
+        return f"http://{host}:{port}"
+
+    def add_replies(self, *replies: FakeReply | str) -> None:
+        """Append replies to the queue (thread-safe)."""
+        with self._lock:
+            self._queue.extend(replies)
+
+    def start(self) -> FakeMessagesServer:
+        """Serve in a background thread; return self."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and close the socket."""
+        if self._thread is not None:
+            self._httpd.shutdown()
+            self._thread.join()
+            self._thread = None
+        self._httpd.server_close()
+
+    def __enter__(self) -> FakeMessagesServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    # -- called from the request threads ----------------------------------------------
+
+    def _record(self, request: RecordedRequest) -> None:
+        with self._lock:
+            self.requests.append(request)
+
+    def _next_reply(self, body: Any) -> FakeReply:
+        if self._handler is not None:
+            try:
+                reply = self._handler(body)
+            except Exception as exc:  # surfaced to the test as a non-retried HTTP 500
+                with self._lock:
+                    self.handler_errors.append(exc)
+                return FakeReply(
+                    status=500,
+                    text=f"FakeMessagesServer: the handler raised {exc!r}",
+                    headers={"x-should-retry": "false"},
+                )
+        else:
+            with self._lock:
+                reply = self._queue.popleft() if self._queue else None
+            if reply is None:
+                return FakeReply(
+                    status=500,
+                    text="FakeMessagesServer: no scripted reply left for this request",
+                    headers={"x-should-retry": "false"},
+                )
+        return FakeReply(text=reply) if isinstance(reply, str) else reply
+
+    def _message_json(self, reply: FakeReply, body: Any) -> dict[str, Any]:
+        request = body if isinstance(body, Mapping) else {}
+        prompt_chars = len(json.dumps(request.get("messages", ""))) + len(
+            json.dumps(request.get("system", ""))
+        )
+        return {
+            "id": f"msg_fake_{next(self._ids):06d}",
+            "type": "message",
+            "role": "assistant",
+            "model": reply.model or request.get("model", "fake-model"),
+            "content": [{"type": "text", "text": reply.text}],
+            "stop_reason": reply.stop_reason,
+            "stop_sequence": None,
+            "usage": {
+                "input_tokens": reply.input_tokens
+                if reply.input_tokens is not None
+                else prompt_chars // 4,
+                "output_tokens": reply.output_tokens
+                if reply.output_tokens is not None
+                else len(reply.text) // 4,
+                "cache_creation_input_tokens": 0,
+                "cache_read_input_tokens": 0,
+            },
+        }
+
+
+def _error_json(reply: FakeReply) -> dict[str, Any]:
+    error_type = reply.error_type or ERROR_TYPES.get(reply.status, "api_error")
+    return {"type": "error", "error": {"type": error_type, "message": reply.text or error_type}}
+
+
+def _make_request_handler(server: FakeMessagesServer) -> type[BaseHTTPRequestHandler]:
+    class _RequestHandler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def do_POST(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            raw = self.rfile.read(length) if length else b""
+            try:
+                body: Any = json.loads(raw) if raw else None
+            except ValueError:
+                body = None
+            server._record(
+                RecordedRequest(
+                    method="POST",
+                    path=self.path,
+                    headers={k.lower(): v for k, v in self.headers.items()},
+                    body=body,
+                    raw_body=raw,
+                )
+            )
+            if self.path.split("?")[0] != "/v1/messages":
+                self._send(404, _error_json(FakeReply(status=404, text=f"no route {self.path}")))
+                return
+            reply = server._next_reply(body)
+            if reply.delay_s > 0:
+                time.sleep(reply.delay_s)
+            if reply.status == 200:
+                self._send(200, server._message_json(reply, body), reply.headers)
+            else:
+                headers = {"retry-after-ms": "10", **reply.headers}
+                self._send(reply.status, _error_json(reply), headers)
+
+        def _send(
+            self, status: int, payload: Mapping[str, Any], headers: Mapping[str, str] | None = None
+        ) -> None:
+            data = json.dumps(payload).encode("utf-8")
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            self.send_header("request-id", f"req_fake_{len(server.requests):06d}")
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, format: str, *args: Any) -> None:  # quiet in tests
+            return
+
+    return _RequestHandler
