@@ -43,9 +43,7 @@ def load_json_array(raw: str | None) -> list[Any]:
         else:
             reason = "no JSON array was found in the reply"
         raise ReplyParseError(reason, raw=raw)
-    raise ReplyParseError(
-        f"the reply is a JSON {type(value).__name__}, not a JSON array", raw=raw
-    )
+    raise ReplyParseError(f"the reply is a JSON {type(value).__name__}, not a JSON array", raw=raw)
 
 
 def parse_propositions_strict(raw: str | None) -> list[str]:
