@@ -3,6 +3,7 @@
 The public API is re-exported here; implementation modules are private.
 """
 
+from ._client import DEFAULT_MODEL
 from ._errors import (
     AgenticChunkingError,
     CaseError,
@@ -22,16 +23,21 @@ from ._models import (
 )
 from ._normalise import GroupingReply, ThemeGroup, normalise_agentic_output, parse_grouping
 from ._parse import parse_propositions, parse_propositions_strict
+from ._pipeline import Batch, chunk_text_agentic, plan_batches
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH, pre_chunk_for_extraction
+from ._prompts import PROMPT_VERSIONS
 from ._text import split_sentences
 
 __all__ = [
     "DEFAULT_MAX_TOKENS_PER_BATCH",
+    "DEFAULT_MODEL",
+    "PROMPT_VERSIONS",
     "UNKNOWN_DOCUMENT_ID",
     "AgenticChunk",
     "AgenticChunkInput",
     "AgenticChunkingError",
     "AgenticResponse",
+    "Batch",
     "CallUsage",
     "CaseError",
     "CassetteError",
@@ -41,11 +47,13 @@ __all__ = [
     "ModelCallError",
     "ReplyParseError",
     "ThemeGroup",
+    "chunk_text_agentic",
     "estimate_tokens",
     "normalise_agentic_output",
     "parse_grouping",
     "parse_propositions",
     "parse_propositions_strict",
+    "plan_batches",
     "pre_chunk_for_extraction",
     "split_sentences",
 ]

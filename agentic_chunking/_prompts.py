@@ -47,8 +47,7 @@ def load_prompt(stage: str) -> Prompt:
     first, _, rest = raw.partition("\n")
     if not first.startswith(_VERSION_PREFIX):
         raise ValueError(
-            f"prompt file {file_name} must start with '{_VERSION_PREFIX} <id>', "
-            f"found {first!r}"
+            f"prompt file {file_name} must start with '{_VERSION_PREFIX} <id>', found {first!r}"
         )
     return Prompt(stage=stage, version=first[len(_VERSION_PREFIX) :].strip(), text=rest.strip())
 

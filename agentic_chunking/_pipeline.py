@@ -1,0 +1,376 @@
+"""The live pipeline: seed 000's five steps over the Anthropic Messages API.
+
+``chunk_text_agentic`` pre-chunks each input chunk on its own, extracts propositions
+batch by batch (concurrently, bounded), merges duplicates across overlapping inputs,
+groups them in one call, and validates the grouping as a partition of the merged
+propositions. Whatever the model does, nothing is lost quietly: a reply that is cut,
+refused, unreadable after one repair turn, or a grouping that is not a partition gives
+``is_success`` false and an ``error_detail`` naming the batch (``batch N``, 1-based, and
+``chunk <id>``) or the propositions and the cause. Transport failures that survive the
+SDK's retries raise ModelCallError; a missing key or unknown model, ConfigurationError.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ._client import DEFAULT_MAX_RETRIES, ModelReply, call_model, make_client, resolve_model
+from ._errors import InputError, ReplyParseError
+from ._models import (
+    UNKNOWN_DOCUMENT_ID,
+    AgenticChunk,
+    AgenticChunkInput,
+    AgenticResponse,
+    CallUsage,
+)
+from ._normalise import parse_grouping
+from ._parse import parse_propositions_strict
+from ._partition import Merged, check_partition, merge_duplicates, normalise_space
+from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH, pre_chunk_for_extraction
+from ._prompts import (
+    EXTRACTION_SHAPE,
+    GROUPING_SHAPE,
+    extraction_user_message,
+    grouping_user_message,
+    load_prompt,
+    repair_user_message,
+)
+
+if TYPE_CHECKING:
+    import anthropic
+
+DEFAULT_EXTRACTION_MAX_TOKENS = 2000
+DEFAULT_GROUPING_MAX_TOKENS = 4000
+DEFAULT_MAX_CONCURRENCY = 4
+DEFAULT_MAX_REPAIR_ATTEMPTS = 1
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """One extraction batch: its 0-based ``index``, the input ``chunk_id`` it comes from, its text.
+
+    ``number`` (``index + 1``) is what messages and CallUsage.batch show.
+    """
+
+    index: int
+    chunk_id: str
+    text: str
+
+    @property
+    def number(self) -> int:
+        return self.index + 1
+
+    @property
+    def label(self) -> str:
+        return f"batch {self.number} (chunk {self.chunk_id})"
+
+
+def coerce_inputs(
+    inputs: Sequence[AgenticChunkInput | Mapping[str, Any]],
+) -> list[AgenticChunkInput]:
+    """Return the inputs as AgenticChunkInput; raise InputError on a bad item or a repeated id."""
+    if isinstance(inputs, str | bytes) or not isinstance(inputs, Sequence):
+        raise InputError(
+            f"inputs must be a list of input chunks ({{chunk_id, text}} or AgenticChunkInput), "
+            f"got {type(inputs).__name__}; wrap a single text as "
+            "[AgenticChunkInput('C01', text)]"
+        )
+    chunks: list[AgenticChunkInput] = []
+    seen: set[str] = set()
+    for position, item in enumerate(inputs, start=1):
+        if isinstance(item, AgenticChunkInput):
+            chunk = item
+        elif isinstance(item, Mapping):
+            chunk = AgenticChunkInput.from_dict(item)
+        else:
+            raise InputError(
+                f"input {position} is a {type(item).__name__}; expected an AgenticChunkInput "
+                "or a mapping with chunk_id and text"
+            )
+        if chunk.chunk_id in seen:
+            raise InputError(
+                f"input chunk id {chunk.chunk_id!r} appears twice; give every input chunk a "
+                "distinct chunk_id (provenance is recorded by id)"
+            )
+        seen.add(chunk.chunk_id)
+        chunks.append(chunk)
+    return chunks
+
+
+def plan_batches(
+    inputs: Sequence[AgenticChunkInput | Mapping[str, Any]],
+    max_tokens_per_batch: int = DEFAULT_MAX_TOKENS_PER_BATCH,
+) -> list[Batch]:
+    """Return the extraction batches, in input order; no batch spans two input chunks.
+
+    Each non-empty input chunk is pre-chunked on its own with ``pre_chunk_for_extraction``
+    (a chunk within the limit is one batch); empty or blank chunks give no batch.
+    """
+    batches: list[Batch] = []
+    for chunk in coerce_inputs(inputs):
+        for text in pre_chunk_for_extraction(chunk.text, max_tokens_per_batch):
+            batches.append(Batch(index=len(batches), chunk_id=chunk.chunk_id, text=text))
+    return batches
+
+
+@dataclass(frozen=True, slots=True)
+class _Settings:
+    client: anthropic.Anthropic
+    model: str
+    extraction_max_tokens: int
+    grouping_max_tokens: int
+    max_repair_attempts: int
+
+
+@dataclass(frozen=True, slots=True)
+class _Outcome:
+    """What a stage gave: the parsed value or an error, and every call made for it."""
+
+    value: Any
+    error: str | None
+    calls: tuple[CallUsage, ...]
+
+
+def chunk_text_agentic(
+    inputs: Sequence[AgenticChunkInput | Mapping[str, Any]],
+    document_id: str | None,
+    *,
+    client: anthropic.Anthropic | None = None,
+    model: str | None = None,
+    max_tokens_per_batch: int = DEFAULT_MAX_TOKENS_PER_BATCH,
+    extraction_max_tokens: int = DEFAULT_EXTRACTION_MAX_TOKENS,
+    grouping_max_tokens: int = DEFAULT_GROUPING_MAX_TOKENS,
+    max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
+    max_repair_attempts: int = DEFAULT_MAX_REPAIR_ATTEMPTS,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+    progress: Progress | None = None,
+) -> AgenticResponse:
+    """Chunk ``inputs`` (ordered ``{chunk_id, text}``) into thematic propositions (Level 5).
+
+    Model: ``model``, else ``$AGENTIC_CHUNKING_MODEL``, else claude-3-7-sonnet-20250219.
+    Without ``client`` one is built from ``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``
+    with ``max_retries``. Guarantees on success: every merged proposition is in exactly
+    one chunk, verbatim; each chunk's ``source_chunk_ids`` lists, in input order, the input
+    chunks its propositions came from; ``calls`` holds one CallUsage per request.
+    ``progress`` receives one-line progress messages.
+    """
+    _check_positive(
+        max_concurrency=max_concurrency,
+        extraction_max_tokens=extraction_max_tokens,
+        grouping_max_tokens=grouping_max_tokens,
+    )
+    if max_repair_attempts < 0:
+        raise InputError(f"max_repair_attempts is {max_repair_attempts}; expected 0 or more")
+    chunks = coerce_inputs(inputs)
+    batches = plan_batches(chunks, max_tokens_per_batch)
+    warnings = tuple(
+        f"input chunk {c.chunk_id} is empty: it gives no batch"
+        for c in chunks
+        if not c.text.strip()
+    )
+    if not batches:
+        return AgenticResponse.failure(
+            f"no input chunk has any text ({len(chunks)} given): nothing to extract; "
+            "pass at least one chunk with text",
+            warnings=warnings,
+        )
+    settings = _Settings(
+        client=client if client is not None else make_client(max_retries=max_retries),
+        model=resolve_model(model),
+        extraction_max_tokens=extraction_max_tokens,
+        grouping_max_tokens=grouping_max_tokens,
+        max_repair_attempts=max_repair_attempts,
+    )
+    outcomes = _extract_all(batches, settings, max_concurrency, progress)
+    calls = [call for outcome in outcomes for call in outcome.calls]
+    errors = [outcome.error for outcome in outcomes if outcome.error]
+    if errors:
+        return AgenticResponse.failure("; ".join(errors), calls=calls, warnings=warnings)
+    merged = merge_duplicates(
+        (text, batch.chunk_id)
+        for batch, outcome in zip(batches, outcomes, strict=True)
+        for text in outcome.value
+    )
+    order = {chunk.chunk_id: position for position, chunk in enumerate(chunks)}
+    if progress is not None and len(batches) > 1:
+        progress(f"grouping {len(merged)} propositions")
+    grouped = _group(merged, settings)
+    calls.extend(grouped.calls)
+    if grouped.error:
+        return AgenticResponse.failure(grouped.error, calls=calls, warnings=warnings)
+    return _build_response(grouped.value, merged, document_id, order, calls, warnings)
+
+
+def _check_positive(**values: int) -> None:
+    for name, value in values.items():
+        if value < 1:
+            raise InputError(f"{name} is {value}; expected a whole number of 1 or more")
+
+
+def _extract_all(
+    batches: Sequence[Batch], settings: _Settings, max_concurrency: int, progress: Progress | None
+) -> list[_Outcome]:
+    """Run the extraction of every batch, at most ``max_concurrency`` at once; input order kept."""
+    lock = threading.Lock()  # progress lines from worker threads, one at a time
+
+    def run(batch: Batch) -> _Outcome:
+        outcome = _extract(batch, settings)
+        if progress is not None and len(batches) > 1:
+            status = "failed" if outcome.error else f"{len(outcome.value)} propositions"
+            with lock:
+                progress(
+                    f"extraction batch {batch.number}/{len(batches)} "
+                    f"(chunk {batch.chunk_id}): {status}"
+                )
+        return outcome
+
+    workers = min(max_concurrency, len(batches))
+    if workers == 1:
+        return [run(batch) for batch in batches]
+    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="extraction") as pool:
+        futures: list[Future[_Outcome]] = [pool.submit(run, batch) for batch in batches]
+        try:
+            return [future.result() for future in futures]
+        except BaseException:
+            for future in futures:
+                future.cancel()
+            raise
+
+
+def _extract(batch: Batch, settings: _Settings) -> _Outcome:
+    """Extract one batch, with at most ``max_repair_attempts`` repair turns."""
+    messages = [{"role": "user", "content": extraction_user_message(batch.text)}]
+    return _converse(
+        stage="extraction",
+        where=batch.label,
+        batch=batch.number,
+        messages=messages,
+        max_tokens=settings.extraction_max_tokens,
+        settings=settings,
+        parse=parse_propositions_strict,
+        shape=EXTRACTION_SHAPE,
+    )
+
+
+def _group(merged: Sequence[Merged], settings: _Settings) -> _Outcome:
+    """Ask for the grouping of the merged propositions; the value is the parsed reply."""
+    texts = [m.text for m in merged]
+    messages = [{"role": "user", "content": grouping_user_message(texts)}]
+    return _converse(
+        stage="grouping",
+        where="grouping",
+        batch=None,
+        messages=messages,
+        max_tokens=settings.grouping_max_tokens,
+        settings=settings,
+        parse=lambda raw: parse_grouping(raw, propositions=texts),
+        shape=GROUPING_SHAPE,
+    )
+
+
+def _converse(
+    *,
+    stage: str,
+    where: str,
+    batch: int | None,
+    messages: list[dict[str, str]],
+    max_tokens: int,
+    settings: _Settings,
+    parse: Callable[[str], Any],
+    shape: str,
+) -> _Outcome:
+    """Call, parse, and on an unreadable reply append one repair turn, up to the bound."""
+    calls: list[CallUsage] = []
+    reason = ""
+    for _attempt in range(settings.max_repair_attempts + 1):
+        reply = call_model(
+            settings.client,
+            stage=stage,
+            batch=batch,
+            model=settings.model,
+            system=load_prompt(stage).text,
+            messages=messages,
+            max_tokens=max_tokens,
+        )
+        calls.append(reply.usage)
+        # A cut or refused reply is not repaired: at temperature 0 the same request
+        # gives the same cut (or the same refusal), so a retry would only add cost.
+        incomplete = _incomplete(reply, stage=stage, where=where, max_tokens=max_tokens)
+        if incomplete:
+            return _Outcome(value=None, error=incomplete, calls=tuple(calls))
+        try:
+            return _Outcome(value=parse(reply.text), error=None, calls=tuple(calls))
+        except ReplyParseError as error:
+            reason = error.reason
+        messages = [
+            *messages,
+            {"role": "assistant", "content": reply.text.strip() or "(empty reply)"},
+            {"role": "user", "content": repair_user_message(reason, shape=shape)},
+        ]
+    subject = "the grouping reply" if batch is None else f"the {stage} reply for {where}"
+    repairs = settings.max_repair_attempts
+    return _Outcome(
+        value=None,
+        error=(
+            f"{subject} could not be parsed: {reason} "
+            f"(after {repairs} repair attempt{'s' if repairs != 1 else ''})"
+        ),
+        calls=tuple(calls),
+    )
+
+
+def _incomplete(reply: ModelReply, *, stage: str, where: str, max_tokens: int) -> str | None:
+    """Return why a reply is not whole (cut at max_tokens, refused, ...), or None."""
+    subject = "the grouping reply" if stage == "grouping" else f"the {stage} reply for {where}"
+    if reply.stop_reason == "max_tokens":
+        return (
+            f"{subject} stopped at max_tokens ({max_tokens}) and is cut off; raise the "
+            f"{stage} max_tokens or lower max_tokens_per_batch"
+        )
+    if reply.stop_reason == "refusal":
+        return f"the model gave a refusal (stop_reason refusal) for {where}; nothing was extracted"
+    if reply.stop_reason not in (None, "end_turn", "stop_sequence"):
+        return (
+            f"{subject} ended with stop_reason {reply.stop_reason!r}, so it is not whole; "
+            "expected end_turn"
+        )
+    return None
+
+
+def _build_response(
+    grouping: Any,
+    merged: Sequence[Merged],
+    document_id: str | None,
+    order: Mapping[str, int],
+    calls: Sequence[CallUsage],
+    warnings: tuple[str, ...],
+) -> AgenticResponse:
+    """Validate the grouping as a partition and build the chunks with their provenance."""
+    groups = [(group.category, list(group.facts)) for group in grouping.groups]
+    problem = check_partition(groups, [m.text for m in merged])
+    if problem:
+        skipped = "; ".join(grouping.skipped)
+        detail = f"{problem} ({skipped})" if skipped else problem
+        return AgenticResponse.failure(detail, calls=calls, warnings=warnings)
+    by_key = {normalise_space(m.text): m for m in merged}
+    doc = document_id.strip() if document_id and document_id.strip() else None
+    chunks: list[AgenticChunk] = []
+    for seq, (category, facts) in enumerate(groups, start=1):
+        members = [by_key[normalise_space(f)] for f in facts]
+        sources = sorted({s for m in members for s in m.sources}, key=order.__getitem__)
+        chunks.append(
+            AgenticChunk.from_propositions(
+                document_id=doc or UNKNOWN_DOCUMENT_ID,
+                seq=seq,
+                thematic_category=category,
+                propositions=[m.text for m in members],
+                source_chunk_ids=sources,
+            )
+        )
+    return AgenticResponse(chunks=tuple(chunks), calls=tuple(calls), warnings=warnings)
