@@ -1,0 +1,192 @@
+"""``agentic-chunking chunk PATH``: run the live pipeline on a document or a chunk list.
+
+PATH is a ``.txt`` / ``.md`` document (each blank-line separated paragraph is one input
+chunk, ids ``P0001``, ``P0002``, ...) or a ``.json`` / ``.yaml`` list of
+``{chunk_id, text}`` objects (extra keys allowed, e.g. a Level 4 splitter's index, offsets
+and metadata; a mapping with an ``inputs`` or ``chunks`` list, such as a case file, works
+too). Writes ``AgenticResponse.to_dict()`` as JSON to ``-o OUT`` or stdout. Exit status:
+0 success, 1 when the response has IsSuccess false, 2 for an input or configuration error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from ._errors import InputError
+from ._models import AgenticChunkInput
+from ._pipeline import DEFAULT_MAX_CONCURRENCY, chunk_text_agentic
+from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
+
+TEXT_SUFFIXES = (".txt", ".md", ".markdown")
+JSON_SUFFIXES = (".json",)
+YAML_SUFFIXES = (".yaml", ".yml")
+_PARAGRAPH_BREAK = re.compile(r"\n[ \t\f\v]*\n")
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``chunk`` subcommand."""
+    parser = subparsers.add_parser(
+        "chunk",
+        help="chunk a document into thematic propositions with a live model",
+        description=__doc__.split("\n\n")[1].replace("``", "'"),
+    )
+    parser.add_argument(
+        "path", metavar="PATH", type=Path, help=".txt/.md document or .json/.yaml chunk list"
+    )
+    parser.add_argument(
+        "--document-id",
+        help="document id used in chunk ids (default: the file's document_id, else its stem)",
+    )
+    parser.add_argument(
+        "--model",
+        help="model id (default: $AGENTIC_CHUNKING_MODEL, else claude-3-7-sonnet-20250219)",
+    )
+    parser.add_argument(
+        "--max-tokens-per-batch",
+        type=_positive_int,
+        default=DEFAULT_MAX_TOKENS_PER_BATCH,
+        metavar="N",
+        help=f"token limit of one extraction batch (default {DEFAULT_MAX_TOKENS_PER_BATCH})",
+    )
+    parser.add_argument(
+        "--max-concurrency",
+        type=_positive_int,
+        default=DEFAULT_MAX_CONCURRENCY,
+        metavar="N",
+        help=f"extraction calls in flight at once (default {DEFAULT_MAX_CONCURRENCY})",
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, metavar="OUT", help="write the JSON here (default: stdout)"
+    )
+    parser.set_defaults(func=run)
+
+
+def _positive_int(value: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"{value!r} must be 1 or more")
+    return number
+
+
+def run(args: argparse.Namespace) -> int:
+    """Chunk ``args.path`` and write the response; return the exit status."""
+    inputs, file_document_id = read_inputs(args.path)
+    document_id = args.document_id or file_document_id or args.path.stem
+    response = chunk_text_agentic(
+        inputs,
+        document_id,
+        model=args.model,
+        max_tokens_per_batch=args.max_tokens_per_batch,
+        max_concurrency=args.max_concurrency,
+        progress=lambda line: print(f"agentic-chunking chunk: {line}", file=sys.stderr),
+    )
+    text = json.dumps(response.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    if args.output is None:
+        sys.stdout.write(text)
+    else:
+        try:
+            args.output.write_text(text, encoding="utf-8")
+        except OSError as error:
+            raise InputError(
+                f"cannot write the output to {args.output}: {error.strerror}; "
+                "choose a writable path with -o"
+            ) from error
+    if not response.is_success:
+        print(f"agentic-chunking chunk: failed: {response.error_detail}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def read_inputs(path: Path) -> tuple[list[AgenticChunkInput], str | None]:
+    """Return the input chunks of ``path`` and the document id the file names, if any.
+
+    Raises InputError for a missing, unreadable or empty file, an unknown suffix, invalid
+    JSON/YAML, or a wrong shape; the message names the file and the way out.
+    """
+    suffix = path.suffix.lower()
+    if suffix not in TEXT_SUFFIXES + JSON_SUFFIXES + YAML_SUFFIXES:
+        lists = ", ".join(JSON_SUFFIXES + YAML_SUFFIXES)
+        raise InputError(
+            f"{path}: unknown file type {suffix or '(none)'!r}; expected a document "
+            f"({', '.join(TEXT_SUFFIXES)}) or a chunk list ({lists})"
+        )
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file; check the path") from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: not UTF-8 text ({error.reason}); save it as UTF-8") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
+    if not text.strip():
+        raise InputError(f"{path}: the file is empty; give a document with some text")
+    if suffix in TEXT_SUFFIXES:
+        return _paragraphs(text), None
+    data = _load_structured(path, text, yaml_syntax=suffix in YAML_SUFFIXES)
+    return _chunk_list(path, data)
+
+
+def _paragraphs(text: str) -> list[AgenticChunkInput]:
+    paragraphs = [p.strip() for p in _PARAGRAPH_BREAK.split(text.replace("\r\n", "\n"))]
+    return [
+        AgenticChunkInput(chunk_id=f"P{number:04d}", text=paragraph)
+        for number, paragraph in enumerate((p for p in paragraphs if p), start=1)
+    ]
+
+
+def _load_structured(path: Path, text: str, *, yaml_syntax: bool) -> Any:
+    if not yaml_syntax:
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as error:
+            raise InputError(
+                f"{path}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
+            ) from None
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        problem = getattr(error, "problem", None) or str(error)
+        raise InputError(f"{path}: invalid YAML{where}: {problem}") from None
+
+
+def _chunk_list(path: Path, data: Any) -> tuple[list[AgenticChunkInput], str | None]:
+    document_id: str | None = None
+    if isinstance(data, dict):
+        items = data.get("inputs", data.get("chunks"))
+        if isinstance(data.get("document_id"), str):
+            document_id = data["document_id"]
+    else:
+        items = data
+    if not isinstance(items, list):
+        raise InputError(
+            f"{path}: expected a list of {{chunk_id, text}} objects (or a mapping with an "
+            f"'inputs' list), found a {type(data).__name__}"
+        )
+    if not items:
+        raise InputError(f"{path}: the chunk list is empty; give at least one {{chunk_id, text}}")
+    chunks: list[AgenticChunkInput] = []
+    for position, item in enumerate(items, start=1):
+        if not isinstance(item, dict):
+            raise InputError(
+                f"{path}: item {position} is a {type(item).__name__}, expected an object "
+                "with chunk_id and text"
+            )
+        try:
+            chunks.append(AgenticChunkInput.from_dict(item))
+        except InputError as error:
+            raise InputError(f"{path}: item {position}: {error}") from None
+    if not any(chunk.text.strip() for chunk in chunks):
+        raise InputError(f"{path}: every input chunk has empty text; nothing to chunk")
+    return chunks, document_id
