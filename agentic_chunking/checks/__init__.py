@@ -4,6 +4,7 @@ Each ``find_*`` function returns a list of :class:`Finding` (empty when all is w
 Rule ids are module constants; :data:`SUBSTANCE_RULES` lists the four hard asserts.
 """
 
+from ._domains import attribute_domain, find_mixed_domains
 from ._duplicates import find_duplicates, same_fact
 from ._finding import (
     MIXED_DOMAINS,
@@ -14,6 +15,9 @@ from ._finding import (
     SUBSTANCE_RULES,
     Finding,
 )
+from ._invention import find_inventions
+from ._pronouns import find_unresolved_pronouns
+from ._self_contained import find_not_self_contained
 
 __all__ = [
     "MIXED_DOMAINS",
@@ -23,6 +27,11 @@ __all__ = [
     "SELF_CONTAINED",
     "SUBSTANCE_RULES",
     "Finding",
+    "attribute_domain",
     "find_duplicates",
+    "find_inventions",
+    "find_mixed_domains",
+    "find_not_self_contained",
+    "find_unresolved_pronouns",
     "same_fact",
 ]

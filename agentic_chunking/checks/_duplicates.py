@@ -4,24 +4,12 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from rapidfuzz import fuzz
-
 from ._finding import NO_DUPLICATION, Finding
-from ._language import profile, subject_stems, tokens
-
-
-def _stems_match(a: str, b: str) -> bool:
-    """Equal stems, one a prefix of the other (4+ letters), or near-identical long stems."""
-    if a == b:
-        return True
-    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
-    if len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 4:
-        return True
-    return len(short) >= 6 and fuzz.ratio(a, b) >= 90
+from ._language import profile, stems_match, subject_stems, tokens
 
 
 def _unmatched(left: frozenset[str], right: frozenset[str]) -> set[str]:
-    return {s for s in left if s not in right and not any(_stems_match(s, r) for r in right)}
+    return {s for s in left if s not in right and not any(stems_match(s, r) for r in right)}
 
 
 @lru_cache(maxsize=65536)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import snowballstemmer
+from rapidfuzz import fuzz
 
 _STEMMER = snowballstemmer.stemmer("english")
 
@@ -20,7 +21,8 @@ def _split(words: str) -> list[str]:
     return words.split()
 
 
-def _wordset(words: str) -> frozenset[str]:
+def word_set(words: str) -> frozenset[str]:
+    """The whitespace-separated words of ``words`` as a frozenset (for word-list constants)."""
     return frozenset(words.split())
 
 
@@ -28,7 +30,7 @@ def _keys(words: str, value: str) -> dict[str, str]:
     return dict.fromkeys(words.split(), value)
 
 
-GLUE_WORDS: frozenset[str] = _wordset("""
+GLUE_WORDS: frozenset[str] = word_set("""
     a an the this that these those such same other another
     is are was were be been being am has have had having do does did done
     will would shall should can could may might must
@@ -44,7 +46,7 @@ GLUE_WORDS: frozenset[str] = _wordset("""
     """)
 """Function and glue words extraction legitimately adds or drops; never content."""
 
-NEGATIONS: frozenset[str] = _wordset(
+NEGATIONS: frozenset[str] = word_set(
     "not no never none nothing nobody nowhere neither nor cannot without n't"
 )
 """Words that negate a statement (``n't`` is split off contractions first)."""
@@ -147,7 +149,7 @@ _WORD_VARIANTS = {
     "per": "per",
     "cent": "cent",
 }
-_OUR_KEEP = _wordset(
+_OUR_KEEP = word_set(
     "your yours four hour hours flour pour tour sour devour detour contour velour tours pours"
 )
 
@@ -331,14 +333,14 @@ def profile(text: str) -> Profile:
     )
 
 
-AUXILIARIES: frozenset[str] = _wordset(
+AUXILIARIES: frozenset[str] = word_set(
     """is are was were am be been being has have had do does did can could will would shall
     should may might must"""
 )
 """Finite auxiliary and modal verbs."""
 
-_DETERMINERS = _wordset("a an the this that these those its their his her our my your")
-_COMMON_VERBS = _wordset(
+_DETERMINERS = word_set("a an the this that these those its their his her our my your")
+_COMMON_VERBS = word_set(
     """use uses used make makes made take takes took give gives gave get gets got go goes
     went come comes came become becomes became run runs ran show shows showed find finds
     found hold holds held keep keeps kept lead leads led leave leaves left mean means meant
@@ -387,3 +389,14 @@ def subject_stems(text: str) -> frozenset[str]:
         if not tok.number and tok.norm not in GLUE_WORDS:
             out.add(stem(tok.norm))
     return frozenset(out)
+
+
+def stems_match(a: str, b: str) -> bool:
+    """Equal stems, one a prefix of the other (4+ letters, at most 4 more), or two long
+    stems at least 90 % alike: "movement"/"move", "organ"/"organiz"."""
+    if a == b:
+        return True
+    short, long_ = (a, b) if len(a) <= len(b) else (b, a)
+    if len(short) >= 4 and long_.startswith(short) and len(long_) - len(short) <= 4:
+        return True
+    return len(short) >= 6 and fuzz.ratio(a, b) >= 90

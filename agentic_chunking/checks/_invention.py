@@ -1,0 +1,97 @@
+"""No invention: every proposition is supported by its source text."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from .._text import split_sentences
+from ._finding import NO_INVENTION, Finding
+from ._language import Profile, profile, stem, stems_match, tokens
+
+_Index = tuple[Profile, dict[str, tuple[str, ...]]]
+
+
+@lru_cache(maxsize=256)
+def _source_index(source: str) -> _Index:
+    """The source's profile, every stem of the source (glue words too) keyed by its first
+    three letters."""
+    by_prefix: dict[str, set[str]] = {}
+    for tok in tokens(source):
+        if not tok.number:
+            word_stem = stem(tok.norm)
+            by_prefix.setdefault(word_stem[:3], set()).add(word_stem)
+    every = {key: tuple(sorted(stems)) for key, stems in by_prefix.items()}
+    return profile(source), every
+
+
+@lru_cache(maxsize=256)
+def _source_sentences(source: str) -> tuple[Profile, ...]:
+    """The profile of each sentence of the source (only needed for negated propositions)."""
+    return tuple(profile(s) for s in split_sentences(source))
+
+
+def _supported(word_stem: str, every: dict[str, tuple[str, ...]]) -> bool:
+    """The stem, or a close variant sharing its first three letters, is in the source."""
+    candidates = every.get(word_stem[:3], ())
+    return word_stem in candidates or any(stems_match(word_stem, c) for c in candidates)
+
+
+def _best_sentence(prop: Profile, sentences: tuple[Profile, ...]) -> Profile | None:
+    best, best_score = None, 0
+    for sentence in sentences:
+        score = len(prop.content & sentence.content) + len(prop.numbers & sentence.numbers)
+        if score > best_score:
+            best, best_score = sentence, score
+    return best
+
+
+def _problems(proposition: str, source: str) -> list[str]:
+    src, every = _source_index(source)
+    prop = profile(proposition)
+    problems: list[str] = []
+    written = {stem(t.norm): t.text for t in tokens(proposition) if not t.number}
+    missing = [s for s in prop.content_seq if not _supported(s, every)]
+    names = [written.get(s, s) for s in dict.fromkeys(missing) if s in prop.names]
+    words = [written.get(s, s) for s in dict.fromkeys(missing) if s not in prop.names]
+    if names:
+        problems.append(f"names not in the source: {', '.join(names)}")
+    if words:
+        problems.append(f"words not in the source: {', '.join(words)}")
+    numbers = sorted(prop.numbers - src.numbers)
+    if numbers:
+        problems.append(f"numbers not in the source: {', '.join(numbers)}")
+    for number, unit in sorted(prop.number_units - src.number_units):
+        if number in src.numbers:
+            others = sorted(u for n, u in src.number_units if n == number)
+            said = f" (the source has {number} {', '.join(others)})" if others else ""
+            problems.append(f"{number} {unit} is not in the source{said}")
+    if prop.negated:
+        best = _best_sentence(prop, _source_sentences(source))
+        if best is not None and not best.negated:
+            problems.append("negated, but the source sentence it matches is not")
+    return problems
+
+
+def find_inventions(propositions: list[str], source: str) -> list[Finding]:
+    """Return a finding for each proposition the source does not support.
+
+    Checked, after the normalisation of :mod:`._language` (case, British/American
+    spelling, hyphens split, "%" = "percent", "$5" = "5 dollars", number words = digits,
+    "1,000" = "1000"), against the WHOLE source (pronoun resolution legitimately brings
+    words from other sentences):
+    - every content word of the proposition (not a glue word such as "is", "has", "the",
+      "known", "called": see ``GLUE_WORDS``), stemmed, is a stem of the source, or a close
+      inflectional variant of one ("movement"/"moving"); capitalised names likewise;
+    - every number (dates and years included) is a number of the source, and a number
+      followed by a unit ("5.5 percent", "3.7 V") appears with that unit in the source;
+    - a negated proposition ("not", "never", "no", "n't", "without"...) matches a negated
+      source sentence (the source sentence sharing the most content words and numbers).
+    Support, not mere non-contradiction: a word the source never uses is an invention
+    even when it is plausible. Synonyms and paraphrase are therefore reported too.
+    """
+    findings: list[Finding] = []
+    for proposition in propositions:
+        problems = _problems(proposition, source)
+        if problems:
+            findings.append(Finding(proposition, NO_INVENTION, "; ".join(problems)))
+    return findings

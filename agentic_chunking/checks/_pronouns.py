@@ -1,0 +1,173 @@
+"""No unresolved pronouns: every pronoun or anaphoric phrase has its referent inside."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from ._finding import NO_UNRESOLVED_PRONOUNS, Finding
+from ._language import (
+    AUXILIARIES,
+    GLUE_WORDS,
+    looks_like_finite_verb,
+    stem,
+    tokens,
+    word_set,
+)
+
+_PERSON = word_set("he him his himself she her hers herself")
+_THING = word_set("it its itself")
+_GROUP = word_set("they them their theirs themselves")
+_SPEAKER = word_set("we us our ours ourselves i me my mine myself you your yours")
+_DEMONSTRATIVE = word_set("this these those")
+_PREPOSITIONS = word_set(
+    "of in on at for with by from after before like about to into than upon under over"
+    " despite besides during against without beyond"
+)
+_PERSON_NOUNS = word_set(
+    """man woman men women boy girl child king queen prince princess father mother son
+    daughter brother sister husband wife uncle aunt person people author writer actor
+    actress singer player president minister founder leader chief director member officer
+    doctor nurse patient teacher student scientist artist painter poet composer engineer
+    manager owner partner friend lord lady emperor pope bishop priest saint knight duke
+    duchess countess count baron general captain colonel sergeant soldier judge lawyer
+    senator governor mayor chairman ceo coach athlete driver pilot character protagonist
+    host presenter journalist reporter editor producer musician rapper dancer model wrestler
+    champion"""
+)
+_PERSON_SUFFIX = re.compile(r"(?:er|or|ist|ian|ess|ant|ent)s?$")
+_COLLECTIVE = word_set(
+    """people police team company government group staff children data family band crew
+    army board committee council public audience couple parents"""
+)
+_EXPLETIVE_ADJ = word_set(
+    """possible impossible necessary likely unlikely important estimated believed thought
+    said reported known expected clear unclear common difficult easy hard true false
+    essential vital useful worth rumoured rumored claimed assumed suggested argued noted
+    shown found predicted recommended advisable unusual rare evident obvious apparent
+    time raining"""
+)
+_EXPLETIVE_VERBS = word_set("takes took take seems seemed appears appeared happens")
+_SAME_OK_NEXT = word_set("as time way year day period")
+_NON_NAMES = word_set(
+    """january february march april may june july august september october november
+    december monday tuesday wednesday thursday friday saturday sunday"""
+)
+_QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
+
+
+def _is_expletive(norms: list[str], i: int) -> bool:
+    """``it`` in "it is estimated that", "it takes...", "makes it possible to"."""
+    rest = [w for w in norms[i + 1 : i + 5] if w not in ("not", "also", "now")]
+    if rest and rest[0] in _EXPLETIVE_VERBS:
+        return True
+    j = 0
+    while j < len(rest) and rest[j] in AUXILIARIES:
+        j += 1
+    return j < len(rest) and rest[j] in _EXPLETIVE_ADJ
+
+
+@lru_cache(maxsize=8192)
+def _problems(proposition: str) -> tuple[str, ...]:
+    text = _QUOTED.sub(lambda m: " " * len(m.group(0)), proposition)
+    toks = tokens(text)
+    norms = [t.norm for t in toks]
+    problems: list[str] = []
+
+    def earlier_nouns(i: int) -> list[int]:
+        return [
+            k
+            for k in range(i)
+            if not toks[k].number
+            and norms[k] not in GLUE_WORDS
+            and not looks_like_finite_verb(toks, k)
+            and not norms[k].endswith("ly")
+        ]
+
+    def has_person(i: int) -> bool:
+        for k in earlier_nouns(i):
+            w = norms[k]
+            if toks[k].capitalised and w not in _NON_NAMES:
+                return True
+            if w in _PERSON_NOUNS or w.rstrip("s") in _PERSON_NOUNS or _PERSON_SUFFIX.search(w):
+                return True
+        return False
+
+    def has_group(i: int) -> bool:
+        nouns = earlier_nouns(i)
+        for k in nouns:
+            w = norms[k]
+            if w in _COLLECTIVE or toks[k].capitalised:
+                return True
+            if w.endswith("s") and not w.endswith(("ss", "us", "is")):
+                return True
+        return "and" in norms[:i] and len(nouns) >= 2
+
+    for i, w in enumerate(norms):
+        if toks[i].number:
+            continue
+        if w in _PERSON and not has_person(i):
+            problems.append(f'"{toks[i].text}" has no person named before it in the proposition')
+        elif w in _THING and not (w == "it" and _is_expletive(norms, i)) and not earlier_nouns(i):
+            problems.append(f'"{toks[i].text}" has no noun before it in the proposition')
+        elif w in _GROUP and not has_group(i):
+            problems.append(f'"{toks[i].text}" has no plural noun or group before it')
+        elif w in _SPEAKER:
+            problems.append(f'"{toks[i].text}" refers to a speaker or reader outside the text')
+        else:
+            problem = _anaphoric_phrase(toks, norms, i)
+            if problem:
+                problems.append(problem)
+    return tuple(problems)
+
+
+def _anaphoric_phrase(toks: tuple, norms: list[str], i: int) -> str | None:  # type: ignore[type-arg]
+    """Demonstratives and phrases that point outside: "this process", "such systems",
+    "the former", "the same", "that" after a preposition or opening the sentence."""
+    w = norms[i]
+    nxt = norms[i + 1] if i + 1 < len(norms) else ""
+    prev = norms[i - 1] if i else ""
+    if w in _DEMONSTRATIVE:
+        if w == "those" and nxt in ("who", "whose", "that", "which", "of", "with", "in"):
+            return None
+        if nxt and nxt not in GLUE_WORDS and not looks_like_finite_verb(toks, i + 1):
+            if stem(nxt) in {stem(x) for x in norms[:i]}:
+                return None
+            return f'"{toks[i].text} {toks[i + 1].text}" points to something outside'
+        return f'"{toks[i].text}" points to something outside the proposition'
+    if w == "that" and (i == 0 or prev in _PREPOSITIONS or not nxt):
+        return f'"{toks[i].text}" points to something outside the proposition'
+    if w == "such" and nxt and nxt not in ("as", "a", "an", "that") and nxt not in GLUE_WORDS:
+        if stem(nxt) in {stem(x) for x in norms[:i]}:
+            return None
+        return f'"such {toks[i + 1].text}" points to something outside the proposition'
+    if prev == "the" and w in ("former", "latter", "above", "aforementioned", "same"):
+        if w == "same" and (nxt in _SAME_OK_NEXT or "as" in norms[i + 1 : i + 4]):
+            return None
+        return f'"the {toks[i].text}" points to something outside the proposition'
+    if i == 0 and w in ("both", "neither", "each") and nxt in AUXILIARIES:
+        return f'"{toks[i].text}" points to things outside the proposition'
+    return None
+
+
+def find_unresolved_pronouns(propositions: list[str]) -> list[Finding]:
+    """Return a finding for each proposition with a pronoun or anaphoric phrase whose
+    referent is not inside it.
+
+    Flagged: he/she/him/her/his/hers(elf) with no name (a capitalised word) or person noun
+    ("the author", "a player", words in -er/-or/-ist/-ian) earlier in the proposition;
+    it/its with no noun earlier, unless "it" is expletive ("it is estimated that",
+    "it is possible to", "it takes"); they/them/their with no plural noun, group noun,
+    name or "X and Y" earlier; first and second person (we, our, I, you...) outside
+    quotation marks; "this/these/those" + noun (or alone) unless that noun occurs earlier;
+    "that" opening the proposition, after a preposition ("after that") or at its end;
+    "such" + noun (not "such as"); "the former", "the latter", "the above", "the same"
+    (not "the same as", "at the same time"); "Both/Each/Neither" + verb as subject.
+    Not flagged: "that" as complementiser or relative ("shows that", "the cells that").
+    Heuristic, not a parser: the antecedent is any plausible noun earlier in the text.
+    """
+    return [
+        Finding(p, NO_UNRESOLVED_PRONOUNS, "; ".join(problems))
+        for p in propositions
+        if (problems := _problems(p))
+    ]

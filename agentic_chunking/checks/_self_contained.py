@@ -1,0 +1,208 @@
+"""Self-contained: one complete declarative sentence that reads without its neighbours."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from .._text import split_sentences
+from ._finding import SELF_CONTAINED, Finding
+from ._language import (
+    AUXILIARIES,
+    GLUE_WORDS,
+    Token,
+    looks_like_finite_verb,
+    tokens,
+    word_set,
+)
+
+DISCOURSE_OPENERS: tuple[str, ...] = (
+    "also",
+    "however",
+    "in addition",
+    "furthermore",
+    "moreover",
+    "additionally",
+    "similarly",
+    "therefore",
+    "thus",
+    "then",
+    "meanwhile",
+    "finally",
+    "in contrast",
+    "on the other hand",
+    "as a result",
+    "for example",
+    "for instance",
+    "besides",
+    "consequently",
+    "hence",
+    "likewise",
+    "nevertheless",
+    "nonetheless",
+    "otherwise",
+    "instead",
+    "still",
+    "accordingly",
+    "in other words",
+    "that said",
+    "by contrast",
+    "even so",
+    "as well",
+    "too",
+    "and",
+    "but",
+    "or",
+    "so",
+    "yet",
+    "plus",
+    "again",
+    "next",
+    "lastly",
+    "first",
+    "second",
+    "third",
+    "secondly",
+    "thirdly",
+    "afterwards",
+    "subsequently",
+    "later",
+    "in turn",
+    "in particular",
+    "in fact",
+    "indeed",
+    "overall",
+    "in summary",
+    "to summarise",
+    "to summarize",
+    "in conclusion",
+    "as such",
+)
+"""Openers that lean on a previous sentence (matched case-insensitively at the start,
+with or without a comma)."""
+
+_OPENER = re.compile(
+    r"^\W*(?:"
+    + "|".join(re.escape(o) for o in sorted(DISCOURSE_OPENERS, key=len, reverse=True))
+    + r")\b(?!-)",
+    re.IGNORECASE,
+)
+_REFERENCES = re.compile(
+    r"""\b(?:
+      as\ (?:mentioned|noted|described|discussed|shown|stated|explained|seen|said|outlined)
+          (?:\ \w+)?\ (?:above|below|earlier|previously|before|later)
+    | see\ (?:above|below|section|figure|table|chapter|fig\b)
+    | (?:table|figure|fig|section|chapter|list|example|diagram|chart|paragraph|image|graph)s?
+          \ (?:above|below)
+    | the\ (?:above|below)\b
+    | the\ following\b | as\ follows\b | (?:above|below)-mentioned | aforementioned
+    | the\ (?:first|second|third|fourth|last|next|previous|other)\ (?:one|ones)\b
+    | the\ (?:previous|preceding|next|following|last|above)
+          \ (?:section|chapter|paragraph|sentence|example|page|point|step|item|table|figure)
+    | (?:mentioned|described|discussed|listed|shown)\ (?:above|below|earlier|previously)
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+_SUBORDINATORS = word_set(
+    "because although though while whereas since unless if when whenever once until after before as"
+)
+_END = re.compile(r"[.!?][\"')\]\u201d\u2019]*\s*$")
+_PREPOSITIONS = word_set(
+    "of in on at for with by from about to into onto upon under over near between among"
+    " across through during after before without within via like than per"
+)
+
+
+def _in_prepositional_phrase(toks: tuple[Token, ...], i: int) -> bool:
+    """Walking back over the noun phrase ending before ``toks[i]``, is the first function
+    word met a preposition ("in lithium-ion batteries")?"""
+    for k in range(i - 1, -1, -1):
+        w = toks[k].norm
+        if w in _PREPOSITIONS:
+            return True
+        if toks[k].number or w not in GLUE_WORDS:
+            continue
+        return False
+    return False
+
+
+def _has_finite_verb(text: str) -> bool:
+    """A finite verb is present. Heuristic: an auxiliary or modal, a frequent verb form or a
+    word in -ed (``looks_like_finite_verb``); or, right after a noun phrase that is not
+    inside a prepositional phrase, a lower-case word in -s (not -ss/-us/-is/-ous: "ratio
+    measures", "the cell divides"), or a lower-case word after a plural noun in -s
+    ("batteries replace")."""
+    toks = tokens(text)
+    for i, tok in enumerate(toks):
+        if looks_like_finite_verb(toks, i):
+            return True
+        w = tok.norm
+        if not i or tok.number or tok.capitalised or w in GLUE_WORDS or len(w) < 3:
+            continue
+        prev = toks[i - 1]
+        if prev.number or prev.norm in GLUE_WORDS or _in_prepositional_phrase(toks, i - 1):
+            continue
+        if w.endswith("s") and not w.endswith(("ss", "us", "is", "ous")):
+            return True
+        plural_prev = prev.norm.endswith("s") and not prev.norm.endswith(("ss", "us", "is"))
+        if plural_prev and not w.endswith("ly"):
+            return True
+    return False
+
+
+@lru_cache(maxsize=8192)
+def _problems(proposition: str) -> tuple[str, ...]:
+    text = proposition.strip()
+    if not text:
+        return ("empty",)
+    problems: list[str] = []
+    sentences = split_sentences(text)
+    if len(sentences) > 1:
+        problems.append(f"{len(sentences)} sentences, not one")
+    if text.endswith("?"):
+        problems.append("a question, not a statement")
+    elif not _END.search(text):
+        problems.append("does not end with '.', '!' or '?'")
+    first = text.lstrip("\"'(\u201c\u2018")[:1]
+    first_word = re.match(r"\W*(\S+)", text)
+    if not (first.isupper() or first.isdigit()) and not (
+        first_word and any(c.isupper() for c in first_word.group(1))
+    ):
+        problems.append("does not start with a capital letter or a digit")
+    opener = _OPENER.match(text)
+    if opener:
+        problems.append(
+            f"opens with {opener.group(0).strip()!r}, which leans on a previous sentence"
+        )
+    reference = _REFERENCES.search(text)
+    if reference:
+        problems.append(f"refers to surrounding text: {reference.group(0)!r}")
+    words = [t.norm for t in tokens(text)]
+    if words and words[0] in _SUBORDINATORS and "," not in text and not opener:
+        problems.append(f"a subordinate clause ({words[0]!r} ...) without a main clause")
+    elif not _has_finite_verb(text):
+        problems.append("no finite verb: a fragment, not a sentence")
+    elif words and words[-1] in AUXILIARIES | {"and", "or", "but", "of", "the", "a", "to"}:
+        problems.append(f"ends on {words[-1]!r}: cut off")
+    return tuple(problems)
+
+
+def find_not_self_contained(propositions: list[str]) -> list[Finding]:
+    """Return a finding for each proposition that is not one complete declarative sentence
+    reading correctly on its own.
+
+    Checked: exactly one sentence (the package's shared pysbd segmenter); ends with "."
+    or "!" (a "?" is flagged as a question); starts with a capital or a digit (or a word
+    with a capital inside, "iPhone"); has a finite verb (heuristic, see
+    ``_has_finite_verb``); does not open with a discourse connective (``DISCOURSE_OPENERS``:
+    "Also", "However", "In addition", ..., with or without comma) nor with a subordinate
+    clause alone ("Because the anode expands."); does not refer to surrounding text ("as
+    mentioned above", "see below", "the table below", "the following", "the second one",
+    "the previous section"); does not end on a dangling word ("and", "the", "is").
+    Pronouns are the separate rule :func:`find_unresolved_pronouns`.
+    """
+    return [
+        Finding(p, SELF_CONTAINED, "; ".join(problems))
+        for p in propositions
+        if (problems := _problems(p))
+    ]
