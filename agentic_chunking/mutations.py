@@ -161,6 +161,7 @@ _REWORDINGS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] 
         re.compile(r"\b([2-9])\b"),
         lambda m: _NUMBER_WORDS[int(m.group(1)) - 2],
     ),
+    (re.compile(r"\b([A-Za-z]+)-([a-z]+)\b"), lambda m: f"{m.group(1)} {m.group(2)}"),
 )
 
 
@@ -174,7 +175,8 @@ def _reword(fact: str) -> str:
 
 def duplicate(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutation:
     """Add a trivially reworded copy of a fact (spelling variant, number as a word, a
-    hyphen dropped, or other final punctuation) to another group (the same group when there is only one).
+    hyphen dropped, or other final punctuation) to another group (the same group when
+    there is only one).
     Guarantees: one fact added; ``same_fact(original, copy)``; ``find_duplicates`` fires."""
     for g, _f, fact in _ordered(groups, seed):
         copy_ = _reword(fact)
