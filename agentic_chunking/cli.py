@@ -15,7 +15,10 @@ from collections.abc import Sequence
 from ._errors import AgenticChunkingError
 
 # Modules that register a subcommand; listed here so the help shows them in this order.
-COMMAND_MODULES: tuple[str, ...] = ("agentic_chunking._cli_chunk",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "agentic_chunking._cli_chunk",
+    "agentic_chunking._cli_report",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,54 @@
+"""The HTML report: granularity metrics per case and run-against-run comparison.
+
+The suite writes one results file per model (``write_results``) and calls
+``build_report``; ``agentic-chunking report`` rebuilds the same page from saved files.
+The page is self-contained (inline CSS and SVG plots, no script, no network) and every
+string that comes from a results file is escaped.
+"""
+
+from ._compare import Column, Comparison, Move, compare_runs
+from ._metrics import MetricStatus, deviation_notes, metric_status, missing_themes, theme_found
+from ._records import (
+    CHECK_ORDER,
+    METRICS,
+    OUTCOMES,
+    REPLY_KINDS,
+    SCHEMA,
+    CheckResult,
+    Expectation,
+    FindingRecord,
+    InputRecord,
+    SeedFigures,
+    Usage,
+)
+from ._render import build_report, render_report
+from ._results import CaseResult, RunResults, load_results, write_results
+
+__all__ = [
+    "CHECK_ORDER",
+    "METRICS",
+    "OUTCOMES",
+    "REPLY_KINDS",
+    "SCHEMA",
+    "CaseResult",
+    "CheckResult",
+    "Column",
+    "Comparison",
+    "Expectation",
+    "FindingRecord",
+    "InputRecord",
+    "MetricStatus",
+    "Move",
+    "RunResults",
+    "SeedFigures",
+    "Usage",
+    "build_report",
+    "compare_runs",
+    "deviation_notes",
+    "load_results",
+    "metric_status",
+    "missing_themes",
+    "render_report",
+    "theme_found",
+    "write_results",
+]

@@ -1,0 +1,125 @@
+"""Plots as inline SVG (matplotlib, imported lazily): no files, no network, no scripts.
+
+Figures are built on ``matplotlib.figure.Figure`` directly, never through pyplot, so no GUI
+backend is touched and no global figure state is kept. Text is written as SVG text and
+escaped by matplotlib; in ``all_plots`` math parsing is off, so a ``$`` in a model id is
+shown as is.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from ._compare import Column
+from ._records import METRICS
+
+_COLOURS = ("#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#0891b2")
+_TITLE = "Expected range (grey bar), seed 000 figure (star) and each model's count (dot), per case"
+
+
+def _svg(figure: Any, salt: str) -> str:
+    import matplotlib
+
+    buffer = io.StringIO()
+    with matplotlib.rc_context({"svg.hashsalt": salt}):
+        figure.savefig(buffer, format="svg")
+    text = buffer.getvalue()
+    return text[text.index("<svg"):]
+
+
+def _figure(width: float, height: float) -> Any:
+    from matplotlib.figure import Figure
+
+    return Figure(figsize=(width, height), layout="constrained")
+
+
+def _case_ids(columns: Sequence[Column]) -> list[str]:
+    ids: dict[str, None] = {}
+    for column in columns:
+        ids.update((c.id, None) for c in column.run.cases)
+    return list(ids)
+
+
+def _draw_metric(axes: Any, columns: Sequence[Column], ids: list[str], metric: str) -> None:
+    position = {case_id: i for i, case_id in enumerate(ids)}
+    for case in columns[0].run.cases if columns else ():
+        span = case.expected.range_of(metric)
+        x = position[case.id]
+        if span is not None:
+            axes.bar(x, span[1] - span[0] + 0.6, bottom=span[0] - 0.3, width=0.7,
+                     color="#e5e7eb", edgecolor="#9ca3af", linewidth=0.6, zorder=1)
+        seed = None if case.expected.seed is None else case.expected.seed.get(metric)
+        if seed is not None:
+            axes.scatter([x], [seed], marker="*", s=90, color="#111827", zorder=4,
+                         label="seed 000" if "seed 000" not in _labels(axes) else None)
+    width = 0.5 / max(1, len(columns))
+    for index, column in enumerate(columns):
+        offset = (index - (len(columns) - 1) / 2) * width
+        points = [(position[c.id] + offset, c.counts[metric]) for c in column.run.cases
+                  if c.counts[metric] is not None]
+        if points:
+            xs, ys = zip(*points, strict=True)
+            axes.scatter(xs, ys, s=22, color=_COLOURS[index % len(_COLOURS)],
+                         label=column.label, zorder=3)
+    axes.set_ylabel(metric, fontsize=8)
+    axes.grid(axis="y", color="#f3f4f6", zorder=0)
+    axes.spines[["top", "right"]].set_visible(False)
+
+
+def _labels(axes: Any) -> list[str]:
+    return [str(label) for label in axes.get_legend_handles_labels()[1]]
+
+
+def expected_vs_actual(columns: Sequence[Column], metrics: Sequence[str] = METRICS) -> str:
+    """SVG: per case and metric, the expected range (grey bar), the seed's figure (star)
+    and each model's count (dot), one row of axes per metric, cases along a shared x."""
+    unknown = [m for m in metrics if m not in METRICS]
+    if unknown or not metrics:
+        raise ValueError(f"metrics {list(metrics)!r} must be some of {list(METRICS)}")
+    ids = _case_ids(columns)
+    figure = _figure(max(7.0, 0.34 * len(ids) + 2), 1.0 + 1.7 * len(metrics))
+    grid = figure.subplots(len(metrics), 1, sharex=True, squeeze=False)
+    for axes, metric in zip(grid[:, 0], metrics, strict=True):
+        _draw_metric(axes, columns, ids, metric)
+    grid[0, 0].set_title(_TITLE, fontsize=9, loc="left")
+    grid[0, 0].legend(fontsize=7, frameon=False, loc="upper left", ncols=4)
+    bottom = grid[-1, 0]
+    bottom.set_xticks(range(len(ids)), ids, rotation=60, ha="right", fontsize=7)
+    return _svg(figure, "expected")
+
+
+def token_usage(columns: Sequence[Column]) -> str:
+    """SVG: model tokens in and out per case, one pair of bars per model."""
+    ids = _case_ids(columns)
+    figure = _figure(max(7.0, 0.34 * len(ids) + 2), 3.0)
+    axes = figure.add_subplot()
+    width = 0.8 / max(1, len(columns))
+    for index, column in enumerate(columns):
+        offset = (index - (len(columns) - 1) / 2) * width
+        cases = {c.id: c for c in column.run.cases}
+        xs = [i + offset for i, case_id in enumerate(ids) if case_id in cases]
+        ins = [cases[case_id].usage.input_tokens for case_id in ids if case_id in cases]
+        outs = [cases[case_id].usage.output_tokens for case_id in ids if case_id in cases]
+        colour = _COLOURS[index % len(_COLOURS)]
+        axes.bar(xs, ins, width=width, color=colour, alpha=0.35,
+                 label=f"{column.label}: in")
+        axes.bar(xs, outs, width=width, bottom=ins, color=colour,
+                 label=f"{column.label}: out")
+    axes.set_xticks(range(len(ids)), ids, rotation=60, ha="right", fontsize=7)
+    axes.set_title("Model tokens per case (input, then output stacked)", fontsize=9, loc="left")
+    axes.grid(axis="y", color="#f3f4f6", zorder=0)
+    axes.spines[["top", "right"]].set_visible(False)
+    axes.legend(fontsize=7, frameon=False, loc="upper left")
+    return _svg(figure, "tokens")
+
+
+def all_plots(columns: Sequence[Column]) -> list[str]:
+    """The report's plots, as SVG strings, in reading order."""
+    if not columns or not any(column.run.cases for column in columns):
+        return []
+    import matplotlib
+
+    with matplotlib.rc_context({"text.parse_math": False, "svg.fonttype": "none"}):
+        return [expected_vs_actual(columns), token_usage(columns)]

@@ -1,0 +1,234 @@
+"""The small records of a results file: findings, check verdicts, inputs, expectations.
+
+Every record is a frozen dataclass with ``to_dict``/``from_dict``;
+``from_dict(to_dict(x)) == x`` holds for each.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .._errors import InputError
+from .._models import AgenticResponse
+
+SCHEMA = "agentic-chunking-results/1"
+#: Substance verdicts of a case: ``error`` means the case could not run at all.
+OUTCOMES = ("passed", "failed", "error")
+#: Where the replies came from: hand-written (``reference``) or a live model (``recorded``).
+REPLY_KINDS = ("reference", "recorded")
+#: Display order of the known checks; other check names follow in sorted order.
+CHECK_ORDER = (
+    "no_invention",
+    "no_unresolved_pronouns",
+    "no_duplication",
+    "self_contained",
+    "partition",
+    "mixed_domains",
+)
+METRICS = ("chunks", "propositions", "tokens")
+
+Range = tuple[int, int]
+
+
+def _need(data: Mapping[str, Any], key: str, where: str) -> Any:
+    if key not in data:
+        raise InputError(f"{where}: the field {key!r} is missing; see the schema {SCHEMA}")
+    return data[key]
+
+
+def _range(value: Any, where: str) -> Range | None:
+    if value is None:
+        return None
+    if (
+        not isinstance(value, Sequence)
+        or len(value) != 2
+        or not all(isinstance(v, int) for v in value)
+        or value[0] > value[1]
+    ):
+        raise InputError(f"{where}: {value!r} is not a range; expected [min, max] integers")
+    return (int(value[0]), int(value[1]))
+
+
+@dataclass(frozen=True, slots=True)
+class FindingRecord:
+    """One offending proposition: the rule it breaks and why, in plain words."""
+
+    proposition: str
+    rule: str
+    reason: str
+    chunk_index: int | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "proposition": self.proposition,
+            "rule": self.rule,
+            "reason": self.reason,
+            "chunk_index": self.chunk_index,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> FindingRecord:
+        index = data.get("chunk_index")
+        return cls(
+            proposition=str(data.get("proposition", "")),
+            rule=str(data.get("rule", "")),
+            reason=str(data.get("reason", "")),
+            chunk_index=None if index is None else int(index),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class CheckResult:
+    """The verdict of one substance check on one case (``passed`` is None when it did not run)."""
+
+    applies: bool = True
+    passed: bool | None = True
+    findings: tuple[FindingRecord, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "applies": self.applies,
+            "passed": self.passed,
+            "findings": [f.to_dict() for f in self.findings],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CheckResult:
+        passed = data.get("passed")
+        return cls(
+            applies=bool(data.get("applies", True)),
+            passed=None if passed is None else bool(passed),
+            findings=tuple(FindingRecord.from_dict(f) for f in data.get("findings", [])),
+        )
+
+    @property
+    def verdict(self) -> str:
+        """``pass``, ``fail``, ``n/a`` (does not apply) or ``not run``."""
+        if not self.applies:
+            return "n/a"
+        if self.passed is None:
+            return "not run"
+        return "pass" if self.passed else "fail"
+
+
+@dataclass(frozen=True, slots=True)
+class InputRecord:
+    """One input chunk of a case, with the domains its case file labels (may be none)."""
+
+    chunk_id: str
+    text: str
+    domains: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"chunk_id": self.chunk_id, "text": self.text, "domains": list(self.domains)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> InputRecord:
+        return cls(
+            chunk_id=str(_need(data, "chunk_id", "input chunk")),
+            text=str(data.get("text", "")),
+            domains=tuple(str(d) for d in data.get("domains", [])),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class SeedFigures:
+    """The figures seed 000 reports for a case (Claude 3.7 Sonnet, temperature 0)."""
+
+    chunks: int | None = None
+    propositions: int | None = None
+    tokens: int | None = None
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "chunks": self.chunks,
+            "propositions": self.propositions,
+            "tokens": self.tokens,
+            "note": self.note,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SeedFigures:
+        def number(key: str) -> int | None:
+            value = data.get(key)
+            return None if value is None else int(value)
+
+        return cls(
+            chunks=number("chunks"),
+            propositions=number("propositions"),
+            tokens=number("tokens"),
+            note=str(data.get("note") or ""),
+        )
+
+    def get(self, metric: str) -> int | None:
+        value: int | None = getattr(self, metric)
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """A case's soft expectations: inclusive ranges, themes, and the seed's figures."""
+
+    chunks: Range | None = None
+    propositions: Range | None = None
+    tokens: Range | None = None
+    themes: tuple[str, ...] = ()
+    seed: SeedFigures | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "chunks": None if self.chunks is None else list(self.chunks),
+            "propositions": None if self.propositions is None else list(self.propositions),
+            "tokens": None if self.tokens is None else list(self.tokens),
+            "themes": list(self.themes),
+            "seed": None if self.seed is None else self.seed.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], *, where: str = "expected") -> Expectation:
+        seed = data.get("seed")
+        return cls(
+            chunks=_range(data.get("chunks"), f"{where}.chunks"),
+            propositions=_range(data.get("propositions"), f"{where}.propositions"),
+            tokens=_range(data.get("tokens"), f"{where}.tokens"),
+            themes=tuple(str(t) for t in data.get("themes") or []),
+            seed=None if not seed else SeedFigures.from_dict(seed),
+        )
+
+    def range_of(self, metric: str) -> Range | None:
+        value: Range | None = getattr(self, metric)
+        return value
+
+
+@dataclass(frozen=True, slots=True)
+class Usage:
+    """Model tokens spent on a case, over all its calls."""
+
+    input_tokens: int = 0
+    output_tokens: int = 0
+    calls: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        return {
+            "input_tokens": self.input_tokens,
+            "output_tokens": self.output_tokens,
+            "calls": self.calls,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Usage:
+        return cls(
+            input_tokens=int(data.get("input_tokens", 0)),
+            output_tokens=int(data.get("output_tokens", 0)),
+            calls=int(data.get("calls", 0)),
+        )
+
+    @classmethod
+    def of(cls, response: AgenticResponse | None) -> Usage:
+        """The usage a response records in its calls (zero without a response)."""
+        if response is None:
+            return cls()
+        return cls(response.input_tokens, response.output_tokens, len(response.calls))

@@ -1,0 +1,190 @@
+"""Build the HTML report: one self-contained page (CSS and SVG inline, no script, no network).
+
+Templates live in ``report/templates`` and are rendered with autoescaping on and undefined
+names refused, so every string from a results file (model text included) is escaped; only
+the SVG that ``_plots`` makes is inserted as markup.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .._errors import InputError
+from ._compare import Comparison, compare_runs
+from ._metrics import metric_statuses, missing_themes
+from ._plots import all_plots
+from ._records import FindingRecord
+from ._results import CaseResult, RunResults, stamp
+from ._tables import by_category, check_names, comparison_frame, model_totals, summary_frame
+
+if TYPE_CHECKING:
+    import jinja2
+
+CHECK_TITLES = {
+    "no_invention": "No invention",
+    "no_unresolved_pronouns": "No unresolved pronouns",
+    "no_duplication": "No duplication",
+    "self_contained": "Self-contained",
+    "partition": "Partition",
+    "mixed_domains": "Domains kept apart",
+}
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    import jinja2
+
+    environment = jinja2.Environment(
+        loader=jinja2.PackageLoader("agentic_chunking.report", "templates"),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    environment.filters["check_title"] = lambda name: CHECK_TITLES.get(
+        name, name.replace("_", " ").capitalize()
+    )
+    environment.filters["signed"] = _signed
+    return environment
+
+
+def _signed(value: Any) -> str:
+    """``+3``, ``-2`` or ``0``; empty for a missing value."""
+    if value is None or value != value:  # None or NaN / pandas NA
+        return ""
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        return ""
+    return f"+{number}" if number > 0 else f"-{-number}" if number < 0 else "0"
+
+
+def _marked_chunks(case: CaseResult) -> tuple[list[dict[str, Any]], list[FindingRecord]]:
+    """Output chunks with each proposition's failing findings; findings tied to none apart."""
+    findings = [f for _, check in case.ordered_checks() for f in check.findings]
+    placed: set[int] = set()
+    chunks = []
+    for index, chunk in enumerate(() if case.response is None else case.response.chunks):
+        propositions = []
+        for text in chunk.propositions:
+            mine = [
+                (n, f) for n, f in enumerate(findings)
+                if f.proposition == text and f.chunk_index in (None, index)
+            ]
+            placed.update(n for n, _ in mine)
+            propositions.append({"text": text, "findings": [f for _, f in mine]})
+        chunks.append({"chunk": chunk, "propositions": propositions})
+    loose = [f for n, f in enumerate(findings) if n not in placed]
+    return chunks, loose
+
+
+def _case_view(case: CaseResult) -> dict[str, Any]:
+    chunks, loose = _marked_chunks(case)
+    return {
+        "case": case,
+        "checks": case.ordered_checks(),
+        "metrics": metric_statuses(case),
+        "missing_themes": missing_themes(case),
+        "chunks": chunks,
+        "loose_findings": loose,
+    }
+
+
+def _details(comparison: Comparison) -> list[dict[str, Any]]:
+    """Per case id: the inputs (from the first column that has the case) and each column."""
+    details = []
+    for case_id in comparison.case_ids:
+        per_column = [(col, col.run.case(case_id)) for col in comparison.columns]
+        first = next(case for _, case in per_column if case is not None)
+        views = [
+            {"column": col, "view": None if case is None else _case_view(case)}
+            for col, case in per_column
+        ]
+        attention = any(
+            case is not None and (case.outcome != "passed") for _, case in per_column
+        )
+        details.append({"id": case_id, "case": first, "views": views, "open": attention})
+    return details
+
+
+def _side_by_side(comparison: Comparison) -> list[dict[str, Any]]:
+    frame = comparison_frame(comparison)
+    if frame.empty:
+        return []
+    cells: dict[tuple[str, str], dict[str, Any]] = {
+        (str(r["id"]), str(r["label"])): r for r in frame.to_dict("records")
+    }
+    moved = {(m.case_id, m.label): m.severity for m in comparison.moves}
+    return [
+        {"id": case_id, "cells": [
+            {"label": col.label, "row": cells.get((case_id, col.label)),
+             "moved": moved.get((case_id, col.label))}
+            for col in comparison.columns
+        ]}
+        for case_id in comparison.case_ids
+    ]
+
+
+def render_report(
+    runs: Sequence[RunResults],
+    *,
+    baseline: RunResults | None = None,
+    generated_at: datetime | None = None,
+) -> str:
+    """Return the report page for ``runs`` (compared with ``baseline`` and each other)."""
+    if not runs:
+        raise InputError("no results to report: give at least one results file (results-*.json)")
+    comparison = compare_runs(runs, baseline=baseline)
+    all_runs = [c.run for c in comparison.columns]
+    checks = check_names(all_runs)
+    summaries = []
+    for column in comparison.columns:
+        frame = summary_frame(column.run, checks)
+        summaries.append({
+            "column": column,
+            "rows": frame.to_dict("records") if not frame.empty else [],
+            "categories": by_category(frame),
+        })
+    moment = generated_at or datetime.now(UTC)
+    return _environment().get_template("report.html.j2").render(
+        generated_at=moment.strftime("%Y-%m-%d %H:%M:%S UTC"),
+        comparison=comparison,
+        comparing=len(comparison.columns) > 1,
+        moves={kind: comparison.of_kind(kind) for kind in ("verdict", "count", "theme")},
+        side_by_side=_side_by_side(comparison) if len(comparison.columns) > 1 else [],
+        model_totals=model_totals(comparison),
+        summaries=summaries,
+        checks=checks,
+        details=_details(comparison),
+        plots=_markup(all_plots(comparison.columns)),
+    )
+
+
+def _markup(svgs: list[str]) -> list[Any]:
+    from markupsafe import Markup
+
+    return [Markup(svg) for svg in svgs]  # SVG made by matplotlib: its text is escaped
+
+
+def build_report(
+    runs: Sequence[RunResults],
+    *,
+    reports_dir: Path,
+    baseline: RunResults | None = None,
+) -> Path:
+    """Write ``reports_dir/latest.html`` and ``report-YYYYmmdd-HHMMSS.html``; return latest.
+
+    The two files are identical; the directory is created when missing.
+    """
+    moment = datetime.now(UTC)
+    html = render_report(runs, baseline=baseline, generated_at=moment)
+    reports_dir = Path(reports_dir)
+    reports_dir.mkdir(parents=True, exist_ok=True)
+    latest = reports_dir / "latest.html"
+    latest.write_text(html, encoding="utf-8")
+    (reports_dir / f"report-{stamp(moment)}.html").write_text(html, encoding="utf-8")
+    return latest

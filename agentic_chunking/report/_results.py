@@ -1,0 +1,243 @@
+"""The results file: one JSON file per model and run, the report's only input.
+
+Schema ``agentic-chunking-results/1``: a run header (model, reply kind, cassette set,
+prompt versions, time) and one record per case (verdicts with findings, inputs, the full
+response, expectations, usage). ``from_dict(to_dict(run)) == run`` holds; ``from_dict``
+refuses an unknown schema, outcome or reply kind, and a response whose stored totals
+disagree with its chunks, with a message that names the case and the field.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from .._errors import InputError
+from .._models import AgenticResponse
+from ._records import (
+    CHECK_ORDER,
+    OUTCOMES,
+    REPLY_KINDS,
+    SCHEMA,
+    CheckResult,
+    Expectation,
+    InputRecord,
+    Usage,
+    _need,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class CaseResult:
+    """What one case of the suite gave: its substance verdict and everything behind it.
+
+    ``outcome`` is ``passed``, ``failed`` (a substance check or an expected error failed)
+    or ``error`` (the case could not run; ``error`` says why). ``response`` is None when
+    the pipeline raised instead of answering.
+    """
+
+    id: str
+    name: str = ""
+    category: str = ""
+    description: str = ""
+    outcome: str = "passed"
+    error: str | None = None
+    expected_error: tuple[str, ...] | None = None
+    checks: Mapping[str, CheckResult] = field(default_factory=dict)
+    inputs: tuple[InputRecord, ...] = ()
+    response: AgenticResponse | None = None
+    expected: Expectation = field(default_factory=Expectation)
+    usage: Usage = field(default_factory=Usage)
+
+    def __post_init__(self) -> None:
+        if self.outcome not in OUTCOMES:
+            raise InputError(
+                f"case {self.id!r}: outcome {self.outcome!r} is not one of {list(OUTCOMES)}"
+            )
+
+    @property
+    def counts(self) -> dict[str, int | None]:
+        """Chunks, propositions and tokens of the response (None without a response)."""
+        r = self.response
+        if r is None:
+            return dict.fromkeys(("chunks", "propositions", "tokens"))
+        return {
+            "chunks": r.total_chunks,
+            "propositions": r.total_propositions,
+            "tokens": r.total_token_estimate,
+        }
+
+    @property
+    def themes(self) -> tuple[str, ...]:
+        """The ThematicCategory of each output chunk, in order."""
+        return () if self.response is None else tuple(
+            c.thematic_category for c in self.response.chunks
+        )
+
+    def ordered_checks(self) -> list[tuple[str, CheckResult]]:
+        """The checks in display order: the known ones first, then the rest sorted."""
+        known = [(n, self.checks[n]) for n in CHECK_ORDER if n in self.checks]
+        rest = sorted((n, c) for n, c in self.checks.items() if n not in CHECK_ORDER)
+        return known + rest
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "category": self.category,
+            "description": self.description,
+            "outcome": self.outcome,
+            "error": self.error,
+            "expected_error": None if self.expected_error is None else list(self.expected_error),
+            "checks": {name: check.to_dict() for name, check in self.checks.items()},
+            "inputs": [i.to_dict() for i in self.inputs],
+            "response": None if self.response is None else self.response.to_dict(),
+            "expected": self.expected.to_dict(),
+            "usage": self.usage.to_dict(),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> CaseResult:
+        case_id = str(_need(data, "id", "case"))
+        where = f"case {case_id!r}"
+        try:
+            response_data = data.get("response")
+            response = None if response_data is None else AgenticResponse.from_dict(response_data)
+            expected_error = data.get("expected_error")
+            usage = data.get("usage")
+            return cls(
+                id=case_id,
+                name=str(data.get("name", "")),
+                category=str(data.get("category", "")),
+                description=str(data.get("description", "")),
+                outcome=str(data.get("outcome", "passed")),
+                error=data.get("error"),
+                expected_error=None if expected_error is None else tuple(expected_error),
+                checks={
+                    str(n): CheckResult.from_dict(c) for n, c in (data.get("checks") or {}).items()
+                },
+                inputs=tuple(InputRecord.from_dict(i) for i in data.get("inputs", [])),
+                response=response,
+                expected=Expectation.from_dict(data.get("expected") or {}, where=where),
+                usage=Usage.of(response) if usage is None else Usage.from_dict(usage),
+            )
+        except InputError as error:
+            if str(error).startswith(where):
+                raise
+            raise InputError(f"{where}: {error}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class RunResults:
+    """One run of the suite against one model: the header and every case, in order."""
+
+    model: str
+    replies: str = "reference"
+    cassette_set: str = ""
+    prompt_versions: Mapping[str, str] = field(default_factory=dict)
+    created_at: str = ""
+    cases: tuple[CaseResult, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.replies not in REPLY_KINDS:
+            raise InputError(
+                f"run {self.model!r}: replies {self.replies!r} is not one of {list(REPLY_KINDS)}"
+                " ('reference' = hand-written replies, 'recorded' = from a live model)"
+            )
+
+    @property
+    def is_reference(self) -> bool:
+        """True when the replies were written by hand, not returned by a live model."""
+        return self.replies == "reference"
+
+    def case(self, case_id: str) -> CaseResult | None:
+        """The case with this id, or None."""
+        return next((c for c in self.cases if c.id == case_id), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema": SCHEMA,
+            "model": self.model,
+            "replies": self.replies,
+            "cassette_set": self.cassette_set,
+            "prompt_versions": dict(self.prompt_versions),
+            "created_at": self.created_at,
+            "cases": [c.to_dict() for c in self.cases],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RunResults:
+        schema = data.get("schema")
+        if schema != SCHEMA:
+            raise InputError(
+                f"results schema {schema!r} is not {SCHEMA!r}; write the file with this "
+                "version of agentic-chunking (run pytest again) or convert it"
+            )
+        return cls(
+            model=str(_need(data, "model", "results")),
+            replies=str(data.get("replies", "reference")),
+            cassette_set=str(data.get("cassette_set", "")),
+            prompt_versions={
+                str(k): str(v) for k, v in (data.get("prompt_versions") or {}).items()
+            },
+            created_at=str(data.get("created_at", "")),
+            cases=tuple(CaseResult.from_dict(c) for c in data.get("cases", [])),
+        )
+
+
+def now_iso() -> str:
+    """The current UTC time, ISO 8601 to the second (the ``created_at`` format)."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat()
+
+
+def stamp(moment: datetime | None = None) -> str:
+    """``YYYYmmdd-HHMMSS`` (UTC) for timestamped file names."""
+    return (moment or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+
+
+def model_slug(model: str) -> str:
+    """A file-name-safe form of a model id (letters, digits, ``.``, ``_`` and ``-`` kept)."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", model).strip("._")
+    return slug or "model"
+
+
+def write_results(run: RunResults, reports_dir: Path) -> Path:
+    """Write ``results-<model>.json`` in ``reports_dir`` and return its path.
+
+    A timestamped copy goes to ``reports_dir/history/results-<model>-<stamp>.json``, so an
+    earlier run can be named with ``--baseline`` later. Directories are created as needed.
+    """
+    reports_dir = Path(reports_dir)
+    history = reports_dir / "history"
+    history.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(run.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    slug = model_slug(run.model)
+    latest = reports_dir / f"results-{slug}.json"
+    latest.write_text(text, encoding="utf-8")
+    (history / f"results-{slug}-{stamp()}.json").write_text(text, encoding="utf-8")
+    return latest
+
+
+def load_results(path: Path | str) -> RunResults:
+    """Read a results file; InputError (naming the file) when it is missing or invalid."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise InputError(
+            f"results file {str(path)!r} does not exist; run pytest to write reports/"
+            "results-<model>.json, or give the path of a saved one"
+        ) from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise InputError(f"results file {str(path)!r} is not readable JSON: {error}") from None
+    if not isinstance(data, dict):
+        raise InputError(f"results file {str(path)!r} holds a {type(data).__name__}, not an object")
+    try:
+        return RunResults.from_dict(data)
+    except InputError as error:
+        raise InputError(f"results file {str(path)!r}: {error}") from None
