@@ -6,6 +6,7 @@ labels and the parameters recorded in its ``level4`` block (run it after changin
 
 from __future__ import annotations
 
+import itertools
 import sys
 from pathlib import Path
 from typing import Any
@@ -99,7 +100,7 @@ def test_case_inputs_have_the_shape_seed_000_describes() -> None:
         assert all(s["text"] in entry["text"] for s in entry["sentences"])
     shared = [
         left["sentences"][-1]["text"]
-        for left, right in zip(inputs, inputs[1:], strict=False)
+        for left, right in itertools.pairwise(inputs)
         if left["sentences"][-1] == right["sentences"][0]
     ]
     assert len(shared) == 8
