@@ -18,6 +18,7 @@ from ._errors import AgenticChunkingError
 COMMAND_MODULES: tuple[str, ...] = (
     "agentic_chunking._cli_chunk",
     "agentic_chunking._cli_report",
+    "agentic_chunking._cli_split",
 )
 
 

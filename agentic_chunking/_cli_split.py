@@ -1,0 +1,150 @@
+"""``agentic-chunking split PATH``: Level 4 semantic splitting of a document.
+
+Splits a UTF-8 document with ``agentic_chunking.semantic.SemanticSplitter`` and writes a
+JSON list of ``{chunk_id, text, index, start, end, document_id, metadata}`` objects, which
+``agentic-chunking chunk`` reads directly. Offsets are into the file's decoded text (a
+UTF-8 BOM removed, line endings kept). Needs the ``semantic`` extra for its embedder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from ._errors import InputError
+
+DEFAULT_CHUNK_PREFIX = "L4"
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``split`` subcommand."""
+    parser = subparsers.add_parser(
+        "split",
+        help="split a document where its meaning shifts (Level 4), as JSON chunks",
+        description=__doc__.split("\n\n")[1].replace("``", "'"),
+    )
+    parser.add_argument("path", metavar="PATH", type=Path, help="UTF-8 text document")
+    options = parser.add_argument_group("splitter options (Solon AI's defaults)")
+    options.add_argument(
+        "--threshold",
+        type=_cosine,
+        default=0.5,
+        metavar="X",
+        help="a similarity below X is a boundary; higher gives more chunks (default 0.5)",
+    )
+    for flag, default, text in (
+        ("--window", 3, "segments of context compared with the next one"),
+        ("--min-sentences", 1, "least segments between two semantic boundaries"),
+        ("--max-tokens", 512, "no chunk over N tokens (characters // 4)"),
+    ):
+        options.add_argument(
+            flag,
+            type=_int_at_least(1),
+            default=default,
+            metavar="N",
+            help=f"{text} (default {default})",
+        )
+    options.add_argument(
+        "--overlap",
+        type=_int_at_least(0),
+        default=0,
+        metavar="N",
+        help="segments of the previous chunk repeated at the start of the next (default 0)",
+    )
+    parser.add_argument(
+        "--document-id", help="document id recorded on every chunk (default: the file's stem)"
+    )
+    parser.add_argument(
+        "--chunk-prefix",
+        default=DEFAULT_CHUNK_PREFIX,
+        metavar="P",
+        help=f"chunk ids are P-0001, P-0002, ... (default {DEFAULT_CHUNK_PREFIX})",
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, metavar="OUT", help="write the JSON here (default: stdout)"
+    )
+    parser.set_defaults(func=run)
+
+
+def _cosine(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
+    if not -1.0 <= number <= 1.0:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a cosine similarity in [-1, 1]")
+    return number
+
+
+def _int_at_least(least: int) -> Any:
+    def parse(value: str) -> int:
+        try:
+            number = int(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
+        if number < least:
+            raise argparse.ArgumentTypeError(f"{value!r} must be {least} or more")
+        return number
+
+    return parse
+
+
+def read_document(path: Path) -> str:
+    """Return the text of ``path``; InputError if it is missing, unreadable or empty."""
+    try:
+        text = path.read_bytes().decode("utf-8-sig")
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such file; check the path") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a directory; give a text file") from None
+    except UnicodeDecodeError as error:
+        raise InputError(f"{path}: not UTF-8 text ({error.reason}); save it as UTF-8") from None
+    except OSError as error:
+        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
+    if not text.strip():
+        raise InputError(f"{path}: the file is empty; give a document with some text")
+    return text
+
+
+def run(args: argparse.Namespace) -> int:
+    """Split ``args.path`` and write the chunks as JSON; return the exit status."""
+    from .semantic import SemanticSplitter
+
+    text = read_document(args.path)
+    document_id = args.document_id or args.path.stem
+    splitter = SemanticSplitter(
+        similarity_threshold=args.threshold,
+        similarity_window=args.window,
+        min_sentences_per_chunk=args.min_sentences,
+        max_chunk_token_size=args.max_tokens,
+        overlap_sentences=args.overlap,
+    )
+    chunks = splitter.split(text, document_id=document_id, metadata={"source": str(args.path)})
+    records = [
+        {
+            "chunk_id": f"{args.chunk_prefix}-{chunk.index + 1:04d}",
+            "text": chunk.text,
+            "index": chunk.index,
+            "start": chunk.start,
+            "end": chunk.end,
+            "document_id": chunk.document_id,
+            "metadata": dict(chunk.metadata),
+        }
+        for chunk in chunks
+    ]
+    output = json.dumps(records, indent=2, ensure_ascii=False) + "\n"
+    if args.output is None:
+        sys.stdout.write(output)
+    else:
+        try:
+            args.output.write_text(output, encoding="utf-8")
+        except OSError as error:
+            raise InputError(
+                f"cannot write the output to {args.output}: {error.strerror}; "
+                "choose a writable path with -o"
+            ) from error
+    print(f"agentic-chunking split: {len(records)} chunks from {args.path}", file=sys.stderr)
+    return 0
