@@ -42,7 +42,7 @@ GLUE_WORDS: frozenset[str] = word_set("""
     it its itself they them their theirs themselves he him his she her hers himself herself
     we us our ours i me my you your there here one ones own
     not no never none n't
-    known called named referred considered
+    known called named referred considered several multiple various numerous
     """)
 """Function and glue words extraction legitimately adds or drops; never content."""
 
@@ -134,6 +134,7 @@ _VARIANT_RULES: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^(\w{2,}[tb])re(s|d)?$"), r"\1er\2"),
     (re.compile(r"^(\w{3,})ogue(s)?$"), r"\1og\2"),
     (re.compile(r"^(\w{2,})ll(ed|ing|er|ers)$"), r"\1l\2"),
+    (re.compile(r"^sulph"), "sulf"),
 )
 _WORD_VARIANTS = {
     "aluminium": "aluminum",

@@ -53,6 +53,12 @@ _NON_NAMES = word_set(
     """january february march april may june july august september october november
     december monday tuesday wednesday thursday friday saturday sunday"""
 )
+_PLACE_PREPOSITIONS = word_set("in at from near across throughout")
+_OPENING_ADVERBS = word_set(
+    """however soon later meanwhile eventually finally instead thus therefore moreover
+    furthermore additionally nevertheless subsequently afterwards initially originally
+    still yet also again besides consequently hence likewise similarly otherwise today"""
+)
 _QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
 
 
@@ -84,11 +90,23 @@ def _problems(proposition: str) -> tuple[str, ...]:
             and not norms[k].endswith("ly")
         ]
 
+    def is_name(k: int) -> bool:
+        """A capitalised word that can name a person: not a month or day, not an acronym,
+        not a place after "in/at/from", not an opening adverb ("However", "Soon")."""
+        tok = toks[k]
+        if not tok.capitalised or tok.norm in _NON_NAMES or tok.text.isupper():
+            return False
+        if k and norms[k - 1] in _PLACE_PREPOSITIONS:
+            return False
+        return not (k == 0 and tok.norm in _OPENING_ADVERBS)
+
     def has_person(i: int) -> bool:
         for k in earlier_nouns(i):
             w = norms[k]
-            if toks[k].capitalised and w not in _NON_NAMES:
+            if is_name(k):
                 return True
+            if toks[k].capitalised:
+                continue
             if w in _PERSON_NOUNS or w.rstrip("s") in _PERSON_NOUNS or _PERSON_SUFFIX.search(w):
                 return True
         return False
@@ -112,7 +130,7 @@ def _problems(proposition: str) -> tuple[str, ...]:
             problems.append(f'"{toks[i].text}" has no noun before it in the proposition')
         elif w in _GROUP and not has_group(i):
             problems.append(f'"{toks[i].text}" has no plural noun or group before it')
-        elif w in _SPEAKER:
+        elif w in _SPEAKER and not (w == "i" and i and toks[i - 1].capitalised):
             problems.append(f'"{toks[i].text}" refers to a speaker or reader outside the text')
         else:
             problem = _anaphoric_phrase(toks, norms, i)

@@ -106,6 +106,7 @@ _REFERENCES = re.compile(
 _SUBORDINATORS = word_set(
     "because although though while whereas since unless if when whenever once until after before as"
 )
+_RELATIVES = word_set("which whose whom")
 _END = re.compile(r"[.!?][\"')\]\u201d\u2019]*\s*$")
 _PREPOSITIONS = word_set(
     "of in on at for with by from about to into onto upon under over near between among"
@@ -144,7 +145,11 @@ def _has_finite_verb(text: str) -> bool:
             continue
         if w.endswith("s") and not w.endswith(("ss", "us", "is", "ous")):
             return True
-        plural_prev = prev.norm.endswith("s") and not prev.norm.endswith(("ss", "us", "is"))
+        plural_prev = (
+            prev.norm.endswith("s")
+            and not prev.norm.endswith(("ss", "us", "is"))
+            and not (prev.capitalised and i > 1)
+        )
         if plural_prev and not w.endswith("ly"):
             return True
     return False
@@ -178,7 +183,9 @@ def _problems(proposition: str) -> tuple[str, ...]:
     if reference:
         problems.append(f"refers to surrounding text: {reference.group(0)!r}")
     words = [t.norm for t in tokens(text)]
-    if words and words[0] in _SUBORDINATORS and "," not in text and not opener:
+    if words and words[0] in _RELATIVES and not text.endswith("?"):
+        problems.append(f"opens with the relative {words[0]!r}: a clause cut from its sentence")
+    elif words and words[0] in _SUBORDINATORS and "," not in text and not opener:
         problems.append(f"a subordinate clause ({words[0]!r} ...) without a main clause")
     elif not _has_finite_verb(text):
         problems.append("no finite verb: a fragment, not a sentence")
