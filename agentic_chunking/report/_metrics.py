@@ -2,7 +2,7 @@
 
 Deviations are soft: they are shown and explained in the report, never failures. A count
 deviates when it falls outside the case's inclusive range; an expected theme is missing
-when no ThematicCategory contains all of its words (case-insensitive, plural ``s`` ignored).
+when no ThematicCategory contains all of its words (case-insensitive, by English stem).
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from ._records import METRICS, Range
 from ._results import CaseResult
@@ -85,13 +87,20 @@ def metric_statuses(case: CaseResult) -> list[MetricStatus]:
     return [metric_status(case, m) for m in METRICS]
 
 
+@lru_cache(maxsize=1)
+def _stemmer() -> Any:
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
 def _words(text: str) -> set[str]:
-    return {w[:-1] if len(w) > 3 and w.endswith("s") else w
-            for w in re.findall(r"[a-z0-9]+", text.lower())}
+    return set(_stemmer().stemWords(re.findall(r"[a-z0-9]+", text.lower())))
 
 
 def theme_found(expected: str, categories: Sequence[str]) -> bool:
-    """True when some category holds every word of ``expected`` (plural ``s`` ignored)."""
+    """True when some category holds every word of ``expected``, compared by English stem
+    and case-insensitively ("batteries" matches "Battery Technology")."""
     wanted = _words(expected)
     return bool(wanted) and any(wanted <= _words(c) for c in categories)
 

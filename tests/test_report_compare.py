@@ -1,0 +1,132 @@
+"""Run against run: verdict flips first, then count shifts past the soft ranges, then themes."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from agentic_chunking.report import (
+    CheckResult,
+    Comparison,
+    RunResults,
+    compare_runs,
+    load_results,
+)
+from agentic_chunking.report._compare import column_labels
+
+FIXTURES = Path(__file__).parent / "fixtures" / "report"
+
+
+@pytest.fixture(scope="module")
+def reference() -> RunResults:
+    return load_results(FIXTURES / "results-reference.json")
+
+
+@pytest.fixture(scope="module")
+def upgrade() -> RunResults:
+    return load_results(FIXTURES / "results-claude-next.json")
+
+
+@pytest.fixture(scope="module")
+def comparison(reference: RunResults, upgrade: RunResults) -> Comparison:
+    return compare_runs([upgrade], baseline=reference)
+
+
+def test_same_run_twice_moves_nothing_and_is_safe(reference: RunResults) -> None:
+    result = compare_runs([reference, reference])
+    assert result.moves == ()
+    assert result.safe
+    assert [c.label for c in result.columns] == [
+        "reference @ 2026-11-29T12:00:00+00:00", "reference @ 2026-11-29T12:00:00+00:00'"]
+
+
+def test_verdict_flips_are_listed_first_and_make_it_unsafe(comparison: Comparison) -> None:
+    kinds = [m.kind for m in comparison.moves]
+    assert kinds == sorted(kinds, key=["verdict", "count", "theme"].index)
+    verdicts = {m.case_id: m for m in comparison.of_kind("verdict")}
+    assert set(verdicts) == {"TC-019", "TC-031"}
+    assert verdicts["TC-019"].severity == "regression"
+    assert verdicts["TC-019"].text == "passed → failed (no_invention: pass → fail)"
+    assert "no_unresolved_pronouns: pass → fail" in verdicts["TC-031"].text
+    assert not comparison.safe
+    assert len(comparison.verdict_regressions) == 2
+    assert comparison.reference.label == "baseline: reference"
+    assert comparison.reference.is_baseline
+
+
+def test_a_fix_is_an_improvement(reference: RunResults, upgrade: RunResults) -> None:
+    result = compare_runs([reference], baseline=upgrade)
+    verdicts = result.of_kind("verdict")
+    assert {m.severity for m in verdicts} == {"improvement"}
+    assert result.safe
+
+
+def test_check_flip_without_outcome_change_counts(reference: RunResults) -> None:
+    case = reference.cases[0]
+    flipped = replace(case, checks={**case.checks, "no_duplication": CheckResult(passed=False)})
+    other = replace(reference, model="m2", cases=(flipped, *reference.cases[1:]))
+    (move,) = compare_runs([reference, other]).of_kind("verdict")
+    assert move.case_id == case.id
+    assert move.severity == "regression"
+    assert move.text == "passed (no_duplication: pass → fail)"
+
+
+def test_count_shift_out_of_and_back_into_range(reference: RunResults) -> None:
+    case = reference.case("TC-001")
+    assert case is not None and case.counts["chunks"] == 1
+    narrow = replace(case, expected=replace(case.expected, chunks=(2, 3)))
+    wide = replace(case, expected=replace(case.expected, chunks=(1, 3)))
+    # same response, different ranges is not a shift: only changed values move
+    assert compare_runs([replace(reference, cases=(narrow,)),
+                         replace(reference, model="x", cases=(wide,))]).of_kind("count") == []
+
+
+def test_count_moves_in_the_fixture(comparison: Comparison) -> None:
+    counts = comparison.of_kind("count")
+    assert [(m.case_id, m.severity, m.text) for m in counts] == [
+        ("TC-031", "change", "tokens 354 → 364, below the expected 400-650")]
+
+
+def test_count_leaving_the_range_is_a_regression(reference: RunResults,
+                                                 upgrade: RunResults) -> None:
+    tc001 = reference.case("TC-001")
+    assert tc001 is not None
+    tight = replace(tc001, expected=replace(tc001.expected, propositions=(3, 3)))
+    new = upgrade.case("TC-001")
+    assert new is not None and new.counts["propositions"] == 4
+    before = replace(reference, cases=(tight,))
+    after = replace(upgrade, cases=(replace(new, expected=tight.expected),))
+    (move,) = compare_runs([after], baseline=before).of_kind("count")
+    assert move.severity == "regression"
+    assert move.text == "propositions 3 → 4, above the expected 3"
+    (back,) = compare_runs([before], baseline=after).of_kind("count")
+    assert back.severity == "improvement"
+    assert back.text == "propositions 4 → 3, back within 3"
+
+
+def test_theme_changes(comparison: Comparison) -> None:
+    themes = comparison.of_kind("theme")
+    assert [(m.case_id, m.severity) for m in themes] == [
+        ("TC-031", "regression"), ("TC-031", "change")]
+    assert themes[0].text == "expected theme lost: Urban Planning"
+    assert themes[1].text.startswith("new: Battery Technology, Zoning")
+    assert "gone: Lithium-ion Battery Fundamentals" in themes[1].text
+
+
+def test_missing_case_is_a_verdict_move(reference: RunResults) -> None:
+    shorter = replace(reference, model="m2", cases=reference.cases[:-1])
+    (move,) = compare_runs([shorter], baseline=reference).of_kind("verdict")
+    assert move.case_id == "TC-031"
+    assert move.severity == "regression"
+    assert move.text == "case missing from m2"
+    (added,) = compare_runs([reference], baseline=shorter).of_kind("verdict")
+    assert added.severity == "change"
+
+
+def test_column_labels_are_unique(reference: RunResults, upgrade: RunResults) -> None:
+    assert column_labels([reference, upgrade], None) == ["reference", "claude-next-20261201"]
+    assert column_labels([upgrade], reference) == ["baseline: reference", "claude-next-20261201"]
+    labels = column_labels([reference], reference)
+    assert len(set(labels)) == 2 and labels[0].startswith("baseline: reference @")

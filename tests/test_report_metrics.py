@@ -1,0 +1,99 @@
+"""Soft granularity metrics: deviation flags, explanations, theme matching."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agentic_chunking.report import (
+    CaseResult,
+    Expectation,
+    SeedFigures,
+    deviation_notes,
+    load_results,
+    metric_status,
+    missing_themes,
+    theme_found,
+)
+
+FIXTURES = Path(__file__).parent / "fixtures" / "report"
+
+
+@pytest.fixture(scope="module")
+def tc031() -> CaseResult:
+    case = load_results(FIXTURES / "results-reference.json").case("TC-031")
+    assert case is not None
+    return case  # 6 chunks, 20 propositions, 354 tokens
+
+
+@pytest.mark.parametrize(
+    ("span", "direction"),
+    [((5, 8), "in"), ((6, 6), "in"), ((7, 9), "below"), ((2, 5), "above"), (None, "unknown")],
+)
+def test_chunks_against_range(tc031: CaseResult, span: tuple[int, int] | None,
+                              direction: str) -> None:
+    case = replace(tc031, expected=replace(tc031.expected, chunks=span))
+    status = metric_status(case, "chunks")
+    assert status.actual == 6
+    assert status.direction == direction
+    assert status.deviates == (direction in ("above", "below"))
+    assert bool(status.explanation) == (direction != "in")
+
+
+def test_explanation_names_value_range_gap_and_seed(tc031: CaseResult) -> None:
+    case = replace(tc031, expected=replace(tc031.expected, chunks=(2, 4)))
+    text = metric_status(case, "chunks").explanation
+    assert text.startswith("6 chunks is 2 above the expected 2-4: the grouper split")
+    assert text.endswith("seed 000 reported 6")
+    tokens = metric_status(tc031, "tokens")  # 354 against 400-650
+    assert tokens.direction == "below"
+    assert "46 below" in tokens.explanation
+    assert tokens.seed == 499 and tokens.seed_delta == 354 - 499
+
+
+def test_deviation_notes_list_counts_and_missing_themes(tc031: CaseResult) -> None:
+    assert deviation_notes(tc031) == [metric_status(tc031, "tokens").explanation]
+    case = replace(tc031, expected=Expectation(chunks=(1, 2), themes=("Quantum",),
+                                               seed=SeedFigures(chunks=6)))
+    notes = deviation_notes(case)
+    assert len(notes) == 2
+    assert notes[0].startswith("6 chunks is 4 above")
+    assert notes[1] == "expected theme 'Quantum' is not among the categories"
+
+
+def test_no_response_is_unknown_not_a_deviation(tc031: CaseResult) -> None:
+    case = replace(tc031, response=None, outcome="error", error="the model call failed")
+    status = metric_status(case, "propositions")
+    assert status.direction == "unknown" and not status.deviates
+    assert "the model call failed" in status.explanation
+    assert missing_themes(case) == []
+
+
+@pytest.mark.parametrize(
+    ("expected", "categories", "found"),
+    [
+        ("Battery", ["Lithium-ion Battery Fundamentals"], True),
+        ("batteries", ["Solid-State Battery Technology"], True),
+        ("Urban Planning", ["Urban Planning and Zoning"], True),
+        ("Urban Planning", ["Urban Renewal", "Planning Law"], False),
+        ("Genomics", ["Cellular Energy Production"], False),
+        ("", ["Anything"], False),
+    ],
+)
+def test_theme_found(expected: str, categories: list[str], found: bool) -> None:
+    assert theme_found(expected, categories) is found
+
+
+words = st.text(alphabet="abcdefghij", min_size=1, max_size=8)
+
+
+@given(st.lists(words, min_size=1, max_size=4), st.lists(words, max_size=4))
+def test_a_theme_is_found_in_any_category_that_contains_it(theme: list[str],
+                                                           extra: list[str]) -> None:
+    expected = " ".join(theme)
+    assert theme_found(expected, [" ".join([*extra, *theme, *extra]).title()])
+    assert not theme_found(expected + " zzzzq", [expected])

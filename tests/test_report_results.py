@@ -1,0 +1,132 @@
+"""The results file schema: round trips, writing, loading, and refusing bad files."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from agentic_chunking import InputError
+from agentic_chunking.report import (
+    SCHEMA,
+    CaseResult,
+    CheckResult,
+    Expectation,
+    FindingRecord,
+    RunResults,
+    Usage,
+    load_results,
+    write_results,
+)
+from agentic_chunking.report import __all__ as report_all
+from agentic_chunking.report._results import model_slug
+
+FIXTURES = Path(__file__).parent / "fixtures" / "report"
+
+
+@pytest.fixture(scope="module")
+def reference() -> RunResults:
+    return load_results(FIXTURES / "results-reference.json")
+
+
+def test_public_names_are_sorted_and_exist() -> None:
+    import agentic_chunking.report as report
+
+    constants = [n for n in report_all if n.isupper()]
+    others = [n for n in report_all if not n.isupper()]
+    assert report_all == sorted(constants) + sorted(others, key=lambda n: (n[0].islower(), n))
+    assert all(hasattr(report, n) for n in report_all)
+
+
+@pytest.mark.parametrize("name", ["results-reference.json", "results-claude-next.json"])
+def test_fixture_round_trips_through_dict_and_json(name: str) -> None:
+    data = json.loads((FIXTURES / name).read_text(encoding="utf-8"))
+    run = RunResults.from_dict(data)
+    assert run.to_dict() == data
+    assert RunResults.from_dict(json.loads(json.dumps(run.to_dict()))) == run
+
+
+def test_case_figures_come_from_the_response(reference: RunResults) -> None:
+    case = reference.case("TC-031")
+    assert case is not None
+    assert case.counts == {"chunks": 6, "propositions": 20, "tokens": 354}
+    assert case.themes[0] == "Lithium-ion Battery Fundamentals"
+    assert case.expected.seed is not None and case.expected.seed.chunks == 6
+    assert [name for name, _ in case.ordered_checks()][:2] == ["no_invention",
+                                                               "no_unresolved_pronouns"]
+
+
+def test_case_without_response_has_no_counts() -> None:
+    case = CaseResult(id="TC-099", outcome="error", error="boom")
+    assert case.counts == {"chunks": None, "propositions": None, "tokens": None}
+    assert case.themes == ()
+    assert CaseResult.from_dict(case.to_dict()) == case
+
+
+def test_write_results_writes_latest_and_history(tmp_path: Path, reference: RunResults) -> None:
+    run = replace(reference, model="claude/3.7 sonnet")
+    path = write_results(run, tmp_path / "reports")
+    assert path == tmp_path / "reports" / "results-claude_3.7_sonnet.json"
+    history = list((tmp_path / "reports" / "history").glob("results-claude_3.7_sonnet-*.json"))
+    assert len(history) == 1
+    assert load_results(path) == run == load_results(history[0])
+    assert json.loads(path.read_text(encoding="utf-8"))["schema"] == SCHEMA
+
+
+@pytest.mark.parametrize(
+    ("model", "slug"), [("reference", "reference"), ("a/b:c", "a_b_c"), ("...", "model")]
+)
+def test_model_slug(model: str, slug: str) -> None:
+    assert model_slug(model) == slug
+
+
+def _bad(tmp_path: Path, mutate: object) -> Path:
+    data = json.loads((FIXTURES / "results-reference.json").read_text(encoding="utf-8"))
+    mutate(data)  # type: ignore[operator]
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("mutate", "words"),
+    [
+        (lambda d: d.update(schema="agentic-chunking-results/0"), "schema"),
+        (lambda d: d.update(replies="live"), "'live'"),
+        (lambda d: d["cases"][0].update(outcome="ok"), "'TC-001'"),
+        (lambda d: d["cases"][3]["response"].update(TotalChunks=99), "TotalChunks"),
+        (lambda d: d["cases"][3]["expected"].update(chunks=[8, 5]), "chunks"),
+        (lambda d: d["cases"][0].pop("id"), "'id'"),
+    ],
+)
+def test_load_results_refuses_bad_files(tmp_path: Path, mutate: object, words: str) -> None:
+    path = _bad(tmp_path, mutate)
+    with pytest.raises(InputError) as caught:
+        load_results(path)
+    assert str(path) in str(caught.value)
+    assert words in str(caught.value)
+
+
+def test_load_results_names_missing_and_unreadable_files(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="does not exist"):
+        load_results(tmp_path / "nope.json")
+    (tmp_path / "x.json").write_text("{not json", encoding="utf-8")
+    with pytest.raises(InputError, match="not readable JSON"):
+        load_results(tmp_path / "x.json")
+    (tmp_path / "y.json").write_text("[]", encoding="utf-8")
+    with pytest.raises(InputError, match="list, not an object"):
+        load_results(tmp_path / "y.json")
+
+
+def test_records_round_trip() -> None:
+    finding = FindingRecord("It is red.", "no_unresolved_pronouns", "'It' unresolved", 2)
+    check = CheckResult(applies=True, passed=False, findings=(finding,))
+    assert CheckResult.from_dict(check.to_dict()) == check
+    assert check.verdict == "fail"
+    assert CheckResult(applies=False).verdict == "n/a"
+    assert CheckResult(passed=None).verdict == "not run"
+    expectation = Expectation(chunks=(1, 2), themes=("A",))
+    assert Expectation.from_dict(expectation.to_dict()) == expectation
+    assert Usage.from_dict(Usage(1, 2, 3).to_dict()) == Usage(1, 2, 3)
