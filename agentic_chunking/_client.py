@@ -17,12 +17,13 @@ import os
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
-
-import anthropic
+from typing import TYPE_CHECKING, Any
 
 from ._errors import ConfigurationError, ModelCallError
 from ._models import CallUsage
+
+if TYPE_CHECKING:  # the SDK takes seconds to import: load it only when a call is made
+    import anthropic
 
 DEFAULT_MODEL = "claude-3-7-sonnet-20250219"
 """The model seed 000 tested (Claude 3.7 Sonnet)."""
@@ -58,6 +59,8 @@ def make_client(
 
     Raises ConfigurationError when no API key is available.
     """
+    import anthropic
+
     key = api_key or os.environ.get(API_KEY_ENV_VAR, "").strip()
     if not key:
         raise ConfigurationError(
@@ -97,6 +100,8 @@ def call_model(
     ConfigurationError or ModelCallError (see the module docstring); never returns a
     partial reply silently: ``stop_reason`` is returned for the caller to judge.
     """
+    import anthropic
+
     started = time.perf_counter()
     try:
         message = client.messages.create(
@@ -132,6 +137,8 @@ def _translate(
     exc: anthropic.APIError, *, stage: str, batch: int | None, model: str
 ) -> ConfigurationError | ModelCallError:
     """Turn an SDK error that survived the retries into one of ours (message only)."""
+    import anthropic
+
     where = _where(stage, batch)
     if isinstance(exc, anthropic.NotFoundError):
         return ConfigurationError(

@@ -180,13 +180,31 @@ def chunk_text_agentic(
             "pass at least one chunk with text",
             warnings=warnings,
         )
+    owned = make_client(max_retries=max_retries) if client is None else None
     settings = _Settings(
-        client=client if client is not None else make_client(max_retries=max_retries),
+        client=client if client is not None else owned,  # type: ignore[arg-type]
         model=resolve_model(model),
         extraction_max_tokens=extraction_max_tokens,
         grouping_max_tokens=grouping_max_tokens,
         max_repair_attempts=max_repair_attempts,
     )
+    try:
+        return _run(chunks, batches, document_id, settings, max_concurrency, progress, warnings)
+    finally:
+        if owned is not None:
+            owned.close()
+
+
+def _run(
+    chunks: Sequence[AgenticChunkInput],
+    batches: Sequence[Batch],
+    document_id: str | None,
+    settings: _Settings,
+    max_concurrency: int,
+    progress: Progress | None,
+    warnings: tuple[str, ...],
+) -> AgenticResponse:
+    """Extract, merge, group and validate (steps 2 to 5)."""
     outcomes = _extract_all(batches, settings, max_concurrency, progress)
     calls = [call for outcome in outcomes for call in outcome.calls]
     errors = [outcome.error for outcome in outcomes if outcome.error]
