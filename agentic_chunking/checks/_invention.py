@@ -36,13 +36,17 @@ def _supported(word_stem: str, every: dict[str, tuple[str, ...]]) -> bool:
     return word_stem in candidates or any(stems_match(word_stem, c) for c in candidates)
 
 
-def _best_sentence(prop: Profile, sentences: tuple[Profile, ...]) -> Profile | None:
-    best, best_score = None, 0
+def _matches_negated_sentence(prop: Profile, sentences: tuple[Profile, ...]) -> bool:
+    """Is one of the source sentences sharing the most content words and numbers with the
+    proposition negated too?"""
+    best, negated = 0, False
     for sentence in sentences:
         score = len(prop.content & sentence.content) + len(prop.numbers & sentence.numbers)
-        if score > best_score:
-            best, best_score = sentence, score
-    return best
+        if score > best:
+            best, negated = score, sentence.negated
+        elif score == best:
+            negated = negated or sentence.negated
+    return negated
 
 
 def _problems(proposition: str, source: str) -> list[str]:
@@ -65,10 +69,8 @@ def _problems(proposition: str, source: str) -> list[str]:
             others = sorted(u for n, u in src.number_units if n == number)
             said = f" (the source has {number} {', '.join(others)})" if others else ""
             problems.append(f"{number} {unit} is not in the source{said}")
-    if prop.negated:
-        best = _best_sentence(prop, _source_sentences(source))
-        if best is not None and not best.negated:
-            problems.append("negated, but the source sentence it matches is not")
+    if prop.negated and not _matches_negated_sentence(prop, _source_sentences(source)):
+        problems.append("negated, but the source sentence it matches is not")
     return problems
 
 

@@ -196,7 +196,8 @@ _CURRENCY = re.compile(
     r"([$€£])\s?(\d[\d,]*(?:\.\d+)?(?:\s(?:thousand|million|billion|trillion)\b)?)"
 )
 _CURRENCY_NAME = {"$": "dollars", "€": "euros", "£": "pounds"}
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?|[^\W\d_]+")
+_TOKEN = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?|[^\W\d_]+|[.!?;:,](?=\s|$)")
+_BREAK = frozenset(".!?;:,")
 _ORDINAL_SUFFIX = re.compile(r"(?<=\d)(st|nd|rd|th|s)$")
 
 
@@ -240,6 +241,9 @@ def _collapse_numbers(raw: list[str]) -> list[Token]:
     i = 0
     while i < len(raw):
         word = raw[i]
+        if word in _BREAK:  # punctuation only stops a number run ("5.5. Million.")
+            i += 1
+            continue
         low = word.lower()
         value = _number_value(word) if word[0].isdigit() else None
         if value is not None or low in _SMALL or low in _TENS:
@@ -319,7 +323,10 @@ def profile(text: str) -> Profile:
             continue
         if tok.norm in NEGATIONS:
             negated = True
-        if tok.norm in GLUE_WORDS or (unit_of(tok.text) and i and toks[i - 1].number):
+        capitalised_glue = tok.capitalised and i > 0 and len(tok.norm) > 1  # "in May"
+        if (tok.norm in GLUE_WORDS and not capitalised_glue) or (
+            unit_of(tok.text) and i and toks[i - 1].number
+        ):
             continue
         content.append(stem(tok.norm))
         if tok.capitalised and i > 0:

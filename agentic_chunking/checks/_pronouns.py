@@ -162,6 +162,8 @@ def _anaphoric_phrase(toks: tuple, norms: list[str], i: int) -> str | None:  # t
     if prev == "the" and w in ("former", "latter", "above", "aforementioned", "same"):
         if w == "same" and (nxt in _SAME_OK_NEXT or "as" in norms[i + 1 : i + 4]):
             return None
+        if w == "same" and nxt and stem(nxt) in {stem(x) for x in norms[: i - 1]}:
+            return None
         return f'"the {toks[i].text}" points to something outside the proposition'
     if i == 0 and w in ("both", "neither", "each") and nxt in AUXILIARIES:
         return f'"{toks[i].text}" points to things outside the proposition'

@@ -133,6 +133,10 @@ def _has_finite_verb(text: str) -> bool:
     inside a prepositional phrase, a lower-case word in -s (not -ss/-us/-is/-ous: "ratio
     measures", "the cell divides"), or a lower-case word after a plural noun in -s
     ("batteries replace")."""
+    return any(_clause_has_finite_verb(clause) for clause in re.split(r"[,;:()]", text))
+
+
+def _clause_has_finite_verb(text: str) -> bool:
     toks = tokens(text)
     for i, tok in enumerate(toks):
         if looks_like_finite_verb(toks, i):

@@ -1,0 +1,62 @@
+"""find_unresolved_pronouns: a pronoun must find its referent inside the proposition."""
+
+from __future__ import annotations
+
+import pytest
+
+from agentic_chunking.checks import NO_UNRESOLVED_PRONOUNS, find_unresolved_pronouns
+
+
+@pytest.mark.parametrize(
+    ("proposition", "phrase"),
+    [
+        ("It releases glucose into the blood.", '"It"'),
+        ("They store energy in chemical bonds.", '"They"'),
+        ("This process takes place in the mitochondria.", '"This process"'),
+        ("Such systems are expensive to maintain.", '"such systems"'),
+        ("The former is cheaper than lithium-ion batteries.", '"the former"'),
+        ("The latter was painted in 1512.", '"the latter"'),
+        ("He founded the company in 1998.", '"He"'),
+        ("Her paintings hang in the Uffizi.", '"Her"'),
+        ("Their capacity fades after 500 cycles.", '"Their"'),
+        ("We measured the voltage of each cell.", '"We"'),
+        ("After that, the city grew rapidly.", '"that"'),
+        ("These cells divide rapidly.", '"These cells"'),
+        ("This is the largest dome in Europe.", '"This"'),
+        ("The same applies to solid-state batteries.", '"the same"'),
+    ],
+)
+def test_unresolved_pronouns_are_reported(proposition: str, phrase: str) -> None:
+    findings = find_unresolved_pronouns([proposition])
+    assert len(findings) == 1
+    assert findings[0].rule == NO_UNRESOLVED_PRONOUNS
+    assert phrase in findings[0].reason
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "The human liver stores glycogen.",
+        "The human liver stores glycogen and it releases glucose.",
+        "It is estimated that 20 percent of urban land is used for roads.",
+        "It is possible to run Kubernetes on a single node.",
+        "It takes two hours to charge the battery.",
+        "Marie Curie won the Nobel Prize and she founded the Radium Institute.",
+        "Lithium-ion batteries lose capacity as their electrodes degrade.",
+        "The study shows that telomeres shorten with age.",
+        "The cells that divide fastest are stem cells.",
+        "Solid-state batteries and lithium-ion batteries differ in their electrolytes.",
+        "Both cities have the same population as Paris.",
+        "The pod restarted and the same pod failed again.",
+        "The cluster restarts failed pods, and this cluster runs on three nodes.",
+        "Metals such as lithium react with water.",
+        'The author said "we will finish the book" in 2010.',
+    ],
+)
+def test_resolved_or_expletive_pronouns_pass(proposition: str) -> None:
+    assert find_unresolved_pronouns([proposition]) == []
+
+
+def test_findings_keep_input_order() -> None:
+    props = ["It fails.", "The pod restarts.", "They fail."]
+    assert [f.proposition for f in find_unresolved_pronouns(props)] == ["It fails.", "They fail."]
