@@ -28,6 +28,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("-o", "--output", type=Path, metavar="OUT.html",
                         help="write the page here; default: reports/latest.html and a "
                         "timestamped copy beside it")
+    parser.add_argument("--no-plots", dest="plots", action="store_false",
+                        help="leave the plots out (faster; the tables stay)")
     parser.set_defaults(func=run)
 
 
@@ -38,10 +40,12 @@ def run(args: argparse.Namespace) -> int:
     runs = [load_results(path) for path in args.results]
     baseline = None if args.baseline is None else load_results(args.baseline)
     if args.output is None:
-        path = build_report(runs, reports_dir=DEFAULT_REPORTS_DIR, baseline=baseline)
+        path = build_report(runs, reports_dir=DEFAULT_REPORTS_DIR, baseline=baseline,
+                            plots=args.plots)
     else:
         path = args.output
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(render_report(runs, baseline=baseline), encoding="utf-8")
+        html = render_report(runs, baseline=baseline, plots=args.plots)
+        path.write_text(html, encoding="utf-8")
     print(f"report written to {path}")
     return 0

@@ -9,6 +9,7 @@ shown as is.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,6 +27,8 @@ def _svg(figure: Any, salt: str) -> str:
     with matplotlib.rc_context({"svg.hashsalt": salt}):
         figure.savefig(buffer, format="svg")
     text = buffer.getvalue()
+    # Drop the XML prolog and the RDF metadata block (a date, links to vocabularies).
+    text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, flags=re.S)
     return text[text.index("<svg"):]
 
 

@@ -134,8 +134,12 @@ def render_report(
     *,
     baseline: RunResults | None = None,
     generated_at: datetime | None = None,
+    plots: bool = True,
 ) -> str:
-    """Return the report page for ``runs`` (compared with ``baseline`` and each other)."""
+    """Return the report page for ``runs`` (compared with ``baseline`` and each other).
+
+    ``plots=False`` leaves the SVG plots out (they take most of the rendering time).
+    """
     if not runs:
         raise InputError("no results to report: give at least one results file (results-*.json)")
     comparison = compare_runs(runs, baseline=baseline)
@@ -160,7 +164,7 @@ def render_report(
         summaries=summaries,
         checks=checks,
         details=_details(comparison),
-        plots=_markup(all_plots(comparison.columns)),
+        plots=_markup(all_plots(comparison.columns)) if plots else [],
     )
 
 
@@ -175,13 +179,14 @@ def build_report(
     *,
     reports_dir: Path,
     baseline: RunResults | None = None,
+    plots: bool = True,
 ) -> Path:
     """Write ``reports_dir/latest.html`` and ``report-YYYYmmdd-HHMMSS.html``; return latest.
 
     The two files are identical; the directory is created when missing.
     """
     moment = datetime.now(UTC)
-    html = render_report(runs, baseline=baseline, generated_at=moment)
+    html = render_report(runs, baseline=baseline, generated_at=moment, plots=plots)
     reports_dir = Path(reports_dir)
     reports_dir.mkdir(parents=True, exist_ok=True)
     latest = reports_dir / "latest.html"
