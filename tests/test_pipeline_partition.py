@@ -1,0 +1,100 @@
+"""Duplicate merging and partition validation (pure functions), and batch planning."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from agentic_chunking import AgenticChunkInput, InputError, plan_batches
+from agentic_chunking._partition import Merged, check_partition, merge_duplicates
+
+FACTS = [f"Fact number {n} concerns topic {chr(65 + n)}." for n in range(12)]
+
+
+def test_merge_keeps_the_first_text_and_unions_provenance_in_first_seen_order() -> None:
+    merged = merge_duplicates(
+        [
+            ("The human liver stores glycogen.", "C2"),
+            ("Zoning ordinances regulate land use.", "C2"),
+            ("Glycogen is stored by the human liver.", "C1"),
+            ("The  human liver stores glycogen. ", "C3"),
+            ("The human liver stores glycogen.", "C2"),
+        ]
+    )
+    assert merged == [
+        Merged("The human liver stores glycogen.", ("C2", "C1", "C3")),
+        Merged("Zoning ordinances regulate land use.", ("C2",)),
+    ]
+
+
+def test_merge_keeps_different_facts_apart() -> None:
+    pairs = [("The human liver filters blood.", "C1"), ("The human liver stores glycogen.", "C1")]
+    assert [m.text for m in merge_duplicates(pairs)] == [p for p, _ in pairs]
+
+
+@given(st.lists(st.sampled_from(FACTS), max_size=30), st.randoms(use_true_random=False))
+def test_merge_is_deterministic_and_leaves_each_fact_once(picks: list[str], rnd) -> None:  # type: ignore[no-untyped-def]
+    pairs = [(fact, f"C{rnd.randint(1, 3)}") for fact in picks]
+    merged = merge_duplicates(pairs)
+    assert merged == merge_duplicates(pairs)
+    assert [m.text for m in merged] == list(dict.fromkeys(picks))
+    for m in merged:
+        assert set(m.sources) == {c for f, c in pairs if f == m.text}
+
+
+@given(st.lists(st.integers(0, 3), min_size=len(FACTS), max_size=len(FACTS)))
+def test_every_partition_passes_and_every_breach_is_named(labels: list[int]) -> None:
+    groups = [
+        (f"G{g}", [f for f, label in zip(FACTS, labels, strict=True) if label == g])
+        for g in sorted(set(labels))
+    ]
+    assert check_partition(groups, FACTS) is None
+    dropped = [(c, facts[1:]) for c, facts in groups]
+    assert "missing from the grouping" in (check_partition(dropped, FACTS) or "")
+    added = [*groups, ("New", ["An invented fact."])]
+    assert "not among the extracted propositions" in (check_partition(added, FACTS) or "")
+    repeated = [*groups, ("Again", [groups[0][1][0]])]
+    assert "more than one chunk" in (check_partition(repeated, FACTS) or "")
+
+
+def test_partition_ignores_whitespace_but_not_wording() -> None:
+    assert check_partition([("A", ["  Fact number 0 concerns\ntopic A. "])], FACTS[:1]) is None
+    problem = check_partition([("A", ["Fact number 0 concerns topic A"])], FACTS[:1])
+    assert problem is not None and "not among the extracted propositions" in problem
+    assert "missing from the grouping" in problem and repr(FACTS[0]) in problem
+
+
+def test_plan_batches_never_spans_two_chunks_and_skips_empty_ones() -> None:
+    long_text = "\n\n".join(f"Paragraph {n} holds one sentence of text." for n in range(6))
+    inputs = [
+        AgenticChunkInput("A", "Short chunk."),
+        AgenticChunkInput("E", "   "),
+        AgenticChunkInput("B", long_text),
+    ]
+    batches = plan_batches(inputs, 20)
+    assert [b.index for b in batches] == list(range(len(batches)))
+    assert [b.number for b in batches] == [b.index + 1 for b in batches]
+    assert batches[0].chunk_id == "A" and batches[0].text == "Short chunk."
+    assert {b.chunk_id for b in batches[1:]} == {"B"} and len(batches) > 2
+    assert all(len(b.text) // 4 <= 20 for b in batches)
+    assert batches[1].label == "batch 2 (chunk B)"
+
+
+def test_plan_batches_accepts_mappings_and_a_chunk_under_the_limit_is_one_batch() -> None:
+    batches = plan_batches([{"chunk_id": "X", "text": "One. Two.\n\nThree.", "index": 0}])
+    assert [(b.chunk_id, b.text) for b in batches] == [("X", "One. Two.\n\nThree.")]
+
+
+@pytest.mark.parametrize(
+    ("inputs", "message"),
+    [
+        ([AgenticChunkInput("A", "x"), AgenticChunkInput("A", "y")], "appears twice"),
+        ("just a string", "must be a list"),
+        ([42], "input 1 is a int"),
+        ([{"text": "no id"}], "chunk_id"),
+    ],
+)
+def test_bad_inputs_are_input_errors(inputs: object, message: str) -> None:
+    with pytest.raises(InputError, match=message):
+        plan_batches(inputs)  # type: ignore[arg-type]
