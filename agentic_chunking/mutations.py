@@ -126,7 +126,8 @@ def _subject_end(fact: str) -> int | None:
 
 
 def unresolve_pronoun(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutation:
-    """Replace the subject of a fact with "It", "They" or "This process".
+    """Replace the subject of a fact with "It"/"They" (agreeing with the verb), or with
+    "This process"/"These" when ``seed % 3 == 2``.
     Guarantees: one fact replaced; ``find_unresolved_pronouns`` reports it."""
     for g, f, fact in _ordered(groups, seed):
         end = _subject_end(fact)
@@ -139,7 +140,7 @@ def unresolve_pronoun(groups: Groups, source: str, *, seed: int = 0, **_: Any) -
         )
         pronoun = "It" if singular else "They"
         if seed % 3 == 2:
-            pronoun = "This process"
+            pronoun = "This process" if singular else "These"
         new = f"{pronoun} {fact[end:]}"
         if find_unresolved_pronouns([new]):
             return Mutation(
@@ -162,6 +163,7 @@ _REWORDINGS: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], str]], ...] 
         lambda m: _NUMBER_WORDS[int(m.group(1)) - 2],
     ),
     (re.compile(r"\b([A-Za-z]+)-([a-z]+)\b"), lambda m: f"{m.group(1)} {m.group(2)}"),
+    (re.compile(r"\b(a|the)\b"), lambda m: "the" if m.group(1) == "a" else "a"),
 )
 
 
@@ -175,8 +177,8 @@ def _reword(fact: str) -> str:
 
 def duplicate(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutation:
     """Add a trivially reworded copy of a fact (spelling variant, number as a word, a
-    hyphen dropped, or other final punctuation) to another group (the same group when
-    there is only one).
+    hyphen dropped, "a"/"the" swapped, or other final punctuation) to another group (the
+    same group when there is only one).
     Guarantees: one fact added; ``same_fact(original, copy)``; ``find_duplicates`` fires."""
     for g, _f, fact in _ordered(groups, seed):
         copy_ = _reword(fact)
@@ -200,7 +202,8 @@ def fragment(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutatio
     seed cut it down to its subject (a fragment), falling back to the opener.
     Guarantees: one fact replaced; ``find_not_self_contained`` reports it."""
     for g, f, fact in _ordered(groups, seed):
-        head = fact[:1].lower() if fact[1:2].islower() else fact[:1]
+        first_word = fact.split()[0] if fact.split() else ""
+        head = fact[:1] if len(first_word) > 1 and first_word.isupper() else fact[:1].lower()
         candidates = [f"Also, {head}{fact[1:]}"]
         end = _subject_end(fact)
         if seed % 2 and end is not None:
