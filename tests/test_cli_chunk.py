@@ -1,0 +1,183 @@
+"""``agentic-chunking chunk`` through ``main([...])``, against FakeMessagesServer."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentic_chunking._prompts import load_prompt
+from agentic_chunking.cli import main
+from agentic_chunking.testing import FakeMessagesServer, user_text
+
+KEY = "sk-ant-cli-test-key"
+
+
+def fake_model(body: dict[str, Any]) -> str:
+    """Each batch's text becomes one proposition; the grouping puts all in one chunk."""
+    text = user_text(body)
+    if body["system"] == load_prompt("grouping").text:
+        facts = [line.split(". ", 1)[1] for line in text.splitlines()[1:-1]]
+        return json.dumps([{"category": "Everything", "facts": facts}])
+    return json.dumps([text.removeprefix("<text>\n").removesuffix("\n</text>")])
+
+
+@pytest.fixture
+def server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeMessagesServer]:
+    monkeypatch.delenv("AGENTIC_CHUNKING_MODEL", raising=False)
+    with FakeMessagesServer(handler=fake_model) as fake:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.base_url)
+        yield fake
+
+
+def write(tmp_path: Path, name: str, content: str) -> Path:
+    path = tmp_path / name
+    path.write_text(content, encoding="utf-8")
+    return path
+
+
+def test_a_markdown_document_becomes_paragraph_chunks(
+    server: FakeMessagesServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = write(tmp_path, "notes.md", "First paragraph.\n\n\nSecond paragraph.\n  \nThird.\n")
+    assert main(["chunk", str(doc), "--model", "reference"]) == 0
+    out, err = capsys.readouterr()
+    result = json.loads(out)
+    assert result["IsSuccess"] is True and result["ErrorDetail"] == ""
+    chunk = result["Chunks"][0]
+    assert chunk["ChunkId"] == "notes-0001" and chunk["DocumentId"] == "notes"
+    assert chunk["Propositions"] == ["First paragraph.", "Second paragraph.", "Third."]
+    assert chunk["SourceChunkIds"] == ["P0001", "P0002", "P0003"]
+    assert result["Usage"]["Calls"][0]["Model"] == "reference"
+    assert "extraction batch 3/3 (chunk P0003)" in err and "grouping 3 propositions" in err
+    assert KEY not in out + err
+
+
+def test_output_file_document_id_and_options(
+    server: FakeMessagesServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    doc = write(tmp_path, "one.txt", "A single paragraph.")
+    out_path = tmp_path / "out.json"
+    status = main(
+        [
+            "chunk",
+            str(doc),
+            "--document-id",
+            "DOC-9",
+            "-o",
+            str(out_path),
+            "--max-tokens-per-batch",
+            "50",
+            "--max-concurrency",
+            "2",
+        ]
+    )
+    assert status == 0
+    out, err = capsys.readouterr()
+    assert out == "" and err == ""  # one batch: no progress
+    result = json.loads(out_path.read_text(encoding="utf-8"))
+    assert result["Chunks"][0]["ChunkId"] == "DOC-9-0001"
+    assert server.requests[0].body["model"] == "claude-3-7-sonnet-20250219"
+
+
+def test_json_chunk_list_with_extra_keys(
+    server: FakeMessagesServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    chunks = [
+        {"chunk_id": "L4-0", "text": "Alpha.", "index": 0, "start": 0, "end": 6, "metadata": {}},
+        {"chunk_id": "L4-1", "text": "", "index": 1},
+        {"ChunkId": "L4-2", "Text": "Gamma."},
+    ]
+    path = write(tmp_path, "split.json", json.dumps(chunks))
+    assert main(["chunk", str(path)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["Chunks"][0]["SourceChunkIds"] == ["L4-0", "L4-2"]
+    assert any("L4-1" in warning for warning in result["Warnings"])
+
+
+def test_yaml_case_file_gives_its_document_id(
+    server: FakeMessagesServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    case = (
+        "id: TC-999\ndocument_id: K8S-001\ninputs:\n"
+        "  - chunk_id: K1\n    text: Kubernetes runs containers.\n    domain: Cloud\n"
+    )
+    path = write(tmp_path, "TC-999.yaml", case)
+    assert main(["chunk", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out)["Chunks"][0]["ChunkId"] == "K8S-001-0001"
+
+
+def test_a_failed_result_exits_1_and_still_writes_the_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def drop_everything(body: dict[str, Any]) -> str:
+        if body["system"] == load_prompt("grouping").text:
+            return json.dumps([{"category": "Partial", "facts": ["Alpha."]}])
+        return json.dumps([user_text(body).removeprefix("<text>\n").removesuffix("\n</text>")])
+
+    with FakeMessagesServer(handler=drop_everything) as fake:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", fake.base_url)
+        path = write(tmp_path, "doc.txt", "Alpha.\n\nBeta.")
+        assert main(["chunk", str(path)]) == 1
+    out, err = capsys.readouterr()
+    assert json.loads(out)["IsSuccess"] is False
+    assert "failed:" in err and "missing from the grouping" in err
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "message"),
+    [
+        ("missing.txt", None, "no such file"),
+        ("empty.md", "  \n\n ", "the file is empty"),
+        ("bad.json", '[{"chunk_id": "A", "text": "x"', "invalid JSON at line 1"),
+        ("bad.yaml", "inputs: [a, b\n", "invalid YAML"),
+        ("shape.json", '{"chunk_id": "A"}', "expected a list of {chunk_id, text} objects"),
+        ("list.json", "[]", "the chunk list is empty"),
+        ("item.yaml", "- just text\n", "item 1 is a str"),
+        ("noid.json", '[{"text": "x"}]', "item 1: input chunk"),
+        ("blank.json", '[{"chunk_id": "A", "text": " "}]', "every input chunk has empty text"),
+        ("doc.pdf", "x", "unknown file type '.pdf'"),
+    ],
+)
+def test_input_errors_are_one_line_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str, content: str | None, message: str
+) -> None:
+    path = tmp_path / name
+    if content is not None:
+        path.write_text(content, encoding="utf-8")
+    assert main(["chunk", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("agentic-chunking chunk: error: ") and message in err
+    assert err.count("\n") == 1 and name in err
+
+
+def test_non_utf8_file_is_an_input_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "latin.txt"
+    path.write_bytes("caf\xe9".encode("latin-1"))
+    assert main(["chunk", str(path)]) == 2
+    assert "not UTF-8" in capsys.readouterr().err
+
+
+def test_missing_key_is_a_precise_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    path = write(tmp_path, "doc.txt", "Alpha.")
+    assert main(["chunk", str(path)]) == 2
+    assert "ANTHROPIC_API_KEY is not set" in capsys.readouterr().err
+
+
+def test_bad_numbers_are_refused_by_argparse(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as caught:
+        main(["chunk", "doc.txt", "--max-concurrency", "0"])
+    assert caught.value.code == 2
+    assert "'0' must be 1 or more" in capsys.readouterr().err
