@@ -366,6 +366,12 @@ _COMMON_VERBS = word_set(
     help helps move moves carry carries drive drives control controls manage manages
     regulate regulates encode encodes break breaks broke split splits generate generates
     expand expands contract contracts flow flows act acts"""
+) | word_set(
+    """arose awoke bore beat began bent bit blew broke bought caught chose clung crept dealt
+    dug drew dreamt drank drove ate fed fought fled flew forbade forgot forgave froze hung
+    heard hid hurt knelt laid leant leapt learnt lent lay lit rode rang sought shook shone
+    shot shrank shut sang sank sat slept slid spoke sped spun spread sprang stole stuck
+    stung struck swore swept swam swung taught tore threw understood woke wore wove wept"""
 )
 
 
@@ -383,7 +389,7 @@ def looks_like_finite_verb(toks: tuple[Token, ...], i: int) -> bool:
         return False
     if w in _COMMON_VERBS:
         return True
-    return bool(i and not tok.capitalised and len(w) > 4 and w.endswith("ed"))
+    return bool(i and not tok.capitalised and len(w) > 3 and w.endswith("ed"))
 
 
 @lru_cache(maxsize=8192)

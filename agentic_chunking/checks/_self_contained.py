@@ -106,6 +106,7 @@ _REFERENCES = re.compile(
 _SUBORDINATORS = word_set(
     "because although though while whereas since unless if when whenever once until after before as"
 )
+_ADVERBS = word_set("only also still often always never usually sometimes mostly even just")
 _RELATIVES = word_set("which whose whom")
 _END = re.compile(r"[.!?][\"')\]\u201d\u2019]*\s*$")
 _PREPOSITIONS = word_set(
@@ -144,15 +145,18 @@ def _clause_has_finite_verb(text: str) -> bool:
         w = tok.norm
         if not i or tok.number or tok.capitalised or w in GLUE_WORDS or len(w) < 3:
             continue
-        prev = toks[i - 1]
-        if prev.number or prev.norm in GLUE_WORDS or _in_prepositional_phrase(toks, i - 1):
+        back = i - 1
+        while back > 0 and (toks[back].norm in _ADVERBS or toks[back].norm.endswith("ly")):
+            back -= 1  # "freezing only stops", "the cell rapidly divides"
+        prev = toks[back]
+        if prev.number or prev.norm in GLUE_WORDS or _in_prepositional_phrase(toks, back):
             continue
         if w.endswith("s") and not w.endswith(("ss", "us", "is", "ous")):
             return True
         plural_prev = (
             prev.norm.endswith("s")
             and not prev.norm.endswith(("ss", "us", "is"))
-            and not (prev.capitalised and i > 1)
+            and not (prev.capitalised and back > 0)
         )
         if plural_prev and not w.endswith("ly"):
             return True
