@@ -59,9 +59,19 @@ def apply_to_propositions(mutation: Mutation, propositions: list[str]) -> list[s
     return [mutation.replaced.get(p, p) for p in propositions] + list(mutation.added)
 
 
+def _usable(group: object) -> bool:
+    """A group entry the operators may touch: a dict whose ``facts`` is a list."""
+    return isinstance(group, dict) and isinstance(group.get("facts"), list)
+
+
 def _facts(groups: Groups) -> list[tuple[int, int, str]]:
+    """(group index, fact index, fact) of every string fact; malformed entries are skipped."""
     found = [
-        (g, f, fact) for g, group in enumerate(groups) for f, fact in enumerate(group["facts"])
+        (g, f, fact)
+        for g, group in enumerate(groups)
+        if _usable(group)
+        for f, fact in enumerate(group["facts"])
+        if isinstance(fact, str) and fact.strip()
     ]
     if not found:
         raise InputError(
@@ -184,7 +194,8 @@ def duplicate(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutati
         copy_ = _reword(fact)
         if copy_ == fact or not same_fact(fact, copy_):
             continue
-        target = (g + 1) % len(groups)
+        usable = [i for i, group in enumerate(groups) if _usable(group)]
+        target = next((i for i in usable if i > g), usable[0] if usable[0] != g else g)
         out = copy.deepcopy(groups)
         out[target]["facts"].append(copy_)
         return Mutation(
@@ -234,7 +245,11 @@ def mix_domains(
     if not labelled_sentences:
         raise InputError("mix_domains needs labelled_sentences: (sentence, domain) pairs")
     domains = [
-        {d for fact in group["facts"] if (d := attribute_domain(fact, labelled_sentences))}
+        {
+            d
+            for fact in (group["facts"] if _usable(group) else [])
+            if isinstance(fact, str) and (d := attribute_domain(fact, labelled_sentences))
+        }
         for group in groups
     ]
     for g, f, fact in _ordered(groups, seed):
@@ -244,7 +259,7 @@ def mix_domains(
                 continue
             out = copy.deepcopy(groups)
             out[target]["facts"].append(out[g]["facts"].pop(f))
-            chunks = [group["facts"] for group in out]
+            chunks = [group["facts"] for group in out if _usable(group)]
             if find_mixed_domains(chunks, labelled_sentences):
                 return Mutation(
                     "mix_domains", MIXED_DOMAINS, out, f"{fact!r} ({own}) moved into group {target}"

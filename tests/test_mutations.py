@@ -109,3 +109,18 @@ def test_unusable_input_raises_input_error() -> None:
     one_domain = [GROUPS[0], {"category": "More", "facts": ["A typical cell delivers 3.7 volts."]}]
     with pytest.raises(InputError, match="different labelled domains"):
         OPERATORS["mix_domains"](one_domain, SOURCE, labelled_sentences=LABELLED)
+
+
+def test_malformed_group_entries_are_skipped() -> None:
+    groups = [{"category": "Broken"}, *GROUPS, {"category": "Empty", "facts": []}]
+    for name, operator in OPERATORS.items():
+        mutation = operator(groups, SOURCE, seed=1, labelled_sentences=LABELLED)
+        assert mutation.groups[0] == {"category": "Broken"}, name
+        assert _caught(
+            Mutation(
+                mutation.operator,
+                mutation.rule,
+                [g for g in mutation.groups if "facts" in g],
+                mutation.description,
+            )
+        ), name
