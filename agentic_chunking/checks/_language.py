@@ -178,7 +178,7 @@ def canonical_word(word: str) -> str:
 @lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """Snowball stem of the canonical form of ``word``."""
-    return _STEMMER.stemWord(canonical_word(word))
+    return str(_STEMMER.stemWord(canonical_word(word)))
 
 
 _PREP = (

@@ -9,6 +9,7 @@ from ._finding import NO_UNRESOLVED_PRONOUNS, Finding
 from ._language import (
     AUXILIARIES,
     GLUE_WORDS,
+    Token,
     looks_like_finite_verb,
     stem,
     tokens,
@@ -139,7 +140,7 @@ def _problems(proposition: str) -> tuple[str, ...]:
     return tuple(problems)
 
 
-def _anaphoric_phrase(toks: tuple, norms: list[str], i: int) -> str | None:  # type: ignore[type-arg]
+def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> str | None:
     """Demonstratives and phrases that point outside: "this process", "such systems",
     "the former", "the same", "that" after a preposition or opening the sentence."""
     w = norms[i]
