@@ -114,9 +114,7 @@ def call_model(
     except anthropic.APIError as exc:
         raise _translate(exc, stage=stage, batch=batch, model=model) from exc
     latency = time.perf_counter() - started
-    text = "".join(
-        block.text for block in message.content if getattr(block, "type", None) == "text"
-    )
+    text = "".join(block.text for block in message.content if block.type == "text")
     usage = CallUsage(
         stage=stage,
         batch=batch,

@@ -118,7 +118,7 @@ class FakeMessagesServer:
     @property
     def base_url(self) -> str:
         host, port = self._httpd.server_address[:2]
-        return f"http://{host}:{port}"
+        return f"http://{host!s}:{port}"
 
     def add_replies(self, *replies: FakeReply | str) -> None:
         """Append replies to the queue (thread-safe)."""
@@ -168,13 +168,14 @@ class FakeMessagesServer:
                 )
         else:
             with self._lock:
-                reply = self._queue.popleft() if self._queue else None
-            if reply is None:
+                queued = self._queue.popleft() if self._queue else None
+            if queued is None:
                 return FakeReply(
                     status=500,
                     text="FakeMessagesServer: no scripted reply left for this request",
                     headers={"x-should-retry": "false"},
                 )
+            reply = queued
         return FakeReply(text=reply) if isinstance(reply, str) else reply
 
     def _message_json(self, reply: FakeReply, body: Any) -> dict[str, Any]:
