@@ -154,6 +154,19 @@ def test_side_by_side_shows_deltas(compared: str) -> None:
     assert row.split() == ["TC-001", "passed", "1", "3", "51", "passed", "1", "4+1", "62+11"]
 
 
+def test_runs_that_could_not_run_still_render(reference: RunResults) -> None:
+    broken = replace(reference, model="broken", replies="recorded", cases=tuple(
+        replace(c, response=None, outcome="error", error="model call failed: HTTP 529")
+        for c in reference.cases))
+    text = _text(render_report([broken], baseline=reference, generated_at=MOMENT,
+                               plots=False))
+    assert "TC-031 · broken: passed → error: model call failed: HTTP 529" in text
+    assert "Not safe: 4 substance verdict(s) got worse" in text
+    assert "Error: model call failed: HTTP 529" in text
+    alone = _text(render_report([broken], plots=False))
+    assert "broken · 0/4 passed · 4 errors" in alone and "No output chunks." in alone
+
+
 def test_no_runs_is_an_input_error() -> None:
     with pytest.raises(InputError, match="at least one results file"):
         render_report([])

@@ -8,14 +8,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ._compare import Comparison
 from ._metrics import deviation_notes, metric_statuses
 from ._records import METRICS
 from ._results import CaseResult, RunResults
 
 if TYPE_CHECKING:
     import pandas as pd
-
-from ._compare import Comparison
 
 
 def check_names(runs: list[RunResults]) -> list[str]:
