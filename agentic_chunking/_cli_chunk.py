@@ -21,7 +21,12 @@ import yaml
 
 from ._errors import InputError
 from ._models import AgenticChunkInput
-from ._pipeline import DEFAULT_MAX_CONCURRENCY, chunk_text_agentic
+from ._pipeline import (
+    DEFAULT_EXTRACTION_MAX_TOKENS,
+    DEFAULT_GROUPING_MAX_TOKENS,
+    DEFAULT_MAX_CONCURRENCY,
+    chunk_text_agentic,
+)
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
@@ -62,6 +67,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="N",
         help=f"extraction calls in flight at once (default {DEFAULT_MAX_CONCURRENCY})",
     )
+    for stage, default in (
+        ("extraction", DEFAULT_EXTRACTION_MAX_TOKENS),
+        ("grouping", DEFAULT_GROUPING_MAX_TOKENS),
+    ):
+        parser.add_argument(
+            f"--{stage}-max-tokens",
+            type=_positive_int,
+            default=default,
+            metavar="N",
+            help=f"max_tokens of the {stage} call(s) (default {default})",
+        )
     parser.add_argument(
         "-o", "--output", type=Path, metavar="OUT", help="write the JSON here (default: stdout)"
     )
@@ -88,6 +104,8 @@ def run(args: argparse.Namespace) -> int:
         model=args.model,
         max_tokens_per_batch=args.max_tokens_per_batch,
         max_concurrency=args.max_concurrency,
+        extraction_max_tokens=args.extraction_max_tokens,
+        grouping_max_tokens=args.grouping_max_tokens,
         progress=lambda line: print(f"agentic-chunking chunk: {line}", file=sys.stderr),
     )
     text = json.dumps(response.to_dict(), indent=2, ensure_ascii=False) + "\n"
@@ -101,6 +119,8 @@ def run(args: argparse.Namespace) -> int:
                 f"cannot write the output to {args.output}: {error.strerror}; "
                 "choose a writable path with -o"
             ) from error
+    for warning in response.warnings:
+        print(f"agentic-chunking chunk: warning: {warning}", file=sys.stderr)
     if not response.is_success:
         print(f"agentic-chunking chunk: failed: {response.error_detail}", file=sys.stderr)
         return 1

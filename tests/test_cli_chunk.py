@@ -74,6 +74,10 @@ def test_output_file_document_id_and_options(
             "50",
             "--max-concurrency",
             "2",
+            "--extraction-max-tokens",
+            "300",
+            "--grouping-max-tokens",
+            "600",
         ]
     )
     assert status == 0
@@ -82,6 +86,7 @@ def test_output_file_document_id_and_options(
     result = json.loads(out_path.read_text(encoding="utf-8"))
     assert result["Chunks"][0]["ChunkId"] == "DOC-9-0001"
     assert server.requests[0].body["model"] == "claude-3-7-sonnet-20250219"
+    assert [r.body["max_tokens"] for r in server.requests] == [300, 600]
 
 
 def test_json_chunk_list_with_extra_keys(
@@ -94,8 +99,10 @@ def test_json_chunk_list_with_extra_keys(
     ]
     path = write(tmp_path, "split.json", json.dumps(chunks))
     assert main(["chunk", str(path)]) == 0
-    result = json.loads(capsys.readouterr().out)
+    out, err = capsys.readouterr()
+    result = json.loads(out)
     assert result["Chunks"][0]["SourceChunkIds"] == ["L4-0", "L4-2"]
+    assert "warning: input chunk L4-1 is empty" in err
     assert any("L4-1" in warning for warning in result["Warnings"])
 
 
