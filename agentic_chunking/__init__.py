@@ -3,6 +3,7 @@
 The public API is re-exported here; implementation modules are private.
 """
 
+from ._batches import Batch, plan_batches
 from ._client import DEFAULT_MODEL
 from ._errors import (
     AgenticChunkingError,
@@ -23,7 +24,7 @@ from ._models import (
 )
 from ._normalise import GroupingReply, ThemeGroup, normalise_agentic_output, parse_grouping
 from ._parse import parse_propositions, parse_propositions_strict
-from ._pipeline import Batch, chunk_text_agentic, plan_batches
+from ._pipeline import chunk_text_agentic
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH, pre_chunk_for_extraction
 from ._prompts import PROMPT_VERSIONS
 from ._text import split_sentences

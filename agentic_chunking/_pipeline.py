@@ -18,6 +18,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ._batches import Batch, coerce_inputs, plan_batches
 from ._client import DEFAULT_MAX_RETRIES, ModelReply, call_model, make_client, resolve_model
 from ._errors import InputError, ReplyParseError
 from ._models import (
@@ -30,7 +31,7 @@ from ._models import (
 from ._normalise import parse_grouping
 from ._parse import parse_propositions_strict
 from ._partition import Merged, check_partition, merge_duplicates, normalise_space
-from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH, pre_chunk_for_extraction
+from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ._prompts import (
     EXTRACTION_SHAPE,
     GROUPING_SHAPE,
@@ -49,74 +50,6 @@ DEFAULT_MAX_CONCURRENCY = 4
 DEFAULT_MAX_REPAIR_ATTEMPTS = 1
 
 Progress = Callable[[str], None]
-
-
-@dataclass(frozen=True, slots=True)
-class Batch:
-    """One extraction batch: its 0-based ``index``, the input ``chunk_id`` it comes from, its text.
-
-    ``number`` (``index + 1``) is what messages and CallUsage.batch show.
-    """
-
-    index: int
-    chunk_id: str
-    text: str
-
-    @property
-    def number(self) -> int:
-        return self.index + 1
-
-    @property
-    def label(self) -> str:
-        return f"batch {self.number} (chunk {self.chunk_id})"
-
-
-def coerce_inputs(
-    inputs: Sequence[AgenticChunkInput | Mapping[str, Any]],
-) -> list[AgenticChunkInput]:
-    """Return the inputs as AgenticChunkInput; raise InputError on a bad item or a repeated id."""
-    if isinstance(inputs, str | bytes) or not isinstance(inputs, Sequence):
-        raise InputError(
-            f"inputs must be a list of input chunks ({{chunk_id, text}} or AgenticChunkInput), "
-            f"got {type(inputs).__name__}; wrap a single text as "
-            "[AgenticChunkInput('C01', text)]"
-        )
-    chunks: list[AgenticChunkInput] = []
-    seen: set[str] = set()
-    for position, item in enumerate(inputs, start=1):
-        if isinstance(item, AgenticChunkInput):
-            chunk = item
-        elif isinstance(item, Mapping):
-            chunk = AgenticChunkInput.from_dict(item)
-        else:
-            raise InputError(
-                f"input {position} is a {type(item).__name__}; expected an AgenticChunkInput "
-                "or a mapping with chunk_id and text"
-            )
-        if chunk.chunk_id in seen:
-            raise InputError(
-                f"input chunk id {chunk.chunk_id!r} appears twice; give every input chunk a "
-                "distinct chunk_id (provenance is recorded by id)"
-            )
-        seen.add(chunk.chunk_id)
-        chunks.append(chunk)
-    return chunks
-
-
-def plan_batches(
-    inputs: Sequence[AgenticChunkInput | Mapping[str, Any]],
-    max_tokens_per_batch: int = DEFAULT_MAX_TOKENS_PER_BATCH,
-) -> list[Batch]:
-    """Return the extraction batches, in input order; no batch spans two input chunks.
-
-    Each non-empty input chunk is pre-chunked on its own with ``pre_chunk_for_extraction``
-    (a chunk within the limit is one batch); empty or blank chunks give no batch.
-    """
-    batches: list[Batch] = []
-    for chunk in coerce_inputs(inputs):
-        for text in pre_chunk_for_extraction(chunk.text, max_tokens_per_batch):
-            batches.append(Batch(index=len(batches), chunk_id=chunk.chunk_id, text=text))
-    return batches
 
 
 @dataclass(frozen=True, slots=True)
@@ -180,9 +113,9 @@ def chunk_text_agentic(
             "pass at least one chunk with text",
             warnings=warnings,
         )
-    owned = make_client(max_retries=max_retries) if client is None else None
+    active = client if client is not None else make_client(max_retries=max_retries)
     settings = _Settings(
-        client=client if client is not None else owned,  # type: ignore[arg-type]
+        client=active,
         model=resolve_model(model),
         extraction_max_tokens=extraction_max_tokens,
         grouping_max_tokens=grouping_max_tokens,
@@ -191,8 +124,8 @@ def chunk_text_agentic(
     try:
         return _run(chunks, batches, document_id, settings, max_concurrency, progress, warnings)
     finally:
-        if owned is not None:
-            owned.close()
+        if client is None:  # built here, so closed here
+            active.close()
 
 
 def _run(
