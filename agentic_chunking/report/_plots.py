@@ -17,7 +17,12 @@ from ._compare import Column
 from ._records import METRICS
 
 _COLOURS = ("#2563eb", "#dc2626", "#059669", "#d97706", "#7c3aed", "#0891b2")
-_TITLE = "Expected range (grey bar), seed 000 figure (star) and each model's count (dot), per case"
+#: Captions shown above each plot, in ``all_plots`` order.
+CAPTIONS = (
+    "Chunks, propositions and tokens per case: the expected range (grey bar), the figure "
+    "seed 000 reports (star) and each model's count (dot).",
+    "Model tokens per case: input (light) with output stacked on it (dark), per model.",
+)
 
 
 def _svg(figure: Any, salt: str) -> str:
@@ -35,7 +40,12 @@ def _svg(figure: Any, salt: str) -> str:
 def _figure(width: float, height: float) -> Any:
     from matplotlib.figure import Figure
 
-    return Figure(figsize=(width, height), layout="constrained")
+    # Fixed margins in inches (rotated case ids below, labels left) instead of a layout
+    # engine: the engine's extra passes cost more than drawing the plot.
+    figure = Figure(figsize=(width, height))
+    figure.subplots_adjust(left=0.7 / width, right=1 - 0.2 / width, top=1 - 0.35 / height,
+                           bottom=0.75 / height, hspace=0.15)
+    return figure
 
 
 def _case_ids(columns: Sequence[Column]) -> list[str]:
@@ -46,17 +56,20 @@ def _case_ids(columns: Sequence[Column]) -> list[str]:
 
 
 def _draw_metric(axes: Any, columns: Sequence[Column], ids: list[str], metric: str) -> None:
+    """Draw one metric: all ranges in one bar call, all seeds in one scatter (few artists)."""
     position = {case_id: i for i, case_id in enumerate(ids)}
-    for case in columns[0].run.cases if columns else ():
-        span = case.expected.range_of(metric)
-        x = position[case.id]
-        if span is not None:
-            axes.bar(x, span[1] - span[0] + 0.6, bottom=span[0] - 0.3, width=0.7,
-                     color="#e5e7eb", edgecolor="#9ca3af", linewidth=0.6, zorder=1)
-        seed = None if case.expected.seed is None else case.expected.seed.get(metric)
-        if seed is not None:
-            axes.scatter([x], [seed], marker="*", s=90, color="#111827", zorder=4,
-                         label="seed 000" if "seed 000" not in _labels(axes) else None)
+    cases = columns[0].run.cases if columns else ()
+    spans = [(position[c.id], span) for c in cases
+             if (span := c.expected.range_of(metric)) is not None]
+    if spans:
+        axes.bar([x for x, _ in spans], [hi - lo + 0.6 for _, (lo, hi) in spans],
+                 bottom=[lo - 0.3 for _, (lo, _hi) in spans], width=0.7, color="#e5e7eb",
+                 edgecolor="#9ca3af", linewidth=0.6, zorder=1)
+    seeds = [(position[c.id], value) for c in cases
+             if c.expected.seed is not None and (value := c.expected.seed.get(metric)) is not None]
+    if seeds:
+        xs, ys = zip(*seeds, strict=True)
+        axes.scatter(xs, ys, marker="*", s=90, color="#111827", zorder=4, label="seed 000")
     width = 0.5 / max(1, len(columns))
     for index, column in enumerate(columns):
         offset = (index - (len(columns) - 1) / 2) * width
@@ -71,8 +84,10 @@ def _draw_metric(axes: Any, columns: Sequence[Column], ids: list[str], metric: s
     axes.spines[["top", "right"]].set_visible(False)
 
 
-def _labels(axes: Any) -> list[str]:
-    return [str(label) for label in axes.get_legend_handles_labels()[1]]
+def _legend(axes: Any) -> None:
+    """One row of legend above the axes, clear of the data."""
+    axes.legend(fontsize=7, frameon=False, loc="lower left", bbox_to_anchor=(0.0, 1.0),
+                ncols=4, borderaxespad=0.2)
 
 
 def expected_vs_actual(columns: Sequence[Column], metrics: Sequence[str] = METRICS) -> str:
@@ -86,8 +101,7 @@ def expected_vs_actual(columns: Sequence[Column], metrics: Sequence[str] = METRI
     grid = figure.subplots(len(metrics), 1, sharex=True, squeeze=False)
     for axes, metric in zip(grid[:, 0], metrics, strict=True):
         _draw_metric(axes, columns, ids, metric)
-    grid[0, 0].set_title(_TITLE, fontsize=9, loc="left")
-    grid[0, 0].legend(fontsize=7, frameon=False, loc="upper left", ncols=4)
+    _legend(grid[0, 0])
     bottom = grid[-1, 0]
     bottom.set_xticks(range(len(ids)), ids, rotation=60, ha="right", fontsize=7)
     return _svg(figure, "expected")
@@ -111,15 +125,15 @@ def token_usage(columns: Sequence[Column]) -> str:
         axes.bar(xs, outs, width=width, bottom=ins, color=colour,
                  label=f"{column.label}: out")
     axes.set_xticks(range(len(ids)), ids, rotation=60, ha="right", fontsize=7)
-    axes.set_title("Model tokens per case (input, then output stacked)", fontsize=9, loc="left")
+    axes.set_ylabel("model tokens", fontsize=8)
     axes.grid(axis="y", color="#f3f4f6", zorder=0)
     axes.spines[["top", "right"]].set_visible(False)
-    axes.legend(fontsize=7, frameon=False, loc="upper left")
+    _legend(axes)
     return _svg(figure, "tokens")
 
 
 def all_plots(columns: Sequence[Column]) -> list[str]:
-    """The report's plots, as SVG strings, in reading order."""
+    """The report's plots, as SVG strings, in reading order (captions in ``CAPTIONS``)."""
     if not columns or not any(column.run.cases for column in columns):
         return []
     import matplotlib

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from .._errors import InputError
 from ._compare import Comparison, compare_runs
 from ._metrics import metric_statuses, missing_themes
-from ._plots import all_plots
+from ._plots import CAPTIONS, all_plots
 from ._records import FindingRecord
 from ._results import CaseResult, RunResults, stamp
 from ._tables import by_category, check_names, comparison_frame, model_totals, summary_frame
@@ -164,7 +164,8 @@ def render_report(
         summaries=summaries,
         checks=checks,
         details=_details(comparison),
-        plots=_markup(all_plots(comparison.columns)) if plots else [],
+        plots=list(zip(CAPTIONS, _markup(all_plots(comparison.columns)), strict=False))
+        if plots else [],
     )
 
 
