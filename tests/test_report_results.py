@@ -130,3 +130,24 @@ def test_records_round_trip() -> None:
     expectation = Expectation(chunks=(1, 2), themes=("A",))
     assert Expectation.from_dict(expectation.to_dict()) == expectation
     assert Usage.from_dict(Usage(1, 2, 3).to_dict()) == Usage(1, 2, 3)
+
+
+def test_check_result_from_the_checks_findings() -> None:
+    from agentic_chunking.checks import Finding
+
+    found = [Finding("It is red.", "no_unresolved_pronouns", "'It' unresolved", 1)]
+    check = CheckResult.from_findings(found)
+    assert check.passed is False and check.verdict == "fail"
+    assert check.findings == (FindingRecord("It is red.", "no_unresolved_pronouns",
+                                            "'It' unresolved", 1),)
+    assert CheckResult.from_findings([]).verdict == "pass"
+    assert CheckResult.from_findings(found, applies=False).verdict == "n/a"
+
+
+def test_expectation_reads_a_case_files_expect_block() -> None:
+    expect = {"chunks": [5, 8], "propositions": [16, 26], "tokens": [400, 650],
+              "themes": ["Battery"], "error": None,
+              "seed": {"chunks": 6, "propositions": 20, "tokens": 499, "note": "seed 000"}}
+    expectation = Expectation.from_dict(expect)
+    assert expectation.chunks == (5, 8)
+    assert expectation.seed is not None and expectation.seed.tokens == 499

@@ -6,7 +6,7 @@ Every record is a frozen dataclass with ``to_dict``/``from_dict``;
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -102,6 +102,26 @@ class CheckResult:
             passed=None if passed is None else bool(passed),
             findings=tuple(FindingRecord.from_dict(f) for f in data.get("findings", [])),
         )
+
+    @classmethod
+    def from_findings(cls, findings: Iterable[Any], *, applies: bool = True) -> CheckResult:
+        """The verdict of a check from what it returned: passed when there are no findings.
+
+        Each finding is anything with ``proposition``, ``rule``, ``reason`` and
+        ``chunk_index`` attributes (e.g. ``agentic_chunking.checks.Finding``).
+        """
+        records = tuple(
+            FindingRecord(
+                proposition=str(f.proposition),
+                rule=str(f.rule),
+                reason=str(f.reason),
+                chunk_index=getattr(f, "chunk_index", None),
+            )
+            for f in findings
+        )
+        if not applies:
+            return cls(applies=False, passed=None, findings=())
+        return cls(applies=True, passed=not records, findings=records)
 
     @property
     def verdict(self) -> str:
