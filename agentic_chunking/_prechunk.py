@@ -33,7 +33,7 @@ def pre_chunk_for_extraction(
     - no batch is empty; empty or whitespace-only input gives no batches.
 
     Paragraphs (blank-line separated; CRLF or LF) are packed greedily and kept whole when
-    they fit; a paragraph over the limit is split at sentence boundaries (pysbd, so
+    they fit; a paragraph over the limit is split at sentence boundaries (nupunkt, so
     "Dr.", "e.g.", "U.S." and "3.5" do not end a sentence); a sentence over the limit is
     split between words; a word over the limit is cut into pieces of the limit's size.
     """
