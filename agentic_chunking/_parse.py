@@ -52,7 +52,8 @@ def parse_propositions_strict(raw: str | None) -> list[str]:
     Items are stripped; blank items are dropped; an object item with one of the keys
     text / proposition / statement / fact gives that string. Any other item (a number,
     null, a nested list) is an error naming its position, since dropping it would lose
-    content silently. A reply with no proposition at all is an error too.
+    content silently. A well-formed empty array is a valid answer (a passage with no
+    fact, such as a bare heading) and gives ``[]``; callers decide whether to warn.
     """
     items = load_json_array(raw)
     propositions: list[str] = []
@@ -66,8 +67,6 @@ def parse_propositions_strict(raw: str | None) -> list[str]:
             )
         if text:
             propositions.append(text)
-    if not propositions:
-        raise ReplyParseError("the array holds no proposition", raw=raw)
     return propositions
 
 

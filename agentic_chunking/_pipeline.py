@@ -143,11 +143,23 @@ def _run(
     errors = [outcome.error for outcome in outcomes if outcome.error]
     if errors:
         return AgenticResponse.failure("; ".join(errors), calls=calls, warnings=warnings)
+    warnings += tuple(
+        f"{batch.label} gave no proposition (the model answered with an empty array)"
+        for batch, outcome in zip(batches, outcomes, strict=True)
+        if not outcome.value
+    )
     merged = merge_duplicates(
         (text, batch.chunk_id)
         for batch, outcome in zip(batches, outcomes, strict=True)
         for text in outcome.value
     )
+    if not merged:
+        return AgenticResponse.failure(
+            f"no batch gave any proposition ({len(batches)} batches): the model answered "
+            "every extraction with an empty array; check that the input holds facts",
+            calls=calls,
+            warnings=warnings,
+        )
     order = {chunk.chunk_id: position for position, chunk in enumerate(chunks)}
     if progress is not None and len(batches) > 1:
         progress(f"grouping {len(merged)} propositions")

@@ -44,8 +44,6 @@ def test_tolerated_reply_shapes(raw: str) -> None:
         ("These are not JSON.", "no JSON array"),
         ('{"propositions": ["a."]}', "JSON object"),
         ('["Kubernetes is a container orches', "not closed"),
-        ("[]", "no proposition"),
-        ('["", "  "]', "no proposition"),
         ("42", "not a JSON array"),
     ],
 )
@@ -54,6 +52,12 @@ def test_unreadable_replies_give_empty_list_and_a_reason(raw: str | None, reason
     with pytest.raises(ReplyParseError, match=reason) as caught:
         parse_propositions_strict(raw)
     assert caught.value.raw == raw
+
+
+@pytest.mark.parametrize("raw", ["[]", '["", "  "]', "```json\n[]\n```"])
+def test_a_well_formed_empty_array_is_a_valid_empty_answer(raw: str) -> None:
+    assert parse_propositions_strict(raw) == []
+    assert parse_propositions(raw) == []
 
 
 def test_blank_items_are_dropped_and_items_stripped() -> None:
