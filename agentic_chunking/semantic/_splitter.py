@@ -61,7 +61,9 @@ class SemanticSplitter:
     chunk's ``text == source[start:end]``; without overlap the chunk texts joined give
     back the source exactly. Short documents (up to ``W`` segments) take the same path.
     Each distinct text is embedded once per splitter (memoised), in batches of
-    ``batch_size``: at most ``2(N-W)`` inputs, fewer when windows or segments repeat.
+    ``batch_size``: at most ``2(N-W)`` inputs, fewer when windows or segments repeat
+    (``W=1``: ``N``). The options are plain attributes: change one between calls (a
+    threshold sweep) and the memo makes the new split cost no embedding.
     """
 
     def __init__(
