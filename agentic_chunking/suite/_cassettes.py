@@ -1,0 +1,113 @@
+"""Cassettes: where they live, how requests match them, and what never goes into them.
+
+Guarantees of ``vcr_config()``:
+- requests match on method, path and JSON body (not host or headers), so a changed
+  prompt, input, model id or max_tokens is a stale cassette, and the replies recorded
+  through any base URL replay against any other;
+- request headers are cut down to an allow-list (no Authorization, x-api-key, user agent
+  or x-stainless-* machine details); response headers to the content type (no
+  organisation id, request id, rate limits or cf-ray); error responses (>= 400) are not
+  recorded, so a 429 or 529 met while recording is never replayed;
+- compressed bodies are stored decoded, readable in review.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from .._errors import CassetteError
+
+KEPT_REQUEST_HEADERS = frozenset({"accept", "anthropic-version", "content-type"})
+KEPT_RESPONSE_HEADERS = frozenset({"content-type"})
+MATCH_ON = ("method", "path", "body")
+SECRET_PATTERNS = (
+    re.compile(r"sk-ant-[A-Za-z0-9_-]{6,}"),
+    re.compile(r"Bearer\s+[A-Za-z0-9._~+/=-]{8,}"),
+    re.compile(r"(?im)^\s*-?\s*(?:x-api-key|authorization)\s*:"),
+)
+
+
+def cassette_dir(cassette_root: Path, model: str) -> Path:
+    """``<root>/<model>``: one directory per model, the model id as given."""
+    return Path(cassette_root) / model
+
+
+def cassette_path(cassette_root: Path, model: str, case_id: str) -> Path:
+    return cassette_dir(cassette_root, model) / f"{case_id}.yaml"
+
+
+def vcr_config() -> dict[str, Any]:
+    """The vcrpy options every suite cassette is recorded and replayed with."""
+    return {
+        "match_on": MATCH_ON,
+        "before_record_request": _scrub_request,
+        "before_record_response": _scrub_response,
+        "decode_compressed_response": True,
+    }
+
+
+def _scrub_request(request: Any) -> Any:
+    """Drop every request header outside the allow-list (idempotent: runs on replay too)."""
+    for name in list(request.headers):
+        if name.lower() not in KEPT_REQUEST_HEADERS:
+            del request.headers[name]
+    return request
+
+
+def _scrub_response(response: dict[str, Any]) -> dict[str, Any] | None:
+    """Keep successful responses only, with the content type as their one header."""
+    if int(response.get("status", {}).get("code", 0)) >= 400:
+        return None
+    headers = response.get("headers", {})
+    response["headers"] = {k: v for k, v in headers.items() if k.lower() in KEPT_RESPONSE_HEADERS}
+    return response
+
+
+def rerecord_command(case_id: str, model: str) -> str:
+    """The exact command that records the cassette of ``case_id`` for ``model`` again."""
+    if model == "reference":
+        return "python -m agentic_chunking.suite rebuild-reference"
+    return f"pytest tests/test_cases.py -k {case_id} --record --model {model}"
+
+
+def cassette_error(
+    error: BaseException, *, path: Path, case_id: str, model: str
+) -> CassetteError | None:
+    """Turn vcrpy's refusal to play a request, wherever the SDK wrapped it, into a plain
+    CassetteError naming the cassette and the command that re-records it; None if
+    ``error`` has nothing to do with a cassette."""
+    if not any(_is_unmatched(e) for e in _chain(error)):
+        return None
+    command = rerecord_command(case_id, model)
+    if not path.exists():
+        return CassetteError(
+            f"{case_id}: no cassette at {path} for model {model!r}. Record it with: {command}"
+        )
+    return CassetteError(
+        f"{case_id}: the cassette {path} has no recorded reply for a request this run made "
+        f"(it is stale: the prompt, the case input or the settings changed since it was "
+        f"recorded). Re-record it with: {command}"
+    )
+
+
+def _chain(error: BaseException) -> Iterator[BaseException]:
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+def _is_unmatched(error: BaseException) -> bool:
+    from vcr.errors import CannotOverwriteExistingCassetteException
+
+    return isinstance(error, CannotOverwriteExistingCassetteException)
+
+
+def find_secrets(text: str) -> list[str]:
+    """Return every key-shaped string or auth header line in ``text`` (empty when clean)."""
+    return [m.group(0) for pattern in SECRET_PATTERNS for m in pattern.finditer(text)]

@@ -1,0 +1,170 @@
+"""The hand-written reference replies, and a Messages-API handler that serves them.
+
+A reply file (``cases/reference_replies/TC-0NN.yaml``, schema in cases/README.md) gives,
+for each extraction batch of its case, the reply (a proposition list, or a raw text with
+an optional stop reason and a repair answer), then the grouping reply. They are served
+under the model id ``reference`` so that no cassette built from them bears a real
+model's name.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from .._batches import plan_batches
+from .._errors import CaseError
+from .._prompts import extraction_user_message, load_prompt
+from ..testing import FakeReply
+from ._cases import Case, _describe
+
+REFERENCE_MODEL = "reference"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class ReplyText(_Strict):
+    """One reply: a proposition list (sent as a JSON array) or a raw text."""
+
+    propositions: tuple[str, ...] | None = None
+    raw: str | None = None
+    stop_reason: str = "end_turn"
+
+    @model_validator(mode="after")
+    def _one_body(self) -> ReplyText:
+        if (self.propositions is None) == (self.raw is None):
+            raise ValueError("give exactly one of `propositions` or `raw`")
+        return self
+
+    def text(self) -> str:
+        if self.raw is not None:
+            return self.raw
+        return json.dumps(list(self.propositions or ()), ensure_ascii=False)
+
+
+class ExtractionReply(ReplyText):
+    chunk_id: str = Field(min_length=1)
+    repair: ReplyText | None = None
+
+
+class GroupEntry(_Strict):
+    category: str
+    facts: tuple[str, ...] | None = None
+    fact_ids: tuple[int, ...] | None = None
+
+
+class ReferenceReplies(_Strict):
+    """The replies of one case: extraction per batch, in batch order, then grouping."""
+
+    case: str
+    extraction: tuple[ExtractionReply, ...] = ()
+    grouping: tuple[GroupEntry, ...] | None = None
+    grouping_raw: str | None = None
+    grouping_stop_reason: str = "end_turn"
+
+    def grouping_text(self) -> str | None:
+        if self.grouping_raw is not None:
+            return self.grouping_raw
+        if self.grouping is None:
+            return None
+        return json.dumps(
+            [g.model_dump(exclude_none=True) for g in self.grouping], ensure_ascii=False
+        )
+
+
+def replies_path(case: Case, replies_dir: Path) -> Path:
+    return Path(replies_dir) / f"{case.id}.yaml"
+
+
+def load_replies(case: Case, replies_dir: Path) -> ReferenceReplies:
+    """Read the case's reply file and check it answers the case's batches, one by one."""
+    path = replies_path(case, replies_dir)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        replies = ReferenceReplies.model_validate(data)
+    except OSError as error:
+        raise CaseError(f"{path}: cannot be read ({error.strerror})") from None
+    except yaml.YAMLError as error:
+        raise CaseError(f"{path}: is not valid YAML ({error})") from None
+    except ValidationError as error:
+        raise CaseError(f"{path}: {_describe(error)}") from None
+    batches = plan_batches(case.agentic_inputs(), case.max_tokens_per_batch)
+    planned = [b.chunk_id for b in batches]
+    given = [e.chunk_id for e in replies.extraction]
+    if replies.case != case.id or planned != given:
+        raise CaseError(
+            f"{path}: answers case {replies.case} with extraction entries for chunks {given}, "
+            f"but {case.id} plans batches for chunks {planned}: one entry per batch, in order"
+        )
+    return replies
+
+
+class ReferenceServer:
+    """A Messages-API handler (for FakeMessagesServer) answering one case at a time.
+
+    ``use(case, replies)`` makes a case current. Extraction requests are recognised by
+    their batch text, repair turns by their extra messages, the grouping request by its
+    prompt. A request the current replies do not answer gets a 400 that says what was
+    asked, so a stale reply file is loud rather than quietly answered.
+    """
+
+    def __init__(self) -> None:
+        self._extraction: dict[str, ExtractionReply] = {}
+        self._replies: ReferenceReplies | None = None
+        self._extraction_prompt = load_prompt("extraction").text
+        self._grouping_prompt = load_prompt("grouping").text
+
+    def use(self, case: Case, replies: ReferenceReplies) -> None:
+        """Answer ``case``'s requests with ``replies`` from now on."""
+        batches = plan_batches(case.agentic_inputs(), case.max_tokens_per_batch)
+        self._extraction = {
+            extraction_user_message(batch.text): reply
+            for batch, reply in zip(batches, replies.extraction, strict=True)
+        }
+        self._replies = replies
+
+    def __call__(self, body: Mapping[str, Any]) -> FakeReply:
+        messages = list(body.get("messages", []))
+        first = _content(messages[0]) if messages else ""
+        system = body.get("system")
+        if system == self._extraction_prompt and first in self._extraction:
+            entry = self._extraction[first]
+            reply: ReplyText = entry
+            if len(messages) > 1:
+                if entry.repair is None:
+                    return _unanswered("a repair turn the reply file does not answer", first)
+                reply = entry.repair
+            return FakeReply(
+                text=reply.text(), stop_reason=reply.stop_reason, model=REFERENCE_MODEL
+            )
+        if system == self._grouping_prompt and self._replies is not None:
+            text = self._replies.grouping_text()
+            if text is not None:
+                return FakeReply(
+                    text=text,
+                    stop_reason=self._replies.grouping_stop_reason,
+                    model=REFERENCE_MODEL,
+                )
+        return _unanswered("a request no reference reply answers", first)
+
+
+def _content(message: Mapping[str, Any]) -> str:
+    content = message.get("content", "")
+    if isinstance(content, str):
+        return content
+    return "".join(block.get("text", "") for block in content if isinstance(block, Mapping))
+
+
+def _unanswered(what: str, first: str) -> FakeReply:
+    return FakeReply(
+        status=400,
+        error_type="invalid_request_error",
+        text=f"reference server: {what}; first user message begins {first[:120]!r}",
+    )

@@ -1,0 +1,149 @@
+"""Run one case: the pipeline on the case's inputs, then every check that applies.
+
+``run_case`` never hides a failure: a substance finding, a grouping that is not a
+partition, an unexpected pipeline failure, or an expected error that did not come each
+make the outcome ``failed``, with the reason kept. A call that no cassette answers
+raises CassetteError (naming the cassette and the re-record command) instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .._errors import ModelCallError
+from .._models import AgenticResponse
+from .._pipeline import chunk_text_agentic
+from ..checks import (
+    MIXED_DOMAINS,
+    NO_DUPLICATION,
+    NO_INVENTION,
+    NO_UNRESOLVED_PRONOUNS,
+    SELF_CONTAINED,
+    Finding,
+    find_duplicates,
+    find_inventions,
+    find_mixed_domains,
+    find_not_self_contained,
+    find_unresolved_pronouns,
+)
+from ..report import CaseResult, CheckResult, Expectation, FindingRecord, InputRecord, Usage
+from ._cases import Case
+from ._cassettes import cassette_error
+
+if TYPE_CHECKING:
+    import anthropic
+
+PARTITION = "partition"
+EXPECTED_ERROR = "expected_error"
+
+
+def run_case(
+    case: Case,
+    *,
+    client: anthropic.Anthropic,
+    model: str,
+    cassette: Path | None = None,
+) -> CaseResult:
+    """Run ``case`` through the pipeline with ``client`` and judge the response.
+
+    With ``cassette`` (the path replayed or recorded), a request the cassette cannot
+    answer raises CassetteError rather than the SDK's connection error.
+    """
+    try:
+        response = chunk_text_agentic(
+            case.agentic_inputs(),
+            case.document_id,
+            client=client,
+            model=model,
+            max_tokens_per_batch=case.max_tokens_per_batch,
+        )
+    except ModelCallError as error:
+        if cassette is not None:
+            explained = cassette_error(error, path=cassette, case_id=case.id, model=model)
+            if explained is not None:
+                raise explained from None
+        raise
+    return judge(case, response)
+
+
+def judge(case: Case, response: AgenticResponse) -> CaseResult:
+    """The case's verdict on ``response``: its checks, its expected error, its figures."""
+    checks: dict[str, CheckResult] = {}
+    if case.expect.error is not None:
+        checks[EXPECTED_ERROR] = _expected_error(case.expect.error, response)
+    elif not response.is_success:
+        checks[PARTITION] = CheckResult(
+            applies=True,
+            passed=False,
+            findings=(FindingRecord("", PARTITION, response.error_detail, None),),
+        )
+    else:
+        checks = _substance_checks(case, response)
+    failed = any(c.applies and c.passed is False for c in checks.values())
+    return CaseResult(
+        id=case.id,
+        name=case.name,
+        category=case.category,
+        description=case.description,
+        outcome="failed" if failed else "passed",
+        error=None if response.is_success or case.expect.error else response.error_detail,
+        expected_error=case.expect.error,
+        checks=checks,
+        inputs=tuple(InputRecord(c.chunk_id, c.text, c.domains) for c in case.inputs),
+        response=response,
+        expected=Expectation.from_dict(case.expect.model_dump(mode="json")),
+        usage=Usage.of(response),
+    )
+
+
+def _substance_checks(case: Case, response: AgenticResponse) -> dict[str, CheckResult]:
+    chunks = [list(chunk.propositions) for chunk in response.chunks]
+    propositions = [p for chunk in chunks for p in chunk]
+    runners: dict[str, Callable[[], list[Finding]]] = {
+        NO_INVENTION: lambda: find_inventions(propositions, case.source_text),
+        NO_UNRESOLVED_PRONOUNS: lambda: find_unresolved_pronouns(propositions),
+        NO_DUPLICATION: lambda: find_duplicates(chunks),
+        SELF_CONTAINED: lambda: find_not_self_contained(propositions),
+    }
+    checks = {
+        rule: CheckResult.from_findings(run(), applies=True)
+        if rule in case.applicable_rules
+        else CheckResult.from_findings((), applies=False)
+        for rule, run in runners.items()
+    }
+    checks[PARTITION] = CheckResult(applies=True, passed=True)
+    labelled = case.labelled_sentences()
+    checks[MIXED_DOMAINS] = (
+        CheckResult.from_findings(find_mixed_domains(chunks, labelled))
+        if case.has_domain_labels
+        else CheckResult.from_findings((), applies=False)
+    )
+    return checks
+
+
+def _expected_error(substrings: tuple[str, ...], response: AgenticResponse) -> CheckResult:
+    if response.is_success:
+        reason = f"the run succeeded, but the case expects a failure naming {list(substrings)}"
+    else:
+        missing = [s for s in substrings if s not in response.error_detail]
+        if not missing:
+            return CheckResult(applies=True, passed=True)
+        reason = f"ErrorDetail lacks {missing}: {response.error_detail!r}"
+    return CheckResult(
+        applies=True, passed=False, findings=(FindingRecord("", EXPECTED_ERROR, reason, None),)
+    )
+
+
+def failure_message(result: CaseResult) -> str:
+    """Every failed check of ``result`` with each offending proposition and its reason."""
+    lines = [f"{result.id} ({result.name}) failed:"]
+    for name, check in result.ordered_checks():
+        if check.applies and check.passed is False:
+            lines.append(f"  {name}:")
+            for finding in check.findings:
+                where = "" if finding.chunk_index is None else f" [chunk {finding.chunk_index}]"
+                subject = f"{finding.proposition!r}{where}: " if finding.proposition else ""
+                lines.append(f"    - {subject}{finding.reason}")
+    return "\n".join(lines)

@@ -1,0 +1,234 @@
+"""The pytest plugin of the suite (loaded by the repository's ``conftest.py``).
+
+Replay is the default and the safe one: cassettes from ``cassettes/<model>/``, record
+mode ``none``, the network blocked for the cases, a dummy key, no SDK retries. ``--record``
+records again against the live model and stops at once without ``ANTHROPIC_API_KEY``.
+Every run that executed cases writes ``results-<model>.json`` and the HTML report.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+from .._client import API_KEY_ENV_VAR, DEFAULT_MODEL, MODEL_ENV_VAR, make_client
+from .._errors import AgenticChunkingError, CassetteError, ConfigurationError
+from .._prompts import PROMPT_VERSIONS
+from ..report import CaseResult, RunResults, build_report, load_results, write_results
+from ..report._results import model_slug, now_iso
+from ._cases import load_case
+from ._cassettes import cassette_dir, cassette_path
+from ._cassettes import vcr_config as suite_vcr_config
+from ._replies import REFERENCE_MODEL
+from ._runner import failure_message, run_case
+
+if TYPE_CHECKING:
+    import anthropic
+
+REPLAY_API_KEY = "replay-needs-no-key"
+
+
+@dataclass
+class SuiteSession:
+    """What one pytest session of the suite needs and collects."""
+
+    model: str
+    record: bool
+    cases_dir: Path
+    cassette_root: Path
+    reports_dir: Path
+    baseline: Path | None
+    results: dict[str, CaseResult] = field(default_factory=dict)
+    report_path: Path | None = None
+    report_error: str | None = None
+
+    @property
+    def replies(self) -> str:
+        return "reference" if self.model == REFERENCE_MODEL else "recorded"
+
+
+_SESSION = pytest.StashKey[SuiteSession]()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("agentic-chunking", "agentic-chunking evaluation suite")
+    group.addoption(
+        "--record",
+        action="store_true",
+        default=False,
+        help="record the cases' cassettes again against the live model (needs "
+        f"{API_KEY_ENV_VAR}); without it the suite only replays, with the network blocked",
+    )
+    group.addoption(
+        "--model",
+        default=None,
+        help="the model whose cassettes are replayed or recorded, in cassettes/<model>/ "
+        f"(default: '{REFERENCE_MODEL}' to replay; ${MODEL_ENV_VAR} or {DEFAULT_MODEL} "
+        "to record)",
+    )
+    group.addoption("--cases-dir", default="cases", help="the case files (default: cases)")
+    group.addoption(
+        "--cassette-root", default="cassettes", help="the cassette root (default: cassettes)"
+    )
+    group.addoption(
+        "--reports-dir", default="reports", help="where results and reports go (default: reports)"
+    )
+    group.addoption(
+        "--baseline",
+        default=None,
+        metavar="PATH",
+        help="a results file of an earlier run to compare with in the report",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    record = bool(config.getoption("--record"))
+    model = config.getoption("--model")
+    if record:
+        if not os.environ.get(API_KEY_ENV_VAR, "").strip():
+            raise pytest.UsageError(
+                f"--record calls the live model and needs an API key: set {API_KEY_ENV_VAR} "
+                "(and ANTHROPIC_BASE_URL for another Messages-API server). Plain `pytest` "
+                "replays the recorded cassettes and needs no key."
+            )
+        model = model or os.environ.get(MODEL_ENV_VAR, "").strip() or DEFAULT_MODEL
+        if model == REFERENCE_MODEL:
+            raise pytest.UsageError(
+                f"the '{REFERENCE_MODEL}' cassettes hold hand-written replies and are not "
+                "recorded from a model: rebuild them with "
+                "`python -m agentic_chunking.suite rebuild-reference`, or pass --model"
+            )
+    root = config.rootpath
+    baseline = config.getoption("--baseline")
+    config.stash[_SESSION] = SuiteSession(
+        model=model or REFERENCE_MODEL,
+        record=record,
+        cases_dir=root / config.getoption("--cases-dir"),
+        cassette_root=root / config.getoption("--cassette-root"),
+        reports_dir=root / config.getoption("--reports-dir"),
+        baseline=Path(baseline) if baseline else None,
+    )
+
+
+@pytest.fixture(scope="session")
+def suite_session(pytestconfig: pytest.Config) -> SuiteSession:
+    """The suite's settings for this session (model, record or replay, directories)."""
+    return pytestconfig.stash[_SESSION]
+
+
+@pytest.fixture(scope="session")
+def record_mode(suite_session: SuiteSession) -> str:
+    """``rewrite`` under --record (the cassette is recorded afresh), else ``none``."""
+    return "rewrite" if suite_session.record else "none"
+
+
+@pytest.fixture
+def vcr_config() -> dict[str, Any]:
+    """The suite's vcrpy options: body matching, scrubbed headers, no error replies."""
+    return suite_vcr_config()
+
+
+@pytest.fixture
+def vcr_cassette_dir(suite_session: SuiteSession) -> str:
+    """``cassettes/<model>``."""
+    return str(cassette_dir(suite_session.cassette_root, suite_session.model))
+
+
+@pytest.fixture
+def default_cassette_name(request: pytest.FixtureRequest) -> str:
+    """The case id for a case test, else the test's name."""
+    callspec = getattr(request.node, "callspec", None)
+    if callspec is not None and "case_id" in callspec.params:
+        return str(callspec.params["case_id"])
+    return str(request.node.name)
+
+
+@pytest.fixture(scope="session")
+def suite_client(suite_session: SuiteSession) -> Iterator[anthropic.Anthropic]:
+    """A live client under --record; in replay one with a dummy key and no retries."""
+    if suite_session.record:
+        client = make_client()
+    else:
+        client = make_client(api_key=REPLAY_API_KEY, max_retries=0)
+    with client:
+        yield client
+
+
+@pytest.fixture
+def run_suite_case(
+    suite_session: SuiteSession, suite_client: anthropic.Anthropic
+) -> Callable[[str], CaseResult]:
+    """Run a case by id, keep its result for the report, and fail plainly on a bad cassette."""
+
+    def run(case_id: str) -> CaseResult:
+        case = load_case(suite_session.cases_dir / f"{case_id}.yaml")
+        path = cassette_path(suite_session.cassette_root, suite_session.model, case_id)
+        try:
+            result = run_case(case, client=suite_client, model=suite_session.model, cassette=path)
+        except CassetteError as error:
+            suite_session.results[case_id] = _error_result(case_id, str(error))
+            pytest.fail(str(error), pytrace=False)
+        except ConfigurationError as error:
+            pytest.exit(f"{case_id}: {error}", returncode=2)
+        suite_session.results[case_id] = result
+        return result
+
+    return run
+
+
+def assert_case_passed(result: CaseResult) -> None:
+    """Fail the test with every offending proposition and its reason."""
+    if result.outcome != "passed":
+        pytest.fail(failure_message(result), pytrace=False)
+
+
+def _error_result(case_id: str, message: str) -> CaseResult:
+    return CaseResult(id=case_id, outcome="error", error=message)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    suite = session.config.stash.get(_SESSION, None)
+    if suite is None or not suite.results:
+        return
+    run = RunResults(
+        model=suite.model,
+        replies=suite.replies,
+        cassette_set=str(cassette_dir(suite.cassette_root, suite.model)),
+        prompt_versions=dict(PROMPT_VERSIONS),
+        created_at=now_iso(),
+        cases=tuple(suite.results[k] for k in sorted(suite.results)),
+    )
+    try:
+        write_results(run, suite.reports_dir)
+        others = [
+            load_results(path)
+            for path in sorted(suite.reports_dir.glob("results-*.json"))
+            if path.name != f"results-{model_slug(suite.model)}.json"
+        ]
+        baseline = load_results(suite.baseline) if suite.baseline else None
+        suite.report_path = build_report(
+            [run, *others], reports_dir=suite.reports_dir, baseline=baseline
+        )
+    except (AgenticChunkingError, OSError) as error:
+        suite.report_error = str(error)
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    suite = config.stash.get(_SESSION, None)
+    if suite is None or not suite.results:
+        return
+    passed = sum(r.outcome == "passed" for r in suite.results.values())
+    kind = "hand-written reference replies" if suite.replies == "reference" else "recorded replies"
+    terminalreporter.section("agentic-chunking report")
+    terminalreporter.write_line(
+        f"{passed}/{len(suite.results)} cases passed, model {suite.model!r} ({kind})"
+    )
+    if suite.report_path is not None:
+        terminalreporter.write_line(f"report: {suite.report_path}")
+    if suite.report_error is not None:
+        terminalreporter.write_line(f"report not written: {suite.report_error}", red=True)

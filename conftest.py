@@ -1,0 +1,3 @@
+"""The suite's pytest wiring lives in the package; this file only loads it."""
+
+pytest_plugins = ["agentic_chunking.suite.plugin"]

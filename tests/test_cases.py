@@ -1,0 +1,32 @@
+"""The 32 cases: each replays its cassette and must keep every substance rule it asserts.
+
+Options (see `pytest --help`, group agentic-chunking): --record, --model, --baseline.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from agentic_chunking.report import CaseResult
+from agentic_chunking.suite import CASE_COUNT, case_files, load_case
+from agentic_chunking.suite.plugin import assert_case_passed
+
+CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
+CASE_IDS = [path.stem for path in case_files(CASES_DIR)]
+
+
+def test_there_are_32_valid_cases() -> None:
+    assert len(CASE_IDS) == CASE_COUNT
+    assert [f"TC-{n:03d}" for n in range(1, CASE_COUNT + 1)] == CASE_IDS
+    for case_id in CASE_IDS:
+        load_case(CASES_DIR / f"{case_id}.yaml")
+
+
+@pytest.mark.vcr
+@pytest.mark.block_network
+@pytest.mark.parametrize("case_id", CASE_IDS)
+def test_case(case_id: str, run_suite_case: Callable[[str], CaseResult]) -> None:
+    assert_case_passed(run_suite_case(case_id))
