@@ -34,7 +34,7 @@ def _svg(figure: Any, salt: str) -> str:
     text = buffer.getvalue()
     # Drop the XML prolog and the RDF metadata block (a date, links to vocabularies).
     text = re.sub(r"\s*<metadata>.*?</metadata>", "", text, flags=re.S)
-    return text[text.index("<svg"):]
+    return text[text.index("<svg") :]
 
 
 def _figure(width: float, height: float) -> Any:
@@ -43,8 +43,13 @@ def _figure(width: float, height: float) -> Any:
     # Fixed margins in inches (rotated case ids below, labels left) instead of a layout
     # engine: the engine's extra passes cost more than drawing the plot.
     figure = Figure(figsize=(width, height))
-    figure.subplots_adjust(left=0.7 / width, right=1 - 0.2 / width, top=1 - 0.35 / height,
-                           bottom=0.75 / height, hspace=0.15)
+    figure.subplots_adjust(
+        left=0.7 / width,
+        right=1 - 0.2 / width,
+        top=1 - 0.35 / height,
+        bottom=0.75 / height,
+        hspace=0.15,
+    )
     return figure
 
 
@@ -59,35 +64,58 @@ def _draw_metric(axes: Any, columns: Sequence[Column], ids: list[str], metric: s
     """Draw one metric: all ranges in one bar call, all seeds in one scatter (few artists)."""
     position = {case_id: i for i, case_id in enumerate(ids)}
     cases = columns[0].run.cases if columns else ()
-    spans = [(position[c.id], span) for c in cases
-             if (span := c.expected.range_of(metric)) is not None]
+    spans = [
+        (position[c.id], span) for c in cases if (span := c.expected.range_of(metric)) is not None
+    ]
     if spans:
-        axes.bar([x for x, _ in spans], [hi - lo + 0.6 for _, (lo, hi) in spans],
-                 bottom=[lo - 0.3 for _, (lo, _hi) in spans], width=0.7, color="#e5e7eb",
-                 edgecolor="#9ca3af", linewidth=0.6, zorder=1)
-    seeds = [(position[c.id], value) for c in cases
-             if c.expected.seed is not None and (value := c.expected.seed.get(metric)) is not None]
+        axes.bar(
+            [x for x, _ in spans],
+            [hi - lo + 0.6 for _, (lo, hi) in spans],
+            bottom=[lo - 0.3 for _, (lo, _hi) in spans],
+            width=0.7,
+            color="#e5e7eb",
+            edgecolor="#9ca3af",
+            linewidth=0.6,
+            zorder=1,
+        )
+    seeds = [
+        (position[c.id], value)
+        for c in cases
+        if c.expected.seed is not None and (value := c.expected.seed.get(metric)) is not None
+    ]
     if seeds:
         xs, ys = zip(*seeds, strict=True)
         axes.scatter(xs, ys, marker="*", s=90, color="#111827", zorder=4, label="seed 000")
     width = 0.5 / max(1, len(columns))
     for index, column in enumerate(columns):
         offset = (index - (len(columns) - 1) / 2) * width
-        points = [(position[c.id] + offset, c.counts[metric]) for c in column.run.cases
-                  if c.counts[metric] is not None]
+        points = [
+            (position[c.id] + offset, c.counts[metric])
+            for c in column.run.cases
+            if c.counts[metric] is not None
+        ]
         if points:
             xs, ys = zip(*points, strict=True)
-            axes.scatter(xs, ys, s=22, color=_COLOURS[index % len(_COLOURS)],
-                         label=column.label, zorder=3)
+            axes.scatter(
+                xs, ys, s=22, color=_COLOURS[index % len(_COLOURS)], label=column.label, zorder=3
+            )
     axes.set_ylabel(metric, fontsize=8)
     axes.grid(axis="y", color="#f3f4f6", zorder=0)
     axes.spines[["top", "right"]].set_visible(False)
 
 
 def _legend(axes: Any) -> None:
-    """One row of legend above the axes, clear of the data."""
-    axes.legend(fontsize=7, frameon=False, loc="lower left", bbox_to_anchor=(0.0, 1.0),
-                ncols=4, borderaxespad=0.2)
+    """One row of legend above the axes, clear of the data (none when nothing is labelled)."""
+    if not axes.get_legend_handles_labels()[0]:
+        return
+    axes.legend(
+        fontsize=7,
+        frameon=False,
+        loc="lower left",
+        bbox_to_anchor=(0.0, 1.0),
+        ncols=4,
+        borderaxespad=0.2,
+    )
 
 
 def expected_vs_actual(columns: Sequence[Column], metrics: Sequence[str] = METRICS) -> str:
@@ -120,10 +148,8 @@ def token_usage(columns: Sequence[Column]) -> str:
         ins = [cases[case_id].usage.input_tokens for case_id in ids if case_id in cases]
         outs = [cases[case_id].usage.output_tokens for case_id in ids if case_id in cases]
         colour = _COLOURS[index % len(_COLOURS)]
-        axes.bar(xs, ins, width=width, color=colour, alpha=0.35,
-                 label=f"{column.label}: in")
-        axes.bar(xs, outs, width=width, bottom=ins, color=colour,
-                 label=f"{column.label}: out")
+        axes.bar(xs, ins, width=width, color=colour, alpha=0.35, label=f"{column.label}: in")
+        axes.bar(xs, outs, width=width, bottom=ins, color=colour, label=f"{column.label}: out")
     axes.set_xticks(range(len(ids)), ids, rotation=60, ha="right", fontsize=7)
     axes.set_ylabel("model tokens", fontsize=8)
     axes.grid(axis="y", color="#f3f4f6", zorder=0)

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from .._client import API_KEY_ENV_VAR, DEFAULT_MODEL, MODEL_ENV_VAR, make_client
-from .._errors import AgenticChunkingError, CassetteError, ConfigurationError
+from .._errors import CassetteError, ConfigurationError
 from .._prompts import PROMPT_VERSIONS
 from ..report import CaseResult, RunResults, build_report, load_results, write_results
 from ..report._results import model_slug, now_iso
@@ -128,9 +128,13 @@ def record_mode(suite_session: SuiteSession) -> str:
 
 
 @pytest.fixture
-def vcr_config() -> dict[str, Any]:
-    """The suite's vcrpy options: body matching, scrubbed headers, no error replies."""
-    return suite_vcr_config()
+def vcr_config(record_mode: str) -> dict[str, Any]:
+    """The suite's vcrpy options: body matching, scrubbed headers, no error replies.
+
+    The record mode is repeated here because pytest-recording's network blocking reads
+    it from this dict, not from the ``record_mode`` fixture.
+    """
+    return {**suite_vcr_config(), "record_mode": record_mode}
 
 
 @pytest.fixture
@@ -214,8 +218,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         suite.report_path = build_report(
             [run, *others], reports_dir=suite.reports_dir, baseline=baseline
         )
-    except (AgenticChunkingError, OSError) as error:
-        suite.report_error = str(error)
+    except Exception as error:  # a broken report must not hide the cases' verdicts
+        suite.report_error = f"{type(error).__name__}: {error}"
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:

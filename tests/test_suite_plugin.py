@@ -1,0 +1,183 @@
+"""The suite as a user meets it: pytest runs on a small copy of the project (pytester).
+
+Live paths run against a FakeMessagesServer on 127.0.0.1, never the network.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from agentic_chunking.suite import ReferenceServer, find_secrets, load_case, load_replies
+from agentic_chunking.testing import FakeMessagesServer, FakeReply
+
+REPO = Path(__file__).resolve().parent.parent
+CASES = ("TC-001", "TC-030")  # one that passes, one whose expected error is max_tokens
+CASE_TESTS = "tests/test_cases.py::test_case"
+# The outer session imported tests/test_cases.py already: import the copy by path.
+INNER = ("--import-mode=importlib", "-p", "no:cacheprovider")
+
+
+@pytest.fixture
+def project(pytester: pytest.Pytester) -> pytest.Pytester:
+    """A copy of the repository's suite wiring with two cases and their reply files."""
+    (pytester.path / "cases" / "reference_replies").mkdir(parents=True)
+    for case_id in CASES:
+        shutil.copy(REPO / "cases" / f"{case_id}.yaml", pytester.path / "cases")
+        shutil.copy(
+            REPO / "cases" / "reference_replies" / f"{case_id}.yaml",
+            pytester.path / "cases" / "reference_replies",
+        )
+    (pytester.path / "tests").mkdir()
+    shutil.copy(REPO / "tests" / "test_cases.py", pytester.path / "tests")
+    shutil.copy(REPO / "conftest.py", pytester.path)
+    return pytester
+
+
+def _serve_reference(project: pytest.Pytester) -> tuple[ReferenceServer, FakeMessagesServer]:
+    """A fake Messages API answering whichever of CASES is asked, with its reply file."""
+    cases = {c: load_case(project.path / "cases" / f"{c}.yaml") for c in CASES}
+    replies = {
+        c: load_replies(cases[c], project.path / "cases" / "reference_replies") for c in CASES
+    }
+    servers = {c: ReferenceServer() for c in CASES}
+    for case_id, server in servers.items():
+        server.use(cases[case_id], replies[case_id])
+
+    def answer(body: dict[str, object]) -> FakeReply:
+        for server in servers.values():
+            reply = server(body)
+            if reply.status == 200:
+                return reply
+        return reply
+
+    return servers["TC-001"], FakeMessagesServer(handler=answer)
+
+
+def test_replay_of_the_repository_cassettes_passes_and_writes_the_report(
+    project: pytest.Pytester,
+) -> None:
+    shutil.copytree(REPO / "cassettes" / "reference", project.path / "cassettes" / "reference")
+    result = project.runpytest(*INNER, CASE_TESTS)
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines(
+        ["*2/2 cases passed, model 'reference' (hand-written*", "report: *latest.html"]
+    )
+    assert (project.path / "reports" / "latest.html").is_file()
+    assert (project.path / "reports" / "results-reference.json").is_file()
+
+
+def test_record_writes_cassettes_without_secrets_then_replays_offline(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, server = _serve_reference(project)
+    secret = "sk-ant-api03-" + "x" * 24
+    with server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", secret)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        recorded = project.runpytest(*INNER, CASE_TESTS, "--record", "--model", "loopback-model")
+        recorded.assert_outcomes(passed=2)
+    assert server.requests and all(
+        r.headers.get("authorization") == f"Bearer {secret}" or r.headers.get("x-api-key") == secret
+        for r in server.requests
+    )
+    cassettes = sorted((project.path / "cassettes" / "loopback-model").glob("*.yaml"))
+    assert [c.stem for c in cassettes] == list(CASES)
+    for cassette in cassettes:
+        text = cassette.read_text()
+        assert secret not in text
+        assert find_secrets(text) == []
+        assert '"model":"loopback-model"' in text
+
+    # The server is gone and the key unset: the second run replays offline.
+    monkeypatch.delenv("ANTHROPIC_API_KEY")
+    monkeypatch.delenv("ANTHROPIC_BASE_URL")
+    replayed = project.runpytest(*INNER, CASE_TESTS, "--model", "loopback-model")
+    replayed.assert_outcomes(passed=2)
+    replayed.stdout.fnmatch_lines(["*model 'loopback-model' (recorded replies)*"])
+
+
+def test_record_without_an_api_key_stops_at_once_and_says_what_to_set(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    result = project.runpytest(*INNER, "--record")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        ["*--record calls the live model and needs an API key: set ANTHROPIC_API_KEY*"]
+    )
+
+
+def test_record_of_the_reference_set_is_refused_with_the_rebuild_command(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+    result = project.runpytest(*INNER, "--record", "--model", "reference")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*python -m agentic_chunking.suite rebuild-reference*"])
+
+
+def test_an_unknown_model_under_record_stops_and_suggests_model(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reply = FakeReply(status=404, text="model: claude-retired-1", error_type="not_found_error")
+    with FakeMessagesServer(handler=lambda body: reply) as server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "k")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        result = project.runpytest(*INNER, CASE_TESTS, "--record", "--model", "claude-retired-1")
+    assert result.ret == 2
+    result.stdout.fnmatch_lines(["*--model*"])
+
+
+def test_a_missing_cassette_fails_plainly_with_the_record_command(
+    project: pytest.Pytester,
+) -> None:
+    result = project.runpytest(*INNER, "-k", "TC-001", "--model", "never-recorded")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*TC-001: no cassette at *never-recorded*TC-001.yaml*Record it with: "
+            "pytest tests/test_cases.py -k TC-001 --record --model never-recorded*"
+        ]
+    )
+    result.stdout.no_fnmatch_line("*Connection error*")
+
+
+def test_a_changed_input_makes_the_cassette_stale_and_says_so(project: pytest.Pytester) -> None:
+    shutil.copytree(REPO / "cassettes" / "reference", project.path / "cassettes" / "reference")
+    case_file = project.path / "cases" / "TC-001.yaml"
+    case_file.write_text(case_file.read_text().replace("Kubernetes is", "Kubernetes was", 1))
+    result = project.runpytest(*INNER, "-k", "TC-001")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        ["*TC-001: the cassette *TC-001.yaml has no recorded reply*stale*rebuild-reference*"]
+    )
+
+
+def test_an_invalid_case_file_names_the_file_and_the_field(project: pytest.Pytester) -> None:
+    case_file = project.path / "cases" / "TC-001.yaml"
+    case_file.write_text(case_file.read_text().replace("chunk_id:", "chunk_name:", 1))
+    result = project.runpytest(*INNER, "-k", "TC-001")
+    result.stdout.fnmatch_lines(["*TC-001.yaml: inputs.0.chunk_id: Field required*"])
+
+
+def test_no_cassette_in_the_repository_holds_a_key_shaped_string() -> None:
+    cassettes = sorted((REPO / "cassettes").rglob("*.yaml"))
+    assert len(cassettes) >= 32
+    for cassette in cassettes:
+        assert find_secrets(cassette.read_text()) == [], cassette
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "x-api-key: sk-ant-api03-abcdefghij",
+        "    authorization:\n    - Bearer abcdefghijklmnop",
+        "Authorization: whatever",
+        '"key": "sk-ant-admin01-ABCDEF123"',
+    ],
+)
+def test_the_secret_scan_finds_key_shaped_strings(text: str) -> None:
+    assert find_secrets(text)
