@@ -143,8 +143,8 @@ def render_case() -> str:
         "document_id": "SIX-DOMAINS",
         "inputs": inputs,
         "expect": {
-            "chunks": [6, 14],
-            "propositions": [45, 80],
+            "chunks": [6, 16],
+            "propositions": [50, 105],
             "tokens": [950, 1900],
             "themes": list(dict.fromkeys(domain for _, domain in labelled)),
             "seed": {
