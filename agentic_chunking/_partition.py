@@ -8,7 +8,7 @@ normalisation: the grouping must copy propositions verbatim.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .checks import same_fact
@@ -27,12 +27,17 @@ def normalise_space(text: str) -> str:
     return " ".join(text.split())
 
 
-def merge_duplicates(extracted: Iterable[tuple[str, str]]) -> list[Merged]:
+def merge_duplicates(
+    extracted: Iterable[tuple[str, str]],
+    *,
+    on_merge: Callable[[Merged, str, str], None] | None = None,
+) -> list[Merged]:
     """Merge ``(proposition, chunk_id)`` pairs that state the same fact.
 
     Deterministic: pairs are read in order; the first occurrence's text is kept and later
     copies (exact after whitespace normalisation, or ``same_fact``) only add their chunk id
-    to its ``sources``. The result keeps first-occurrence order.
+    to its ``sources``. The result keeps first-occurrence order. ``on_merge(kept, dropped,
+    chunk_id)`` is called for every copy merged away, so the merge is never silent.
     """
     kept: list[Merged] = []
     exact: dict[str, int] = {}
@@ -47,6 +52,8 @@ def merge_duplicates(extracted: Iterable[tuple[str, str]]) -> list[Merged]:
             continue
         exact.setdefault(key, position)
         current = kept[position]
+        if on_merge is not None:
+            on_merge(current, text.strip(), chunk_id)
         if chunk_id not in current.sources:
             kept[position] = Merged(text=current.text, sources=(*current.sources, chunk_id))
     return kept

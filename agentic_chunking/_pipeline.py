@@ -148,11 +148,18 @@ def _run(
         for batch, outcome in zip(batches, outcomes, strict=True)
         if not outcome.value
     )
+    merges: list[str] = []
     merged = merge_duplicates(
-        (text, batch.chunk_id)
-        for batch, outcome in zip(batches, outcomes, strict=True)
-        for text in outcome.value
+        (
+            (text, batch.chunk_id)
+            for batch, outcome in zip(batches, outcomes, strict=True)
+            for text in outcome.value
+        ),
+        on_merge=lambda kept, dropped, chunk_id: merges.append(
+            _merge_note(kept, dropped, chunk_id)
+        ),
     )
+    warnings += tuple(merges)
     if not merged:
         return AgenticResponse.failure(
             f"no batch gave any proposition ({len(batches)} batches): the model answered "
@@ -168,6 +175,15 @@ def _run(
     if grouped.error:
         return AgenticResponse.failure(grouped.error, calls=calls, warnings=warnings)
     return _build_response(grouped.value, merged, document_id, order, calls, warnings)
+
+
+def _merge_note(kept: Merged, dropped: str, chunk_id: str) -> str:
+    """A warning line for a proposition merged into an earlier one before grouping."""
+    how = "repeated" if normalise_space(kept.text) == normalise_space(dropped) else "reworded"
+    return (
+        f"duplicate merged before grouping ({how}): {dropped!r} from chunk {chunk_id} "
+        f"kept once as {kept.text!r} (first from chunk {kept.sources[0]})"
+    )
 
 
 def _check_positive(**values: int) -> None:

@@ -1,0 +1,145 @@
+"""Proof that the suite can fail: every mutation operator on every case it applies to.
+
+Each operator of ``agentic_chunking.mutations`` breaks a case's reference replies in one
+way (an invented fact, an unresolved pronoun, a duplicate, a fragment, a mixed-domain
+chunk); the mutated replies are served to the real pipeline on a loopback server and the
+case is judged exactly as the suite judges it. A mutation is killed when the case fails
+on the operator's rule, or, for a duplicate, on the pipeline's partition guard: the
+pipeline merges propositions that ``same_fact`` calls duplicates before grouping, so a
+grouping that lists a merged-away copy is refused before any output exists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .._client import make_client
+from .._errors import InputError
+from .._models import AgenticResponse
+from .._parse import parse_propositions_strict
+from .._pipeline import chunk_text_agentic
+from ..checks import MIXED_DOMAINS, NO_DUPLICATION
+from ..mutations import OPERATORS, Mutation
+from ..testing import FakeMessagesServer
+from ._cases import Case, load_cases
+from ._replies import (
+    REFERENCE_MODEL,
+    ExtractionReply,
+    GroupEntry,
+    ReferenceReplies,
+    ReferenceServer,
+    load_replies,
+)
+from ._runner import PARTITION, judge
+
+if TYPE_CHECKING:
+    import anthropic
+
+
+@dataclass(frozen=True, slots=True)
+class MutationOutcome:
+    """One case x operator: whether it applied, what fired, and whether it was killed."""
+
+    case_id: str
+    operator: str
+    rule: str | None
+    applied: bool
+    killed: bool
+    fired: tuple[str, ...]
+    detail: str
+
+
+def mutate_replies(
+    replies: ReferenceReplies, response: AgenticResponse, mutation: Mutation
+) -> ReferenceReplies:
+    """The case's replies with ``mutation`` made to the grouping and the extraction alike.
+
+    Extraction entries become plain proposition lists (raw replies are parsed first, and
+    a repaired entry takes its repair), so the mutation tests the checks, not the parser.
+    """
+    entries = []
+    for position, entry in enumerate(replies.extraction):
+        propositions = [mutation.replaced.get(p, p) for p in _propositions(entry)]
+        if position == 0:
+            propositions.extend(mutation.added)
+        entries.append(ExtractionReply(chunk_id=entry.chunk_id, propositions=tuple(propositions)))
+    grouping = tuple(
+        GroupEntry(category=str(g["category"]), facts=tuple(g["facts"])) for g in mutation.groups
+    )
+    del response  # the groups in ``mutation`` were built from it
+    return ReferenceReplies(case=replies.case, extraction=tuple(entries), grouping=grouping)
+
+
+def _propositions(entry: ExtractionReply) -> list[str]:
+    reply = entry.repair if entry.repair is not None else entry
+    return parse_propositions_strict(reply.text())
+
+
+def kill_matrix(
+    *,
+    cases_dir: Path,
+    replies_dir: Path,
+    seed: int = 0,
+    progress: Callable[[MutationOutcome], None] | None = None,
+) -> list[MutationOutcome]:
+    """Run every operator on every case that produces output; return one outcome each."""
+    reference = ReferenceServer()
+    outcomes: list[MutationOutcome] = []
+    with FakeMessagesServer(handler=reference) as server:
+        client = make_client(api_key="mutation-no-key", base_url=server.base_url, max_retries=0)
+        with client:
+            for case in load_cases(cases_dir):
+                if case.expect.error is not None:
+                    continue  # no output to break: the case expects a clean failure
+                for outcome in _case_outcomes(case, replies_dir, reference, client, seed):
+                    outcomes.append(outcome)
+                    if progress is not None:
+                        progress(outcome)
+    return outcomes
+
+
+def _case_outcomes(
+    case: Case,
+    replies_dir: Path,
+    reference: ReferenceServer,
+    client: anthropic.Anthropic,
+    seed: int,
+) -> Iterator[MutationOutcome]:
+    replies = load_replies(case, replies_dir)
+    reference.use(case, replies)
+    original = _run(case, client)
+    groups = [
+        {"category": c.thematic_category, "facts": list(c.propositions)} for c in original.chunks
+    ]
+    for name, operator in OPERATORS.items():
+        if name == "mix_domains" and not case.has_domain_labels:
+            yield MutationOutcome(case.id, name, MIXED_DOMAINS, False, False, (), "no labels")
+            continue
+        try:
+            mutation = operator(
+                groups, case.source_text, seed=seed, labelled_sentences=case.labelled_sentences()
+            )
+        except InputError as error:
+            yield MutationOutcome(case.id, name, None, False, False, (), str(error))
+            continue
+        reference.use(case, mutate_replies(replies, original, mutation))
+        result = judge(case, _run(case, client))
+        fired = tuple(n for n, c in result.checks.items() if c.applies and c.passed is False)
+        killed = mutation.rule in fired or (mutation.rule == NO_DUPLICATION and PARTITION in fired)
+        yield MutationOutcome(
+            case.id, name, mutation.rule, True, killed, fired, mutation.description
+        )
+    reference.use(case, replies)
+
+
+def _run(case: Case, client: anthropic.Anthropic) -> AgenticResponse:
+    return chunk_text_agentic(
+        case.agentic_inputs(),
+        case.document_id,
+        client=client,
+        model=REFERENCE_MODEL,
+        max_tokens_per_batch=case.max_tokens_per_batch,
+    )
