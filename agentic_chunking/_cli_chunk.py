@@ -19,6 +19,7 @@ from typing import Any
 
 import yaml
 
+from ._cli_io import int_at_least, read_text_file, write_json
 from ._errors import InputError
 from ._models import AgenticChunkInput
 from ._pipeline import (
@@ -55,14 +56,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--max-tokens-per-batch",
-        type=_positive_int,
+        type=int_at_least(1),
         default=DEFAULT_MAX_TOKENS_PER_BATCH,
         metavar="N",
         help=f"token limit of one extraction batch (default {DEFAULT_MAX_TOKENS_PER_BATCH})",
     )
     parser.add_argument(
         "--max-concurrency",
-        type=_positive_int,
+        type=int_at_least(1),
         default=DEFAULT_MAX_CONCURRENCY,
         metavar="N",
         help=f"extraction calls in flight at once (default {DEFAULT_MAX_CONCURRENCY})",
@@ -73,7 +74,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     ):
         parser.add_argument(
             f"--{stage}-max-tokens",
-            type=_positive_int,
+            type=int_at_least(1),
             default=default,
             metavar="N",
             help=f"max_tokens of the {stage} call(s) (default {default})",
@@ -82,16 +83,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "-o", "--output", type=Path, metavar="OUT", help="write the JSON here (default: stdout)"
     )
     parser.set_defaults(func=run)
-
-
-def _positive_int(value: str) -> int:
-    try:
-        number = int(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"{value!r} must be 1 or more")
-    return number
 
 
 def run(args: argparse.Namespace) -> int:
@@ -108,17 +99,7 @@ def run(args: argparse.Namespace) -> int:
         grouping_max_tokens=args.grouping_max_tokens,
         progress=lambda line: print(f"agentic-chunking chunk: {line}", file=sys.stderr),
     )
-    text = json.dumps(response.to_dict(), indent=2, ensure_ascii=False) + "\n"
-    if args.output is None:
-        sys.stdout.write(text)
-    else:
-        try:
-            args.output.write_text(text, encoding="utf-8")
-        except OSError as error:
-            raise InputError(
-                f"cannot write the output to {args.output}: {error.strerror}; "
-                "choose a writable path with -o"
-            ) from error
+    write_json(response.to_dict(), args.output)
     for warning in response.warnings:
         print(f"agentic-chunking chunk: warning: {warning}", file=sys.stderr)
     if not response.is_success:
@@ -140,16 +121,7 @@ def read_inputs(path: Path) -> tuple[list[AgenticChunkInput], str | None]:
             f"{path}: unknown file type {suffix or '(none)'!r}; expected a document "
             f"({', '.join(TEXT_SUFFIXES)}) or a chunk list ({lists})"
         )
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file; check the path") from None
-    except UnicodeDecodeError as error:
-        raise InputError(f"{path}: not UTF-8 text ({error.reason}); save it as UTF-8") from None
-    except OSError as error:
-        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
-    if not text.strip():
-        raise InputError(f"{path}: the file is empty; give a document with some text")
+    text = read_text_file(path)
     if suffix in TEXT_SUFFIXES:
         return _paragraphs(text), None
     data = _load_structured(path, text, yaml_syntax=suffix in YAML_SUFFIXES)

@@ -9,12 +9,10 @@ UTF-8 BOM removed, line endings kept). Needs the ``semantic`` extra for its embe
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
-from typing import Any
 
-from ._errors import InputError
+from ._cli_io import int_at_least, read_text_file, write_json
 
 DEFAULT_CHUNK_PREFIX = "L4"
 
@@ -42,14 +40,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     ):
         options.add_argument(
             flag,
-            type=_int_at_least(1),
+            type=int_at_least(1),
             default=default,
             metavar="N",
             help=f"{text} (default {default})",
         )
     options.add_argument(
         "--overlap",
-        type=_int_at_least(0),
+        type=int_at_least(0),
         default=0,
         metavar="N",
         help="segments of the previous chunk repeated at the start of the next (default 0)",
@@ -79,41 +77,11 @@ def _cosine(value: str) -> float:
     return number
 
 
-def _int_at_least(least: int) -> Any:
-    def parse(value: str) -> int:
-        try:
-            number = int(value)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{value!r} is not a whole number") from None
-        if number < least:
-            raise argparse.ArgumentTypeError(f"{value!r} must be {least} or more")
-        return number
-
-    return parse
-
-
-def read_document(path: Path) -> str:
-    """Return the text of ``path``; InputError if it is missing, unreadable or empty."""
-    try:
-        text = path.read_bytes().decode("utf-8-sig")
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such file; check the path") from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a directory; give a text file") from None
-    except UnicodeDecodeError as error:
-        raise InputError(f"{path}: not UTF-8 text ({error.reason}); save it as UTF-8") from None
-    except OSError as error:
-        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
-    if not text.strip():
-        raise InputError(f"{path}: the file is empty; give a document with some text")
-    return text
-
-
 def run(args: argparse.Namespace) -> int:
     """Split ``args.path`` and write the chunks as JSON; return the exit status."""
     from .semantic import SemanticSplitter
 
-    text = read_document(args.path)
+    text = read_text_file(args.path)
     document_id = args.document_id or args.path.stem
     splitter = SemanticSplitter(
         similarity_threshold=args.threshold,
@@ -135,16 +103,6 @@ def run(args: argparse.Namespace) -> int:
         }
         for chunk in chunks
     ]
-    output = json.dumps(records, indent=2, ensure_ascii=False) + "\n"
-    if args.output is None:
-        sys.stdout.write(output)
-    else:
-        try:
-            args.output.write_text(output, encoding="utf-8")
-        except OSError as error:
-            raise InputError(
-                f"cannot write the output to {args.output}: {error.strerror}; "
-                "choose a writable path with -o"
-            ) from error
+    write_json(records, args.output)
     print(f"agentic-chunking split: {len(records)} chunks from {args.path}", file=sys.stderr)
     return 0
