@@ -92,7 +92,9 @@ def test_recorded_replies_have_no_reference_warning(upgrade: RunResults) -> None
 
 
 def test_summary_rows_show_counts_ranges_seed_and_flags(single: str) -> None:
-    rows = re.findall(r"<tr>\s*<td><a href=\"#case-(TC-\d+)\">.*?</tr>", single, flags=re.S)
+    rows = re.findall(
+        r"<tr>\s*<td class=\"case-cell\"><a href=\"#case-(TC-\d+)\">.*?</tr>", single, flags=re.S
+    )
     assert rows == ["TC-001", "TC-019", "TC-027", "TC-031"]
     tc031 = single[single.index('href="#case-TC-031"'):]
     tc031 = tc031[: tc031.index('id="case-')]
@@ -162,9 +164,10 @@ def test_runs_that_could_not_run_still_render(reference: RunResults) -> None:
                                plots=False))
     assert "TC-031 · broken: passed → error: model call failed: HTTP 529" in text
     assert "Not safe: 4 substance verdict(s) got worse" in text
-    assert "Error: model call failed: HTTP 529" in text
+    assert "✘ Could not run model call failed: HTTP 529" in text
     alone = _text(render_report([broken], plots=False))
-    assert "broken · 0/4 passed · 4 errors" in alone and "No output chunks." in alone
+    assert "broken · 0/4 passed · 4 errors" in alone
+    assert "No output: the case could not run." in alone
 
 
 def test_no_runs_is_an_input_error() -> None:

@@ -23,6 +23,7 @@ from ._records import (
 )
 from ._render import build_report, render_report
 from ._results import CaseResult, RunResults, load_results, write_results
+from ._warnings import WARNING_KINDS, WarningGroup, warning_groups, warning_summary
 
 __all__ = [
     "CHECK_ORDER",
@@ -30,6 +31,7 @@ __all__ = [
     "OUTCOMES",
     "REPLY_KINDS",
     "SCHEMA",
+    "WARNING_KINDS",
     "CaseResult",
     "CheckResult",
     "Column",
@@ -42,6 +44,7 @@ __all__ = [
     "RunResults",
     "SeedFigures",
     "Usage",
+    "WarningGroup",
     "build_report",
     "compare_runs",
     "deviation_notes",
@@ -50,5 +53,7 @@ __all__ = [
     "missing_themes",
     "render_report",
     "theme_found",
+    "warning_groups",
+    "warning_summary",
     "write_results",
 ]

@@ -20,6 +20,7 @@ from ._plots import CAPTIONS, all_plots
 from ._records import FindingRecord
 from ._results import CaseResult, RunResults, stamp
 from ._tables import by_category, check_names, comparison_frame, model_totals, summary_frame
+from ._warnings import warning_groups
 
 if TYPE_CHECKING:
     import jinja2
@@ -84,9 +85,12 @@ def _marked_chunks(case: CaseResult) -> tuple[list[dict[str, Any]], list[Finding
 
 def _case_view(case: CaseResult) -> dict[str, Any]:
     chunks, loose = _marked_chunks(case)
+    failing = [(n, c) for n, c in case.ordered_checks() if c.applies and c.passed is False]
     return {
         "case": case,
         "checks": case.ordered_checks(),
+        "failing": failing,
+        "warnings": warning_groups(case.warnings),
         "metrics": metric_statuses(case),
         "missing_themes": missing_themes(case),
         "chunks": chunks,

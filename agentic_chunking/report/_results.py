@@ -79,6 +79,21 @@ class CaseResult:
             c.thematic_category for c in self.response.chunks
         )
 
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """What the pipeline noticed without failing (empty without a response)."""
+        return () if self.response is None else self.response.warnings
+
+    @property
+    def failed_as_expected(self) -> bool:
+        """True for a case that expects a clean failure and got it (e.g. TC-030)."""
+        return self.expected_error is not None and self.outcome == "passed"
+
+    @property
+    def verdict_text(self) -> str:
+        """The outcome in words: ``failed cleanly as expected`` for an expected failure."""
+        return "failed cleanly as expected" if self.failed_as_expected else self.outcome
+
     def ordered_checks(self) -> list[tuple[str, CheckResult]]:
         """The checks in display order: the known ones first, then the rest sorted."""
         known = [(n, self.checks[n]) for n in CHECK_ORDER if n in self.checks]

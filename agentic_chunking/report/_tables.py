@@ -12,6 +12,7 @@ from ._compare import Comparison
 from ._metrics import deviation_notes, metric_statuses
 from ._records import METRICS
 from ._results import CaseResult, RunResults
+from ._warnings import warning_summary
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -32,6 +33,10 @@ def _case_row(case: CaseResult, checks: list[str]) -> dict[str, Any]:
         "name": case.name,
         "category": case.category,
         "outcome": case.outcome,
+        "verdict_text": case.verdict_text,
+        "error": case.error or "",
+        "warnings": len(case.warnings),
+        "warning_summary": warning_summary(case.warnings),
     }
     for name in checks:
         check = case.checks.get(name)
@@ -99,6 +104,7 @@ def comparison_frame(comparison: Comparison) -> pd.DataFrame:
             counts = case.counts
             rows.append({
                 "id": case.id, "label": column.label, "outcome": case.outcome,
+                "verdict_text": case.verdict_text,
                 **counts,
                 "input_tokens": case.usage.input_tokens,
                 "output_tokens": case.usage.output_tokens,
