@@ -57,6 +57,54 @@ def test_unsupported_propositions_are_reported(proposition: str, reason: str) ->
     assert reason in findings[0].reason
 
 
+LONG = (
+    "The human liver stores glycogen and releases glucose when blood sugar falls, "
+    "while inflation rose 5.5 percent in 2022"
+)
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        LONG + ".",
+        LONG + " quickly.",  # one common paraphrase word in 9 content words: tolerated
+    ],
+)
+def test_a_common_paraphrase_word_in_a_long_proposition_is_tolerated(proposition: str) -> None:
+    assert find_inventions([proposition], SOURCE) == []
+
+
+@pytest.mark.parametrize(
+    ("proposition", "reason"),
+    [
+        (LONG + " hepatically.", "words not in the source: hepatically"),  # rare word
+        (LONG + " quickly, steadily and gently.", "quickly, steadily, gently"),  # over 1 in 5
+        (LONG + ", 6 percent in 2023.", "numbers not in the source: 2023, 6"),
+        (LONG + " in May.", "names not in the source: May"),
+        (LONG + " according to the Quimby Institute.", "names not in the source: Quimby"),
+        ("The human liver does not store glycogen when blood sugar falls quickly.", "negated"),
+        ("The tower is 330 feet tall, and the human liver stores glycogen.", "330 foot"),
+    ],
+)
+def test_the_paraphrase_allowance_never_lets_hard_facts_through(
+    proposition: str, reason: str
+) -> None:
+    findings = find_inventions([proposition], SOURCE)
+    assert len(findings) == 1
+    assert reason in findings[0].reason
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
+        ("Published Apr. 24, 2018 in the U.S.", "It was published on April 24, 2018 in the US."),
+        ("Posted 2018-02-22.", "It was posted on 22 February 2018."),
+    ],
+)
+def test_date_and_acronym_spellings_are_one(source: str, proposition: str) -> None:
+    assert find_inventions([proposition], source) == []
+
+
 def test_only_the_offending_propositions_are_returned() -> None:
     good, bad = "The human liver stores glycogen.", "The pancreas stores glycogen."
     assert [f.proposition for f in find_inventions([good, bad, good], SOURCE)] == [bad]

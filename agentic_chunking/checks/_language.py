@@ -201,8 +201,28 @@ _BREAK = frozenset(".!?;:,")
 _ORDINAL_SUFFIX = re.compile(r"(?<=\d)(st|nd|rd|th|s)$")
 
 
+_MONTHS = _split(
+    "January February March April May June July August September October November December"
+)
+_MONTH_ABBREVIATION = re.compile(
+    r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?(?=\s*\d)"
+    r"|(?<=\d\s)(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?"
+)
+_ISO_DATE = re.compile(r"\b(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])\b")
+_DOTTED_ACRONYM = re.compile(r"\b(?:[A-Z]\.){2,}")
+
+
+def _month(abbreviation: str) -> str:
+    return next(m for m in _MONTHS if m.startswith(abbreviation[:3]))
+
+
 def _prepare(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
+    text = _ISO_DATE.sub(
+        lambda m: f"{int(m.group(3))} {_MONTHS[int(m.group(2)) - 1]} {m.group(1)}", text
+    )
+    text = _MONTH_ABBREVIATION.sub(lambda m: _month(m.group(1) or m.group(2)), text)
+    text = _DOTTED_ACRONYM.sub(lambda m: m.group(0).replace(".", "") + " ", text)
     text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_NAME[m.group(1)]}", text)
     for pattern, replacement in _PREP:
         text = pattern.sub(replacement, text)
@@ -283,7 +303,10 @@ def _collapse_numbers(raw: list[str]) -> list[Token]:
 def tokens(text: str) -> tuple[Token, ...]:
     """Words and numbers of ``text`` in order: hyphenated words split ("lithium-ion" ->
     "lithium", "ion"), possessive 's dropped, n't -> not, % -> percent, $5 -> 5 dollars,
-    digits canonical ("1,000" -> "1000"), number words as digits ("two" -> "2")."""
+    digits canonical ("1,000" -> "1000"), number words as digits ("two" -> "2"), dotted
+    acronyms closed up ("U.S." -> "US"), ISO dates spelled out ("2018-02-22" -> "22
+    February 2018") and month abbreviations next to a number expanded ("Apr. 24" ->
+    "April 24")."""
     return tuple(_collapse_numbers(_TOKEN.findall(_prepare(text))))
 
 
