@@ -99,9 +99,23 @@ def _draw_metric(axes: Any, columns: Sequence[Column], ids: list[str], metric: s
             axes.scatter(
                 xs, ys, s=22, color=_COLOURS[index % len(_COLOURS)], label=column.label, zorder=3
             )
-    axes.set_ylabel(metric, fontsize=8)
+    axes.set_ylabel(metric if metric == "chunks" else f"{metric} (log)", fontsize=8)
+    if metric != "chunks":
+        _log_scale(axes)
     axes.grid(axis="y", color="#f3f4f6", zorder=0)
     axes.spines[["top", "right"]].set_visible(False)
+
+
+def _log_scale(axes: Any) -> None:
+    """Linear up to 10, logarithmic above: one long case no longer flattens the others."""
+    from matplotlib.ticker import FixedLocator, NullLocator, ScalarFormatter
+
+    axes.set_yscale("symlog", linthresh=10, linscale=0.5)
+    low, high = axes.get_ylim()
+    ticks = [t for t in (0, 10, 30, 100, 300, 1000, 3000, 10000) if low <= t <= high * 1.05]
+    axes.yaxis.set_major_locator(FixedLocator(ticks))
+    axes.yaxis.set_major_formatter(ScalarFormatter())
+    axes.yaxis.set_minor_locator(NullLocator())
 
 
 def _legend(axes: Any) -> None:
@@ -126,9 +140,13 @@ def expected_vs_actual(columns: Sequence[Column], metrics: Sequence[str] = METRI
         raise ValueError(f"metrics {list(metrics)!r} must be some of {list(METRICS)}")
     ids = _case_ids(columns)
     figure = _figure(max(7.0, 0.34 * len(ids) + 2), 1.0 + 1.7 * len(metrics))
-    grid = figure.subplots(len(metrics), 1, sharex=True, squeeze=False)
+    # Not sharex: shared axes would each build every case's tick (ticks are the costliest
+    # artists here); the upper rows get none and the same limits instead.
+    grid = figure.subplots(len(metrics), 1, squeeze=False)
     for axes, metric in zip(grid[:, 0], metrics, strict=True):
         _draw_metric(axes, columns, ids, metric)
+        axes.set_xlim(-0.6, len(ids) - 0.4)
+        axes.set_xticks([])
     _legend(grid[0, 0])
     bottom = grid[-1, 0]
     bottom.set_xticks(range(len(ids)), ids, rotation=60, ha="right", fontsize=7)

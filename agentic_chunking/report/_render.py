@@ -122,7 +122,12 @@ def _side_by_side(comparison: Comparison) -> list[dict[str, Any]]:
     cells: dict[tuple[str, str], dict[str, Any]] = {
         (str(r["id"]), str(r["label"])): r for r in frame.to_dict("records")
     }
-    moved = {(m.case_id, m.label): m.severity for m in comparison.moves}
+    rank = {"change": 0, "improvement": 1, "regression": 2}
+    moved: dict[tuple[str, str], str] = {}
+    for m in comparison.moves:  # the worst move of a cell marks it
+        key = (m.case_id, m.label)
+        if rank[m.severity] >= rank.get(moved.get(key, ""), -1):
+            moved[key] = m.severity
     return [
         {"id": case_id, "cells": [
             {"label": col.label, "row": cells.get((case_id, col.label)),
