@@ -12,8 +12,38 @@ _MIN_SHARE = 0.5
 content stems (and at least two of them, or all of a shorter one) occur in it."""
 
 
-def _overlap(prop: frozenset[str], sentence: frozenset[str]) -> int:
-    return sum(1 for s in prop if s in sentence or any(stems_match(s, t) for t in sentence))
+class _Attributor:
+    """The labelled sentences' content stems, and which of them each proposition stem
+    matches (remembered for this one set of sentences: each stem pair is compared once,
+    not once per sentence and proposition)."""
+
+    def __init__(self, labelled_sentences: list[tuple[str, str]]) -> None:
+        self._sentences = [(profile(s).content, d) for s, d in labelled_sentences]
+        self._vocabulary = frozenset().union(*(c for c, _ in self._sentences))
+        self._matches: dict[str, frozenset[str]] = {}
+
+    def _matching(self, stem: str) -> frozenset[str]:
+        found = self._matches.get(stem)
+        if found is None:
+            found = frozenset(t for t in self._vocabulary if stems_match(stem, t))
+            self._matches[stem] = found
+        return found
+
+    def domain_of(self, proposition: str) -> str | None:
+        prop = profile(proposition).content
+        if not prop:
+            return None
+        matching = [self._matching(s) for s in prop]
+        best, domains = 0, set()
+        for sentence, domain in self._sentences:
+            score = sum(1 for m in matching if not m.isdisjoint(sentence))
+            if score > best:
+                best, domains = score, {domain}
+            elif score == best and score:
+                domains.add(domain)
+        if best < max(min(2, len(prop)), _MIN_SHARE * len(prop)) or len(domains) != 1:
+            return None
+        return domains.pop()
 
 
 def attribute_domain(proposition: str, labelled_sentences: list[tuple[str, str]]) -> str | None:
@@ -24,19 +54,7 @@ def attribute_domain(proposition: str, labelled_sentences: list[tuple[str, str]]
     it has two or more) and all of them carry the same label. Otherwise None: a proposition
     that cannot be attributed is not evidence of mixing.
     """
-    prop = profile(proposition).content
-    if not prop:
-        return None
-    best, domains = 0, set()
-    for sentence, domain in labelled_sentences:
-        score = _overlap(prop, profile(sentence).content)
-        if score > best:
-            best, domains = score, {domain}
-        elif score == best and score:
-            domains.add(domain)
-    if best < max(min(2, len(prop)), _MIN_SHARE * len(prop)) or len(domains) != 1:
-        return None
-    return domains.pop()
+    return _Attributor(labelled_sentences).domain_of(proposition)
 
 
 def find_mixed_domains(
@@ -52,8 +70,9 @@ def find_mixed_domains(
     findings: list[Finding] = []
     if not labelled_sentences:
         return findings
+    attributor = _Attributor(labelled_sentences)
     for index, chunk in enumerate(chunks):
-        attributed = [(p, attribute_domain(p, labelled_sentences)) for p in chunk]
+        attributed = [(p, attributor.domain_of(p)) for p in chunk]
         counts = Counter(d for _, d in attributed if d is not None)
         if len(counts) < 2:
             continue
