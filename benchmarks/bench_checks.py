@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from agentic_chunking.checks import (
+    PARAPHRASE_ALLOWANCE,
     find_duplicates,
     find_inventions,
     find_not_self_contained,
@@ -72,6 +73,17 @@ CHECKS: dict[str, tuple[str, Check, Check]] = {
     "no_invention": (
         "wice_no_invention.jsonl",
         lambda it: _reasons(find_inventions([str(it["candidate"])], str(it["source"]))),
+        _naive_words,
+    ),
+    "no_invention (allowance)": (
+        "wice_no_invention.jsonl",
+        lambda it: _reasons(
+            find_inventions(
+                [str(it["candidate"])],
+                str(it["source"]),
+                paraphrase_allowance=PARAPHRASE_ALLOWANCE,
+            )
+        ),
         _naive_words,
     ),
     "no_unresolved_pronouns": (

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentic_chunking import split_sentences
-from agentic_chunking.checks import NO_INVENTION, find_inventions
+from agentic_chunking.checks import NO_INVENTION, PARAPHRASE_ALLOWANCE, find_inventions
 
 SOURCE = (
     "The human liver stores glycogen. It releases glucose when blood sugar falls. "
@@ -70,8 +70,16 @@ LONG = (
         LONG + " quickly.",  # one common paraphrase word in 9 content words: tolerated
     ],
 )
-def test_a_common_paraphrase_word_in_a_long_proposition_is_tolerated(proposition: str) -> None:
-    assert find_inventions([proposition], SOURCE) == []
+def test_a_common_paraphrase_word_in_a_long_proposition_is_tolerated_when_asked(
+    proposition: str,
+) -> None:
+    assert find_inventions([proposition], SOURCE, paraphrase_allowance=PARAPHRASE_ALLOWANCE) == []
+
+
+def test_by_default_no_paraphrase_word_is_tolerated() -> None:
+    findings = find_inventions([LONG + " quickly."], SOURCE)
+    assert len(findings) == 1
+    assert "words not in the source: quickly" in findings[0].reason
 
 
 @pytest.mark.parametrize(
@@ -89,7 +97,7 @@ def test_a_common_paraphrase_word_in_a_long_proposition_is_tolerated(proposition
 def test_the_paraphrase_allowance_never_lets_hard_facts_through(
     proposition: str, reason: str
 ) -> None:
-    findings = find_inventions([proposition], SOURCE)
+    findings = find_inventions([proposition], SOURCE, paraphrase_allowance=PARAPHRASE_ALLOWANCE)
     assert len(findings) == 1
     assert reason in findings[0].reason
 

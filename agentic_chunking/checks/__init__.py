@@ -15,7 +15,7 @@ from ._finding import (
     SUBSTANCE_RULES,
     Finding,
 )
-from ._invention import find_inventions
+from ._invention import PARAPHRASE_ALLOWANCE, find_inventions
 from ._pronouns import find_unresolved_pronouns
 from ._self_contained import find_not_self_contained
 
@@ -24,6 +24,7 @@ __all__ = [
     "NO_DUPLICATION",
     "NO_INVENTION",
     "NO_UNRESOLVED_PRONOUNS",
+    "PARAPHRASE_ALLOWANCE",
     "SELF_CONTAINED",
     "SUBSTANCE_RULES",
     "Finding",

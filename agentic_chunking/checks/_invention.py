@@ -14,9 +14,10 @@ from ._language import Profile, profile, stem, stems_match, tokens
 
 _Index = tuple[Profile, dict[str, tuple[str, ...]]]
 
-TOLERATED_SHARE = 0.2
-"""At most this share of a proposition's content words (names included) may be unsupported
-common words: one in five, so never in a proposition of fewer than five content words."""
+PARAPHRASE_ALLOWANCE = 0.2
+"""The allowance ``find_inventions`` offers when asked (it is off by default): at most this
+share of a proposition's content words (names included) may be unsupported common words,
+one in five, so never in a proposition of fewer than five content words."""
 
 COMMON_SURPRISAL = 7.0
 """A tolerated word must be common: ``-log10`` of its relative frequency in the English
@@ -79,14 +80,16 @@ def _matches_negated_sentence(prop: Profile, sentences: tuple[Profile, ...]) -> 
     return negated
 
 
-def _tolerated(words: list[str], content_words: int) -> bool:
+def _tolerated(words: list[str], content_words: int, allowance: float) -> bool:
     """Paraphrase allowance: few unsupported words, all of them common English."""
-    return len(words) <= TOLERATED_SHARE * content_words and all(
-        surprisal(w) <= COMMON_SURPRISAL for w in words
+    return (
+        allowance > 0
+        and len(words) <= allowance * content_words
+        and all(surprisal(w) <= COMMON_SURPRISAL for w in words)
     )
 
 
-def _problems(proposition: str, source: str) -> list[str]:
+def _problems(proposition: str, source: str, allowance: float) -> list[str]:
     src, every = _source_index(source)
     prop = profile(proposition)
     problems: list[str] = []
@@ -96,7 +99,7 @@ def _problems(proposition: str, source: str) -> list[str]:
     words = [written.get(s, s) for s in missing if s not in prop.names]
     if names:
         problems.append(f"names not in the source: {', '.join(names)}")
-    if words and not _tolerated(words, len(prop.content)):
+    if words and not _tolerated(words, len(prop.content), allowance):
         problems.append(f"words not in the source: {', '.join(words)}")
     numbers = sorted(prop.numbers - src.numbers)
     if numbers:
@@ -111,7 +114,9 @@ def _problems(proposition: str, source: str) -> list[str]:
     return problems
 
 
-def find_inventions(propositions: list[str], source: str) -> list[Finding]:
+def find_inventions(
+    propositions: list[str], source: str, *, paraphrase_allowance: float = 0.0
+) -> list[Finding]:
     """Return a finding for each proposition the source does not support.
 
     Checked, after the normalisation of :mod:`._language` (case, British/American
@@ -122,27 +127,27 @@ def find_inventions(propositions: list[str], source: str) -> list[Finding]:
       included) is a stem of the source or a close variant of one, with NO allowance;
     - every other content word (not a glue word such as "is", "has", "the", "known",
       "called": see ``GLUE_WORDS``), stemmed, is a stem of the source or a close
-      inflectional variant of one ("movement"/"moving"), with one allowance for
-      paraphrase: the unsupported ones are tolerated when they are at most
-      ``TOLERATED_SHARE`` (1 in 5) of the proposition's distinct content words (names
-      included) AND each is common English (``surprisal`` <= ``COMMON_SURPRISAL``). So a
-      proposition of fewer than five content words gets no allowance, and a rare or
-      technical word is never tolerated; all the unsupported words are named when the
-      allowance is exceeded;
+      inflectional variant of one ("movement"/"moving"). By default there is no allowance
+      (the suite's hard assert). With ``paraphrase_allowance`` (e.g.
+      ``PARAPHRASE_ALLOWANCE``, 0.2) the unsupported ones are tolerated when they are at
+      most that share of the proposition's distinct content words (names included) AND
+      each is common English (``surprisal`` <= ``COMMON_SURPRISAL``): a proposition of
+      fewer than five content words then gets none, and a rare or technical word is never
+      tolerated; all the unsupported words are named when the allowance is exceeded;
     - every number (dates and years included) is a number of the source, and a number
       followed by a unit ("5.5 percent", "3.7 V") appears with that unit in the source;
     - a negated proposition ("not", "never", "no", "n't", "without"...) matches a negated
       source sentence (the source sentence sharing the most content words and numbers).
     Dates are numbers and month names, so an invented date, number, unit, name or
     negation is always reported, whatever the allowance. Support, not mere
-    non-contradiction: beyond the allowance a word the source never uses is an invention
-    even when it is plausible, so heavier paraphrase is reported too. Inside the allowance
-    a changed common word (a verb such as "sold" for "bought") can pass unseen in a long
-    proposition: that is the price of the allowance.
+    non-contradiction: a word the source never uses is an invention even when it is
+    plausible. The allowance, when asked for, trades that away for paraphrase-heavy text:
+    inside it a changed common word (a verb such as "sold" for "bought") can pass unseen in
+    a long proposition, which is why the suite does not use it.
     """
     findings: list[Finding] = []
     for proposition in propositions:
-        problems = _problems(proposition, source)
+        problems = _problems(proposition, source, paraphrase_allowance)
         if problems:
             findings.append(Finding(proposition, NO_INVENTION, "; ".join(problems)))
     return findings
