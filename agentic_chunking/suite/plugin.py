@@ -202,7 +202,7 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     run = RunResults(
         model=suite.model,
         replies=suite.replies,
-        cassette_set=str(cassette_dir(suite.cassette_root, suite.model)),
+        cassette_set=_relative(cassette_dir(suite.cassette_root, suite.model), session),
         prompt_versions=dict(PROMPT_VERSIONS),
         created_at=now_iso(),
         cases=tuple(suite.results[k] for k in sorted(suite.results)),
@@ -220,6 +220,14 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         )
     except Exception as error:  # a broken report must not hide the cases' verdicts
         suite.report_error = f"{type(error).__name__}: {error}"
+
+
+def _relative(path: Path, session: pytest.Session) -> str:
+    """``path`` relative to the rootdir when inside it (no machine's paths in results)."""
+    try:
+        return str(path.relative_to(session.config.rootpath))
+    except ValueError:
+        return str(path)
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
