@@ -139,11 +139,19 @@ class Case(_Strict):
         return len({d for _, d in self.labelled_sentences()}) >= 2
 
 
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when the wheel has it
+
+
+def safe_load_yaml(text: str) -> Any:
+    """Parse YAML safely (no Python objects), with libyaml's fast reader when available."""
+    return yaml.load(text, Loader=_YAML_LOADER)
+
+
 def load_case(path: Path) -> Case:
     """Read and validate one case file; raise CaseError naming the file and the field."""
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = safe_load_yaml(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise CaseError(f"{path}: cannot be read ({error.strerror})") from None
     except yaml.YAMLError as error:

@@ -21,7 +21,7 @@ from .._batches import plan_batches
 from .._errors import CaseError
 from .._prompts import extraction_user_message, load_prompt
 from ..testing import FakeReply
-from ._cases import Case, _describe
+from ._cases import Case, _describe, safe_load_yaml
 
 REFERENCE_MODEL = "reference"
 
@@ -87,7 +87,7 @@ def load_replies(case: Case, replies_dir: Path) -> ReferenceReplies:
     """Read the case's reply file and check it answers the case's batches, one by one."""
     path = replies_path(case, replies_dir)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = safe_load_yaml(path.read_text(encoding="utf-8"))
         replies = ReferenceReplies.model_validate(data)
     except OSError as error:
         raise CaseError(f"{path}: cannot be read ({error.strerror})") from None
