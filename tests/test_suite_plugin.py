@@ -5,24 +5,43 @@ Live paths run against a FakeMessagesServer on 127.0.0.1, never the network.
 
 from __future__ import annotations
 
+import importlib
 import shutil
 from pathlib import Path
 
 import pytest
 
+from agentic_chunking._client import make_client
+from agentic_chunking.report import RunResults, build_report
 from agentic_chunking.suite import ReferenceServer, find_secrets, load_case, load_replies
 from agentic_chunking.testing import FakeMessagesServer, FakeReply
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = ("TC-001", "TC-030")  # one that passes, one whose expected error is max_tokens
 CASE_TESTS = "tests/test_cases.py::test_case"
-# The outer session imported tests/test_cases.py already: import the copy by path.
-INNER = ("--import-mode=importlib", "-p", "no:cacheprovider")
+# The outer session imported tests/test_cases.py already: import the copy by path. Only
+# pytest-recording is loaded of the installed plugins (see the `project` fixture).
+INNER = ("--import-mode=importlib", "-p", "no:cacheprovider", "-p", "pytest_recording.plugin")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _libraries_loaded(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Load here first what the inner runs use: pytester's in-process runs drop the modules
+    a run imported, numpy and matplotlib cannot be imported twice in one process, and the
+    SDK takes seconds to import each time."""
+    build_report([RunResults(model="warm-up")], reports_dir=tmp_path_factory.mktemp("warm"))
+    make_client(api_key="warm-up").close()
+    importlib.import_module("pytest_recording._vcr")  # and with it vcrpy
 
 
 @pytest.fixture
-def project(pytester: pytest.Pytester) -> pytest.Pytester:
-    """A copy of the repository's suite wiring with two cases and their reply files."""
+def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytest.Pytester:
+    """A copy of the repository's suite wiring with two cases and their reply files.
+
+    Plugin autoloading is off in the inner runs: each in-process run would import every
+    installed plugin (hypothesis, benchmark, ...) again, seconds a run.
+    """
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
     (pytester.path / "cases" / "reference_replies").mkdir(parents=True)
     for case_id in CASES:
         shutil.copy(REPO / "cases" / f"{case_id}.yaml", pytester.path / "cases")
@@ -97,6 +116,17 @@ def test_record_writes_cassettes_without_secrets_then_replays_offline(
     replayed = project.runpytest(*INNER, CASE_TESTS, "--model", "loopback-model")
     replayed.assert_outcomes(passed=2)
     replayed.stdout.fnmatch_lines(["*model 'loopback-model' (recorded replies)*"])
+
+    # With the reference results beside it, the report compares the two, oldest first.
+    shutil.copytree(REPO / "cassettes" / "reference", project.path / "cassettes" / "reference")
+    project.runpytest(*INNER, CASE_TESTS).assert_outcomes(passed=2)
+    compared = project.runpytest(*INNER, CASE_TESTS, "--model", "loopback-model")
+    compared.assert_outcomes(passed=2)
+    compared.stdout.no_fnmatch_line("*report not written*")
+    page = (project.path / "reports" / "latest.html").read_text()
+    assert "What moved" in page
+    assert "Compared with <b>reference</b>: hand-written reference replies" in page
+    assert page.index("loopback-model") > page.index("reference")
 
 
 def test_record_without_an_api_key_stops_at_once_and_says_what_to_set(

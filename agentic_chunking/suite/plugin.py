@@ -209,14 +209,18 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     )
     try:
         write_results(run, suite.reports_dir)
-        others = [
-            load_results(path)
-            for path in sorted(suite.reports_dir.glob("results-*.json"))
-            if path.name != f"results-{model_slug(suite.model)}.json"
-        ]
+        others = sorted(
+            (
+                load_results(path)
+                for path in suite.reports_dir.glob("results-*.json")
+                if path.name != f"results-{model_slug(suite.model)}.json"
+            ),
+            key=lambda other: other.created_at,
+        )
         baseline = load_results(suite.baseline) if suite.baseline else None
+        # Earlier runs first, this run last: deltas read from the older runs to this one.
         suite.report_path = build_report(
-            [run, *others], reports_dir=suite.reports_dir, baseline=baseline
+            [*others, run], reports_dir=suite.reports_dir, baseline=baseline
         )
     except Exception as error:  # a broken report must not hide the cases' verdicts
         suite.report_error = f"{type(error).__name__}: {error}"
