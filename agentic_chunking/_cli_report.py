@@ -19,17 +19,34 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "compares the runs side by side per case, led by what moved."
         ),
     )
-    parser.add_argument("results", nargs="+", type=Path, metavar="RESULTS.json",
-                        help="results files, one per model; the first is the reference for "
-                        "deltas unless --baseline is given")
-    parser.add_argument("--baseline", type=Path, metavar="PATH",
-                        help="an earlier results file to compare every run against "
-                        "(e.g. one from reports/history/)")
-    parser.add_argument("-o", "--output", type=Path, metavar="OUT.html",
-                        help="write the page here; default: reports/latest.html and a "
-                        "timestamped copy beside it")
-    parser.add_argument("--no-plots", dest="plots", action="store_false",
-                        help="leave the plots out (faster; the tables stay)")
+    parser.add_argument(
+        "results",
+        nargs="+",
+        type=Path,
+        metavar="RESULTS.json",
+        help="results files, one per model; the first is the reference for "
+        "deltas unless --baseline is given",
+    )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        metavar="PATH",
+        help="an earlier results file to compare every run against "
+        "(e.g. one from reports/history/)",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="OUT.html",
+        help="write the page here; default: reports/latest.html and a timestamped copy beside it",
+    )
+    parser.add_argument(
+        "--no-plots",
+        dest="plots",
+        action="store_false",
+        help="leave the plots out (faster; the tables stay)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -40,8 +57,9 @@ def run(args: argparse.Namespace) -> int:
     runs = [load_results(path) for path in args.results]
     baseline = None if args.baseline is None else load_results(args.baseline)
     if args.output is None:
-        path = build_report(runs, reports_dir=DEFAULT_REPORTS_DIR, baseline=baseline,
-                            plots=args.plots)
+        path = build_report(
+            runs, reports_dir=DEFAULT_REPORTS_DIR, baseline=baseline, plots=args.plots
+        )
     else:
         path = args.output
         path.parent.mkdir(parents=True, exist_ok=True)

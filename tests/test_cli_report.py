@@ -48,8 +48,9 @@ def test_one_file_is_a_plain_report(tmp_path: Path) -> None:
     assert "What moved" not in html and "TC-031" in html
 
 
-def test_default_output_is_reports_latest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
-                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_default_output_is_reports_latest(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     shutil.copy(REFERENCE, tmp_path / "a.json")
     monkeypatch.chdir(tmp_path)
     assert main(["report", "a.json", "--no-plots"]) == 0
@@ -59,11 +60,15 @@ def test_default_output_is_reports_latest(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 @pytest.mark.parametrize("which", ["results", "baseline"])
-def test_bad_file_is_a_one_line_error(tmp_path: Path, which: str,
-                                      capsys: pytest.CaptureFixture[str]) -> None:
+def test_bad_file_is_a_one_line_error(
+    tmp_path: Path, which: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     missing = tmp_path / "missing.json"
-    argv = (["report", str(missing)] if which == "results"
-            else ["report", str(REFERENCE), "--baseline", str(missing)])
+    argv = (
+        ["report", str(missing)]
+        if which == "results"
+        else ["report", str(REFERENCE), "--baseline", str(missing)]
+    )
     assert main([*argv, "-o", str(tmp_path / "x.html")]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""

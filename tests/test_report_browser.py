@@ -42,12 +42,24 @@ def _open(page: Path, profile: Path, screenshot: Path) -> tuple[str, list[str]]:
     """Load ``page`` headless; return the DOM after load and the console messages."""
     assert BROWSER is not None
     command = [
-        BROWSER, "--headless", "--no-sandbox", "--disable-gpu",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--no-first-run", "--disable-extensions", f"--user-data-dir={profile}",
-        "--host-resolver-rules=MAP * ~NOTFOUND", "--enable-logging=stderr", "--v=0",
-        "--hide-scrollbars", "--window-size=1400,2200", f"--screenshot={screenshot}",
-        "--dump-dom", page.as_uri(),
+        BROWSER,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-extensions",
+        f"--user-data-dir={profile}",
+        "--host-resolver-rules=MAP * ~NOTFOUND",
+        "--enable-logging=stderr",
+        "--v=0",
+        "--hide-scrollbars",
+        "--window-size=1400,2200",
+        f"--screenshot={screenshot}",
+        "--dump-dom",
+        page.as_uri(),
     ]
     done = subprocess.run(command, capture_output=True, text=True, timeout=180, check=False)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -39,7 +39,9 @@ def test_same_run_twice_moves_nothing_and_is_safe(reference: RunResults) -> None
     assert result.moves == ()
     assert result.safe
     assert [c.label for c in result.columns] == [
-        "reference @ 2026-11-29T12:00:00+00:00", "reference @ 2026-11-29T12:00:00+00:00'"]
+        "reference @ 2026-11-29T12:00:00+00:00",
+        "reference @ 2026-11-29T12:00:00+00:00'",
+    ]
 
 
 def test_verdict_flips_are_listed_first_and_make_it_unsafe(comparison: Comparison) -> None:
@@ -79,18 +81,24 @@ def test_count_shift_out_of_and_back_into_range(reference: RunResults) -> None:
     narrow = replace(case, expected=replace(case.expected, chunks=(2, 3)))
     wide = replace(case, expected=replace(case.expected, chunks=(1, 3)))
     # same response, different ranges is not a shift: only changed values move
-    assert compare_runs([replace(reference, cases=(narrow,)),
-                         replace(reference, model="x", cases=(wide,))]).of_kind("count") == []
+    assert (
+        compare_runs(
+            [replace(reference, cases=(narrow,)), replace(reference, model="x", cases=(wide,))]
+        ).of_kind("count")
+        == []
+    )
 
 
 def test_count_moves_in_the_fixture(comparison: Comparison) -> None:
     counts = comparison.of_kind("count")
     assert [(m.case_id, m.severity, m.text) for m in counts] == [
-        ("TC-031", "change", "tokens 354 → 364, below the expected 400-650")]
+        ("TC-031", "change", "tokens 354 → 364, below the expected 400-650")
+    ]
 
 
-def test_count_leaving_the_range_is_a_regression(reference: RunResults,
-                                                 upgrade: RunResults) -> None:
+def test_count_leaving_the_range_is_a_regression(
+    reference: RunResults, upgrade: RunResults
+) -> None:
     tc001 = reference.case("TC-001")
     assert tc001 is not None
     tight = replace(tc001, expected=replace(tc001.expected, propositions=(3, 3)))
@@ -109,7 +117,9 @@ def test_count_leaving_the_range_is_a_regression(reference: RunResults,
 def test_theme_changes(comparison: Comparison) -> None:
     themes = comparison.of_kind("theme")
     assert [(m.case_id, m.severity) for m in themes] == [
-        ("TC-031", "regression"), ("TC-031", "change")]
+        ("TC-031", "regression"),
+        ("TC-031", "change"),
+    ]
     assert themes[0].text == "expected theme lost: Urban Planning"
     assert themes[1].text.startswith("new: Battery Technology, Zoning")
     assert "gone: Lithium-ion Battery Fundamentals" in themes[1].text

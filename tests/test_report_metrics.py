@@ -34,8 +34,9 @@ def tc031() -> CaseResult:
     ("span", "direction"),
     [((5, 8), "in"), ((6, 6), "in"), ((7, 9), "below"), ((2, 5), "above"), (None, "unknown")],
 )
-def test_chunks_against_range(tc031: CaseResult, span: tuple[int, int] | None,
-                              direction: str) -> None:
+def test_chunks_against_range(
+    tc031: CaseResult, span: tuple[int, int] | None, direction: str
+) -> None:
     case = replace(tc031, expected=replace(tc031.expected, chunks=span))
     status = metric_status(case, "chunks")
     assert status.actual == 6
@@ -57,8 +58,9 @@ def test_explanation_names_value_range_gap_and_seed(tc031: CaseResult) -> None:
 
 def test_deviation_notes_list_counts_and_missing_themes(tc031: CaseResult) -> None:
     assert deviation_notes(tc031) == [metric_status(tc031, "tokens").explanation]
-    case = replace(tc031, expected=Expectation(chunks=(1, 2), themes=("Quantum",),
-                                               seed=SeedFigures(chunks=6)))
+    case = replace(
+        tc031, expected=Expectation(chunks=(1, 2), themes=("Quantum",), seed=SeedFigures(chunks=6))
+    )
     notes = deviation_notes(case)
     assert len(notes) == 2
     assert notes[0].startswith("6 chunks is 4 above")
@@ -93,8 +95,9 @@ words = st.text(alphabet="abcdefghij", min_size=1, max_size=8)
 
 @settings(deadline=None)  # the first example loads the stemmer; CI machines are shared
 @given(st.lists(words, min_size=1, max_size=4), st.lists(words, max_size=4))
-def test_a_theme_is_found_in_any_category_that_contains_it(theme: list[str],
-                                                           extra: list[str]) -> None:
+def test_a_theme_is_found_in_any_category_that_contains_it(
+    theme: list[str], extra: list[str]
+) -> None:
     expected = " ".join(theme)
     assert theme_found(expected, [" ".join([*extra, *theme, *extra]).title()])
     assert not theme_found(expected + " zzzzq", [expected])

@@ -63,8 +63,15 @@ def test_a_finding_reason_with_markup_is_escaped(compared: str) -> None:
 @pytest.mark.parametrize("page", ["single", "compared"])
 def test_page_is_self_contained(page: str, request: pytest.FixtureRequest) -> None:
     html: str = request.getfixturevalue(page)
-    for pattern in (r"\bsrc=", r"<link\b", r"@import", r"url\((?!#)", r"<script\b",
-                    r"<iframe\b", r"https?://(?!www\.w3\.org/\d{4}/)"):
+    for pattern in (
+        r"\bsrc=",
+        r"<link\b",
+        r"@import",
+        r"url\((?!#)",
+        r"<script\b",
+        r"<iframe\b",
+        r"https?://(?!www\.w3\.org/\d{4}/)",
+    ):
         # url(#id) inside the inline SVG points into the page itself; anything else may not
         assert not re.search(pattern, html, flags=re.I), pattern
     assert html.count("<svg") == 2  # granularity plot and token plot, inline
@@ -96,7 +103,7 @@ def test_summary_rows_show_counts_ranges_seed_and_flags(single: str) -> None:
         r"<tr>\s*<td class=\"case-cell\"><a href=\"#case-(TC-\d+)\">.*?</tr>", single, flags=re.S
     )
     assert rows == ["TC-001", "TC-019", "TC-027", "TC-031"]
-    tc031 = single[single.index('href="#case-TC-031"'):]
+    tc031 = single[single.index('href="#case-TC-031"') :]
     tc031 = tc031[: tc031.index('id="case-')]
     text = _text(tc031)
     assert "6 exp 5-8 · seed 6" in text
@@ -110,12 +117,12 @@ def test_totals_of_tokens_in_and_out(single: str, reference: RunResults) -> None
     total_in = sum(c.usage.input_tokens for c in reference.cases)
     total_out = sum(c.usage.output_tokens for c in reference.cases)
     assert f"model tokens {total_in} in / {total_out} out" in _text(single)
-    total_row = _text(single[single.index('<tr class="total"'):])
+    total_row = _text(single[single.index('<tr class="total"') :])
     assert total_row.strip().startswith(f"Total (4 cases) 8 25 430 {total_in} {total_out}")
 
 
 def test_case_detail_marks_failing_proposition_with_reason(compared: str) -> None:
-    detail = compared[compared.index('id="case-TC-031"'):]
+    detail = compared[compared.index('id="case-TC-031"') :]
     bad = re.findall(r'<li class="bad">(.*?)</li>', detail, flags=re.S)
     assert len(bad) == 1
     text = _text(bad[0])
@@ -135,8 +142,10 @@ def test_comparison_leads_with_what_moved(compared: str) -> None:
     start = text.index("What moved")
     assert start < text.index("Summary")
     assert "✘ Not safe: 2 substance verdict(s) got worse against baseline: reference." in text
-    order = [text.index(t, start) for t in
-             ("Substance verdicts (2)", "Counts beyond the soft ranges (1)", "Themes (2)")]
+    order = [
+        text.index(t, start)
+        for t in ("Substance verdicts (2)", "Counts beyond the soft ranges (1)", "Themes (2)")
+    ]
     assert order == sorted(order)
     assert "TC-019 · claude-next-20261201: passed → failed (no_invention: pass → fail)" in text
     assert "TC-031 · claude-next-20261201: tokens 354 → 364" in text
@@ -144,24 +153,28 @@ def test_comparison_leads_with_what_moved(compared: str) -> None:
 
 def test_safe_upgrade_says_so(reference: RunResults) -> None:
     other = replace(reference, model="claude-same", replies="recorded")
-    text = _text(render_report([other], baseline=reference, generated_at=MOMENT,
-                                       plots=False))
+    text = _text(render_report([other], baseline=reference, generated_at=MOMENT, plots=False))
     assert "✔ No substance verdict got worse against baseline: reference." in text
     assert "Nothing moved." in text
 
 
 def test_side_by_side_shows_deltas(compared: str) -> None:
-    side = compared[compared.index('class="side"'):]
-    row = _text(side[side.index('<td><a href="#case-TC-001"'):].split("</tr>")[0])
+    side = compared[compared.index('class="side"') :]
+    row = _text(side[side.index('<td><a href="#case-TC-001"') :].split("</tr>")[0])
     assert row.split() == ["TC-001", "passed", "1", "3", "51", "passed", "1", "4+1", "62+11"]
 
 
 def test_runs_that_could_not_run_still_render(reference: RunResults) -> None:
-    broken = replace(reference, model="broken", replies="recorded", cases=tuple(
-        replace(c, response=None, outcome="error", error="model call failed: HTTP 529")
-        for c in reference.cases))
-    text = _text(render_report([broken], baseline=reference, generated_at=MOMENT,
-                               plots=False))
+    broken = replace(
+        reference,
+        model="broken",
+        replies="recorded",
+        cases=tuple(
+            replace(c, response=None, outcome="error", error="model call failed: HTTP 529")
+            for c in reference.cases
+        ),
+    )
+    text = _text(render_report([broken], baseline=reference, generated_at=MOMENT, plots=False))
     assert "TC-031 · broken: passed → error: model call failed: HTTP 529" in text
     assert "Not safe: 4 substance verdict(s) got worse" in text
     assert "✘ Could not run model call failed: HTTP 529" in text
@@ -175,8 +188,9 @@ def test_no_runs_is_an_input_error() -> None:
         render_report([])
 
 
-def test_build_report_writes_latest_and_timestamped_copy(tmp_path: Path,
-                                                         reference: RunResults) -> None:
+def test_build_report_writes_latest_and_timestamped_copy(
+    tmp_path: Path, reference: RunResults
+) -> None:
     path = build_report([reference], reports_dir=tmp_path / "reports")
     assert path == tmp_path / "reports" / "latest.html"
     (copy,) = (tmp_path / "reports").glob("report-*.html")

@@ -54,8 +54,10 @@ def test_case_figures_come_from_the_response(reference: RunResults) -> None:
     assert case.counts == {"chunks": 6, "propositions": 20, "tokens": 354}
     assert case.themes[0] == "Lithium-ion Battery Fundamentals"
     assert case.expected.seed is not None and case.expected.seed.chunks == 6
-    assert [name for name, _ in case.ordered_checks()][:2] == ["no_invention",
-                                                               "no_unresolved_pronouns"]
+    assert [name for name, _ in case.ordered_checks()][:2] == [
+        "no_invention",
+        "no_unresolved_pronouns",
+    ]
 
 
 def test_case_without_response_has_no_counts() -> None:
@@ -138,16 +140,22 @@ def test_check_result_from_the_checks_findings() -> None:
     found = [Finding("It is red.", "no_unresolved_pronouns", "'It' unresolved", 1)]
     check = CheckResult.from_findings(found)
     assert check.passed is False and check.verdict == "fail"
-    assert check.findings == (FindingRecord("It is red.", "no_unresolved_pronouns",
-                                            "'It' unresolved", 1),)
+    assert check.findings == (
+        FindingRecord("It is red.", "no_unresolved_pronouns", "'It' unresolved", 1),
+    )
     assert CheckResult.from_findings([]).verdict == "pass"
     assert CheckResult.from_findings(found, applies=False).verdict == "n/a"
 
 
 def test_expectation_reads_a_case_files_expect_block() -> None:
-    expect = {"chunks": [5, 8], "propositions": [16, 26], "tokens": [400, 650],
-              "themes": ["Battery"], "error": None,
-              "seed": {"chunks": 6, "propositions": 20, "tokens": 499, "note": "seed 000"}}
+    expect = {
+        "chunks": [5, 8],
+        "propositions": [16, 26],
+        "tokens": [400, 650],
+        "themes": ["Battery"],
+        "error": None,
+        "seed": {"chunks": 6, "propositions": 20, "tokens": 499, "note": "seed 000"},
+    }
     expectation = Expectation.from_dict(expect)
     assert expectation.chunks == (5, 8)
     assert expectation.seed is not None and expectation.seed.tokens == 499

@@ -107,9 +107,16 @@ def test_an_expected_failure_reads_as_failed_cleanly(reference: RunResults) -> N
 
 def test_a_failed_case_says_which_check_failed_and_why(reference: RunResults) -> None:
     reason = "propositions 3 and 4 are in no output chunk"
-    broken = _with_case(reference, "TC-001", outcome="failed", checks={
-        "partition": CheckResult(passed=False, findings=(FindingRecord("", "partition", reason),)),
-    })
+    broken = _with_case(
+        reference,
+        "TC-001",
+        outcome="failed",
+        checks={
+            "partition": CheckResult(
+                passed=False, findings=(FindingRecord("", "partition", reason),)
+            ),
+        },
+    )
     block = _case_block(render_report([broken], plots=False), "TC-001")
     assert '<div class="box box-fail"><b>✘ Failed</b>' in block
     assert f"<li><b>Partition</b>: {reason}</li>" in block
@@ -119,10 +126,17 @@ def test_an_expected_error_that_did_not_come_is_a_failure(reference: RunResults)
     reason = "the run succeeded, but the case expects a failure naming ['max_tokens']"
     case = reference.case("TC-027")
     assert case is not None
-    broken = _with_case(reference, "TC-027", outcome="failed", response=AgenticResponse(), checks={
-        "expected_error": CheckResult(passed=False, findings=(
-            FindingRecord("", "expected_error", reason),)),
-    })
+    broken = _with_case(
+        reference,
+        "TC-027",
+        outcome="failed",
+        response=AgenticResponse(),
+        checks={
+            "expected_error": CheckResult(
+                passed=False, findings=(FindingRecord("", "expected_error", reason),)
+            ),
+        },
+    )
     html = render_report([broken], plots=False)
     assert "failed cleanly" not in _summary_row(html, "TC-027")
     block = _case_block(html, "TC-027")

@@ -172,8 +172,9 @@ def compare_runs(runs: Sequence[RunResults], *, baseline: RunResults | None = No
             if ref is None or new is None:
                 where = column.label if new is None else reference.label
                 severity = "regression" if new is None else "change"
-                moves.append(Move("verdict", case_id, column.label, severity,
-                                  f"case missing from {where}"))
+                moves.append(
+                    Move("verdict", case_id, column.label, severity, f"case missing from {where}")
+                )
                 continue
             verdict = _verdict_move(ref, new, column.label)
             moves += [verdict] if verdict else []

@@ -73,7 +73,8 @@ def _marked_chunks(case: CaseResult) -> tuple[list[dict[str, Any]], list[Finding
         propositions = []
         for text in chunk.propositions:
             mine = [
-                (n, f) for n, f in enumerate(findings)
+                (n, f)
+                for n, f in enumerate(findings)
                 if f.proposition == text and f.chunk_index in (None, index)
             ]
             placed.update(n for n, _ in mine)
@@ -108,9 +109,7 @@ def _details(comparison: Comparison) -> list[dict[str, Any]]:
             {"column": col, "view": None if case is None else _case_view(case)}
             for col, case in per_column
         ]
-        attention = any(
-            case is not None and (case.outcome != "passed") for _, case in per_column
-        )
+        attention = any(case is not None and (case.outcome != "passed") for _, case in per_column)
         details.append({"id": case_id, "case": first, "views": views, "open": attention})
     return details
 
@@ -129,11 +128,17 @@ def _side_by_side(comparison: Comparison) -> list[dict[str, Any]]:
         if rank[m.severity] >= rank.get(moved.get(key, ""), -1):
             moved[key] = m.severity
     return [
-        {"id": case_id, "cells": [
-            {"label": col.label, "row": cells.get((case_id, col.label)),
-             "moved": moved.get((case_id, col.label))}
-            for col in comparison.columns
-        ]}
+        {
+            "id": case_id,
+            "cells": [
+                {
+                    "label": col.label,
+                    "row": cells.get((case_id, col.label)),
+                    "moved": moved.get((case_id, col.label)),
+                }
+                for col in comparison.columns
+            ],
+        }
         for case_id in comparison.case_ids
     ]
 
@@ -157,24 +162,31 @@ def render_report(
     summaries = []
     for column in comparison.columns:
         frame = summary_frame(column.run, checks)
-        summaries.append({
-            "column": column,
-            "rows": frame.to_dict("records") if not frame.empty else [],
-            "categories": by_category(frame),
-        })
+        summaries.append(
+            {
+                "column": column,
+                "rows": frame.to_dict("records") if not frame.empty else [],
+                "categories": by_category(frame),
+            }
+        )
     moment = generated_at or datetime.now(UTC)
-    return _environment().get_template("report.html.j2").render(
-        generated_at=moment.strftime("%Y-%m-%d %H:%M:%S UTC"),
-        comparison=comparison,
-        comparing=len(comparison.columns) > 1,
-        moves={kind: comparison.of_kind(kind) for kind in ("verdict", "count", "theme")},
-        side_by_side=_side_by_side(comparison) if len(comparison.columns) > 1 else [],
-        model_totals=model_totals(comparison),
-        summaries=summaries,
-        checks=checks,
-        details=_details(comparison),
-        plots=list(zip(CAPTIONS, _markup(all_plots(comparison.columns)), strict=False))
-        if plots else [],
+    return (
+        _environment()
+        .get_template("report.html.j2")
+        .render(
+            generated_at=moment.strftime("%Y-%m-%d %H:%M:%S UTC"),
+            comparison=comparison,
+            comparing=len(comparison.columns) > 1,
+            moves={kind: comparison.of_kind(kind) for kind in ("verdict", "count", "theme")},
+            side_by_side=_side_by_side(comparison) if len(comparison.columns) > 1 else [],
+            model_totals=model_totals(comparison),
+            summaries=summaries,
+            checks=checks,
+            details=_details(comparison),
+            plots=list(zip(CAPTIONS, _markup(all_plots(comparison.columns)), strict=False))
+            if plots
+            else [],
+        )
     )
 
 

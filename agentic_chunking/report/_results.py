@@ -75,8 +75,10 @@ class CaseResult:
     @property
     def themes(self) -> tuple[str, ...]:
         """The ThematicCategory of each output chunk, in order."""
-        return () if self.response is None else tuple(
-            c.thematic_category for c in self.response.chunks
+        return (
+            ()
+            if self.response is None
+            else tuple(c.thematic_category for c in self.response.chunks)
         )
 
     @property

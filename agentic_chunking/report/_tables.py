@@ -66,9 +66,19 @@ def summary_frame(run: RunResults, checks: list[str]) -> pd.DataFrame:
 def totals(frame: pd.DataFrame) -> dict[str, Any]:
     """Totals of a summary frame: cases by outcome, deviations, counts and tokens."""
     if frame.empty:
-        return {"cases": 0, "passed": 0, "failed": 0, "error": 0, "deviating": 0,
-                "input_tokens": 0, "output_tokens": 0, "calls": 0,
-                "chunks": 0, "propositions": 0, "tokens": 0}
+        return {
+            "cases": 0,
+            "passed": 0,
+            "failed": 0,
+            "error": 0,
+            "deviating": 0,
+            "input_tokens": 0,
+            "output_tokens": 0,
+            "calls": 0,
+            "chunks": 0,
+            "propositions": 0,
+            "tokens": 0,
+        }
     outcomes = frame["outcome"].value_counts()
     result: dict[str, Any] = {
         "cases": len(frame),
@@ -102,14 +112,18 @@ def comparison_frame(comparison: Comparison) -> pd.DataFrame:
     for column in comparison.columns:
         for case in column.run.cases:
             counts = case.counts
-            rows.append({
-                "id": case.id, "label": column.label, "outcome": case.outcome,
-                "verdict_text": case.verdict_text,
-                **counts,
-                "input_tokens": case.usage.input_tokens,
-                "output_tokens": case.usage.output_tokens,
-                "deviates": bool(deviation_notes(case)),
-            })
+            rows.append(
+                {
+                    "id": case.id,
+                    "label": column.label,
+                    "outcome": case.outcome,
+                    "verdict_text": case.verdict_text,
+                    **counts,
+                    "input_tokens": case.usage.input_tokens,
+                    "output_tokens": case.usage.output_tokens,
+                    "deviates": bool(deviation_notes(case)),
+                }
+            )
     frame = pd.DataFrame(rows)
     if frame.empty:
         return frame
@@ -124,7 +138,6 @@ def model_totals(comparison: Comparison) -> list[dict[str, Any]]:
     """Per column: outcomes, soft deviations and token totals, via ``totals``."""
     checks = check_names([c.run for c in comparison.columns])
     return [
-        {"label": column.label, "run": column.run,
-         **totals(summary_frame(column.run, checks))}
+        {"label": column.label, "run": column.run, **totals(summary_frame(column.run, checks))}
         for column in comparison.columns
     ]

@@ -13,14 +13,30 @@ from dataclasses import dataclass
 
 #: Kind, pattern on the line, and the phrase for one and for several.
 _KINDS: tuple[tuple[str, re.Pattern[str], str, str], ...] = (
-    ("duplicate", re.compile(r"^duplicate merged before grouping"),
-     "duplicate merged", "duplicates merged"),
-    ("empty_input", re.compile(r"^input chunk .* is empty"),
-     "empty input chunk", "empty input chunks"),
-    ("no_proposition", re.compile(r" gave no proposition"),
-     "batch gave no proposition", "batches gave no proposition"),
-    ("skipped_entry", re.compile(r"^entry \d+ skipped"),
-     "reply entry skipped", "reply entries skipped"),
+    (
+        "duplicate",
+        re.compile(r"^duplicate merged before grouping"),
+        "duplicate merged",
+        "duplicates merged",
+    ),
+    (
+        "empty_input",
+        re.compile(r"^input chunk .* is empty"),
+        "empty input chunk",
+        "empty input chunks",
+    ),
+    (
+        "no_proposition",
+        re.compile(r" gave no proposition"),
+        "batch gave no proposition",
+        "batches gave no proposition",
+    ),
+    (
+        "skipped_entry",
+        re.compile(r"^entry \d+ skipped"),
+        "reply entry skipped",
+        "reply entries skipped",
+    ),
 )
 WARNING_KINDS = (*(kind for kind, *_ in _KINDS), "other")
 
