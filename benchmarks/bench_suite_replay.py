@@ -32,9 +32,9 @@ import httpx2
 import vcr
 
 from agentic_chunking._client import make_client
-from agentic_chunking._pipeline import chunk_text_agentic
 from agentic_chunking.suite import case_files, cassette_path, judge, load_case, run_case
 from agentic_chunking.suite import vcr_config as suite_vcr_config
+from agentic_chunking.suite._runner import run_pipeline
 from agentic_chunking.suite.plugin import REPLAY_API_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -150,13 +150,7 @@ def instrumented_pass(paths: list[Path], cassette_root: Path, model: str) -> Pha
                 context.__enter__()
             try:
                 with phases.timed("chunk_text_agentic"):
-                    response = chunk_text_agentic(
-                        case.agentic_inputs(),
-                        case.document_id,
-                        client=client,
-                        model=model,
-                        max_tokens_per_batch=case.max_tokens_per_batch,
-                    )
+                    response = run_pipeline(case, client=client, model=model)
             finally:
                 with phases.timed("cassette open+close"):
                     context.__exit__(None, None, None)

@@ -20,7 +20,6 @@ from .._client import make_client
 from .._errors import InputError
 from .._models import AgenticResponse
 from .._parse import parse_propositions_strict
-from .._pipeline import chunk_text_agentic
 from ..checks import MIXED_DOMAINS, NO_DUPLICATION
 from ..mutations import OPERATORS, Mutation
 from ..testing import FakeMessagesServer
@@ -33,7 +32,7 @@ from ._replies import (
     ReferenceServer,
     load_replies,
 )
-from ._runner import PARTITION, judge
+from ._runner import PARTITION, judge, run_pipeline
 
 if TYPE_CHECKING:
     import anthropic
@@ -110,7 +109,7 @@ def _case_outcomes(
 ) -> Iterator[MutationOutcome]:
     replies = load_replies(case, replies_dir)
     reference.use(case, replies)
-    original = _run(case, client)
+    original = run_pipeline(case, client=client, model=REFERENCE_MODEL)
     groups = [
         {"category": c.thematic_category, "facts": list(c.propositions)} for c in original.chunks
     ]
@@ -126,20 +125,10 @@ def _case_outcomes(
             yield MutationOutcome(case.id, name, None, False, False, (), str(error))
             continue
         reference.use(case, mutate_replies(replies, original, mutation))
-        result = judge(case, _run(case, client))
+        result = judge(case, run_pipeline(case, client=client, model=REFERENCE_MODEL))
         fired = tuple(n for n, c in result.checks.items() if c.applies and c.passed is False)
         killed = mutation.rule in fired or (mutation.rule == NO_DUPLICATION and PARTITION in fired)
         yield MutationOutcome(
             case.id, name, mutation.rule, True, killed, fired, mutation.description
         )
     reference.use(case, replies)
-
-
-def _run(case: Case, client: anthropic.Anthropic) -> AgenticResponse:
-    return chunk_text_agentic(
-        case.agentic_inputs(),
-        case.document_id,
-        client=client,
-        model=REFERENCE_MODEL,
-        max_tokens_per_batch=case.max_tokens_per_batch,
-    )

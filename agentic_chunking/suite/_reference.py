@@ -11,13 +11,23 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from .._client import make_client
-from .._pipeline import chunk_text_agentic
 from ..testing import FakeMessagesServer
 from ._cases import load_cases
 from ._cassettes import cassette_path, vcr_config
 from ._replies import REFERENCE_MODEL, ReferenceServer, load_replies
+from ._runner import run_pipeline
+
+REFERENCE_URI = "http://reference-replies.invalid/v1/messages"
+"""Where the reference cassettes say their requests went: a reserved, unreachable host
+that names what answered (the fake server's random port would churn every rebuild)."""
+
+
+def _at_reference_host(request: Any) -> Any:
+    request.uri = REFERENCE_URI
+    return request
 
 
 def rebuild_reference_cassettes(
@@ -37,7 +47,10 @@ def rebuild_reference_cassettes(
 
     cases = [c for c in load_cases(cases_dir) if only is None or c.id in only]
     replies = {case.id: load_replies(case, replies_dir) for case in cases}
-    recorder = vcr.VCR(record_mode="all", **vcr_config())
+    options = vcr_config()
+    scrub = options["before_record_request"]
+    options["before_record_request"] = lambda request: _at_reference_host(scrub(request))
+    recorder = vcr.VCR(record_mode="all", **options)
     reference = ReferenceServer()
     written: list[Path] = []
     with FakeMessagesServer(handler=reference) as server:
@@ -51,13 +64,8 @@ def rebuild_reference_cassettes(
                 path.parent.mkdir(parents=True, exist_ok=True)
                 path.unlink(missing_ok=True)
                 with recorder.use_cassette(str(path)):
-                    response = chunk_text_agentic(
-                        case.agentic_inputs(),
-                        case.document_id,
-                        client=client,
-                        model=REFERENCE_MODEL,
-                        max_tokens_per_batch=case.max_tokens_per_batch,
-                        max_concurrency=1,
+                    response = run_pipeline(
+                        case, client=client, model=REFERENCE_MODEL, max_concurrency=1
                     )
                 written.append(path)
                 if progress is not None:

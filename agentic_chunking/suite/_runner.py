@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from .._errors import ModelCallError
 from .._models import AgenticResponse
-from .._pipeline import chunk_text_agentic
+from .._pipeline import DEFAULT_MAX_CONCURRENCY, chunk_text_agentic
 from ..checks import (
     MIXED_DOMAINS,
     NO_DUPLICATION,
@@ -39,6 +39,24 @@ PARTITION = "partition"
 EXPECTED_ERROR = "expected_error"
 
 
+def run_pipeline(
+    case: Case,
+    *,
+    client: anthropic.Anthropic,
+    model: str,
+    max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
+) -> AgenticResponse:
+    """``chunk_text_agentic`` on the case's inputs, with the case's batch limit."""
+    return chunk_text_agentic(
+        case.agentic_inputs(),
+        case.document_id,
+        client=client,
+        model=model,
+        max_tokens_per_batch=case.max_tokens_per_batch,
+        max_concurrency=max_concurrency,
+    )
+
+
 def run_case(
     case: Case,
     *,
@@ -52,13 +70,7 @@ def run_case(
     answer raises CassetteError rather than the SDK's connection error.
     """
     try:
-        response = chunk_text_agentic(
-            case.agentic_inputs(),
-            case.document_id,
-            client=client,
-            model=model,
-            max_tokens_per_batch=case.max_tokens_per_batch,
-        )
+        response = run_pipeline(case, client=client, model=model)
     except ModelCallError as error:
         if cassette is not None:
             explained = cassette_error(error, path=cassette, case_id=case.id, model=model)
