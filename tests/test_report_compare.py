@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 
 import pytest
 
@@ -12,21 +11,8 @@ from agentic_chunking.report import (
     Comparison,
     RunResults,
     compare_runs,
-    load_results,
 )
 from agentic_chunking.report._compare import column_labels
-
-FIXTURES = Path(__file__).parent / "fixtures" / "report"
-
-
-@pytest.fixture(scope="module")
-def reference() -> RunResults:
-    return load_results(FIXTURES / "results-reference.json")
-
-
-@pytest.fixture(scope="module")
-def upgrade() -> RunResults:
-    return load_results(FIXTURES / "results-claude-next.json")
 
 
 @pytest.fixture(scope="module")

@@ -11,20 +11,9 @@ from pathlib import Path
 import pytest
 
 from agentic_chunking import InputError
-from agentic_chunking.report import RunResults, build_report, load_results, render_report
+from agentic_chunking.report import RunResults, build_report, render_report
 
-FIXTURES = Path(__file__).parent / "fixtures" / "report"
 MOMENT = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
-
-
-@pytest.fixture(scope="module")
-def reference() -> RunResults:
-    return load_results(FIXTURES / "results-reference.json")
-
-
-@pytest.fixture(scope="module")
-def upgrade() -> RunResults:
-    return load_results(FIXTURES / "results-claude-next.json")
 
 
 @pytest.fixture(scope="module")

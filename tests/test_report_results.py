@@ -26,11 +26,6 @@ from agentic_chunking.report._results import model_slug
 FIXTURES = Path(__file__).parent / "fixtures" / "report"
 
 
-@pytest.fixture(scope="module")
-def reference() -> RunResults:
-    return load_results(FIXTURES / "results-reference.json")
-
-
 def test_public_names_are_sorted_and_exist() -> None:
     import agentic_chunking.report as report
 

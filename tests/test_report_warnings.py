@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from pathlib import Path
-
-import pytest
 
 from agentic_chunking import AgenticResponse
 from agentic_chunking.report import (
@@ -14,13 +11,11 @@ from agentic_chunking.report import (
     CheckResult,
     FindingRecord,
     RunResults,
-    load_results,
     render_report,
     warning_groups,
     warning_summary,
 )
 
-FIXTURES = Path(__file__).parent / "fixtures" / "report"
 # The pipeline's own wording (agentic_chunking/_pipeline.py), one line of each kind.
 REPEATED = (
     "duplicate merged before grouping (repeated): 'Bees dance.' from chunk BEE-C02 kept once "
@@ -34,11 +29,6 @@ EMPTY = "input chunk GLC-C02 is empty: it gives no batch"
 NO_PROPOSITION = (
     "batch 2 (chunk X-C02) gave no proposition (the model answered with an empty array)"
 )
-
-
-@pytest.fixture(scope="module")
-def reference() -> RunResults:
-    return load_results(FIXTURES / "results-reference.json")
 
 
 def _with_case(run: RunResults, case_id: str, **changes: object) -> RunResults:
