@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import builtins
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -21,3 +23,20 @@ def reference() -> RunResults:
 def upgrade() -> RunResults:
     """A fictional later run (`claude-next`) with verdict, count and theme changes."""
     return load_results(REPORT_FIXTURES / "results-claude-next.json")
+
+
+@pytest.fixture
+def block_import(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
+    """Make ``import NAME`` fail as if the package were not installed (an absent extra)."""
+
+    def block(blocked: str) -> None:
+        real_import = builtins.__import__
+
+        def guarded(name: str, *args: object, **kwargs: object) -> object:
+            if name == blocked:
+                raise ImportError(f"No module named {blocked!r}", name=blocked)
+            return real_import(name, *args, **kwargs)
+
+        monkeypatch.setattr(builtins, "__import__", guarded)
+
+    return block

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -90,18 +91,9 @@ def test_a_bad_option_is_refused_by_the_parser(document: Path) -> None:
 
 
 def test_a_missing_extra_names_the_install_command(
-    document: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    document: Path, capsys: pytest.CaptureFixture[str], block_import: Callable[[str], None]
 ) -> None:
-    import builtins
-
-    real_import = builtins.__import__
-
-    def no_tokenizers(name: str, *args: object, **kwargs: object) -> object:
-        if name == "tokenizers":
-            raise ImportError("No module named 'tokenizers'", name="tokenizers")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_tokenizers)
+    block_import("tokenizers")
     assert main(["split", str(document)]) == 2
     assert "pip install -e '.[semantic]'" in capsys.readouterr().err
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -293,19 +295,12 @@ def test_the_default_embedder_scores_paraphrases_above_unrelated_text() -> None:
     assert [c.text for c in chunks] == [CATS, VOLTS]
 
 
-def test_a_missing_extra_is_a_configuration_error_naming_the_install(monkeypatch) -> None:
-    import builtins
-
+def test_a_missing_extra_is_a_configuration_error_naming_the_install(
+    block_import: Callable[[str], None],
+) -> None:
     from agentic_chunking import ConfigurationError
 
-    real_import = builtins.__import__
-
-    def no_onnx(name: str, *args: object, **kwargs: object) -> object:
-        if name == "onnxruntime":
-            raise ImportError("No module named 'onnxruntime'", name="onnxruntime")
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_onnx)
+    block_import("onnxruntime")
     with pytest.raises(ConfigurationError, match=r"pip install -e '\.\[semantic\]'"):
         MiniLMEmbedder()(["text"])
 
