@@ -31,6 +31,9 @@ def test_finding_is_frozen_and_serialises() -> None:
         "rule": "no_unresolved_pronouns",
         "reason": "why",
         "chunk_index": 2,
+        "severity": "error",
+        "kind": "",
+        "source_sentence": None,
     }
     assert Finding("p", "r", "x").chunk_index is None
     try:
@@ -39,3 +42,16 @@ def test_finding_is_frozen_and_serialises() -> None:
         pass
     else:
         raise AssertionError("Finding must be frozen")
+
+
+def test_finding_severity_defaults_to_error_and_rejects_unknown() -> None:
+    assert Finding("p", "r", "x").is_error
+    warning = Finding("p", "r", "x", severity=checks.WARNING, kind="unsupported_word")
+    assert not warning.is_error
+    assert warning.to_dict()["severity"] == "warning"
+    try:
+        Finding("p", "r", "x", severity="fatal")  # type: ignore[arg-type]
+    except ValueError as error:
+        assert "fatal" in str(error)
+    else:
+        raise AssertionError("an unknown severity must be refused")

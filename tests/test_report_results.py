@@ -142,6 +142,35 @@ def test_check_result_from_the_checks_findings() -> None:
     assert CheckResult.from_findings(found, applies=False).verdict == "n/a"
 
 
+def test_warnings_are_kept_but_never_fail_a_check() -> None:
+    from agentic_chunking.checks import WARNING, Finding
+
+    warning = Finding(
+        "People use it.",
+        "no_invention",
+        "'people' not in the source",
+        severity=WARNING,
+        kind="unsupported_word",
+        source_sentence="Users do.",
+    )
+    error = Finding("It is 7 V.", "no_invention", "'7' not in the source", kind="number")
+    only_warning = CheckResult.from_findings([warning])
+    assert only_warning.passed is True and only_warning.verdict == "pass"
+    assert only_warning.warnings == only_warning.findings and not only_warning.errors
+    mixed = CheckResult.from_findings([warning, error])
+    assert mixed.passed is False
+    assert [f.severity for f in mixed.findings] == ["warning", "error"]
+    assert mixed.findings[0].source_sentence == "Users do."
+    assert CheckResult.from_dict(mixed.to_dict()) == mixed
+
+
+def test_a_finding_from_an_older_results_file_reads_as_an_error() -> None:
+    old = {"proposition": "p", "rule": "no_invention", "reason": "r", "chunk_index": None}
+    assert FindingRecord.from_dict(old).severity == "error"
+    with pytest.raises(InputError, match="severity 'fatal'"):
+        FindingRecord.from_dict({**old, "severity": "fatal"})
+
+
 def test_expectation_reads_a_case_files_expect_block() -> None:
     expect = {
         "chunks": [5, 8],

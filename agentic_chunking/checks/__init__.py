@@ -7,27 +7,35 @@ Rule ids are module constants; :data:`SUBSTANCE_RULES` lists the four hard asser
 from ._domains import attribute_domain, find_mixed_domains
 from ._duplicates import find_duplicates, same_fact
 from ._finding import (
+    ERROR,
     MIXED_DOMAINS,
     NO_DUPLICATION,
     NO_INVENTION,
     NO_UNRESOLVED_PRONOUNS,
     SELF_CONTAINED,
+    SEVERITIES,
     SUBSTANCE_RULES,
+    WARNING,
     Finding,
+    Severity,
 )
 from ._invention import PARAPHRASE_ALLOWANCE, find_inventions
 from ._pronouns import find_unresolved_pronouns
 from ._self_contained import find_not_self_contained
 
 __all__ = [
+    "ERROR",
     "MIXED_DOMAINS",
     "NO_DUPLICATION",
     "NO_INVENTION",
     "NO_UNRESOLVED_PRONOUNS",
     "PARAPHRASE_ALLOWANCE",
     "SELF_CONTAINED",
+    "SEVERITIES",
     "SUBSTANCE_RULES",
+    "WARNING",
     "Finding",
+    "Severity",
     "attribute_domain",
     "find_duplicates",
     "find_inventions",

@@ -28,6 +28,8 @@ CHECK_ORDER = (
     "mixed_domains",
 )
 METRICS = ("chunks", "propositions", "tokens")
+#: A finding's severity: ``error`` fails its case, ``warning`` is shown and never fails.
+SEVERITIES = ("error", "warning")
 
 Range = tuple[int, int]
 
@@ -53,12 +55,25 @@ def _range(value: Any, where: str) -> Range | None:
 
 @dataclass(frozen=True, slots=True)
 class FindingRecord:
-    """One offending proposition: the rule it breaks and why, in plain words."""
+    """One offending proposition: the rule it breaks and why, in plain words.
+
+    ``severity`` is ``error`` (fails the case) or ``warning`` (shown, never failing); a
+    results file written before severities existed reads as ``error``. ``kind`` and
+    ``source_sentence`` are as in ``agentic_chunking.checks.Finding``.
+    """
 
     proposition: str
     rule: str
     reason: str
     chunk_index: int | None = None
+    severity: str = "error"
+    kind: str = ""
+    source_sentence: str | None = None
+
+    @property
+    def is_error(self) -> bool:
+        """True when this finding fails its case."""
+        return self.severity == "error"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -66,22 +81,53 @@ class FindingRecord:
             "rule": self.rule,
             "reason": self.reason,
             "chunk_index": self.chunk_index,
+            "severity": self.severity,
+            "kind": self.kind,
+            "source_sentence": self.source_sentence,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> FindingRecord:
         index = data.get("chunk_index")
+        severity = str(data.get("severity") or "error")
+        if severity not in SEVERITIES:
+            raise InputError(
+                f"finding: severity {severity!r} is not one of {list(SEVERITIES)}; "
+                f"see the schema {SCHEMA}"
+            )
+        sentence = data.get("source_sentence")
         return cls(
             proposition=str(data.get("proposition", "")),
             rule=str(data.get("rule", "")),
             reason=str(data.get("reason", "")),
             chunk_index=None if index is None else int(index),
+            severity=severity,
+            kind=str(data.get("kind") or ""),
+            source_sentence=None if sentence is None else str(sentence),
+        )
+
+    @classmethod
+    def of(cls, finding: Any) -> FindingRecord:
+        """The record of anything shaped like ``agentic_chunking.checks.Finding``."""
+        sentence = getattr(finding, "source_sentence", None)
+        return cls(
+            proposition=str(finding.proposition),
+            rule=str(finding.rule),
+            reason=str(finding.reason),
+            chunk_index=getattr(finding, "chunk_index", None),
+            severity=str(getattr(finding, "severity", "error")),
+            kind=str(getattr(finding, "kind", "") or ""),
+            source_sentence=None if sentence is None else str(sentence),
         )
 
 
 @dataclass(frozen=True, slots=True)
 class CheckResult:
-    """The verdict of one substance check on one case (``passed`` is None when it did not run)."""
+    """The verdict of one substance check on one case (``passed`` is None when it did not run).
+
+    ``passed`` is False exactly when at least one finding is an error; warnings are kept in
+    ``findings`` beside the errors and never change the verdict.
+    """
 
     applies: bool = True
     passed: bool | None = True
@@ -105,23 +151,26 @@ class CheckResult:
 
     @classmethod
     def from_findings(cls, findings: Iterable[Any], *, applies: bool = True) -> CheckResult:
-        """The verdict of a check from what it returned: passed when there are no findings.
+        """The verdict of a check from what it returned: passed when no finding is an error.
 
         Each finding is anything with ``proposition``, ``rule``, ``reason`` and
-        ``chunk_index`` attributes (e.g. ``agentic_chunking.checks.Finding``).
+        ``chunk_index`` attributes, and optionally ``severity``, ``kind`` and
+        ``source_sentence`` (e.g. ``agentic_chunking.checks.Finding``).
         """
-        records = tuple(
-            FindingRecord(
-                proposition=str(f.proposition),
-                rule=str(f.rule),
-                reason=str(f.reason),
-                chunk_index=getattr(f, "chunk_index", None),
-            )
-            for f in findings
-        )
         if not applies:
             return cls(applies=False, passed=None, findings=())
-        return cls(applies=True, passed=not records, findings=records)
+        records = tuple(FindingRecord.of(f) for f in findings)
+        return cls(applies=True, passed=not any(r.is_error for r in records), findings=records)
+
+    @property
+    def errors(self) -> tuple[FindingRecord, ...]:
+        """The findings that fail the case."""
+        return tuple(f for f in self.findings if f.is_error)
+
+    @property
+    def warnings(self) -> tuple[FindingRecord, ...]:
+        """The findings that are shown but never fail the case."""
+        return tuple(f for f in self.findings if not f.is_error)
 
     @property
     def verdict(self) -> str:

@@ -154,7 +154,7 @@ def failure_message(result: CaseResult) -> str:
     for name, check in result.ordered_checks():
         if check.applies and check.passed is False:
             lines.append(f"  {name}:")
-            for finding in check.findings:
+            for finding in check.errors:
                 where = "" if finding.chunk_index is None else f" [chunk {finding.chunk_index}]"
                 subject = f"{finding.proposition!r}{where}: " if finding.proposition else ""
                 lines.append(f"    - {subject}{finding.reason}")
