@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from ._errors import InputError
+from ._files import write_text_atomic
 
 
 def read_text_file(path: Path) -> str:
@@ -40,7 +41,7 @@ def write_json(data: Any, output: Path | None) -> None:
         sys.stdout.write(text)
         return
     try:
-        output.write_text(text, encoding="utf-8")
+        write_text_atomic(output, text)
     except OSError as error:
         raise InputError(
             f"cannot write the output to {output}: {error.strerror}; choose a writable path with -o"

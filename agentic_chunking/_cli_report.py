@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from ._files import write_text_atomic
+
 DEFAULT_REPORTS_DIR = Path("reports")
 
 
@@ -64,6 +66,6 @@ def run(args: argparse.Namespace) -> int:
         path = args.output
         path.parent.mkdir(parents=True, exist_ok=True)
         html = render_report(runs, baseline=baseline, plots=args.plots)
-        path.write_text(html, encoding="utf-8")
+        write_text_atomic(path, html)
     print(f"report written to {path}")
     return 0

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._errors import InputError
+from .._files import write_text_atomic
 from ._compare import Comparison, compare_runs
 from ._metrics import metric_statuses, missing_themes
 from ._plots import CAPTIONS, all_plots
@@ -212,6 +213,6 @@ def build_report(
     reports_dir = Path(reports_dir)
     reports_dir.mkdir(parents=True, exist_ok=True)
     latest = reports_dir / "latest.html"
-    latest.write_text(html, encoding="utf-8")
-    (reports_dir / f"report-{stamp(moment)}.html").write_text(html, encoding="utf-8")
+    write_text_atomic(latest, html)
+    write_text_atomic(reports_dir / f"report-{stamp(moment)}.html", html)
     return latest

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import InputError
+from .._files import write_text_atomic
 from .._models import AgenticResponse
 from ._records import (
     CHECK_ORDER,
@@ -235,8 +236,8 @@ def write_results(run: RunResults, reports_dir: Path) -> Path:
     text = json.dumps(run.to_dict(), indent=2, ensure_ascii=False) + "\n"
     slug = model_slug(run.model)
     latest = reports_dir / f"results-{slug}.json"
-    latest.write_text(text, encoding="utf-8")
-    (history / f"results-{slug}-{stamp()}.json").write_text(text, encoding="utf-8")
+    write_text_atomic(latest, text)
+    write_text_atomic(history / f"results-{slug}-{stamp()}.json", text)
     return latest
 
 

@@ -1,0 +1,42 @@
+"""write_text_atomic: the whole text or the old file, never half of one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agentic_chunking._files import write_text_atomic
+
+
+def test_writes_the_text_and_leaves_no_temporary_file(tmp_path: Path) -> None:
+    target = tmp_path / "out.json"
+    assert write_text_atomic(target, "new ✓\n") == target
+    assert target.read_text(encoding="utf-8") == "new ✓\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_a_failure_midway_keeps_the_old_file_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "out.json"
+    target.write_text("old", encoding="utf-8")
+
+    class Full(OSError):
+        pass
+
+    def fail_replace(*_: object) -> None:
+        raise Full(28, "No space left on device")
+
+    monkeypatch.setattr("os.replace", fail_replace)
+    with pytest.raises(OSError, match="No space left"):
+        write_text_atomic(target, "x" * 100_000)
+    monkeypatch.undo()
+    assert target.read_text(encoding="utf-8") == "old"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.json"]
+
+
+def test_a_missing_directory_is_an_oserror_and_writes_nothing(tmp_path: Path) -> None:
+    with pytest.raises(OSError):
+        write_text_atomic(tmp_path / "absent" / "out.json", "x")
+    assert not (tmp_path / "absent").exists()
