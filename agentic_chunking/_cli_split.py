@@ -4,15 +4,18 @@ Splits a UTF-8 document with ``agentic_chunking.semantic.SemanticSplitter`` and 
 JSON list of ``{chunk_id, text, index, start, end, document_id, metadata}`` objects, which
 ``agentic-chunking chunk`` reads directly. Offsets are into the file's decoded text (a
 UTF-8 BOM removed, line endings kept). Needs the ``semantic`` extra for its embedder.
+``--explain`` draws the similarity curve and the cuts on stderr, so stdout stays JSON.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 
 from ._cli_io import int_at_least, read_text_file, write_json
+from .semantic._splitter import ADAPTIVE_CUTOFF
 
 DEFAULT_CHUNK_PREFIX = "L4"
 
@@ -25,26 +28,40 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=__doc__.split("\n\n")[1].replace("``", "'"),
     )
     parser.add_argument("path", metavar="PATH", type=Path, help="UTF-8 text document")
-    options = parser.add_argument_group("splitter options (Solon AI's defaults)")
+    options = parser.add_argument_group(
+        "splitter options",
+        "By default a cut goes where the similarity curve dips deeply compared with the "
+        "document's own dips (adaptive). --threshold selects Solon AI's fixed rule: "
+        "'--threshold 0.5 --window 3' is Solon's splitter.",
+    )
     options.add_argument(
         "--threshold",
         type=_cosine,
-        default=0.5,
+        default=None,
         metavar="X",
-        help="a similarity below X is a boundary; higher gives more chunks (default 0.5)",
+        help="Solon's rule: a similarity below X is a boundary (higher: more chunks)",
     )
-    for flag, default, text in (
-        ("--window", 3, "segments of context compared with the next one"),
-        ("--min-sentences", 1, "least segments between two semantic boundaries"),
-        ("--max-tokens", 512, "no chunk over N tokens (characters // 4)"),
+    options.add_argument(
+        "--cutoff",
+        type=_finite,
+        default=ADAPTIVE_CUTOFF,
+        metavar="Z",
+        help="adaptive rule: least dip depth, in robust standard deviations over the "
+        f"document's median dip; higher: fewer chunks (default {ADAPTIVE_CUTOFF})",
+    )
+    for flag, least, text in (
+        ("--window", 1, "segments of context: each side of a gap, or before one (default 3)"),
+        ("--min-sentences", 1, "least segments in a group (default 2; Solon's rule 1)"),
+        ("--min-tokens", 0, "least tokens in a group (default 40; Solon's rule 0)"),
     ):
-        options.add_argument(
-            flag,
-            type=int_at_least(1),
-            default=default,
-            metavar="N",
-            help=f"{text} (default {default})",
-        )
+        options.add_argument(flag, type=int_at_least(least), default=None, metavar="N", help=text)
+    options.add_argument(
+        "--max-tokens",
+        type=int_at_least(1),
+        default=512,
+        metavar="N",
+        help="no chunk over N tokens (characters // 4) (default 512)",
+    )
     options.add_argument(
         "--overlap",
         type=int_at_least(0),
@@ -62,6 +79,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"chunk ids are P-0001, P-0002, ... (default {DEFAULT_CHUNK_PREFIX})",
     )
     parser.add_argument(
+        "--explain",
+        action="store_true",
+        help="print the similarity curve and the cuts as a text plot on stderr",
+    )
+    parser.add_argument(
         "-o", "--output", type=Path, metavar="OUT", help="write the JSON here (default: stdout)"
     )
     parser.set_defaults(func=run)
@@ -77,9 +99,19 @@ def _cosine(value: str) -> float:
     return number
 
 
+def _finite(value: str) -> float:
+    try:
+        number = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number") from None
+    if not math.isfinite(number):
+        raise argparse.ArgumentTypeError(f"{value!r} is not a finite number")
+    return number
+
+
 def run(args: argparse.Namespace) -> int:
     """Split ``args.path`` and write the chunks as JSON; return the exit status."""
-    from .semantic import SemanticSplitter
+    from .semantic import SemanticSplitter, render_explanation
 
     text = read_text_file(args.path)
     document_id = args.document_id or args.path.stem
@@ -87,10 +119,17 @@ def run(args: argparse.Namespace) -> int:
         similarity_threshold=args.threshold,
         similarity_window=args.window,
         min_sentences_per_chunk=args.min_sentences,
+        min_chunk_tokens=args.min_tokens,
+        depth_cutoff=args.cutoff,
         max_chunk_token_size=args.max_tokens,
         overlap_sentences=args.overlap,
     )
-    chunks = splitter.split(text, document_id=document_id, metadata={"source": str(args.path)})
+    explanation = splitter.explain(
+        text, document_id=document_id, metadata={"source": str(args.path)}
+    )
+    chunks = explanation.chunks
+    if args.explain:
+        sys.stderr.write(render_explanation(explanation, text))
     records = [
         {
             "chunk_id": f"{args.chunk_prefix}-{chunk.index + 1:04d}",

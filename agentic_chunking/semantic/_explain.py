@@ -1,0 +1,82 @@
+"""A text plot of a split: the similarity curve, one row per segment, with the cuts marked.
+
+``render_explanation(explanation, text)`` returns plain ASCII lines, for a terminal: a
+header saying which rule decided and with what cutoff, then per segment its number, its
+score, (adaptive mode) its depth, a bar as long as the score on a fixed scale, a mark, and
+the segment's first words. ``CUT`` marks a semantic boundary, ``size`` a cut the token
+limit added; in threshold mode a ``:`` column marks the threshold on the bars.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ._records import SplitExplanation
+
+_PREVIEW = 48
+
+
+def _column(value: float, low: float, high: float, width: int) -> int:
+    return max(0, min(width, round((value - low) / (high - low) * width))) if high > low else 0
+
+
+def _bar(score: float | None, low: float, high: float, width: int, line: int | None) -> str:
+    """``#`` up to the score; ``:`` marks the threshold's column (threshold mode)."""
+    bar = list(
+        " " * width if score is None else ("#" * _column(score, low, high, width)).ljust(width)
+    )
+    if line is not None and line < width and bar[line] == " ":
+        bar[line] = ":"
+    return "".join(bar)
+
+
+def _header(explanation: SplitExplanation, low: float, high: float) -> str:
+    groups = len(explanation.boundaries) + 1 if explanation.segments else 0
+    if explanation.mode == "adaptive":
+        cutoff = (
+            "no valley in the curve, so no cut"
+            if math.isinf(explanation.cutoff)
+            else f"a cut needs a depth of at least {explanation.cutoff:.3f}"
+        )
+        rule = f"adaptive rule: sim = similarity across the gap before a segment; {cutoff}"
+    else:
+        rule = (
+            "threshold rule (Solon): sim = similarity of a segment to the window before it; "
+            f"a cut needs sim < {explanation.cutoff:.3f}"
+        )
+    return (
+        f"{rule}\n{len(explanation.segments)} segments, {groups} semantic groups, "
+        f"{len(explanation.chunks)} chunks; bars from {low:.2f} to {high:.2f}"
+    )
+
+
+def render_explanation(explanation: SplitExplanation, text: str, *, width: int = 30) -> str:
+    """Return the plot of ``explanation`` (made from ``text``) as lines ending in newline."""
+    scores = [s for s in explanation.similarities if s is not None]
+    low = min([0.0, *scores])
+    high = max([1.0, *scores])
+    boundaries = set(explanation.boundaries)
+    starts = {c.body_start for c in explanation.chunks}
+    adaptive = explanation.mode == "adaptive"
+    lines = [_header(explanation, low, high)]
+    depth_title = f" {'depth':>6}" if adaptive else ""
+    line = None if adaptive else _column(explanation.cutoff, low, high, width)
+    lines.append(f"{'seg':>4} {'sim':>6}{depth_title} {'':<{width + 2}} {'mark':<4}  text")
+    for index, (start, end) in enumerate(explanation.segments):
+        score = explanation.similarities[index]
+        depth = explanation.depths[index]
+        if index in boundaries:
+            mark = "CUT"
+        elif index and any(start <= s < end for s in starts):
+            mark = "size"
+        else:
+            mark = ""
+        shown = "     ." if score is None else f"{score:>6.3f}"
+        if adaptive:
+            shown += "      ." if depth is None else f" {depth:>6.3f}"
+        preview = " ".join(text[start:end].split())
+        if len(preview) > _PREVIEW:
+            preview = preview[: _PREVIEW - 3] + "..."
+        bar = _bar(score, low, high, width, line)
+        lines.append(f"{index:>4} {shown} |{bar}| {mark:<4}  {preview}")
+    return "\n".join(lines) + "\n"
