@@ -15,7 +15,6 @@ import sys
 from pathlib import Path
 
 from ._cli_io import int_at_least, read_text_file, write_json
-from .semantic._splitter import ADAPTIVE_CUTOFF
 
 DEFAULT_CHUNK_PREFIX = "L4"
 
@@ -44,10 +43,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     options.add_argument(
         "--cutoff",
         type=_finite,
-        default=ADAPTIVE_CUTOFF,
+        default=None,
         metavar="Z",
         help="adaptive rule: least dip depth, in robust standard deviations over the "
-        f"document's median dip; higher: fewer chunks (default {ADAPTIVE_CUTOFF})",
+        "document's median dip; higher: fewer chunks (default 1.0)",
     )
     for flag, least, text in (
         ("--window", 1, "segments of context: each side of a gap, or before one (default 3)"),

@@ -11,7 +11,7 @@ import pytest
 import agentic_chunking.semantic._splitter as splitter_module
 from agentic_chunking._cli_chunk import read_inputs
 from agentic_chunking.cli import main
-from agentic_chunking.semantic import HashingEmbedder, MiniLMEmbedder
+from agentic_chunking.semantic import HashingEmbedder, MiniLMEmbedder, SemanticSplitter
 
 TEXT = (
     "Cats purr and cats sleep. Cats purr and cats eat. Cats purr and cats play.\n\n"
@@ -82,6 +82,20 @@ def test_adaptive_options_reach_the_splitter(
     assert len(json.loads(capsys.readouterr().out)) == 1  # no group of 200 tokens fits twice
     assert main(["split", str(three_topics), "--cutoff", "50"]) == 0
     assert len(json.loads(capsys.readouterr().out)) == 1  # no dip that deep
+
+
+def test_the_help_states_the_splitters_adaptive_defaults(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["split", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    splitter = SemanticSplitter(HashingEmbedder())
+    assert f"fewer chunks (default {splitter.depth_cutoff})" in help_text
+    assert f"each side of a gap, or before one (default {splitter.similarity_window})" in help_text
+    assert f"least segments in a group (default {splitter.min_sentences_per_chunk};" in help_text
+    assert f"least tokens in a group (default {splitter.min_chunk_tokens};" in help_text
+    assert "'--threshold 0.5 --window 3' is Solon's splitter" in help_text
 
 
 @pytest.fixture

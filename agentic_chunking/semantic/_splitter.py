@@ -83,7 +83,7 @@ class SemanticSplitter:
         similarity_window: int | None = None,
         min_sentences_per_chunk: int | None = None,
         min_chunk_tokens: int | None = None,
-        depth_cutoff: float = ADAPTIVE_CUTOFF,
+        depth_cutoff: float | None = None,
         max_chunk_token_size: int = 512,
         overlap_sentences: int = 0,
         token_counter: Callable[[str], int] | None = None,
@@ -96,6 +96,8 @@ class SemanticSplitter:
             min_sentences_per_chunk = ADAPTIVE_MIN_SENTENCES if adaptive else SOLON_MIN_SENTENCES
         if min_chunk_tokens is None:
             min_chunk_tokens = ADAPTIVE_MIN_TOKENS if adaptive else 0
+        if depth_cutoff is None:
+            depth_cutoff = ADAPTIVE_CUTOFF
         for name, value, least in (
             ("similarity_window", similarity_window, 1),
             ("min_sentences_per_chunk", min_sentences_per_chunk, 1),
