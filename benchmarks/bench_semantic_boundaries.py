@@ -27,13 +27,16 @@ A boundary is the segment (agentic_chunking.semantic.segment_spans) a chunk star
 chunk start inside a segment counts at the nearest segment start. Scores per document:
 boundary precision, recall and F1, exact and within one segment; Pk and WindowDiff (NLTK's
 implementations; k = half the mean true section length, in segments; lower is better).
-The last table gives each splitter's mean over the documents.
+Then each splitter's mean over the documents, and over the held-out ones. Last, what
+each makes of a single topic (every section of six or more segments, split alone):
+chunks per section (1 is right), the most, and the share left whole.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import itertools
 import re
 import warnings
 from collections.abc import Callable
@@ -55,6 +58,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SIX_DOMAINS = ROOT / "cases" / "sources" / "six_domains.labels.yaml"
 DATA = ROOT / "benchmarks" / "data" / "segmentation"
 BENCH_HINT = "pip install -e '.[bench]'"
+SINGLE_TOPIC_LEAST = 6
 
 
 @dataclass(frozen=True)
@@ -288,6 +292,34 @@ def main() -> None:
     print(HEADER)
     for name, rows in table.items():
         print(row(name, list(np.mean(np.array(rows)[held], axis=0))))
+    single_topic(ready, documents)
+
+
+def sections(doc: Document, least: int) -> list[Document]:
+    """The document's sections of at least ``least`` segments, each alone (one topic)."""
+    edges = [0, *sorted(doc.truth), len(doc.spans)]
+    alone = []
+    for a, b in itertools.pairwise(edges):
+        if b - a >= least:
+            text = doc.text[doc.spans[a][0] : doc.spans[b - 1][1]]
+            alone.append(Document(doc.name, text, segment_spans(text), set(), doc.chosen_on))
+    return alone
+
+
+def single_topic(ready: list[tuple[str, Splitter]], documents: list[Document]) -> None:
+    """Print how many chunks each splitter makes of one topic alone (1 is right)."""
+    alone = [s for doc in documents for s in sections(doc, SINGLE_TOPIC_LEAST)]
+    print(
+        f"\none topic alone: the {len(alone)} sections of {SINGLE_TOPIC_LEAST}+ segments, "
+        "each split by itself (1 chunk is right; the oracles are given 1)"
+    )
+    print(f"{'':<38} {'chunks':>6} {'max':>5} {'one':>5}")
+    for name, split in ready:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            counts = [len(to_segments(split(s), s.spans)) + 1 for s in alone]
+        share = sum(c == 1 for c in counts) / len(counts)
+        print(f"{name:<38} {np.mean(counts):>6.2f} {max(counts):>5d} {share:>5.2f}")
 
 
 if __name__ == "__main__":
