@@ -101,3 +101,22 @@ def test_adaptive_boundaries_are_ordered_inside_and_respect_the_group_rule(
         edges = [0, *found, len(curve) + 1]
         assert all(fits(a, b) for a, b in itertools.pairwise(edges))
     assert all(d >= 0 for d in depth_scores(curve))
+
+
+def _naive_depths(values: list[float]) -> list[float]:
+    """TextTiling's definition, climbing point by point (quadratic)."""
+    depths = []
+    for i, value in enumerate(values):
+        left = i
+        while left > 0 and values[left - 1] >= values[left]:
+            left -= 1
+        right = i
+        while right < len(values) - 1 and values[right + 1] >= values[right]:
+            right += 1
+        depths.append((values[left] - value) + (values[right] - value))
+    return depths
+
+
+@given(st.lists(st.sampled_from([0.0, 0.1, 0.2, 0.5, 0.9, -0.3]), max_size=30))
+def test_the_linear_depths_equal_the_definition(curve: list[float]) -> None:
+    assert depth_scores(curve) == pytest.approx(_naive_depths(curve))

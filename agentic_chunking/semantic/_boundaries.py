@@ -55,20 +55,22 @@ def depth_scores(similarities: Sequence[float]) -> list[float]:
     """Return TextTiling's depth of each point: the climb to the peak on each side, summed.
 
     From each point the curve is followed left (then right) while it does not go down; the
-    depth is ``(left peak - s) + (right peak - s)``, 0 on a rising or falling slope's top
-    and always ``>= 0``.
+    depth is ``(left peak - s) + (right peak - s)``: always ``>= 0``, 0 where neither
+    neighbour is higher, and positive on a slope (one side climbs) as well as in a valley.
     """
     values = list(similarities)
-    depths: list[float] = []
-    for i, value in enumerate(values):
-        left = i
-        while left > 0 and values[left - 1] >= values[left]:
-            left -= 1
-        right = i
-        while right < len(values) - 1 and values[right + 1] >= values[right]:
-            right += 1
-        depths.append((values[left] - value) + (values[right] - value))
-    return depths
+    count = len(values)
+    # The peak reached climbing left (right) from i is the one reached from i - 1 (i + 1)
+    # when that neighbour is not lower: one pass each way, linear in the curve's length.
+    left = values[:]
+    for i in range(1, count):
+        if values[i - 1] >= values[i]:
+            left[i] = left[i - 1]
+    right = values[:]
+    for i in range(count - 2, -1, -1):
+        if values[i + 1] >= values[i]:
+            right[i] = right[i + 1]
+    return [(left[i] - values[i]) + (right[i] - values[i]) for i in range(count)]
 
 
 # Depths below this are float noise (the same block compared twice), not valleys.
