@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from agentic_chunking._client import make_client
-from agentic_chunking.report import RunResults, build_report, load_results
+from agentic_chunking.report import RunResults, build_report, load_results, write_results
 from agentic_chunking.suite import ReferenceServer, find_secrets, load_case, load_replies
 from agentic_chunking.suite.plugin import SYSTEMIC_EXIT_CODE
 from agentic_chunking.testing import FakeMessagesServer, FakeReply
@@ -177,6 +177,8 @@ def test_a_missing_cassette_fails_plainly_with_the_record_command(
         ]
     )
     result.stdout.no_fnmatch_line("*Connection error*")
+    result.stdout.no_fnmatch_line("*During handling of the above exception*")
+    assert result.stdout.str().count("TC-001: no cassette at") == 1  # once (+ a cut summary line)
 
 
 def test_a_changed_input_makes_the_cassette_stale_and_says_so(project: pytest.Pytester) -> None:
@@ -331,3 +333,13 @@ def test_a_partial_run_updates_only_its_cases_and_the_report_says_so(
     assert len(merged.judged_at_times) == 2
     page = (project.path / "reports" / "latest.html").read_text()
     assert "cases from 2 runs" in page
+
+
+def test_a_plain_replay_reports_that_run_not_whatever_ran_last(project: pytest.Pytester) -> None:
+    shutil.copytree(REPO / "cassettes" / "reference", project.path / "cassettes" / "reference")
+    other = RunResults(model="some-other-model", replies="recorded", created_at="2099-01-01")
+    write_results(other, project.path / "reports")
+    project.runpytest(*INNER, CASE_TESTS).assert_outcomes(passed=2)
+    page = (project.path / "reports" / "latest.html").read_text()
+    assert "some-other-model" not in page
+    assert "Is it safe against" not in page  # one run, nothing to compare
