@@ -240,6 +240,7 @@ def _assert_stopped_plainly(result: pytest.RunResult, *wanted: str) -> None:
         assert fragment in stops[0], stops[0]
     assert "TC-030" not in stops[0]
     assert "STOPPED" in result.outlines[-1] and "passed" not in result.outlines[-1]
+    result.stdout.fnmatch_lines(["STOPPED at TC-001: 0 case(s) judged before it*no later case ran"])
     for option in re.findall(r"(?<![\w-])--[a-z][a-z-]+", stops[0]):
         assert option in OPTIONS_THAT_EXIST, option
 

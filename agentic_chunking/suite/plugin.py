@@ -62,6 +62,7 @@ class SuiteSession:
     results: dict[str, CaseResult] = field(default_factory=dict)
     persister: StagedPersister = field(default_factory=lambda: StagedPersister(recording=False))
     stopped: str | None = None
+    stopped_at: str | None = None
     report_path: Path | None = None
     report_error: str | None = None
 
@@ -258,6 +259,7 @@ def _stop_if_systemic(suite: SuiteSession, case_id: str, error: Exception) -> st
         return str(error)
     reason = failure.message if failure is not None else str(error)
     done = len(suite.results)
+    suite.stopped_at = case_id
     suite.stopped = f"agentic-chunking stopped at {case_id}: {reason} No further case was run" + (
         f"; the {done} case(s) judged before it are kept in the results." if done else "."
     )
@@ -331,11 +333,17 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     passed = sum(r.outcome == "passed" for r in suite.results.values())
     kind = "hand-written reference replies" if suite.replies == "reference" else "recorded replies"
     terminalreporter.section("agentic-chunking report")
-    state = "STOPPED: " if suite.stopped else ""
-    terminalreporter.write_line(
-        f"{state}{passed}/{len(suite.results)} cases passed, model {suite.model!r} ({kind})",
-        red=bool(suite.stopped),
-    )
+    if suite.stopped is not None:
+        failed = len(suite.results) - passed
+        terminalreporter.write_line(
+            f"STOPPED at {suite.stopped_at}: {len(suite.results)} case(s) judged before it "
+            f"({failed} not passing), model {suite.model!r} ({kind}); no later case ran",
+            red=True,
+        )
+    else:
+        terminalreporter.write_line(
+            f"{passed}/{len(suite.results)} cases passed, model {suite.model!r} ({kind})"
+        )
     for path in suite.persister.kept:
         terminalreporter.write_line(f"cassette kept as it was (its run did not complete): {path}")
     if suite.report_path is not None:
