@@ -344,3 +344,19 @@ def test_a_plain_replay_reports_that_run_not_whatever_ran_last(project: pytest.P
     page = (project.path / "reports" / "latest.html").read_text()
     assert "some-other-model" not in page
     assert "Is it safe against" not in page  # one run, nothing to compare
+
+
+def test_a_clean_pipeline_failure_is_a_completed_run_and_replaces_the_cassette(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = project.path / "cassettes" / "loopback-model" / "TC-001.yaml"
+    old.parent.mkdir(parents=True)
+    old.write_text("interactions: []\n")
+    refusal = FakeReply(text="I can't help with that.", stop_reason="refusal")
+    with FakeMessagesServer(handler=lambda body: refusal) as server:
+        result = _record_against(project, monkeypatch, server.base_url)
+    result.assert_outcomes(failed=2)  # TC-001 fails on the refusal, TC-030 lacks max_tokens
+    assert "stop_reason refusal" in result.stdout.str()
+    for case_id in CASES:
+        text = (old.parent / f"{case_id}.yaml").read_text()
+        assert text != "interactions: []\n" and "refusal" in text, text
