@@ -29,7 +29,7 @@ def test_two_files_make_a_comparison(tmp_path: Path, capsys: pytest.CaptureFixtu
     html = out.read_text(encoding="utf-8")
     assert "What moved" in html
     assert "Side by side, per case" in html
-    assert "(reference for deltas)" in html
+    assert "(base of the comparison)" in html
 
 
 def test_baseline_is_the_reference(tmp_path: Path) -> None:

@@ -19,6 +19,7 @@ from agentic_chunking.report import (
     missing_themes,
     theme_found,
 )
+from agentic_chunking.report._themes import default_similarity, theme_matches
 
 FIXTURES = Path(__file__).parent / "fixtures" / "report"
 
@@ -86,7 +87,32 @@ def test_no_response_is_unknown_not_a_deviation(tc031: CaseResult) -> None:
         ("", ["Anything"], False),
     ],
 )
-def test_theme_found(expected: str, categories: list[str], found: bool) -> None:
+def test_theme_found_by_stems(expected: str, categories: list[str], found: bool) -> None:
+    assert theme_matches(expected, categories, similarity=None) is found
+
+
+def test_a_theme_is_found_by_meaning_where_the_words_differ() -> None:
+    def similar(theme: str, categories: object) -> list[float]:
+        return [0.9 if c == "Land-Use Regulation" else 0.1 for c in categories]  # type: ignore[attr-defined]
+
+    assert theme_matches("Zoning", ["Energy", "Land-Use Regulation"], similarity=similar)
+    assert not theme_matches("Zoning", ["Energy"], similarity=similar)
+    assert not theme_matches("Zoning", ["Land-Use Regulation"], similarity=None)
+
+
+@pytest.mark.skipif(default_similarity() is None, reason="needs the semantic extra")
+@pytest.mark.parametrize(
+    ("expected", "categories", "found"),
+    [
+        ("Zoning", ["Battery Storage", "Land-Use Regulation"], True),
+        ("Batteries", ["Energy Storage"], True),
+        ("Genomics", ["Cellular Energy Production", "Metabolism"], False),
+        ("Printing", ["The Reformation"], False),
+    ],
+)
+def test_theme_found_uses_the_embedder_when_installed(
+    expected: str, categories: list[str], found: bool
+) -> None:
     assert theme_found(expected, categories) is found
 
 
@@ -99,5 +125,17 @@ def test_a_theme_is_found_in_any_category_that_contains_it(
     theme: list[str], extra: list[str]
 ) -> None:
     expected = " ".join(theme)
-    assert theme_found(expected, [" ".join([*extra, *theme, *extra]).title()])
-    assert not theme_found(expected + " zzzzq", [expected])
+    assert theme_matches(expected, [" ".join([*extra, *theme, *extra]).title()], similarity=None)
+    assert not theme_matches(expected + " zzzzq", [expected], similarity=None)
+
+
+def test_a_count_is_explained_by_granularity_only_where_that_applies(tc031: CaseResult) -> None:
+    expects_failure = replace(
+        tc031, expected_error=("max_tokens",), expected=Expectation(chunks=(0, 0))
+    )
+    status = metric_status(expects_failure, "chunks")
+    assert status.direction == "above"
+    assert "expects a clean failure with no output, but the run succeeded" in status.explanation
+    assert "grouper" not in status.explanation
+    normal = metric_status(replace(tc031, expected=Expectation(chunks=(1, 2))), "chunks")
+    assert "the grouper split themes more finely" in normal.explanation

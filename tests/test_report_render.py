@@ -126,18 +126,36 @@ def test_single_run_has_no_comparison(single: str) -> None:
     assert "What moved" not in single
 
 
-def test_comparison_leads_with_what_moved(compared: str) -> None:
+def test_comparison_leads_with_whether_it_is_safe(compared: str) -> None:
     text = _text(compared)
-    start = text.index("What moved")
-    assert start < text.index("Summary")
-    assert "✘ Not safe: 2 substance verdict(s) got worse against baseline: reference." in text
+    start = text.index("Is it safe against baseline: reference?")
+    assert start < text.index("What moved") < text.index("Summary")
+    assert (
+        "✘ Not safe: 2 substance verdict(s) got worse against baseline: reference; "
+        "4 new error finding(s)." in text
+    )
+    # the headline row: not safe, 4 new errors, 0 new warnings, 0 resolved, 0 dropped,
+    # 0 reworded, 2 added, 2 cases passed (was 4)
+    assert "claude-next-20261201 not safe 4 0 0 0 0 2 2 was 4" in text
+    assert "changed: TC-001 TC-019 TC-031" in text
     order = [
         text.index(t, start)
-        for t in ("Substance verdicts (2)", "Counts beyond the soft ranges (1)", "Themes (2)")
+        for t in ("Substance verdicts (2)", "Counts beyond the soft ranges (1)", "Themes (")
     ]
     assert order == sorted(order)
     assert "TC-019 · claude-next-20261201: passed → failed (no_invention: pass → fail)" in text
     assert "TC-031 · claude-next-20261201: tokens 354 → 364" in text
+
+
+def test_changed_cases_come_first_collapsed_with_their_diff(compared: str) -> None:
+    cases = compared[compared.index('<section id="cases">') :]
+    ids = re.findall(r'<details class="case" id="case-(TC-\d+)"', cases)
+    assert ids[:3] == ["TC-001", "TC-019", "TC-031"]
+    assert re.search(r'<details class="case" id="case-[^"]+" open', cases) is None
+    tc031 = _text(cases[cases.index('id="case-TC-031"') :])
+    assert "Against baseline: reference:" in tc031
+    assert "✘ new error · No invention: It also controls which genes are expressed." in tc031
+    assert "+ added: It also controls which genes are expressed." in tc031
 
 
 def test_safe_upgrade_says_so(reference: RunResults) -> None:

@@ -18,6 +18,8 @@ from agentic_chunking.report import (
     RunResults,
     Usage,
     load_results,
+    merge_runs,
+    record_run,
     write_results,
 )
 from agentic_chunking.report import __all__ as report_all
@@ -183,3 +185,51 @@ def test_expectation_reads_a_case_files_expect_block() -> None:
     expectation = Expectation.from_dict(expect)
     assert expectation.chunks == (5, 8)
     assert expectation.seed is not None and expectation.seed.tokens == 499
+
+
+# -- merging per case: a partial run never shrinks a model's results ---------------------
+
+
+def _run(created_at: str, *case_ids: str, outcome: str = "passed") -> RunResults:
+    cases = tuple(CaseResult(id=i, outcome=outcome, judged_at=created_at) for i in case_ids)
+    return RunResults(model="m", created_at=created_at, cassette_set="cassettes/m", cases=cases)
+
+
+def test_a_merge_replaces_the_cases_run_again_and_keeps_the_others() -> None:
+    earlier = _run("2026-01-01T00:00:00+00:00", "TC-001", "TC-002", "TC-003")
+    later = _run("2026-02-01T00:00:00+00:00", "TC-002", outcome="failed")
+    merged = merge_runs(earlier, later)
+    assert [c.id for c in merged.cases] == ["TC-001", "TC-002", "TC-003"]
+    assert [c.outcome for c in merged.cases] == ["passed", "failed", "passed"]
+    assert [c.judged_at[:7] for c in merged.cases] == ["2026-01", "2026-02", "2026-01"]
+    assert merged.created_at == later.created_at
+    assert merged.judged_at_times == ("2026-01-01T00:00:00+00:00", "2026-02-01T00:00:00+00:00")
+
+
+def test_a_case_without_its_own_time_keeps_the_time_of_the_run_it_came_from() -> None:
+    earlier = replace(_run("2026-01-01T00:00:00+00:00", "TC-001"), cases=(CaseResult(id="TC-001"),))
+    merged = merge_runs(earlier, _run("2026-02-01T00:00:00+00:00", "TC-002"))
+    first = merged.case("TC-001")
+    assert first is not None and first.judged_at == "2026-01-01T00:00:00+00:00"
+    assert first.cassette_set == "cassettes/m"
+
+
+def test_runs_of_two_models_are_never_merged() -> None:
+    with pytest.raises(InputError, match="cannot merge results of model 'm' into 'other'"):
+        merge_runs(_run("t", "TC-001"), replace(_run("t", "TC-001"), model="other"))
+
+
+def test_record_run_merges_into_the_file_and_never_shrinks_it(tmp_path: Path) -> None:
+    record_run(_run("2026-01-01T00:00:00+00:00", "TC-001", "TC-002"), tmp_path)
+    merged = record_run(_run("2026-02-01T00:00:00+00:00", "TC-002"), tmp_path)
+    on_disk = load_results(tmp_path / "results-m.json")
+    assert on_disk == merged
+    assert [c.id for c in on_disk.cases] == ["TC-001", "TC-002"]
+
+
+def test_record_run_leaves_an_unreadable_results_file_as_it_is(tmp_path: Path) -> None:
+    broken = tmp_path / "results-m.json"
+    broken.write_text("{ not json")
+    with pytest.raises(InputError, match=r"results-m\.json"):
+        record_run(_run("t", "TC-001"), tmp_path)
+    assert broken.read_text() == "{ not json"

@@ -6,14 +6,18 @@ Live paths run against a FakeMessagesServer on 127.0.0.1, never the network.
 from __future__ import annotations
 
 import importlib
+import json
+import re
 import shutil
+import socket
 from pathlib import Path
 
 import pytest
 
 from agentic_chunking._client import make_client
-from agentic_chunking.report import RunResults, build_report
+from agentic_chunking.report import RunResults, build_report, load_results, write_results
 from agentic_chunking.suite import ReferenceServer, find_secrets, load_case, load_replies
+from agentic_chunking.suite.plugin import SYSTEMIC_EXIT_CODE
 from agentic_chunking.testing import FakeMessagesServer, FakeReply
 
 REPO = Path(__file__).resolve().parent.parent
@@ -125,7 +129,7 @@ def test_record_writes_cassettes_without_secrets_then_replays_offline(
     compared.stdout.no_fnmatch_line("*report not written*")
     page = (project.path / "reports" / "latest.html").read_text()
     assert "What moved" in page
-    assert "Compared with <b>reference</b>: hand-written reference replies" in page
+    assert "hand-written reference replies, not a model" in page
     assert page.index("loopback-model") > page.index("reference")
 
 
@@ -173,6 +177,8 @@ def test_a_missing_cassette_fails_plainly_with_the_record_command(
         ]
     )
     result.stdout.no_fnmatch_line("*Connection error*")
+    result.stdout.no_fnmatch_line("*During handling of the above exception*")
+    assert result.stdout.str().count("TC-001: no cassette at") == 1  # once (+ a cut summary line)
 
 
 def test_a_changed_input_makes_the_cassette_stale_and_says_so(project: pytest.Pytester) -> None:
@@ -211,3 +217,146 @@ def test_no_cassette_in_the_repository_holds_a_key_shaped_string() -> None:
 )
 def test_the_secret_scan_finds_key_shaped_strings(text: str) -> None:
     assert find_secrets(text)
+
+
+# -- systemic failures stop the session at the first case ------------------------------
+
+
+def _record_against(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, base_url: str, *args: str
+) -> pytest.RunResult:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-test-not-a-key")
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", base_url)
+    return project.runpytest(*INNER, CASE_TESTS, "--record", "--model", "loopback-model", *args)
+
+
+def _assert_stopped_plainly(result: pytest.RunResult, *wanted: str) -> None:
+    assert result.ret == SYSTEMIC_EXIT_CODE
+    text = result.stdout.str()
+    stops = [line for line in result.outlines if "agentic-chunking stopped at TC-001:" in line]
+    assert len(stops) == 1, text  # one plain message ...
+    assert "Traceback" not in text and 'File "' not in text  # ... and no traceback
+    for fragment in wanted:
+        assert fragment in stops[0], stops[0]
+    assert "TC-030" not in stops[0]
+    assert "STOPPED" in result.outlines[-1] and "passed" not in result.outlines[-1]
+    result.stdout.fnmatch_lines(["STOPPED at TC-001: 0 case(s) judged before it*no later case ran"])
+    for option in re.findall(r"(?<![\w-])--[a-z][a-z-]+", stops[0]):
+        assert option in OPTIONS_THAT_EXIST, option
+
+
+OPTIONS_THAT_EXIST = {"--model", "--max-concurrency", "--record", "--baseline"}
+
+
+def test_overloaded_after_the_retries_stops_after_the_first_case_and_keeps_cassettes(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = project.path / "cassettes" / "loopback-model" / "TC-001.yaml"
+    old.parent.mkdir(parents=True)
+    old.write_text("interactions: []\n")
+    overloaded = FakeReply(status=529, text="Overloaded")
+    with FakeMessagesServer(handler=lambda body: overloaded) as server:
+        result = _record_against(project, monkeypatch, server.base_url, "--max-concurrency", "1")
+    _assert_stopped_plainly(result, "HTTP 529", "overloaded", "--max-concurrency")
+    assert len(server.requests) == 3  # the first call and the SDK's two retries, then stop
+    assert old.read_text() == "interactions: []\n"
+    assert not (project.path / "cassettes" / "loopback-model" / "TC-030.yaml").exists()
+
+
+def test_a_base_url_with_a_path_is_reported_as_a_wrong_base_url(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with FakeMessagesServer(handler=lambda body: FakeReply(text="[]")) as server:
+        result = _record_against(project, monkeypatch, server.base_url + "/v1")
+    _assert_stopped_plainly(result, "/v1/v1/messages", "base URL is wrong", "ANTHROPIC_BASE_URL")
+    assert "not found" not in result.stdout.str().split("stopped at")[1].split("\n")[0]
+
+
+def test_an_unknown_model_stops_with_one_message_naming_model(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reply = FakeReply(status=404, text="model: claude-retired-1", error_type="not_found_error")
+    with FakeMessagesServer(handler=lambda body: reply) as server:
+        result = _record_against(project, monkeypatch, server.base_url)
+    _assert_stopped_plainly(result, "'loopback-model' was not found", "--model")
+    assert len(server.requests) == 1
+
+
+def test_a_rejected_key_stops_and_names_the_variable(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reply = FakeReply(status=401, text="invalid x-api-key")
+    with FakeMessagesServer(handler=lambda body: reply) as server:
+        result = _record_against(project, monkeypatch, server.base_url)
+    _assert_stopped_plainly(result, "API key was rejected", "ANTHROPIC_API_KEY")
+
+
+def test_a_refused_connection_stops_and_names_the_base_url(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with socket.socket() as probe:  # a port nothing listens on
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    result = _record_against(project, monkeypatch, f"http://127.0.0.1:{port}")
+    _assert_stopped_plainly(result, "no connection to", "ANTHROPIC_BASE_URL")
+
+
+def test_a_case_of_its_own_failure_fails_that_case_only(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    reply = FakeReply(status=400, text="prompt is too long")
+    with FakeMessagesServer(handler=lambda body: reply) as server:
+        result = _record_against(project, monkeypatch, server.base_url)
+    result.assert_outcomes(failed=2)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    assert result.stdout.str().count("HTTP 400 (invalid_request_error): prompt is too long") == 2
+
+
+# -- results merge per case --------------------------------------------------------------
+
+
+def test_a_partial_run_updates_only_its_cases_and_the_report_says_so(
+    project: pytest.Pytester,
+) -> None:
+    shutil.copytree(REPO / "cassettes" / "reference", project.path / "cassettes" / "reference")
+    project.runpytest(*INNER, CASE_TESTS).assert_outcomes(passed=2)
+    results = project.path / "reports" / "results-reference.json"
+    data = json.loads(results.read_text())
+    for case in data["cases"]:
+        case["judged_at"] = "2026-01-01T00:00:00+00:00"
+    results.write_text(json.dumps(data))
+
+    project.runpytest(*INNER, "-k", "TC-001").assert_outcomes(passed=1, deselected=2)
+    merged = load_results(results)
+    assert [c.id for c in merged.cases] == list(CASES)
+    assert merged.case("TC-030").judged_at == "2026-01-01T00:00:00+00:00"  # type: ignore[union-attr]
+    assert merged.case("TC-001").judged_at == merged.created_at  # type: ignore[union-attr]
+    assert len(merged.judged_at_times) == 2
+    page = (project.path / "reports" / "latest.html").read_text()
+    assert "cases from 2 runs" in page
+
+
+def test_a_plain_replay_reports_that_run_not_whatever_ran_last(project: pytest.Pytester) -> None:
+    shutil.copytree(REPO / "cassettes" / "reference", project.path / "cassettes" / "reference")
+    other = RunResults(model="some-other-model", replies="recorded", created_at="2099-01-01")
+    write_results(other, project.path / "reports")
+    project.runpytest(*INNER, CASE_TESTS).assert_outcomes(passed=2)
+    page = (project.path / "reports" / "latest.html").read_text()
+    assert "some-other-model" not in page
+    assert "Is it safe against" not in page  # one run, nothing to compare
+
+
+def test_a_clean_pipeline_failure_is_a_completed_run_and_replaces_the_cassette(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = project.path / "cassettes" / "loopback-model" / "TC-001.yaml"
+    old.parent.mkdir(parents=True)
+    old.write_text("interactions: []\n")
+    refusal = FakeReply(text="I can't help with that.", stop_reason="refusal")
+    with FakeMessagesServer(handler=lambda body: refusal) as server:
+        result = _record_against(project, monkeypatch, server.base_url)
+    result.assert_outcomes(failed=2)  # TC-001 fails on the refusal, TC-030 lacks max_tokens
+    assert "stop_reason refusal" in result.stdout.str()
+    for case_id in CASES:
+        text = (old.parent / f"{case_id}.yaml").read_text()
+        assert text != "interactions: []\n" and "refusal" in text, text

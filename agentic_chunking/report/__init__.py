@@ -22,7 +22,14 @@ from ._records import (
     Usage,
 )
 from ._render import build_report, render_report
-from ._results import CaseResult, RunResults, load_results, write_results
+from ._results import (
+    CaseResult,
+    RunResults,
+    load_results,
+    merge_runs,
+    record_run,
+    write_results,
+)
 from ._warnings import WARNING_KINDS, WarningGroup, warning_groups, warning_summary
 
 __all__ = [
@@ -49,8 +56,10 @@ __all__ = [
     "compare_runs",
     "deviation_notes",
     "load_results",
+    "merge_runs",
     "metric_status",
     "missing_themes",
+    "record_run",
     "render_report",
     "theme_found",
     "warning_groups",

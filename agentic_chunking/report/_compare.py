@@ -1,10 +1,16 @@
-"""Run against run: what moved between a reference run and each other run, case by case.
+"""Run against run: what moved between a base run and each other run, case by case.
 
-The reference is the baseline when one is given, else the first run. Moves come in three
-kinds, in the order a reader needs them: ``verdict`` (a case's outcome or a substance check
-changed, or a case is missing), ``count`` (a count left or re-entered its soft range, or
-moved while outside it), ``theme`` (ThematicCategory labels appeared or vanished, or an
-expected theme was lost or regained). Only a ``verdict`` regression makes a change unsafe.
+The base is explicit: the baseline when one is given, else the reference (hand-written)
+run when recorded runs are compared with it, else the oldest run; the other runs follow
+oldest first, and a run given twice (same model, time and cases) appears once.
+
+Per case and column, ``diffs`` holds the findings that are new or resolved and the
+propositions aligned across the runs (``_diff``); ``headlines`` sums them per column into
+the answer to "is this run safe against the base". Moves come in three kinds, in the order
+a reader needs them: ``verdict`` (a case's outcome or a substance check changed, or a case
+is missing), ``count`` (a count left or re-entered its soft range, or moved while outside
+it), ``theme`` (ThematicCategory labels appeared or vanished, or an expected theme, matched
+by meaning, was lost or regained).
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ._diff import CaseDiff, diff_case
 from ._metrics import metric_status, missing_themes
 from ._records import METRICS
 from ._results import CaseResult, RunResults
@@ -44,11 +51,55 @@ class Move:
 
 
 @dataclass(frozen=True, slots=True)
+class Headline:
+    """Is one run safe against the base? Its figures, summed over the cases of both.
+
+    ``verdict`` is ``not safe`` (a new error finding, a substance verdict worse, or a case
+    missing), ``review`` (no new error, but new warnings, propositions dropped, or rewordings
+    that change a negation, number or name) or ``safe``.
+    """
+
+    label: str
+    new_errors: int
+    new_warnings: int
+    resolved: int
+    dropped: int
+    reworded: int
+    notable: int
+    added: int
+    verdict_regressions: int
+    changed_cases: tuple[str, ...]
+    passed: tuple[int, int]
+    tokens_in: tuple[int, int]
+    tokens_out: tuple[int, int]
+
+    @property
+    def verdict(self) -> str:
+        if self.new_errors or self.verdict_regressions:
+            return "not safe"
+        if self.new_warnings or self.dropped or self.notable:
+            return "review"
+        return "safe"
+
+
+@dataclass(frozen=True, slots=True)
 class Comparison:
-    """The columns side by side and every move, verdicts first."""
+    """The columns side by side, every move (verdicts first) and every case diff."""
 
     columns: tuple[Column, ...]
     moves: tuple[Move, ...]
+    diffs: tuple[CaseDiff, ...] = ()
+    headlines: tuple[Headline, ...] = ()
+
+    def diff(self, case_id: str, label: str) -> CaseDiff | None:
+        """What changed in ``case_id`` from the base to the column ``label``, if both have it."""
+        return next((d for d in self.diffs if d.case_id == case_id and d.label == label), None)
+
+    @property
+    def changed_case_ids(self) -> list[str]:
+        """Case ids with a move or a changed finding or proposition, in case order."""
+        moved = {m.case_id for m in self.moves} | {d.case_id for d in self.diffs if d.changed}
+        return [i for i in self.case_ids if i in moved]
 
     @property
     def reference(self) -> Column:
@@ -71,8 +122,9 @@ class Comparison:
 
     @property
     def safe(self) -> bool:
-        """True when no substance verdict got worse in any column."""
-        return not self.verdict_regressions
+        """True when no column is ``not safe`` against the base (no new error finding, no
+        substance verdict worse, no case missing)."""
+        return not self.verdict_regressions and all(h.verdict != "not safe" for h in self.headlines)
 
 
 def column_labels(runs: Sequence[RunResults], baseline: RunResults | None) -> list[str]:
@@ -152,18 +204,46 @@ def _theme_moves(ref: CaseResult, new: CaseResult, label: str) -> list[Move]:
     return moves
 
 
+def _same_run(a: RunResults, b: RunResults) -> bool:
+    return a.model == b.model and a.created_at == b.created_at and a.cases == b.cases
+
+
+def order_runs(
+    runs: Sequence[RunResults], baseline: RunResults | None
+) -> tuple[RunResults | None, list[RunResults]]:
+    """(base, others): the explicit baseline, else the reference run when recorded runs are
+    there too, else the oldest; the others oldest first, each run once."""
+    unique: list[RunResults] = []
+    for run in runs:
+        if not any(_same_run(run, seen) for seen in unique):
+            unique.append(run)
+    if baseline is not None:
+        others = [r for r in unique if not _same_run(r, baseline)]
+        return baseline, sorted(others, key=lambda r: r.created_at)
+    by_time = sorted(unique, key=lambda r: r.created_at)
+    if not by_time:
+        return None, []
+    references = [r for r in by_time if r.is_reference]
+    base = references[0] if references and len(references) < len(by_time) else by_time[0]
+    return base, [r for r in by_time if r is not base]
+
+
 def compare_runs(runs: Sequence[RunResults], *, baseline: RunResults | None = None) -> Comparison:
-    """Compare every run with the reference (the baseline, else the first run)."""
-    everything = ([baseline] if baseline is not None else []) + list(runs)
-    labels = column_labels(runs, baseline)
+    """Compare every run with the base (``order_runs``), case by case and finding by finding."""
+    base, others = order_runs(runs, baseline)
+    if base is None:
+        return Comparison((), ())
+    if baseline is not None:
+        labels = column_labels(others, base)
+    else:
+        labels = column_labels([base, *others], None)
     columns = tuple(
         Column(label, run, is_baseline=baseline is not None and i == 0)
-        for i, (label, run) in enumerate(zip(labels, everything, strict=True))
+        for i, (label, run) in enumerate(zip(labels, [base, *others], strict=True))
     )
-    if not columns:
-        return Comparison((), ())
     reference = columns[0]
     moves: list[Move] = []
+    diffs: list[CaseDiff] = []
     for column in columns[1:]:
         ids = [c.id for c in reference.run.cases]
         ids += [c.id for c in column.run.cases if c.id not in ids]
@@ -180,5 +260,41 @@ def compare_runs(runs: Sequence[RunResults], *, baseline: RunResults | None = No
             moves += [verdict] if verdict else []
             moves += _count_moves(ref, new, column.label)
             moves += _theme_moves(ref, new, column.label)
+            diffs.append(diff_case(ref, new, column.label))
     moves.sort(key=lambda m: KINDS.index(m.kind))
-    return Comparison(columns, tuple(moves))
+    headlines = tuple(_headline(reference, column, moves, diffs) for column in columns[1:])
+    return Comparison(columns, tuple(moves), tuple(diffs), headlines)
+
+
+def _headline(base: Column, column: Column, moves: list[Move], diffs: list[CaseDiff]) -> Headline:
+    mine = [d for d in diffs if d.label == column.label]
+    regressions = [
+        m
+        for m in moves
+        if m.label == column.label and m.kind == "verdict" and m.severity == "regression"
+    ]
+    changed = {d.case_id for d in mine if d.changed} | {
+        m.case_id for m in moves if m.label == column.label
+    }
+
+    def total(run: RunResults, attribute: str) -> int:
+        return sum(int(getattr(c.usage, attribute)) for c in run.cases)
+
+    return Headline(
+        label=column.label,
+        new_errors=sum(len(d.new_errors) for d in mine),
+        new_warnings=sum(len(d.new_warnings) for d in mine),
+        resolved=sum(len(d.resolved_findings) for d in mine),
+        dropped=sum(d.count("dropped") for d in mine),
+        reworded=sum(d.count("reworded") for d in mine),
+        notable=sum(len(d.notable) for d in mine),
+        added=sum(d.count("added") for d in mine),
+        verdict_regressions=len(regressions),
+        changed_cases=tuple(sorted(changed)),
+        passed=(
+            sum(c.outcome == "passed" for c in base.run.cases),
+            sum(c.outcome == "passed" for c in column.run.cases),
+        ),
+        tokens_in=(total(base.run, "input_tokens"), total(column.run, "input_tokens")),
+        tokens_out=(total(base.run, "output_tokens"), total(column.run, "output_tokens")),
+    )

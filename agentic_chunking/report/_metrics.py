@@ -2,19 +2,17 @@
 
 Deviations are soft: they are shown and explained in the report, never failures. A count
 deviates when it falls outside the case's inclusive range; an expected theme is missing
-when no ThematicCategory contains all of its words (case-insensitive, by English stem).
+when no ThematicCategory carries it, by its words' stems or by meaning (``_themes``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Any
 
 from ._records import METRICS, Range
 from ._results import CaseResult
+from ._themes import theme_matches
 
 # What a count outside its range usually means, per metric and direction.
 _HINTS = {
@@ -76,10 +74,22 @@ def metric_status(case: CaseResult, metric: str) -> MetricStatus:
     direction = "above" if actual > high else "below"
     gap = actual - high if actual > high else low - actual
     text = f"{actual} {metric} is {gap} {direction} the expected {low}-{high}: "
-    text += _HINTS[(metric, direction)]
+    text += _hint(case, metric, direction)
     if seed is not None:
         text += f"; seed 000 reported {seed}"
     return MetricStatus(metric, actual, expected, seed, direction, text)
+
+
+def _hint(case: CaseResult, metric: str, direction: str) -> str:
+    """What the deviation usually means, only where that applies: a failed run or a case
+    that expects a clean failure has no output to explain by granularity."""
+    if case.expected_error is not None:
+        if case.response is not None and case.response.is_success:
+            return "the case expects a clean failure with no output, but the run succeeded"
+        return "the case expects a clean failure with no output"
+    if case.response is not None and not case.response.is_success:
+        return "the run failed, so there is no output to count"
+    return _HINTS[(metric, direction)]
 
 
 def metric_statuses(case: CaseResult) -> list[MetricStatus]:
@@ -87,22 +97,11 @@ def metric_statuses(case: CaseResult) -> list[MetricStatus]:
     return [metric_status(case, m) for m in METRICS]
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> Any:
-    import snowballstemmer
-
-    return snowballstemmer.stemmer("english")
-
-
-def _words(text: str) -> set[str]:
-    return set(_stemmer().stemWords(re.findall(r"[a-z0-9]+", text.lower())))
-
-
 def theme_found(expected: str, categories: Sequence[str]) -> bool:
-    """True when some category holds every word of ``expected``, compared by English stem
-    and case-insensitively ("batteries" matches "Battery Technology")."""
-    wanted = _words(expected)
-    return bool(wanted) and any(wanted <= _words(c) for c in categories)
+    """True when some category carries ``expected`` by its words' stems ("batteries" in
+    "Battery Technology") or by meaning ("Zoning" in "Land-Use Regulation", with the
+    semantic extra): ``report._themes.theme_matches``."""
+    return theme_matches(expected, categories)
 
 
 def missing_themes(case: CaseResult) -> list[str]:

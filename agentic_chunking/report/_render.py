@@ -101,17 +101,36 @@ def _case_view(case: CaseResult) -> dict[str, Any]:
 
 
 def _details(comparison: Comparison) -> list[dict[str, Any]]:
-    """Per case id: the inputs (from the first column that has the case) and each column."""
+    """Per case id: the inputs (from the first column that has the case), each column with
+    its changes against the base; changed cases first, all collapsed when comparing (a
+    single run opens the cases that did not pass)."""
+    comparing = len(comparison.columns) > 1
+    changed = comparison.changed_case_ids if comparing else []
+    ordered = changed + [i for i in comparison.case_ids if i not in changed]
     details = []
-    for case_id in comparison.case_ids:
+    for case_id in ordered:
         per_column = [(col, col.run.case(case_id)) for col in comparison.columns]
         first = next(case for _, case in per_column if case is not None)
         views = [
-            {"column": col, "view": None if case is None else _case_view(case)}
+            {
+                "column": col,
+                "view": None if case is None else _case_view(case),
+                "diff": comparison.diff(case_id, col.label),
+            }
             for col, case in per_column
         ]
-        attention = any(case is not None and (case.outcome != "passed") for _, case in per_column)
-        details.append({"id": case_id, "case": first, "views": views, "open": attention})
+        attention = not comparing and any(
+            case is not None and case.outcome != "passed" for _, case in per_column
+        )
+        details.append(
+            {
+                "id": case_id,
+                "case": first,
+                "views": views,
+                "open": attention,
+                "changed": case_id in changed,
+            }
+        )
     return details
 
 
@@ -184,6 +203,7 @@ def render_report(
             summaries=summaries,
             checks=checks,
             details=_details(comparison),
+            comparison_base=comparison.reference.label if comparison.columns else "",
             plots=list(zip(CAPTIONS, _markup(all_plots(comparison.columns)), strict=False))
             if plots
             else [],

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -39,7 +39,9 @@ class CaseResult:
 
     ``outcome`` is ``passed``, ``failed`` (a substance check or an expected error failed)
     or ``error`` (the case could not run; ``error`` says why). ``response`` is None when
-    the pipeline raised instead of answering.
+    the pipeline raised instead of answering. ``judged_at`` (ISO time of the run that
+    judged it) and ``cassette_set`` (the cassettes it was judged from) travel with the
+    case, since a results file merges cases of several runs (``record_run``).
     """
 
     id: str
@@ -54,6 +56,8 @@ class CaseResult:
     response: AgenticResponse | None = None
     expected: Expectation = field(default_factory=Expectation)
     usage: Usage = field(default_factory=Usage)
+    judged_at: str = ""
+    cassette_set: str = ""
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:
@@ -117,6 +121,8 @@ class CaseResult:
             "response": None if self.response is None else self.response.to_dict(),
             "expected": self.expected.to_dict(),
             "usage": self.usage.to_dict(),
+            "judged_at": self.judged_at,
+            "cassette_set": self.cassette_set,
         }
 
     @classmethod
@@ -143,6 +149,8 @@ class CaseResult:
                 response=response,
                 expected=Expectation.from_dict(data.get("expected") or {}, where=where),
                 usage=Usage.of(response) if usage is None else Usage.from_dict(usage),
+                judged_at=str(data.get("judged_at") or ""),
+                cassette_set=str(data.get("cassette_set") or ""),
             )
         except InputError as error:
             if str(error).startswith(where):
@@ -176,6 +184,23 @@ class RunResults:
     def case(self, case_id: str) -> CaseResult | None:
         """The case with this id, or None."""
         return next((c for c in self.cases if c.id == case_id), None)
+
+    @property
+    def judged_at_times(self) -> tuple[str, ...]:
+        """The distinct times the cases were judged at, oldest first (one per merged run)."""
+        return tuple(sorted({c.judged_at or self.created_at for c in self.cases}))
+
+    @property
+    def returned_models(self) -> tuple[str, ...]:
+        """The model ids the API returned in its replies (a dated id behind an alias)."""
+        seen = {
+            call.model: None
+            for case in self.cases
+            if case.response is not None
+            for call in case.response.calls
+            if call.model
+        }
+        return tuple(seen)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -239,6 +264,42 @@ def write_results(run: RunResults, reports_dir: Path) -> Path:
     write_text_atomic(latest, text)
     write_text_atomic(history / f"results-{slug}-{stamp()}.json", text)
     return latest
+
+
+def merge_runs(earlier: RunResults, later: RunResults) -> RunResults:
+    """``later`` over ``earlier``: each case of ``later`` replaces the case with its id, every
+    other case of ``earlier`` is kept (with the time and cassette set it was judged from), so
+    the merge never has fewer cases than either. The header is ``later``'s. InputError when
+    the two runs are of different models."""
+    if earlier.model != later.model:
+        raise InputError(
+            f"cannot merge results of model {earlier.model!r} into {later.model!r}: a results "
+            "file holds one model; write it as results-<model>.json of its own model"
+        )
+    fresh = {c.id for c in later.cases}
+    kept = [
+        replace(
+            case,
+            judged_at=case.judged_at or earlier.created_at,
+            cassette_set=case.cassette_set or earlier.cassette_set,
+        )
+        for case in earlier.cases
+        if case.id not in fresh
+    ]
+    cases = sorted([*kept, *later.cases], key=lambda c: c.id)
+    return replace(later, cases=tuple(cases))
+
+
+def record_run(run: RunResults, reports_dir: Path) -> RunResults:
+    """Merge ``run`` into ``reports_dir/results-<model>.json`` (``merge_runs``), write it with
+    ``write_results`` and return the merged run: a partial run updates only its cases.
+
+    InputError when the existing file cannot be read: it is left as it is, never replaced.
+    """
+    existing = Path(reports_dir) / f"results-{model_slug(run.model)}.json"
+    merged = merge_runs(load_results(existing), run) if existing.exists() else run
+    write_results(merged, reports_dir)
+    return merged
 
 
 def load_results(path: Path | str) -> RunResults:

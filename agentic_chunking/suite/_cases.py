@@ -15,6 +15,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from .._errors import CaseError
 from .._models import AgenticChunkInput
+from .._pipeline import (
+    DEFAULT_EXTRACTION_MAX_TOKENS,
+    DEFAULT_GROUPING_MAX_TOKENS,
+    DEFAULT_MAX_REPAIR_ATTEMPTS,
+)
 from .._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from .._text import split_sentences
 from ..checks import SUBSTANCE_RULES
@@ -95,6 +100,15 @@ class Expectations(_Strict):
         return self
 
 
+class PipelineSettings(_Strict):
+    """Pipeline settings a case fixes for every model (e.g. a small ``extraction_max_tokens``
+    so that any model's reply is cut, as TC-030 needs); unset ones keep the defaults."""
+
+    extraction_max_tokens: int = Field(default=DEFAULT_EXTRACTION_MAX_TOKENS, ge=1)
+    grouping_max_tokens: int = Field(default=DEFAULT_GROUPING_MAX_TOKENS, ge=1)
+    max_repair_attempts: int = Field(default=DEFAULT_MAX_REPAIR_ATTEMPTS, ge=0)
+
+
 class Case(_Strict):
     """One case of the suite, as its YAML file states it."""
 
@@ -108,6 +122,7 @@ class Case(_Strict):
     checks: tuple[Rule, ...] | None = None
     expect: Expectations
     level4: dict[str, Any] | None = None
+    pipeline: PipelineSettings = Field(default_factory=PipelineSettings)
 
     @model_validator(mode="after")
     def _chunk_ids_are_unique(self) -> Case:

@@ -9,6 +9,12 @@ Guarantees of ``vcr_config()``:
   organisation id, request id, rate limits or cf-ray); error responses (>= 400) are not
   recorded, so a 429 or 529 met while recording is never replayed;
 - compressed bodies are stored decoded, readable in review.
+
+Guarantees of ``StagedPersister`` (how a cassette is recorded): a recording starts empty
+and is held in memory; it replaces the cassette on disk (atomically, through
+``write_text_atomic``) only for a case whose run was ``approve``d (it completed: a
+success or a clean pipeline failure). A transport failure, SIGINT, SIGTERM or a kill
+leaves the previous cassette byte for byte.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import CassetteError
+from .._files import write_text_atomic
 
 KEPT_REQUEST_HEADERS = frozenset({"accept", "anthropic-version", "content-type"})
 KEPT_RESPONSE_HEADERS = frozenset({"content-type"})
@@ -47,6 +54,43 @@ def vcr_config() -> dict[str, Any]:
         "before_record_response": _scrub_response,
         "decode_compressed_response": True,
     }
+
+
+class StagedPersister:
+    """A vcrpy persister that never writes a cassette for a run that did not complete.
+
+    In replay (``recording=False``) it loads cassettes as vcrpy's own persister does. While
+    recording, ``load_cassette`` finds nothing (each recording starts afresh, nothing is
+    deleted) and ``save_cassette`` writes only a path that was ``approve``d since its
+    recording began; any other recording is dropped and its path listed in ``kept``.
+    """
+
+    def __init__(self, *, recording: bool) -> None:
+        self.recording = recording
+        self._approved: set[Path] = set()
+        self.kept: list[Path] = []
+
+    def approve(self, path: Path) -> None:
+        """Let the next save of ``path`` replace the cassette: its case's run completed."""
+        self._approved.add(Path(path).resolve())
+
+    def load_cassette(self, cassette_path: str | Path, serializer: Any) -> Any:
+        from vcr.persisters.filesystem import CassetteNotFoundError, FilesystemPersister
+
+        if self.recording:
+            raise CassetteNotFoundError()
+        return FilesystemPersister.load_cassette(cassette_path, serializer)
+
+    def save_cassette(self, cassette_path: str | Path, cassette_dict: Any, serializer: Any) -> None:
+        from vcr.serialize import serialize
+
+        path = Path(cassette_path)
+        if self.recording and path.resolve() not in self._approved:
+            self.kept.append(path)
+            return
+        self._approved.discard(path.resolve())
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(path, serialize(cassette_dict, serializer))
 
 
 def _scrub_request(request: Any) -> Any:
@@ -79,7 +123,7 @@ def cassette_error(
     """Turn vcrpy's refusal to play a request, wherever the SDK wrapped it, into a plain
     CassetteError naming the cassette and the command that re-records it; None if
     ``error`` has nothing to do with a cassette."""
-    if not any(_is_unmatched(e) for e in _chain(error)):
+    if not any(_is_unmatched(e) for e in error_chain(error)):
         return None
     command = rerecord_command(case_id, model)
     if not path.exists():
@@ -93,7 +137,7 @@ def cassette_error(
     )
 
 
-def _chain(error: BaseException) -> Iterator[BaseException]:
+def error_chain(error: BaseException) -> Iterator[BaseException]:
     seen: set[int] = set()
     current: BaseException | None = error
     while current is not None and id(current) not in seen:

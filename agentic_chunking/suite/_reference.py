@@ -16,7 +16,7 @@ from typing import Any
 from .._client import make_client
 from ..testing import FakeMessagesServer
 from ._cases import load_cases
-from ._cassettes import cassette_path, vcr_config
+from ._cassettes import StagedPersister, cassette_path, vcr_config
 from ._replies import REFERENCE_MODEL, ReferenceServer, load_replies
 from ._runner import run_pipeline
 
@@ -51,6 +51,8 @@ def rebuild_reference_cassettes(
     scrub = options["before_record_request"]
     options["before_record_request"] = lambda request: _at_reference_host(scrub(request))
     recorder = vcr.VCR(record_mode="all", **options)
+    persister = StagedPersister(recording=True)  # a case's cassette is replaced only whole
+    recorder.register_persister(persister)
     reference = ReferenceServer()
     written: list[Path] = []
     with FakeMessagesServer(handler=reference) as server:
@@ -61,12 +63,11 @@ def rebuild_reference_cassettes(
             for case in cases:
                 reference.use(case, replies[case.id])
                 path = cassette_path(cassette_root, REFERENCE_MODEL, case.id)
-                path.parent.mkdir(parents=True, exist_ok=True)
-                path.unlink(missing_ok=True)
                 with recorder.use_cassette(str(path)):
                     response = run_pipeline(
                         case, client=client, model=REFERENCE_MODEL, max_concurrency=1
                     )
+                    persister.approve(path)
                 written.append(path)
                 if progress is not None:
                     state = "ok" if response.is_success else f"fails: {response.error_detail}"

@@ -2,13 +2,17 @@
 
 A reply file (``cases/reference_replies/TC-0NN.yaml``, schema in cases/README.md) gives,
 for each extraction batch of its case, the reply (a proposition list, or a raw text with
-an optional stop reason and a repair answer), then the grouping reply. They are served
+an optional stop reason and a repair answer), then the grouping reply. Its
+``input_sha256`` is ``input_hash(case)`` of the case input it was written for: a reply
+file whose case input changed since is refused (``load_replies``), never paired quietly
+with the new input. They are served
 under the model id ``reference`` so that no cassette built from them bears a real
 model's name.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Mapping
 from pathlib import Path
@@ -64,6 +68,7 @@ class ReferenceReplies(_Strict):
     """The replies of one case: extraction per batch, in batch order, then grouping."""
 
     case: str
+    input_sha256: str | None = None
     extraction: tuple[ExtractionReply, ...] = ()
     grouping: tuple[GroupEntry, ...] | None = None
     grouping_raw: str | None = None
@@ -79,12 +84,25 @@ class ReferenceReplies(_Strict):
         )
 
 
+def input_hash(case: Case) -> str:
+    """SHA-256 of what a reply answers: the case's input chunks, batch limit and pipeline
+    settings (not its labels or expectations, which a reply does not depend on)."""
+    answered = {
+        "inputs": [[c.chunk_id, c.text] for c in case.inputs],
+        "max_tokens_per_batch": case.max_tokens_per_batch,
+        "pipeline": case.pipeline.model_dump(),
+    }
+    text = json.dumps(answered, ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
 def replies_path(case: Case, replies_dir: Path) -> Path:
     return Path(replies_dir) / f"{case.id}.yaml"
 
 
 def load_replies(case: Case, replies_dir: Path) -> ReferenceReplies:
-    """Read the case's reply file and check it answers the case's batches, one by one."""
+    """Read the case's reply file and check it answers the case's batches, one by one, and
+    was written for the case's current input (``input_sha256``); CaseError otherwise."""
     path = replies_path(case, replies_dir)
     try:
         data = safe_load_yaml(path.read_text(encoding="utf-8"))
@@ -103,7 +121,25 @@ def load_replies(case: Case, replies_dir: Path) -> ReferenceReplies:
             f"{path}: answers case {replies.case} with extraction entries for chunks {given}, "
             f"but {case.id} plans batches for chunks {planned}: one entry per batch, in order"
         )
+    _check_input_hash(case, replies, path)
     return replies
+
+
+def _check_input_hash(case: Case, replies: ReferenceReplies, path: Path) -> None:
+    current = input_hash(case)
+    if replies.input_sha256 == current:
+        return
+    if replies.input_sha256 is None:
+        problem = "has no input_sha256, so nothing says which input of the case it answers"
+    else:
+        problem = (
+            f"was written for another input of {case.id} (input_sha256 {replies.input_sha256}"
+            f"), and the case's input, batch limit or pipeline settings changed since"
+        )
+    raise CaseError(
+        f"{path}: {problem}. Review its hand-written replies against the current case file "
+        f"({case.id}.yaml) and update them, then set `input_sha256: {current}` in {path.name}"
+    )
 
 
 class ReferenceServer:

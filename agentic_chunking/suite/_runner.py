@@ -46,7 +46,8 @@ def run_pipeline(
     model: str,
     max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
 ) -> AgenticResponse:
-    """``chunk_text_agentic`` on the case's inputs, with the case's batch limit."""
+    """``chunk_text_agentic`` on the case's inputs, with the case's batch limit and its
+    ``pipeline`` settings (the same for every model)."""
     return chunk_text_agentic(
         case.agentic_inputs(),
         case.document_id,
@@ -54,6 +55,9 @@ def run_pipeline(
         model=model,
         max_tokens_per_batch=case.max_tokens_per_batch,
         max_concurrency=max_concurrency,
+        extraction_max_tokens=case.pipeline.extraction_max_tokens,
+        grouping_max_tokens=case.pipeline.grouping_max_tokens,
+        max_repair_attempts=case.pipeline.max_repair_attempts,
     )
 
 
@@ -63,6 +67,7 @@ def run_case(
     client: anthropic.Anthropic,
     model: str,
     cassette: Path | None = None,
+    max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
 ) -> CaseResult:
     """Run ``case`` through the pipeline with ``client`` and judge the response.
 
@@ -70,7 +75,7 @@ def run_case(
     answer raises CassetteError rather than the SDK's connection error.
     """
     try:
-        response = run_pipeline(case, client=client, model=model)
+        response = run_pipeline(case, client=client, model=model, max_concurrency=max_concurrency)
     except ModelCallError as error:
         if cassette is not None:
             explained = cassette_error(error, path=cassette, case_id=case.id, model=model)

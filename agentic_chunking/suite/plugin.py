@@ -3,34 +3,48 @@
 Replay is the default and the safe one: cassettes from ``cassettes/<model>/``, record
 mode ``none``, the network blocked for the cases, a dummy key, no SDK retries. ``--record``
 records again against the live model and stops at once without ``ANTHROPIC_API_KEY``.
-Every run that executed cases writes ``results-<model>.json`` and the HTML report.
+
+Guarantees:
+- recording is atomic per case (``StagedPersister``): a cassette is replaced only when its
+  case's run completed (a success or a clean pipeline failure); a transport failure,
+  SIGINT, SIGTERM or a kill leaves the previous cassette byte for byte;
+- a systemic failure (``_systemic``: key rejected, model unknown, base URL wrong, no
+  connection, overloaded after the SDK's retries) stops the session at the case that met
+  it, with one plain message and exit code ``SYSTEMIC_EXIT_CODE``;
+- every run that judged cases merges them into ``results-<model>.json`` (``record_run``:
+  a partial run updates only its cases) and writes the HTML report of this run, against
+  ``--baseline``, else the reference results for a recorded model.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Callable, Generator, Iterator
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
 from .._client import API_KEY_ENV_VAR, DEFAULT_MODEL, MODEL_ENV_VAR, make_client
-from .._errors import CassetteError, ConfigurationError
+from .._errors import CassetteError, ConfigurationError, ModelCallError
+from .._pipeline import DEFAULT_MAX_CONCURRENCY
 from .._prompts import PROMPT_VERSIONS
-from ..report import CaseResult, RunResults, build_report, load_results, write_results
-from ..report._results import model_slug, now_iso
+from ..report import CaseResult, RunResults, build_report, load_results
+from ..report._results import model_slug, now_iso, record_run
 from ._cases import load_case
-from ._cassettes import cassette_dir, cassette_path
+from ._cassettes import StagedPersister, cassette_dir, cassette_path
 from ._cassettes import vcr_config as suite_vcr_config
 from ._replies import REFERENCE_MODEL
 from ._runner import failure_message, run_case
+from ._systemic import systemic_failure
 
 if TYPE_CHECKING:
     import anthropic
 
 REPLAY_API_KEY = "replay-needs-no-key"
+SYSTEMIC_EXIT_CODE = int(pytest.ExitCode.INTERRUPTED)
+"""The exit code of a session stopped by a systemic failure (pytest's "interrupted")."""
 
 
 @dataclass
@@ -43,7 +57,12 @@ class SuiteSession:
     cassette_root: Path
     reports_dir: Path
     baseline: Path | None
+    max_concurrency: int = DEFAULT_MAX_CONCURRENCY
+    started_at: str = field(default_factory=now_iso)
     results: dict[str, CaseResult] = field(default_factory=dict)
+    persister: StagedPersister = field(default_factory=lambda: StagedPersister(recording=False))
+    stopped: str | None = None
+    stopped_at: str | None = None
     report_path: Path | None = None
     report_error: str | None = None
 
@@ -71,6 +90,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         f"(default: '{REFERENCE_MODEL}' to replay; ${MODEL_ENV_VAR} or {DEFAULT_MODEL} "
         "to record)",
     )
+    group.addoption(
+        "--max-concurrency",
+        type=int,
+        default=DEFAULT_MAX_CONCURRENCY,
+        metavar="N",
+        help=f"extraction calls in flight at once per case (default {DEFAULT_MAX_CONCURRENCY})",
+    )
     group.addoption("--cases-dir", default="cases", help="the case files (default: cases)")
     group.addoption(
         "--cassette-root", default="cassettes", help="the cassette root (default: cassettes)"
@@ -82,7 +108,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--baseline",
         default=None,
         metavar="PATH",
-        help="a results file of an earlier run to compare with in the report",
+        help="a results file to compare this run with in the report (default: the reference "
+        "results for a recorded model)",
     )
 
 
@@ -90,19 +117,11 @@ def pytest_configure(config: pytest.Config) -> None:
     record = bool(config.getoption("--record"))
     model = config.getoption("--model")
     if record:
-        if not os.environ.get(API_KEY_ENV_VAR, "").strip():
-            raise pytest.UsageError(
-                f"--record calls the live model and needs an API key: set {API_KEY_ENV_VAR} "
-                "(and ANTHROPIC_BASE_URL for another Messages-API server). Plain `pytest` "
-                "replays the recorded cassettes and needs no key."
-            )
+        _check_record_settings(model)
         model = model or os.environ.get(MODEL_ENV_VAR, "").strip() or DEFAULT_MODEL
-        if model == REFERENCE_MODEL:
-            raise pytest.UsageError(
-                f"the '{REFERENCE_MODEL}' cassettes hold hand-written replies and are not "
-                "recorded from a model: rebuild them with "
-                "`python -m agentic_chunking.suite rebuild-reference`, or pass --model"
-            )
+    concurrency = int(config.getoption("--max-concurrency"))
+    if concurrency < 1:
+        raise pytest.UsageError(f"--max-concurrency is {concurrency}; give 1 or more")
     root = config.rootpath
     baseline = config.getoption("--baseline")
     config.stash[_SESSION] = SuiteSession(
@@ -112,7 +131,32 @@ def pytest_configure(config: pytest.Config) -> None:
         cassette_root=root / config.getoption("--cassette-root"),
         reports_dir=root / config.getoption("--reports-dir"),
         baseline=Path(baseline) if baseline else None,
+        max_concurrency=concurrency,
+        persister=StagedPersister(recording=record),
     )
+
+
+def _check_record_settings(model: str | None) -> None:
+    if not os.environ.get(API_KEY_ENV_VAR, "").strip():
+        raise pytest.UsageError(
+            f"--record calls the live model and needs an API key: set {API_KEY_ENV_VAR} "
+            "(and ANTHROPIC_BASE_URL for another Messages-API server). Plain `pytest` "
+            "replays the recorded cassettes and needs no key."
+        )
+    if model == REFERENCE_MODEL:
+        raise pytest.UsageError(
+            f"the '{REFERENCE_MODEL}' cassettes hold hand-written replies and are not "
+            "recorded from a model: rebuild them with "
+            "`python -m agentic_chunking.suite rebuild-reference`, or pass --model"
+        )
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
+    """Record through the suite's StagedPersister (pytest-recording's hook)."""
+    suite = config.stash.get(_SESSION, None)
+    if suite is not None:
+        vcr.register_persister(suite.persister)
 
 
 @pytest.fixture(scope="session")
@@ -123,8 +167,9 @@ def suite_session(pytestconfig: pytest.Config) -> SuiteSession:
 
 @pytest.fixture(scope="session")
 def record_mode(suite_session: SuiteSession) -> str:
-    """``rewrite`` under --record (the cassette is recorded afresh), else ``none``."""
-    return "rewrite" if suite_session.record else "none"
+    """``all`` under --record (every call recorded afresh; the StagedPersister loads nothing
+    and deletes nothing), else ``none``. Never ``rewrite``: it deletes the cassette first."""
+    return "all" if suite_session.record else "none"
 
 
 @pytest.fixture
@@ -167,22 +212,62 @@ def suite_client(suite_session: SuiteSession) -> Iterator[anthropic.Anthropic]:
 def run_suite_case(
     suite_session: SuiteSession, suite_client: anthropic.Anthropic
 ) -> Callable[[str], CaseResult]:
-    """Run a case by id, keep its result for the report, and fail plainly on a bad cassette."""
+    """Run a case by id and keep its result; fail plainly on a bad cassette or a case's own
+    call failure; stop the session on a systemic failure."""
 
     def run(case_id: str) -> CaseResult:
         case = load_case(suite_session.cases_dir / f"{case_id}.yaml")
         path = cassette_path(suite_session.cassette_root, suite_session.model, case_id)
         try:
-            result = run_case(case, client=suite_client, model=suite_session.model, cassette=path)
+            result = run_case(
+                case,
+                client=suite_client,
+                model=suite_session.model,
+                cassette=path,
+                max_concurrency=suite_session.max_concurrency,
+            )
         except CassetteError as error:
-            suite_session.results[case_id] = _error_result(case_id, str(error))
-            pytest.fail(str(error), pytrace=False)
-        except ConfigurationError as error:
-            pytest.exit(f"{case_id}: {error}", returncode=2)
-        suite_session.results[case_id] = result
-        return result
+            problem = str(error)
+        except (ConfigurationError, ModelCallError) as error:
+            problem = _stop_if_systemic(suite_session, case_id, error)
+        else:
+            return _keep(suite_session, result, path)
+        suite_session.results[case_id] = _stamped(
+            suite_session, CaseResult(id=case_id, outcome="error", error=problem)
+        )
+        pytest.fail(problem, pytrace=False)  # outside `except`: the message shows once
 
     return run
+
+
+def _keep(suite: SuiteSession, result: CaseResult, cassette: Path) -> CaseResult:
+    """Keep a completed case's result; under --record, let its cassette be replaced."""
+    suite.persister.approve(cassette)
+    suite.results[result.id] = _stamped(suite, result)
+    return result
+
+
+def _stamped(suite: SuiteSession, result: CaseResult) -> CaseResult:
+    cassettes = cassette_dir(suite.cassette_root, suite.model)
+    return replace(result, judged_at=suite.started_at, cassette_set=_relative(cassettes, suite))
+
+
+def _stop_if_systemic(suite: SuiteSession, case_id: str, error: Exception) -> str:
+    """Stop the session (pytest.exit) when ``error`` will meet every case; else its message."""
+    failure = systemic_failure(error, model=suite.model)
+    if failure is None and not isinstance(error, ConfigurationError):
+        return str(error)
+    reason = failure.message if failure is not None else str(error)
+    done = len(suite.results)
+    suite.stopped_at = case_id
+    suite.stopped = f"agentic-chunking stopped at {case_id}: {reason} No further case was run" + (
+        f"; the {done} case(s) judged before it are kept in the results." if done else "."
+    )
+    _exit(suite.stopped)
+
+
+def _exit(message: str) -> NoReturn:
+    pytest.exit(message, returncode=SYSTEMIC_EXIT_CODE)
 
 
 def assert_case_passed(result: CaseResult) -> None:
@@ -191,59 +276,76 @@ def assert_case_passed(result: CaseResult) -> None:
         pytest.fail(failure_message(result), pytrace=False)
 
 
-def _error_result(case_id: str, message: str) -> CaseResult:
-    return CaseResult(id=case_id, outcome="error", error=message)
-
-
-def pytest_sessionfinish(session: pytest.Session) -> None:
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_sessionfinish(session: pytest.Session) -> Generator[None]:
+    """Write results and report first; after pytest's own summary, end on the stop line."""
     suite = session.config.stash.get(_SESSION, None)
-    if suite is None or not suite.results:
-        return
+    if suite is not None and suite.results:
+        _write_results_and_report(suite)
+    result = yield
+    if suite is not None and suite.stopped is not None:
+        reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+        if reporter is not None:
+            reporter.write_sep("!", "agentic-chunking: the run STOPPED (see above)", red=True)
+    return result
+
+
+def _write_results_and_report(suite: SuiteSession) -> None:
     run = RunResults(
         model=suite.model,
         replies=suite.replies,
-        cassette_set=_relative(cassette_dir(suite.cassette_root, suite.model), session),
+        cassette_set=_relative(cassette_dir(suite.cassette_root, suite.model), suite),
         prompt_versions=dict(PROMPT_VERSIONS),
-        created_at=now_iso(),
+        created_at=suite.started_at,
         cases=tuple(suite.results[k] for k in sorted(suite.results)),
     )
     try:
-        write_results(run, suite.reports_dir)
-        others = sorted(
-            (
-                load_results(path)
-                for path in suite.reports_dir.glob("results-*.json")
-                if path.name != f"results-{model_slug(suite.model)}.json"
-            ),
-            key=lambda other: other.created_at,
-        )
-        baseline = load_results(suite.baseline) if suite.baseline else None
-        # Earlier runs first, this run last: deltas read from the older runs to this one.
-        suite.report_path = build_report(
-            [*others, run], reports_dir=suite.reports_dir, baseline=baseline
-        )
+        baseline = _baseline(suite)  # read before this run's results are written
+        merged = record_run(run, suite.reports_dir)
+        suite.report_path = build_report([merged], reports_dir=suite.reports_dir, baseline=baseline)
     except Exception as error:  # a broken report must not hide the cases' verdicts
         suite.report_error = f"{type(error).__name__}: {error}"
 
 
-def _relative(path: Path, session: pytest.Session) -> str:
-    """``path`` relative to the rootdir when inside it (no machine's paths in results)."""
+def _baseline(suite: SuiteSession) -> RunResults | None:
+    """``--baseline``; else, for a recorded model, the reference results if written."""
+    if suite.baseline is not None:
+        return load_results(suite.baseline)
+    reference = suite.reports_dir / f"results-{model_slug(REFERENCE_MODEL)}.json"
+    if suite.replies == "recorded" and reference.exists():
+        return load_results(reference)
+    return None
+
+
+def _relative(path: Path, suite: SuiteSession) -> str:
+    """``path`` relative to the cases' project when inside it (no machine's paths)."""
+    root = suite.cases_dir.parent
     try:
-        return str(path.relative_to(session.config.rootpath))
+        return str(path.relative_to(root))
     except ValueError:
         return str(path)
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
     suite = config.stash.get(_SESSION, None)
-    if suite is None or not suite.results:
+    if suite is None or not (suite.results or suite.stopped):
         return
     passed = sum(r.outcome == "passed" for r in suite.results.values())
     kind = "hand-written reference replies" if suite.replies == "reference" else "recorded replies"
     terminalreporter.section("agentic-chunking report")
-    terminalreporter.write_line(
-        f"{passed}/{len(suite.results)} cases passed, model {suite.model!r} ({kind})"
-    )
+    if suite.stopped is not None:
+        failed = len(suite.results) - passed
+        terminalreporter.write_line(
+            f"STOPPED at {suite.stopped_at}: {len(suite.results)} case(s) judged before it "
+            f"({failed} not passing), model {suite.model!r} ({kind}); no later case ran",
+            red=True,
+        )
+    else:
+        terminalreporter.write_line(
+            f"{passed}/{len(suite.results)} cases passed, model {suite.model!r} ({kind})"
+        )
+    for path in suite.persister.kept:
+        terminalreporter.write_line(f"cassette kept as it was (its run did not complete): {path}")
     if suite.report_path is not None:
         terminalreporter.write_line(f"report: {suite.report_path}")
     if suite.report_error is not None:

@@ -1,0 +1,103 @@
+"""Failures no later case can escape, told apart from a case's own failure.
+
+``systemic_failure`` looks through an error (and what it was raised from) for the SDK's
+exception and returns a ``SystemicFailure`` when every later case would meet the same
+wall: the key rejected (401/403), the model unknown (404 on ``/v1/messages``), the base
+URL wrong (404 on any other path), the server unreachable (no connection), or the service
+overloaded or failing after the SDK's own retries (429, 5xx, 529). Anything else (a 400
+about one request, a stale cassette) is the case's own and gives None.
+
+Every message names the cause, the value at fault and the way out, and only options and
+variables that exist (``--model``, ``--max-concurrency``, ``ANTHROPIC_API_KEY``,
+``ANTHROPIC_BASE_URL``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .._client import API_KEY_ENV_VAR, BASE_URL_ENV_VAR, SUGGESTED_MODEL
+from ._cassettes import error_chain
+
+MESSAGES_PATH = "/v1/messages"
+#: Kinds of systemic failure, in the order the checks below try them.
+SYSTEMIC_KINDS = ("key_rejected", "base_url", "model_unknown", "unreachable", "overloaded")
+
+
+@dataclass(frozen=True, slots=True)
+class SystemicFailure:
+    """Why the session must stop: a ``kind`` of SYSTEMIC_KINDS and one plain message."""
+
+    kind: str
+    message: str
+
+
+def systemic_failure(error: BaseException, *, model: str) -> SystemicFailure | None:
+    """The systemic failure behind ``error``, or None when it concerns one case only."""
+    import anthropic
+
+    sdk = next((e for e in error_chain(error) if isinstance(e, anthropic.APIError)), None)
+    if sdk is None:
+        return None
+    if isinstance(sdk, anthropic.AuthenticationError | anthropic.PermissionDeniedError):
+        return SystemicFailure(
+            "key_rejected",
+            f"the API key was rejected (HTTP {sdk.status_code}: {_detail(sdk)}). Check "
+            f"{API_KEY_ENV_VAR}, and {BASE_URL_ENV_VAR} if you use another server.",
+        )
+    if isinstance(sdk, anthropic.NotFoundError):
+        return _not_found(sdk, model)
+    if isinstance(sdk, anthropic.APIConnectionError):
+        url = _url(sdk)
+        return SystemicFailure(
+            "unreachable",
+            f"no connection to {url or 'the API'} ({_root_cause(sdk)}), even after the SDK's "
+            f"retries. Check the network, or {BASE_URL_ENV_VAR} if you set it.",
+        )
+    if isinstance(sdk, anthropic.APIStatusError) and (
+        sdk.status_code == 429 or sdk.status_code >= 500
+    ):
+        return SystemicFailure(
+            "overloaded",
+            f"the API answered HTTP {sdk.status_code} ({sdk.type or 'error'}: {_detail(sdk)}) "
+            "even after the SDK's retries: the service is overloaded or failing. Try again "
+            "later, or lower --max-concurrency.",
+        )
+    return None
+
+
+def _not_found(sdk: BaseException, model: str) -> SystemicFailure:
+    url = _url(sdk)
+    path = _path(sdk)
+    if path is not None and path.rstrip("/") != MESSAGES_PATH:
+        return SystemicFailure(
+            "base_url",
+            f"HTTP 404 at {url}: no Messages API at that path, so the base URL is wrong. "
+            f"The SDK adds {MESSAGES_PATH} itself: set {BASE_URL_ENV_VAR} to the server's "
+            "root (e.g. https://api.anthropic.com, without /v1).",
+        )
+    return SystemicFailure(
+        "model_unknown",
+        f"the model {model!r} was not found (HTTP 404 not_found_error): the id is unknown "
+        f"or retired. Choose another with --model, e.g. --model {SUGGESTED_MODEL}.",
+    )
+
+
+def _detail(sdk: BaseException) -> str:
+    message = getattr(sdk, "api_message", None) or getattr(sdk, "message", None)
+    return str(message or type(sdk).__name__)
+
+
+def _url(sdk: BaseException) -> str:
+    request = getattr(sdk, "request", None)
+    return "" if request is None else str(request.url)
+
+
+def _path(sdk: BaseException) -> str | None:
+    request = getattr(sdk, "request", None)
+    return None if request is None else str(request.url.path)
+
+
+def _root_cause(sdk: BaseException) -> str:
+    last = list(error_chain(sdk))[-1]
+    return f"{type(last).__name__}: {last}" if last is not sdk else str(sdk)
