@@ -12,6 +12,17 @@ Layering: suite -> judge -> (pipeline's call loop, parse, prompts, checks); noth
 imports this package.
 """
 
+from ._calibration import (
+    CALIBRATION_SCHEMA,
+    Calibration,
+    CalibrationItem,
+    calibrate,
+    calibration_path,
+    load_calibration,
+    load_items,
+    sample_items,
+    write_calibration,
+)
 from ._call import (
     DEFAULT_JUDGE_MAX_TOKENS,
     JUDGE_MODEL_ENV_VAR,
@@ -47,6 +58,7 @@ from ._verdicts import (
 )
 
 __all__ = [
+    "CALIBRATION_SCHEMA",
     "DEFAULT_JUDGE_MAX_TOKENS",
     "JUDGE_MODEL_ENV_VAR",
     "JUDGE_STAGE",
@@ -59,6 +71,8 @@ __all__ = [
     "POSSIBLE_DUPLICATE_OVERLAP",
     "SUPPORTED",
     "VERDICTS",
+    "Calibration",
+    "CalibrationItem",
     "JudgeRequest",
     "JudgeStatus",
     "JudgedFinding",
@@ -68,13 +82,19 @@ __all__ = [
     "PropositionVerdict",
     "ReadRequest",
     "Verdict",
+    "calibrate",
+    "calibration_path",
     "candidate_pairs",
     "combine",
     "judge_user_message",
+    "load_calibration",
+    "load_items",
     "number_propositions",
     "plan_judge_requests",
     "read_judge_reply",
     "read_judge_request",
     "resolve_judge_model",
     "run_judge",
+    "sample_items",
+    "write_calibration",
 ]

@@ -19,7 +19,7 @@ from .._errors import ConfigurationError
 from .._models import AgenticChunkInput, AgenticResponse, CallUsage
 from .._pipeline import DEFAULT_MAX_REPAIR_ATTEMPTS, _converse, _Outcome, _Settings
 from ._request import JudgeRequest, plan_judge_requests
-from ._verdicts import Judgement, PairVerdict, PropositionVerdict, read_judge_reply
+from ._verdicts import Judgement, Pair, PairVerdict, PropositionVerdict, read_judge_reply
 
 if TYPE_CHECKING:
     import anthropic
@@ -53,11 +53,13 @@ def run_judge(
     model: str,
     max_tokens: int = DEFAULT_JUDGE_MAX_TOKENS,
     max_repair_attempts: int = DEFAULT_MAX_REPAIR_ATTEMPTS,
+    pairs: Sequence[Pair] | None = None,
 ) -> Judgement:
     """Ask ``model`` to judge every proposition of ``response`` against ``inputs``.
 
     Makes one call per request of ``plan_judge_requests`` (one for a case of up to 50
-    propositions), plus at most one repair turn each. Stops at the first request that
+    propositions), plus at most one repair turn each. ``pairs`` replaces the candidate
+    pairs of possible duplicates when given. Stops at the first request that
     gives no usable reply and returns the Judgement with its ``error``. Raises
     ConfigurationError for an unknown model or a rejected key, ModelCallError when the
     transport fails (the suite turns a cassette miss into its stale-cassette message).
@@ -70,16 +72,16 @@ def run_judge(
         max_repair_attempts=max_repair_attempts,
     )
     verdicts: list[PropositionVerdict] = []
-    pairs: list[PairVerdict] = []
+    answered: list[PairVerdict] = []
     calls: list[CallUsage] = []
-    for request in plan_judge_requests(inputs, response):
+    for request in plan_judge_requests(inputs, response, pairs=pairs):
         outcome = _ask(request, settings, max_tokens)
         calls.extend(outcome.calls)
         if outcome.error:
-            return Judgement(model, tuple(verdicts), tuple(pairs), tuple(calls), outcome.error)
+            return Judgement(model, tuple(verdicts), tuple(answered), tuple(calls), outcome.error)
         verdicts.extend(outcome.value[0])
-        pairs.extend(outcome.value[1])
-    return Judgement(model, tuple(verdicts), tuple(pairs), tuple(calls))
+        answered.extend(outcome.value[1])
+    return Judgement(model, tuple(verdicts), tuple(answered), tuple(calls))
 
 
 def _ask(request: JudgeRequest, settings: _Settings, max_tokens: int) -> _Outcome:

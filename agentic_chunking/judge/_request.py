@@ -90,12 +90,17 @@ def plan_judge_requests(
     response: AgenticResponse,
     *,
     max_per_call: int = MAX_PROPOSITIONS_PER_CALL,
+    pairs: Sequence[Pair] | None = None,
 ) -> list[JudgeRequest]:
-    """The judge calls for ``response`` (empty when it has no proposition); see the module."""
+    """The judge calls for ``response`` (empty when it has no proposition); see the module.
+
+    ``pairs`` (earlier, later) replaces the candidate pairs when given.
+    """
     propositions = number_propositions(c.propositions for c in response.chunks)
     if not propositions:
         return []
-    pairs = candidate_pairs(propositions)
+    if pairs is None:
+        pairs = candidate_pairs(propositions)
     calls = min(MAX_CALLS, math.ceil(len(propositions) / max_per_call))
     size = math.ceil(len(propositions) / calls)
     groups = [propositions[start : start + size] for start in range(0, len(propositions), size)]

@@ -39,7 +39,8 @@ class CaseResult:
 
     ``outcome`` is ``passed``, ``failed`` (a substance check or an expected error failed)
     or ``error`` (the case could not run; ``error`` says why). ``response`` is None when
-    the pipeline raised instead of answering.
+    the pipeline raised instead of answering. ``usage`` counts the pipeline's calls,
+    ``judge_usage`` the recorded judge's, apart (zero when the case was not judged).
     """
 
     id: str
@@ -54,6 +55,7 @@ class CaseResult:
     response: AgenticResponse | None = None
     expected: Expectation = field(default_factory=Expectation)
     usage: Usage = field(default_factory=Usage)
+    judge_usage: Usage = field(default_factory=Usage)
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:
@@ -117,6 +119,7 @@ class CaseResult:
             "response": None if self.response is None else self.response.to_dict(),
             "expected": self.expected.to_dict(),
             "usage": self.usage.to_dict(),
+            **({"judge_usage": self.judge_usage.to_dict()} if self.judge_usage.calls else {}),
         }
 
     @classmethod
@@ -143,6 +146,7 @@ class CaseResult:
                 response=response,
                 expected=Expectation.from_dict(data.get("expected") or {}, where=where),
                 usage=Usage.of(response) if usage is None else Usage.from_dict(usage),
+                judge_usage=Usage.from_dict(data.get("judge_usage") or {}),
             )
         except InputError as error:
             if str(error).startswith(where):
@@ -152,7 +156,12 @@ class CaseResult:
 
 @dataclass(frozen=True, slots=True)
 class RunResults:
-    """One run of the suite against one model: the header and every case, in order."""
+    """One run of the suite against one model: the header and every case, in order.
+
+    ``judge_model`` is the recorded judge's model (None: the run was not judged);
+    ``judge_calibration`` its figures per rule (recall, specificity, balanced accuracy,
+    items) from ``agentic-chunking calibrate-judge``, None when it is not calibrated.
+    """
 
     model: str
     replies: str = "reference"
@@ -160,6 +169,8 @@ class RunResults:
     prompt_versions: Mapping[str, str] = field(default_factory=dict)
     created_at: str = ""
     cases: tuple[CaseResult, ...] = ()
+    judge_model: str | None = None
+    judge_calibration: Mapping[str, Mapping[str, float]] | None = None
 
     def __post_init__(self) -> None:
         if self.replies not in REPLY_KINDS:
@@ -186,6 +197,19 @@ class RunResults:
             "prompt_versions": dict(self.prompt_versions),
             "created_at": self.created_at,
             "cases": [c.to_dict() for c in self.cases],
+            **self._judge_dict(),
+        }
+
+    def _judge_dict(self) -> dict[str, Any]:
+        """The judge's header fields; absent from the file when the run was not judged."""
+        if self.judge_model is None:
+            return {}
+        calibration = self.judge_calibration
+        return {
+            "judge_model": self.judge_model,
+            "judge_calibration": None
+            if calibration is None
+            else {rule: dict(figures) for rule, figures in calibration.items()},
         }
 
     @classmethod
@@ -205,7 +229,31 @@ class RunResults:
             },
             created_at=str(data.get("created_at", "")),
             cases=tuple(CaseResult.from_dict(c) for c in data.get("cases", [])),
+            judge_model=None if data.get("judge_model") is None else str(data["judge_model"]),
+            judge_calibration=_calibration(data.get("judge_calibration")),
         )
+
+    @property
+    def judge_usage(self) -> Usage:
+        """The judge's tokens over every case of the run."""
+        return Usage(
+            sum(c.judge_usage.input_tokens for c in self.cases),
+            sum(c.judge_usage.output_tokens for c in self.cases),
+            sum(c.judge_usage.calls for c in self.cases),
+        )
+
+
+def _calibration(value: Any) -> dict[str, dict[str, float]] | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise InputError(
+            f"results: judge_calibration is {value!r}; expected an object of figures per rule"
+        )
+    return {
+        str(rule): {str(k): float(v) for k, v in dict(figures).items()}
+        for rule, figures in value.items()
+    }
 
 
 def now_iso() -> str:

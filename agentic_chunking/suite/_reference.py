@@ -3,7 +3,8 @@
 The replies in ``cases/reference_replies/`` are served by a FakeMessagesServer on
 127.0.0.1 under the model id ``reference``, and each case is run through the real
 pipeline while vcrpy records, with exactly the options of the suite (``vcr_config``). The
-cassettes therefore hold the real prompts and the exact wire format of the Messages API;
+cassettes therefore hold the real prompts and the exact wire format of the Messages API,
+and, after each case's pipeline calls, the reference judge's calls (its ``judge:`` section);
 run this whenever a prompt, a case input or a reply file changes.
 """
 
@@ -14,9 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from .._client import make_client
+from ..judge import Judgement
 from ..testing import FakeMessagesServer
 from ._cases import load_cases
 from ._cassettes import cassette_path, vcr_config
+from ._judging import judge_case
 from ._replies import REFERENCE_MODEL, ReferenceServer, load_replies
 from ._runner import run_pipeline
 
@@ -28,6 +31,14 @@ that names what answered (the fake server's random port would churn every rebuil
 def _at_reference_host(request: Any) -> Any:
     request.uri = REFERENCE_URI
     return request
+
+
+def _judged_note(judgement: Judgement | None) -> str:
+    if judgement is None:
+        return ""
+    if judgement.error is not None:
+        return f"; judge failed: {judgement.error}"
+    return f"; judged in {len(judgement.calls)} call(s)"
 
 
 def rebuild_reference_cassettes(
@@ -67,10 +78,15 @@ def rebuild_reference_cassettes(
                     response = run_pipeline(
                         case, client=client, model=REFERENCE_MODEL, max_concurrency=1
                     )
+                    judgement = judge_case(
+                        case, response, client=client, judge_model=REFERENCE_MODEL
+                    )
                 written.append(path)
                 if progress is not None:
                     state = "ok" if response.is_success else f"fails: {response.error_detail}"
-                    progress(f"{case.id}: {len(response.calls)} calls recorded, run {state}")
+                    judged = _judged_note(judgement)
+                    calls = len(response.calls)
+                    progress(f"{case.id}: {calls} calls recorded, run {state}{judged}")
         if server.handler_errors:
             raise server.handler_errors[0]
     return written

@@ -24,6 +24,7 @@ from ..report._results import model_slug, now_iso
 from ._cases import load_case
 from ._cassettes import cassette_dir, cassette_path
 from ._cassettes import vcr_config as suite_vcr_config
+from ._judge_options import add_judge_options, calibration_for, configured_judge_model
 from ._replies import REFERENCE_MODEL
 from ._runner import failure_message, run_case
 
@@ -43,6 +44,7 @@ class SuiteSession:
     cassette_root: Path
     reports_dir: Path
     baseline: Path | None
+    judge_model: str | None = None
     results: dict[str, CaseResult] = field(default_factory=dict)
     report_path: Path | None = None
     report_error: str | None = None
@@ -78,6 +80,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--reports-dir", default="reports", help="where results and reports go (default: reports)"
     )
+    add_judge_options(group)
     group.addoption(
         "--baseline",
         default=None,
@@ -112,6 +115,7 @@ def pytest_configure(config: pytest.Config) -> None:
         cassette_root=root / config.getoption("--cassette-root"),
         reports_dir=root / config.getoption("--reports-dir"),
         baseline=Path(baseline) if baseline else None,
+        judge_model=configured_judge_model(config, model or REFERENCE_MODEL),
     )
 
 
@@ -173,7 +177,13 @@ def run_suite_case(
         case = load_case(suite_session.cases_dir / f"{case_id}.yaml")
         path = cassette_path(suite_session.cassette_root, suite_session.model, case_id)
         try:
-            result = run_case(case, client=suite_client, model=suite_session.model, cassette=path)
+            result = run_case(
+                case,
+                client=suite_client,
+                model=suite_session.model,
+                cassette=path,
+                judge_model=suite_session.judge_model,
+            )
         except CassetteError as error:
             suite_session.results[case_id] = _error_result(case_id, str(error))
             pytest.fail(str(error), pytrace=False)
@@ -206,6 +216,8 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         prompt_versions=dict(PROMPT_VERSIONS),
         created_at=now_iso(),
         cases=tuple(suite.results[k] for k in sorted(suite.results)),
+        judge_model=suite.judge_model,
+        judge_calibration=calibration_for(suite.judge_model, session.config.rootpath),
     )
     try:
         write_results(run, suite.reports_dir)
