@@ -41,11 +41,36 @@ QUOTE_LIMIT = 200
 _WORD = re.compile(r"[\w'\u2019.-]+")
 
 
-def best_sentence(proposition: str, sentences: list[str]) -> str:
-    stems = profile(proposition).content
-    best = max(sentences, key=lambda s: len(stems & profile(s).content))
-    best = " ".join(best.split())
-    return best if len(best) <= QUOTE_LIMIT else best[: QUOTE_LIMIT - 3].rstrip() + "..."
+def _score(proposition: str, sentence: str) -> int:
+    """Predicate words weigh twice a name (often the resolved referent), numbers thrice."""
+    mine, theirs = profile(proposition), profile(sentence)
+    shared = mine.content & theirs.content
+    return (
+        2 * len(shared - mine.names)
+        + len(shared & mine.names)
+        + 3 * len(mine.numbers & theirs.numbers)
+    )
+
+
+def _quote(sentence: str) -> str:
+    sentence = " ".join(sentence.split())
+    if len(sentence) > QUOTE_LIMIT:
+        sentence = sentence[: QUOTE_LIMIT - 3].rstrip() + "..."
+    return f'"{sentence}"'
+
+
+def best_quote(proposition: str, sentences: list[str]) -> str:
+    """The source sentence that states the proposition, with the earlier sentence that
+    names its referent when the best one leaves a word of the proposition out."""
+    position = max(range(len(sentences)), key=lambda i: _score(proposition, sentences[i]))
+    best = sentences[position]
+    mine = profile(proposition)
+    missing = (mine.content - profile(best).content) & mine.names
+    earlier = [i for i in range(position) if missing & profile(sentences[i]).content]
+    if missing and earlier:
+        helper = max(earlier, key=lambda i: len(missing & profile(sentences[i]).content))
+        return f"{_quote(sentences[helper])} ... {_quote(best)}"
+    return _quote(best)
 
 
 def difference(first: str, second: str) -> str:
@@ -76,7 +101,7 @@ def section(
             or {
                 "proposition": text,
                 "verdict": "supported",
-                "reason": f'source: "{best_sentence(text, sentences)}"',
+                "reason": f"source: {best_quote(text, sentences)}",
             }
         )
     pair_entries = []
@@ -100,6 +125,9 @@ def section(
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", action="append")
+    parser.add_argument(
+        "--redraft", action="store_true", help="draft every entry again (drops reviewed ones)"
+    )
     args = parser.parse_args()
     cases_dir = ROOT / "cases"
     replies_dir = cases_dir / "reference_replies"
@@ -118,7 +146,8 @@ def main() -> None:
             pairs = [
                 (numbered[a - 1].text, numbered[b - 1].text) for a, b in candidate_pairs(numbered)
             ]
-            old = replies.judge.model_dump() if replies.judge is not None else {}
+            keep = replies.judge is not None and not args.redraft
+            old = replies.judge.model_dump() if keep and replies.judge is not None else {}
             data = section(case.id, [n.text for n in numbered], pairs, case.source_text, old)
             path = replies_dir / f"{case.id}.yaml"
             text = path.read_text("utf-8")
