@@ -44,6 +44,7 @@ from ._request import (
     plan_judge_requests,
     read_judge_request,
 )
+from ._simulated import SIMULATED_JUDGE_MODEL, simulated_careful_judge
 from ._verdicts import (
     NEEDS_CONTEXT,
     NOT_ATOMIC,
@@ -69,6 +70,7 @@ __all__ = [
     "NOT_ATOMIC",
     "NOT_SUPPORTED",
     "POSSIBLE_DUPLICATE_OVERLAP",
+    "SIMULATED_JUDGE_MODEL",
     "SUPPORTED",
     "VERDICTS",
     "Calibration",
@@ -96,5 +98,6 @@ __all__ = [
     "resolve_judge_model",
     "run_judge",
     "sample_items",
+    "simulated_careful_judge",
     "write_calibration",
 ]
