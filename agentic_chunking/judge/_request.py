@@ -78,8 +78,10 @@ def candidate_pairs(propositions: Sequence[Numbered]) -> list[Pair]:
     pairs: list[Pair] = []
     for j, later in enumerate(propositions):
         for i in range(j):
-            union = stems[i] | stems[j]
-            overlap = len(stems[i] & stems[j]) / len(union) if union else 0.0
+            shared = len(stems[i] & stems[j])
+            if not shared:  # nothing in common: neither a duplicate nor a near one
+                continue
+            overlap = shared / len(stems[i] | stems[j])
             if overlap >= POSSIBLE_DUPLICATE_OVERLAP or same_fact(propositions[i].text, later.text):
                 pairs.append((propositions[i].number, later.number))
     return pairs
