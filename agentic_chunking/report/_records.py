@@ -32,6 +32,12 @@ METRICS = ("chunks", "propositions", "tokens")
 SEVERITIES = ("error", "warning")
 #: What the recorded judge did to a finding (as ``agentic_chunking.judge.JUDGE_STATUSES``).
 JUDGE_STATUSES = ("confirmed", "cleared", "disagrees", "raised")
+_JUDGE_WORDS = {
+    "confirmed": "confirmed by judge",
+    "cleared": "cleared by judge",
+    "disagrees": "judge disagrees, the rule stands",
+    "raised": "raised by judge",
+}
 
 Range = tuple[int, int]
 
@@ -81,6 +87,18 @@ class FindingRecord:
     def is_error(self) -> bool:
         """True when this finding fails its case."""
         return self.severity == "error"
+
+    @property
+    def judge_text(self) -> str:
+        """The judge's part in words (``cleared by judge: <reason>``); empty without one."""
+        if self.judge is None:
+            return ""
+        words = _JUDGE_WORDS.get(self.judge, self.judge)
+        return (
+            f"{words}: {self.judge_reason}"
+            if self.judge_reason and self.judge != "raised"
+            else words
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """Every field; ``judge`` and ``judge_reason`` only when the judge had a word."""

@@ -234,6 +234,19 @@ class RunResults:
         )
 
     @property
+    def judge_calibration_text(self) -> str:
+        """The judge's calibration in words: ``not calibrated``, or balanced accuracy per rule."""
+        if not self.judge_calibration:
+            return "not calibrated"
+        parts = []
+        for rule, figures in self.judge_calibration.items():
+            accuracy = figures.get("balanced_accuracy")
+            shown = "n/a" if accuracy is None else f"{accuracy:.2f}"
+            items = int(figures.get("good_items", 0) + figures.get("bad_items", 0))
+            parts.append(f"{rule} balanced accuracy {shown} ({items} items)")
+        return "calibrated: " + "; ".join(parts)
+
+    @property
     def judge_usage(self) -> Usage:
         """The judge's tokens over every case of the run."""
         return Usage(
