@@ -24,7 +24,7 @@ def _results(project: pytest.Pytester, model: str) -> dict[str, object]:
     return data
 
 
-def test_replay_is_judged_by_the_reference_judge_and_says_so(project: pytest.Pytester) -> None:
+def test_replay_is_judged_by_the_reference_judge_unless_no_judge(project: pytest.Pytester) -> None:
     shutil.copytree(REPO / "cassettes" / "reference", project.path / "cassettes" / "reference")
     project.runpytest(*INNER, CASE_TESTS).assert_outcomes(passed=2)
     results = _results(project, "reference")
@@ -35,9 +35,7 @@ def test_replay_is_judged_by_the_reference_judge_and_says_so(project: pytest.Pyt
     page = (project.path / "reports" / "latest.html").read_text()
     assert "not calibrated" in page
 
-
-def test_no_judge_replays_without_the_judge_calls(project: pytest.Pytester) -> None:
-    shutil.copytree(REPO / "cassettes" / "reference", project.path / "cassettes" / "reference")
+    # --no-judge: the same cassettes, the judge's interactions left unplayed.
     project.runpytest(*INNER, CASE_TESTS, "--no-judge").assert_outcomes(passed=2)
     results = _results(project, "reference")
     assert "judge_model" not in results
