@@ -37,19 +37,14 @@ HEADER = (
     "# scripts/draft_judge_replies.py (quote of the best-matching source sentence; pairs: the\n"
     "# words that differ), then read and corrected by hand against the source.\n"
 )
-QUOTE_LIMIT = 200
+QUOTE_LIMIT = 320
 _WORD = re.compile(r"[\w'\u2019.-]+")
 
 
-def _score(proposition: str, sentence: str) -> int:
-    """Predicate words weigh twice a name (often the resolved referent), numbers thrice."""
+def _cover(proposition: str, sentence: str) -> frozenset[str]:
+    """The proposition's content stems and numbers that ``sentence`` holds."""
     mine, theirs = profile(proposition), profile(sentence)
-    shared = mine.content & theirs.content
-    return (
-        2 * len(shared - mine.names)
-        + len(shared & mine.names)
-        + 3 * len(mine.numbers & theirs.numbers)
-    )
+    return (mine.content & theirs.content) | (mine.numbers & theirs.numbers)
 
 
 def _quote(sentence: str) -> str:
@@ -60,17 +55,21 @@ def _quote(sentence: str) -> str:
 
 
 def best_quote(proposition: str, sentences: list[str]) -> str:
-    """The source sentence that states the proposition, with the earlier sentence that
-    names its referent when the best one leaves a word of the proposition out."""
-    position = max(range(len(sentences)), key=lambda i: _score(proposition, sentences[i]))
-    best = sentences[position]
-    mine = profile(proposition)
-    missing = (mine.content - profile(best).content) & mine.names
-    earlier = [i for i in range(position) if missing & profile(sentences[i]).content]
-    if missing and earlier:
-        helper = max(earlier, key=lambda i: len(missing & profile(sentences[i]).content))
-        return f"{_quote(sentences[helper])} ... {_quote(best)}"
-    return _quote(best)
+    """The source sentence that covers most of the proposition (ties: the more specific
+    one); or two sentences, in source order, when a second one adds two or more of the
+    proposition's words (a referent the proposition names and the sentence leaves out)."""
+    covers = [_cover(proposition, s) for s in sentences]
+    sizes = [max(1, len(profile(s).content)) for s in sentences]
+    best = max(range(len(sentences)), key=lambda i: (len(covers[i]), len(covers[i]) / sizes[i]))
+    second = max(
+        (i for i in range(len(sentences)) if i != best),
+        key=lambda i: (len(covers[i] - covers[best]), -abs(i - best)),
+        default=None,
+    )
+    if second is not None and len(covers[second] - covers[best]) >= 2:
+        first, last = sorted((best, second))
+        return f"{_quote(sentences[first])} ... {_quote(sentences[last])}"
+    return _quote(sentences[best])
 
 
 def difference(first: str, second: str) -> str:
