@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import agentic_chunking.judge as judge_api
 from agentic_chunking._client import make_client
-from agentic_chunking._errors import ConfigurationError, ReplyParseError
+from agentic_chunking._errors import ConfigurationError, InputError, ReplyParseError
 from agentic_chunking._models import AgenticChunk, AgenticChunkInput, AgenticResponse
 from agentic_chunking._prompts import load_prompt
 from agentic_chunking.checks import (
@@ -37,7 +37,7 @@ from agentic_chunking.judge import (
     resolve_judge_model,
     run_judge,
 )
-from agentic_chunking.report import CheckResult
+from agentic_chunking.report import CheckResult, FindingRecord
 from agentic_chunking.report._records import JUDGE_STATUSES as RECORD_JUDGE_STATUSES
 from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
 
@@ -391,3 +391,16 @@ def test_a_pair_the_judge_calls_one_fact_is_a_warning_and_confirms_a_duplicate()
         NO_DUPLICATION
     ]
     assert (cleared.is_error, cleared.judge) == (False, "cleared")  # type: ignore[attr-defined]
+
+
+def test_a_finding_record_keeps_the_judge_and_reads_old_files() -> None:
+    cleared = FindingRecord(
+        "p", NO_INVENTION, "r", severity="warning", judge="cleared", judge_reason='source: "p"'
+    )
+    assert cleared.judge_text == 'cleared by judge: source: "p"'
+    assert FindingRecord.from_dict(cleared.to_dict()) == cleared
+    old = {"proposition": "p", "rule": NO_INVENTION, "reason": "r"}
+    assert FindingRecord.from_dict(old).judge is None
+    assert "judge" not in FindingRecord.from_dict(old).to_dict()
+    with pytest.raises(InputError, match="judge 'maybe' is not one of"):
+        FindingRecord.from_dict({**old, "judge": "maybe"})

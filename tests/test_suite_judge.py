@@ -25,7 +25,7 @@ from agentic_chunking.judge import (
     simulated_careful_judge,
 )
 from agentic_chunking.mutations import Mutation
-from agentic_chunking.report import RunResults
+from agentic_chunking.report import RunResults, render_report
 from agentic_chunking.suite import ReferenceServer, load_case, load_replies, run_case
 from agentic_chunking.suite._cassettes import vcr_config
 from agentic_chunking.suite._judging import JUDGE_CHECK, suite_judge_model
@@ -103,6 +103,11 @@ def test_not_supported_on_a_clean_proposition_fails_the_case_naming_the_judge() 
     assert "1397, not 1398" in finding.reason
     again = RunResults.from_dict(json.loads(json.dumps(RunResults("m", cases=(result,)).to_dict())))
     assert again.cases[0].checks[NO_INVENTION].errors[0].judge == "raised"
+    page = render_report(
+        [RunResults("m", cases=(result,), judge_model="loopback-judge")], plots=False
+    )
+    assert "[raised by judge]" in page
+    assert "<code>loopback-judge</code>: not calibrated" in page
 
 
 def test_a_judge_that_gives_no_usable_reply_leaves_the_verdict_to_the_checks() -> None:
