@@ -30,6 +30,7 @@ def test_replay_is_judged_by_the_reference_judge_unless_no_judge(project: pytest
     results = _results(project, "reference")
     assert results["judge_model"] == "reference"
     assert results["judge_calibration"] is None
+    assert results["judge_usage"]["calls"] == 1  # type: ignore[index]  # TC-030 fails as expected: not judged
     tc001 = results["cases"][0]  # type: ignore[index]
     assert tc001["judge_usage"]["calls"] == 1
     page = (project.path / "reports" / "latest.html").read_text()

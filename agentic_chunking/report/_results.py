@@ -207,6 +207,7 @@ class RunResults:
         calibration = self.judge_calibration
         return {
             "judge_model": self.judge_model,
+            "judge_usage": self.judge_usage.to_dict(),  # derived from the cases: a total
             "judge_calibration": None
             if calibration is None
             else {rule: dict(figures) for rule, figures in calibration.items()},
