@@ -218,3 +218,27 @@ def test_a_relation_mutation_the_rules_miss_is_killed_by_the_careful_judge(
 
 def test_the_simulated_judge_says_so() -> None:
     assert SIMULATED_JUDGE_MODEL == "simulated-careful-judge"
+
+
+def test_a_judge_section_that_lacks_a_proposition_stops_the_rebuild_plainly(
+    tmp_path: Path,
+) -> None:
+    from agentic_chunking._errors import CaseError
+    from agentic_chunking.suite import rebuild_reference_cassettes
+
+    cases, replies = tmp_path / "cases", tmp_path / "replies"
+    cases.mkdir()
+    replies.mkdir()
+    shutil.copy(CASES / "TC-005.yaml", cases)
+    text = (REPLIES / "TC-005.yaml").read_text()
+    dropped = "  - proposition: The Medici Bank became the banker of the papacy.\n"
+    assert dropped in text
+    (replies / "TC-005.yaml").write_text(text.replace(dropped, "  - proposition: Gone.\n", 1))
+    with pytest.raises(
+        CaseError,
+        match=r"TC-005.yaml: the judge section does not answer.*"
+        r"draft_judge_replies.py --case TC-005",
+    ):
+        rebuild_reference_cassettes(
+            cases_dir=cases, replies_dir=replies, cassette_root=tmp_path / "cassettes"
+        )
