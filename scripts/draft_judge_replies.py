@@ -121,6 +121,27 @@ def section(
     return out
 
 
+def with_judge_section(text: str, section: str) -> str:
+    """``text`` with its judge section (marker comment, ``judge:`` and its indented block)
+    replaced by ``section``, or ``section`` appended; every other line kept as it was."""
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if line.startswith(MARKER)), None)
+    if start is None:
+        start = next((i for i, line in enumerate(lines) if line.startswith("judge:")), None)
+    if start is None:
+        return text.rstrip("\n") + "\n" + section
+    end = start
+    while end < len(lines) and (
+        lines[end].startswith(("#", " ", "-", "judge:")) or not lines[end].strip()
+    ):
+        if lines[end].startswith("#") and end > start and not lines[end - 1].startswith("#"):
+            break  # a comment after the block belongs to what follows
+        end += 1
+    before = "".join(lines[:start]).rstrip("\n") + "\n"
+    after = "".join(lines[end:])
+    return before + section + after
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--case", action="append")
@@ -150,9 +171,8 @@ def main() -> None:
             data = section(case.id, [n.text for n in numbered], pairs, case.source_text, old)
             path = replies_dir / f"{case.id}.yaml"
             text = path.read_text("utf-8")
-            kept = text.split(MARKER)[0].rstrip("\n") + "\n"
             dumped = yaml.safe_dump({"judge": data}, allow_unicode=True, sort_keys=False, width=100)
-            write_text_atomic(path, kept + HEADER + dumped)
+            write_text_atomic(path, with_judge_section(text, HEADER + dumped))
             print(f"{case.id}: {len(numbered)} propositions, {len(pairs)} pairs")
 
 

@@ -242,3 +242,21 @@ def test_a_judge_section_that_lacks_a_proposition_stops_the_rebuild_plainly(
         rebuild_reference_cassettes(
             cases_dir=cases, replies_dir=replies, cassette_root=tmp_path / "cassettes"
         )
+
+
+def test_the_draft_script_replaces_only_the_judge_section() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "draft_judge_replies", REPO / "scripts" / "draft_judge_replies.py"
+    )
+    assert spec is not None and spec.loader is not None
+    draft = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(draft)
+    text = (REPLIES / "TC-005.yaml").read_text()
+    section = draft.HEADER + "judge:\n  propositions: []\n"
+    head = text.split(draft.MARKER)[0]
+    assert draft.with_judge_section(text + "later: 1\n", section) == head + section + "later: 1\n"
+    assert draft.with_judge_section("case: X\n", section) == "case: X\n" + section
+    # run over an unchanged file, the section it writes is the one there (reviewed kept)
+    assert draft.with_judge_section(text, text[len(head) :]) == text
