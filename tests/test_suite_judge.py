@@ -162,57 +162,116 @@ def test_the_reference_set_is_judged_by_the_reference_judge_unless_told(
 # -- the kill matrix with a careful judge ----------------------------------------------
 
 
-def _moved_number(groups: list[dict[str, Any]], source: str, **_: Any) -> Mutation:
-    """Swap the first two different numbers of a proposition: every number is still in
-    the source, so no lexical rule can see it; only the relation changed."""
+def _replace_one(
+    groups: list[dict[str, Any]], name: str, change: Any, description: str
+) -> Mutation:
+    """The first proposition ``change`` alters (it returns None to pass) becomes a
+    no_invention mutation: a relation changed, every word still in the source."""
     for group in groups:
         for fact in group["facts"]:
-            numbers = list(dict.fromkeys(re.findall(r"\d[\d,.]*\d|\d", fact)))
-            if len(numbers) >= 2:
-                a, b = numbers[0], numbers[1]
-                swap = {a: b, b: a}
-                moved = re.sub(
-                    rf"\b({re.escape(a)}|{re.escape(b)})\b",
-                    lambda m, swap=swap: swap[m.group(0)],
-                    fact,
-                )
+            changed = change(fact, groups)
+            if changed and changed != fact:
                 mutated = [
-                    {**g, "facts": [moved if f == fact else f for f in g["facts"]]} for g in groups
+                    {**g, "facts": [changed if f == fact else f for f in g["facts"]]}
+                    for g in groups
                 ]
-                return Mutation(
-                    "moved_number", NO_INVENTION, mutated, f"{a} <-> {b}", replaced={fact: moved}
-                )
-    raise InputError("no proposition with two numbers")
+                return Mutation(name, NO_INVENTION, mutated, description, replaced={fact: changed})
+    raise InputError(f"{name}: nothing to mutate")
 
 
-NUMBER_CASES = ("TC-004", "TC-005", "TC-010", "TC-015", "TC-016", "TC-029")
-"""Cases with a proposition holding two numbers (a few, to keep the suite fast)."""
+_NAME = re.compile(r"[A-Z][\w']*(?:(?: (?:de'|d'|da|di|von|van))? [A-Z][\w']*)+")
+_THAN = re.compile(r"^(?P<a>.+?) (?P<verb>is|are) (?P<cmp>more \w+|\w+er) than (?P<b>.+?)\.$")
+
+
+def _moved_number(groups: list[dict[str, Any]], source: str, **_: Any) -> Mutation:
+    """Swap the first two different numbers of a proposition."""
+
+    def change(fact: str, _groups: Any) -> str | None:
+        numbers = list(dict.fromkeys(re.findall(r"\d[\d,.]*\d|\d", fact)))
+        if len(numbers) < 2:
+            return None
+        swap = {numbers[0]: numbers[1], numbers[1]: numbers[0]}
+        pattern = rf"\b({re.escape(numbers[0])}|{re.escape(numbers[1])})\b"
+        return re.sub(pattern, lambda m: swap[m.group(0)], fact)
+
+    return _replace_one(groups, "moved_number", change, "two numbers swapped")
+
+
+def _swapped_person(groups: list[dict[str, Any]], source: str, **_: Any) -> Mutation:
+    """Give a proposition the subject (a name) of another proposition of the case."""
+    starts = (_NAME.match(f) for g in groups for f in g["facts"])
+    names = list(
+        dict.fromkeys(
+            m.group(0) for m in starts if m and not m.group(0).startswith(("The ", "In ", "A "))
+        )
+    )
+
+    def change(fact: str, _groups: Any) -> str | None:
+        mine = _NAME.match(fact)
+        if mine is None or mine.group(0) not in names:
+            return None
+        other = next((n for n in names if n not in fact and mine.group(0) not in n), None)
+        return None if other is None else other + fact[mine.end() :]
+
+    return _replace_one(groups, "swapped_person", change, "a subject swapped")
+
+
+def _dropped_modality(groups: list[dict[str, Any]], source: str, **_: Any) -> Mutation:
+    """Drop "usually", "often" or "typically": a hedge becomes a rule."""
+
+    def change(fact: str, _groups: Any) -> str | None:
+        return re.sub(r"\b(usually|often|typically) ", "", fact, count=1)
+
+    return _replace_one(groups, "dropped_modality", change, "a hedge dropped")
+
+
+def _swapped_term(groups: list[dict[str, Any]], source: str, **_: Any) -> Mutation:
+    """Swap the two sides of a comparison ("A is cheaper than B" -> "B is cheaper than A")."""
+
+    def change(fact: str, _groups: Any) -> str | None:
+        m = _THAN.match(fact)
+        if m is None:
+            return None
+        first, second = m["b"], m["a"]
+        compared = f"{m['verb']} {m['cmp']} than {second[0].lower()}{second[1:]}"
+        return f"{first[0].upper()}{first[1:]} {compared}."
+
+    return _replace_one(groups, "swapped_term", change, "a comparison reversed")
+
+
+RELATION_OPERATORS = {
+    "moved_number": _moved_number,
+    "swapped_person": _swapped_person,
+    "dropped_modality": _dropped_modality,
+    "swapped_term": _swapped_term,
+}
+RELATION_CASES = ("TC-002", "TC-004", "TC-005", "TC-011", "TC-015", "TC-032")
+"""A few cases where each relation operator applies (to keep the suite fast)."""
 
 
 @pytest.fixture(scope="module")
 def matrices(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, list[Any]]]:
-    cases = tmp_path_factory.mktemp("number-cases")
-    for case_id in NUMBER_CASES:
+    cases = tmp_path_factory.mktemp("relation-cases")
+    for case_id in RELATION_CASES:
         shutil.copy(CASES / f"{case_id}.yaml", cases)
-    operators = {"moved_number": _moved_number}
     yield {
-        "alone": kill_matrix(cases_dir=cases, replies_dir=REPLIES, operators=operators),
+        "alone": kill_matrix(cases_dir=cases, replies_dir=REPLIES, operators=RELATION_OPERATORS),
         "judged": kill_matrix(
             cases_dir=cases,
             replies_dir=REPLIES,
-            operators=operators,
+            operators=RELATION_OPERATORS,
             careful_judge=simulated_careful_judge,
         ),
     }
 
 
-def test_a_relation_mutation_the_rules_miss_is_killed_by_the_careful_judge(
+def test_relation_mutations_the_rules_miss_are_killed_by_the_careful_judge(
     matrices: dict[str, list[Any]],
 ) -> None:
-    alone = [o for o in matrices["alone"] if o.applied]
     judged = [o for o in matrices["judged"] if o.applied]
-    assert len(judged) >= 4
+    assert {o.operator for o in judged} == set(RELATION_OPERATORS)
     assert all(o.killed for o in judged), [o for o in judged if not o.killed]
+    alone = [o for o in matrices["alone"] if o.applied]
     assert sum(o.killed for o in alone) < len(alone)  # the rules alone let some through
 
 
