@@ -308,9 +308,10 @@ def _incomplete(reply: ModelReply, *, stage: str, where: str, max_tokens: int) -
     """Return why a reply is not whole (cut at max_tokens, refused, ...), or None."""
     subject = "the grouping reply" if stage == "grouping" else f"the {stage} reply for {where}"
     if reply.stop_reason == "max_tokens":
+        smaller = " or lower max_tokens_per_batch" if stage == "extraction" else ""
         return (
             f"{subject} stopped at max_tokens ({max_tokens}) and is cut off; raise the "
-            f"{stage} max_tokens or lower max_tokens_per_batch"
+            f"{stage} max_tokens{smaller}"
         )
     if reply.stop_reason == "refusal":
         return f"the model gave a refusal (stop_reason refusal) for {where}; nothing was extracted"

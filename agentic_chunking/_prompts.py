@@ -19,6 +19,7 @@ _VERSION_PREFIX = "# version:"
 _PROMPT_FILES: dict[str, str] = {
     "extraction": "extraction.v1.txt",
     "grouping": "grouping.v1.txt",
+    "judge": "judge.v1.txt",
 }
 
 

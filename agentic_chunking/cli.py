@@ -16,6 +16,7 @@ from ._errors import AgenticChunkingError
 
 # Modules that register a subcommand; listed here so the help shows them in this order.
 COMMAND_MODULES: tuple[str, ...] = (
+    "agentic_chunking._cli_calibrate",
     "agentic_chunking._cli_chunk",
     "agentic_chunking._cli_report",
     "agentic_chunking._cli_split",

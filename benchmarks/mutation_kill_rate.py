@@ -1,6 +1,6 @@
 """Kill rate of the suite: every mutation operator on every case's reference replies.
 
-Run: python benchmarks/mutation_kill_rate.py [--seed N]
+Run: python benchmarks/mutation_kill_rate.py [--seed N] [--careful-judge]
 Prints, per operator, how many cases it applied to, how many were killed, and which
 checks fired; then the overall kill rate (below 100% is a finding).
 """
@@ -11,6 +11,7 @@ import argparse
 from collections import Counter, defaultdict
 from pathlib import Path
 
+from agentic_chunking.judge import simulated_careful_judge
 from agentic_chunking.suite._mutation import MutationOutcome, kill_matrix
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
@@ -19,9 +20,17 @@ CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--careful-judge",
+        action="store_true",
+        help="combine a SIMULATED careful judge's verdicts (it knows the mutation; not a model)",
+    )
     args = parser.parse_args()
     outcomes = kill_matrix(
-        cases_dir=CASES_DIR, replies_dir=CASES_DIR / "reference_replies", seed=args.seed
+        cases_dir=CASES_DIR,
+        replies_dir=CASES_DIR / "reference_replies",
+        seed=args.seed,
+        careful_judge=simulated_careful_judge if args.careful_judge else None,
     )
     by_operator: dict[str, list[MutationOutcome]] = defaultdict(list)
     for outcome in outcomes:

@@ -20,7 +20,11 @@ RULES = ("No invention", "No unresolved pronouns", "No duplication", "Full self-
 
 
 def test_versions_come_from_the_first_line_of_each_file() -> None:
-    assert PROMPT_VERSIONS == {"extraction": "extraction-v1", "grouping": "grouping-v1"}
+    assert PROMPT_VERSIONS == {
+        "extraction": "extraction-v1",
+        "grouping": "grouping-v1",
+        "judge": "judge-v1",
+    }
     for stage in STAGES:
         raw = resources.files("agentic_chunking").joinpath("prompts", f"{stage}.v1.txt")
         assert raw.read_text("utf-8").startswith(f"# version: {PROMPT_VERSIONS[stage]}\n")

@@ -130,4 +130,4 @@ def test_a_completed_recording_replaces_the_previous_cassette(
     assert process.returncode == 0, output.decode()
     text = (project / "cassettes" / MODEL / f"{CASE}.yaml").read_text()
     assert text.encode() != OLD_CASSETTE
-    assert text.count("uri: ") == 2  # extraction and grouping, both recorded
+    assert text.count("uri: ") == 3  # extraction, grouping and the judge, all recorded

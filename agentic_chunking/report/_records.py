@@ -30,6 +30,14 @@ CHECK_ORDER = (
 METRICS = ("chunks", "propositions", "tokens")
 #: A finding's severity: ``error`` fails its case, ``warning`` is shown and never fails.
 SEVERITIES = ("error", "warning")
+#: What the recorded judge did to a finding (as ``agentic_chunking.judge.JUDGE_STATUSES``).
+JUDGE_STATUSES = ("confirmed", "cleared", "disagrees", "raised")
+_JUDGE_WORDS = {
+    "confirmed": "confirmed by judge",
+    "cleared": "cleared by judge",
+    "disagrees": "judge disagrees, the rule stands",
+    "raised": "raised by judge",
+}
 
 Range = tuple[int, int]
 
@@ -59,7 +67,10 @@ class FindingRecord:
 
     ``severity`` is ``error`` (fails the case) or ``warning`` (shown, never failing); a
     results file written before severities existed reads as ``error``. ``kind`` and
-    ``source_sentence`` are as in ``agentic_chunking.checks.Finding``.
+    ``source_sentence`` are as in ``agentic_chunking.checks.Finding``. ``judge`` is what
+    the recorded judge did to the finding (``confirmed``, ``cleared``, ``disagrees``,
+    ``raised``; None when it said nothing on it or did not run) and ``judge_reason`` its
+    one-line reason; files written before the judge existed read as None.
     """
 
     proposition: str
@@ -69,14 +80,29 @@ class FindingRecord:
     severity: str = "error"
     kind: str = ""
     source_sentence: str | None = None
+    judge: str | None = None
+    judge_reason: str = ""
 
     @property
     def is_error(self) -> bool:
         """True when this finding fails its case."""
         return self.severity == "error"
 
+    @property
+    def judge_text(self) -> str:
+        """The judge's part in words (``cleared by judge: <reason>``); empty without one."""
+        if self.judge is None:
+            return ""
+        words = _JUDGE_WORDS.get(self.judge, self.judge)
+        return (
+            f"{words}: {self.judge_reason}"
+            if self.judge_reason and self.judge != "raised"
+            else words
+        )
+
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """Every field; ``judge`` and ``judge_reason`` only when the judge had a word."""
+        data: dict[str, Any] = {
             "proposition": self.proposition,
             "rule": self.rule,
             "reason": self.reason,
@@ -85,6 +111,10 @@ class FindingRecord:
             "kind": self.kind,
             "source_sentence": self.source_sentence,
         }
+        if self.judge is not None:
+            data["judge"] = self.judge
+            data["judge_reason"] = self.judge_reason
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> FindingRecord:
@@ -96,6 +126,12 @@ class FindingRecord:
                 f"see the schema {SCHEMA}"
             )
         sentence = data.get("source_sentence")
+        judge = data.get("judge")
+        if judge is not None and judge not in JUDGE_STATUSES:
+            raise InputError(
+                f"finding: judge {judge!r} is not one of {list(JUDGE_STATUSES)} or null; "
+                f"see the schema {SCHEMA}"
+            )
         return cls(
             proposition=str(data.get("proposition", "")),
             rule=str(data.get("rule", "")),
@@ -104,12 +140,15 @@ class FindingRecord:
             severity=severity,
             kind=str(data.get("kind") or ""),
             source_sentence=None if sentence is None else str(sentence),
+            judge=judge,
+            judge_reason=str(data.get("judge_reason") or ""),
         )
 
     @classmethod
     def of(cls, finding: Any) -> FindingRecord:
         """The record of anything shaped like ``agentic_chunking.checks.Finding``."""
         sentence = getattr(finding, "source_sentence", None)
+        judge = getattr(finding, "judge", None)
         return cls(
             proposition=str(finding.proposition),
             rule=str(finding.rule),
@@ -118,6 +157,8 @@ class FindingRecord:
             severity=str(getattr(finding, "severity", "error")),
             kind=str(getattr(finding, "kind", "") or ""),
             source_sentence=None if sentence is None else str(sentence),
+            judge=None if judge is None else str(judge),
+            judge_reason=str(getattr(finding, "judge_reason", "") or ""),
         )
 
 
@@ -274,7 +315,7 @@ class Expectation:
 
 @dataclass(frozen=True, slots=True)
 class Usage:
-    """Model tokens spent on a case, over all its calls."""
+    """Model tokens spent on a case, over all its calls (the pipeline's or the judge's)."""
 
     input_tokens: int = 0
     output_tokens: int = 0

@@ -41,7 +41,9 @@ class CaseResult:
     or ``error`` (the case could not run; ``error`` says why). ``response`` is None when
     the pipeline raised instead of answering. ``judged_at`` (ISO time of the run that
     judged it) and ``cassette_set`` (the cassettes it was judged from) travel with the
-    case, since a results file merges cases of several runs (``record_run``).
+    case, since a results file merges cases of several runs (``record_run``). ``usage``
+    counts the pipeline's calls, ``judge_usage`` the recorded judge's, apart (zero when
+    the case was not judged).
     """
 
     id: str
@@ -58,6 +60,7 @@ class CaseResult:
     usage: Usage = field(default_factory=Usage)
     judged_at: str = ""
     cassette_set: str = ""
+    judge_usage: Usage = field(default_factory=Usage)
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:
@@ -123,6 +126,7 @@ class CaseResult:
             "usage": self.usage.to_dict(),
             "judged_at": self.judged_at,
             "cassette_set": self.cassette_set,
+            **({"judge_usage": self.judge_usage.to_dict()} if self.judge_usage.calls else {}),
         }
 
     @classmethod
@@ -151,6 +155,7 @@ class CaseResult:
                 usage=Usage.of(response) if usage is None else Usage.from_dict(usage),
                 judged_at=str(data.get("judged_at") or ""),
                 cassette_set=str(data.get("cassette_set") or ""),
+                judge_usage=Usage.from_dict(data.get("judge_usage") or {}),
             )
         except InputError as error:
             if str(error).startswith(where):
@@ -160,7 +165,12 @@ class CaseResult:
 
 @dataclass(frozen=True, slots=True)
 class RunResults:
-    """One run of the suite against one model: the header and every case, in order."""
+    """One run of the suite against one model: the header and every case, in order.
+
+    ``judge_model`` is the recorded judge's model (None: the run was not judged);
+    ``judge_calibration`` its figures per rule (recall, specificity, balanced accuracy,
+    items) from ``agentic-chunking calibrate-judge``, None when it is not calibrated.
+    """
 
     model: str
     replies: str = "reference"
@@ -168,6 +178,8 @@ class RunResults:
     prompt_versions: Mapping[str, str] = field(default_factory=dict)
     created_at: str = ""
     cases: tuple[CaseResult, ...] = ()
+    judge_model: str | None = None
+    judge_calibration: Mapping[str, Mapping[str, float]] | None = None
 
     def __post_init__(self) -> None:
         if self.replies not in REPLY_KINDS:
@@ -211,6 +223,20 @@ class RunResults:
             "prompt_versions": dict(self.prompt_versions),
             "created_at": self.created_at,
             "cases": [c.to_dict() for c in self.cases],
+            **self._judge_dict(),
+        }
+
+    def _judge_dict(self) -> dict[str, Any]:
+        """The judge's header fields; absent from the file when the run was not judged."""
+        if self.judge_model is None:
+            return {}
+        calibration = self.judge_calibration
+        return {
+            "judge_model": self.judge_model,
+            "judge_usage": self.judge_usage.to_dict(),  # derived from the cases: a total
+            "judge_calibration": None
+            if calibration is None
+            else {rule: dict(figures) for rule, figures in calibration.items()},
         }
 
     @classmethod
@@ -230,7 +256,44 @@ class RunResults:
             },
             created_at=str(data.get("created_at", "")),
             cases=tuple(CaseResult.from_dict(c) for c in data.get("cases", [])),
+            judge_model=None if data.get("judge_model") is None else str(data["judge_model"]),
+            judge_calibration=_calibration(data.get("judge_calibration")),
         )
+
+    @property
+    def judge_calibration_text(self) -> str:
+        """The judge's calibration in words: ``not calibrated``, or balanced accuracy per rule."""
+        if not self.judge_calibration:
+            return "not calibrated"
+        parts = []
+        for rule, figures in self.judge_calibration.items():
+            accuracy = figures.get("balanced_accuracy")
+            shown = "n/a" if accuracy is None else f"{accuracy:.2f}"
+            items = int(figures.get("good_items", 0) + figures.get("bad_items", 0))
+            parts.append(f"{rule} balanced accuracy {shown} ({items} items)")
+        return "calibrated: " + "; ".join(parts)
+
+    @property
+    def judge_usage(self) -> Usage:
+        """The judge's tokens over every case of the run."""
+        return Usage(
+            sum(c.judge_usage.input_tokens for c in self.cases),
+            sum(c.judge_usage.output_tokens for c in self.cases),
+            sum(c.judge_usage.calls for c in self.cases),
+        )
+
+
+def _calibration(value: Any) -> dict[str, dict[str, float]] | None:
+    if value is None:
+        return None
+    if not isinstance(value, Mapping):
+        raise InputError(
+            f"results: judge_calibration is {value!r}; expected an object of figures per rule"
+        )
+    return {
+        str(rule): {str(k): float(v) for k, v in dict(figures).items()}
+        for rule, figures in value.items()
+    }
 
 
 def now_iso() -> str:

@@ -132,8 +132,8 @@ def cassette_error(
         )
     return CassetteError(
         f"{case_id}: the cassette {path} has no recorded reply for a request this run made "
-        f"(it is stale: the prompt, the case input or the settings changed since it was "
-        f"recorded). Re-record it with: {command}"
+        f"(it is stale: a prompt, the case input, the settings or the judge model changed "
+        f"since it was recorded). Re-record it with: {command}"
     )
 
 

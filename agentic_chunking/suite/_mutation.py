@@ -11,7 +11,7 @@ grouping that lists a merged-away copy is refused before any output exists.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,6 +21,7 @@ from .._errors import InputError
 from .._models import AgenticResponse
 from .._parse import parse_propositions_strict
 from ..checks import MIXED_DOMAINS, NO_DUPLICATION
+from ..judge import Judgement
 from ..mutations import OPERATORS, Mutation
 from ..testing import FakeMessagesServer
 from ._cases import Case, load_cases
@@ -36,6 +37,12 @@ from ._runner import PARTITION, judge, run_pipeline
 
 if TYPE_CHECKING:
     import anthropic
+
+
+Operator = Callable[..., Mutation]
+"""A mutation operator, called as ``agentic_chunking.mutations.OPERATORS`` are."""
+CarefulJudge = Callable[[AgenticResponse, Mutation], Judgement]
+"""Judges a mutated response knowing the mutation (a simulated judge, never a model)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,8 +90,15 @@ def kill_matrix(
     replies_dir: Path,
     seed: int = 0,
     progress: Callable[[MutationOutcome], None] | None = None,
+    careful_judge: CarefulJudge | None = None,
+    operators: Mapping[str, Operator] | None = None,
 ) -> list[MutationOutcome]:
-    """Run every operator on every case that produces output; return one outcome each."""
+    """Run every operator on every case that produces output; return one outcome each.
+
+    ``careful_judge`` (e.g. ``agentic_chunking.judge.simulated_careful_judge``) judges each
+    mutated response and its verdicts combine with the checks, as the suite's recorded
+    judge does; ``operators`` replaces ``agentic_chunking.mutations.OPERATORS``.
+    """
     reference = ReferenceServer()
     outcomes: list[MutationOutcome] = []
     with FakeMessagesServer(handler=reference) as server:
@@ -93,7 +107,15 @@ def kill_matrix(
             for case in load_cases(cases_dir):
                 if case.expect.error is not None:
                     continue  # no output to break: the case expects a clean failure
-                for outcome in _case_outcomes(case, replies_dir, reference, client, seed):
+                for outcome in _case_outcomes(
+                    case,
+                    replies_dir,
+                    reference,
+                    client,
+                    seed,
+                    careful_judge,
+                    OPERATORS if operators is None else operators,
+                ):
                     outcomes.append(outcome)
                     if progress is not None:
                         progress(outcome)
@@ -106,6 +128,8 @@ def _case_outcomes(
     reference: ReferenceServer,
     client: anthropic.Anthropic,
     seed: int,
+    careful_judge: CarefulJudge | None,
+    operators: Mapping[str, Operator],
 ) -> Iterator[MutationOutcome]:
     replies = load_replies(case, replies_dir)
     reference.use(case, replies)
@@ -113,7 +137,7 @@ def _case_outcomes(
     groups = [
         {"category": c.thematic_category, "facts": list(c.propositions)} for c in original.chunks
     ]
-    for name, operator in OPERATORS.items():
+    for name, operator in operators.items():
         if name == "mix_domains" and not case.has_domain_labels:
             yield MutationOutcome(case.id, name, MIXED_DOMAINS, False, False, (), "no labels")
             continue
@@ -125,7 +149,11 @@ def _case_outcomes(
             yield MutationOutcome(case.id, name, None, False, False, (), str(error))
             continue
         reference.use(case, mutate_replies(replies, original, mutation))
-        result = judge(case, run_pipeline(case, client=client, model=REFERENCE_MODEL))
+        mutated = run_pipeline(case, client=client, model=REFERENCE_MODEL)
+        judgement = None
+        if careful_judge is not None and mutated.is_success:
+            judgement = careful_judge(mutated, mutation)
+        result = judge(case, mutated, judgement)
         fired = tuple(n for n, c in result.checks.items() if c.applies and c.passed is False)
         killed = mutation.rule in fired or (mutation.rule == NO_DUPLICATION and PARTITION in fired)
         yield MutationOutcome(

@@ -3,7 +3,8 @@
 The replies in ``cases/reference_replies/`` are served by a FakeMessagesServer on
 127.0.0.1 under the model id ``reference``, and each case is run through the real
 pipeline while vcrpy records, with exactly the options of the suite (``vcr_config``). The
-cassettes therefore hold the real prompts and the exact wire format of the Messages API;
+cassettes therefore hold the real prompts and the exact wire format of the Messages API,
+and, after each case's pipeline calls, the reference judge's calls (its ``judge:`` section);
 run this whenever a prompt, a case input or a reply file changes.
 """
 
@@ -11,14 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._client import make_client
+from .._errors import CaseError, ModelCallError
+from .._models import AgenticResponse
+from ..judge import Judgement
 from ..testing import FakeMessagesServer
-from ._cases import load_cases
+from ._cases import Case, load_cases
 from ._cassettes import StagedPersister, cassette_path, vcr_config
+from ._judging import judge_case
 from ._replies import REFERENCE_MODEL, ReferenceServer, load_replies
 from ._runner import run_pipeline
+
+if TYPE_CHECKING:
+    import anthropic
 
 REFERENCE_URI = "http://reference-replies.invalid/v1/messages"
 """Where the reference cassettes say their requests went: a reserved, unreachable host
@@ -28,6 +36,29 @@ that names what answered (the fake server's random port would churn every rebuil
 def _at_reference_host(request: Any) -> Any:
     request.uri = REFERENCE_URI
     return request
+
+
+def _judged_note(judgement: Judgement | None) -> str:
+    if judgement is None:
+        return ""
+    if judgement.error is not None:
+        return f"; judge failed: {judgement.error}"
+    return f"; judged in {len(judgement.calls)} call(s)"
+
+
+def _reference_judgement(
+    case: Case, response: AgenticResponse, client: anthropic.Anthropic, replies_dir: Path
+) -> Judgement | None:
+    """The reference judge on the case; CaseError naming the reply file when its judge
+    section does not answer (the propositions changed since it was written)."""
+    try:
+        return judge_case(case, response, client=client, judge_model=REFERENCE_MODEL)
+    except ModelCallError as error:
+        raise CaseError(
+            f"{replies_dir / (case.id + '.yaml')}: the judge section does not answer the "
+            f"reference run ({error}). Draft the missing verdicts with `python "
+            f"scripts/draft_judge_replies.py --case {case.id}`, review them, then rebuild."
+        ) from None
 
 
 def rebuild_reference_cassettes(
@@ -41,7 +72,8 @@ def rebuild_reference_cassettes(
     """Record ``<cassette_root>/reference/TC-0NN.yaml`` for each case (or those in ``only``).
 
     Extraction runs one batch at a time so the interactions are stored in batch order.
-    Returns the paths written. Raises CaseError for a case or reply file that is invalid.
+    Returns the paths written. Raises CaseError for a case or reply file that is invalid,
+    a judge section included.
     """
     import vcr
 
@@ -67,11 +99,14 @@ def rebuild_reference_cassettes(
                     response = run_pipeline(
                         case, client=client, model=REFERENCE_MODEL, max_concurrency=1
                     )
+                    judgement = _reference_judgement(case, response, client, replies_dir)
                     persister.approve(path)
                 written.append(path)
                 if progress is not None:
                     state = "ok" if response.is_success else f"fails: {response.error_detail}"
-                    progress(f"{case.id}: {len(response.calls)} calls recorded, run {state}")
+                    judged = _judged_note(judgement)
+                    calls = len(response.calls)
+                    progress(f"{case.id}: {calls} calls recorded, run {state}{judged}")
         if server.handler_errors:
             raise server.handler_errors[0]
     return written

@@ -26,6 +26,7 @@ from .._errors import CaseError
 from .._prompts import extraction_user_message, load_prompt
 from ..testing import FakeReply
 from ._cases import Case, _describe, safe_load_yaml
+from ._judge_replies import JudgeReplies, answer_judge_request
 
 REFERENCE_MODEL = "reference"
 
@@ -73,6 +74,7 @@ class ReferenceReplies(_Strict):
     grouping: tuple[GroupEntry, ...] | None = None
     grouping_raw: str | None = None
     grouping_stop_reason: str = "end_turn"
+    judge: JudgeReplies | None = None
 
     def grouping_text(self) -> str | None:
         if self.grouping_raw is not None:
@@ -156,6 +158,7 @@ class ReferenceServer:
         self._replies: ReferenceReplies | None = None
         self._extraction_prompt = load_prompt("extraction").text
         self._grouping_prompt = load_prompt("grouping").text
+        self._judge_prompt = load_prompt("judge").text
 
     def use(self, case: Case, replies: ReferenceReplies) -> None:
         """Answer ``case``'s requests with ``replies`` from now on."""
@@ -188,6 +191,9 @@ class ReferenceServer:
                     stop_reason=self._replies.grouping_stop_reason,
                     model=REFERENCE_MODEL,
                 )
+        if system == self._judge_prompt and self._replies is not None and len(messages) == 1:
+            answer = answer_judge_request(self._replies.judge, first, model=REFERENCE_MODEL)
+            return _unanswered(answer, first) if isinstance(answer, str) else answer
         return _unanswered("a request no reference reply answers", first)
 
 

@@ -31,9 +31,12 @@ from ..checks import (
 from ..report import CaseResult, CheckResult, Expectation, FindingRecord, InputRecord, Usage
 from ._cases import Case
 from ._cassettes import cassette_error
+from ._judging import JUDGE_CHECK, judge_case, judge_check, judge_usage, judged_findings
 
 if TYPE_CHECKING:
     import anthropic
+
+    from ..judge import Judgement
 
 PARTITION = "partition"
 EXPECTED_ERROR = "expected_error"
@@ -68,25 +71,35 @@ def run_case(
     model: str,
     cassette: Path | None = None,
     max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
+    judge_model: str | None = None,
 ) -> CaseResult:
     """Run ``case`` through the pipeline with ``client`` and judge the response.
 
+    With ``judge_model``, the judge model's calls follow the pipeline's on the same
+    client (and cassette) and its verdicts combine with the checks (see ``_judging``).
     With ``cassette`` (the path replayed or recorded), a request the cassette cannot
-    answer raises CassetteError rather than the SDK's connection error.
+    answer, the judge's included, raises CassetteError rather than the SDK's
+    connection error.
     """
+    judgement = None
     try:
         response = run_pipeline(case, client=client, model=model, max_concurrency=max_concurrency)
+        if judge_model is not None:
+            judgement = judge_case(case, response, client=client, judge_model=judge_model)
     except ModelCallError as error:
         if cassette is not None:
             explained = cassette_error(error, path=cassette, case_id=case.id, model=model)
             if explained is not None:
                 raise explained from None
         raise
-    return judge(case, response)
+    return judge(case, response, judgement)
 
 
-def judge(case: Case, response: AgenticResponse) -> CaseResult:
-    """The case's verdict on ``response``: its checks, its expected error, its figures."""
+def judge(case: Case, response: AgenticResponse, judgement: Judgement | None = None) -> CaseResult:
+    """The case's verdict on ``response``: its checks, its expected error, its figures.
+
+    With a ``judgement`` (the judge model's verdicts), the findings combine with it.
+    """
     checks: dict[str, CheckResult] = {}
     if case.expect.error is not None:
         checks[EXPECTED_ERROR] = _expected_error(case.expect.error, response)
@@ -97,7 +110,7 @@ def judge(case: Case, response: AgenticResponse) -> CaseResult:
             findings=(FindingRecord("", PARTITION, response.error_detail, None),),
         )
     else:
-        checks = _substance_checks(case, response)
+        checks = _substance_checks(case, response, judgement)
     failed = any(c.applies and c.passed is False for c in checks.values())
     return CaseResult(
         id=case.id,
@@ -112,10 +125,13 @@ def judge(case: Case, response: AgenticResponse) -> CaseResult:
         response=response,
         expected=Expectation.from_dict(case.expect.model_dump(mode="json")),
         usage=Usage.of(response),
+        judge_usage=judge_usage(judgement),
     )
 
 
-def _substance_checks(case: Case, response: AgenticResponse) -> dict[str, CheckResult]:
+def _substance_checks(
+    case: Case, response: AgenticResponse, judgement: Judgement | None = None
+) -> dict[str, CheckResult]:
     chunks = [list(chunk.propositions) for chunk in response.chunks]
     propositions = [p for chunk in chunks for p in chunk]
     runners: dict[str, Callable[[], list[Finding]]] = {
@@ -124,11 +140,13 @@ def _substance_checks(case: Case, response: AgenticResponse) -> dict[str, CheckR
         NO_DUPLICATION: lambda: find_duplicates(chunks),
         SELF_CONTAINED: lambda: find_not_self_contained(propositions),
     }
+    found = {rule: run() for rule, run in runners.items() if rule in case.applicable_rules}
+    found_judged = judged_findings(case, chunks, found, judgement)
     checks = {
-        rule: CheckResult.from_findings(run(), applies=True)
-        if rule in case.applicable_rules
+        rule: CheckResult.from_findings(found_judged[rule], applies=True)
+        if rule in found_judged
         else CheckResult.from_findings((), applies=False)
-        for rule, run in runners.items()
+        for rule in runners
     }
     checks[PARTITION] = CheckResult(applies=True, passed=True)
     labelled = case.labelled_sentences()
@@ -137,6 +155,9 @@ def _substance_checks(case: Case, response: AgenticResponse) -> dict[str, CheckR
         if case.has_domain_labels
         else CheckResult.from_findings((), applies=False)
     )
+    judge_failed = judge_check(judgement)
+    if judge_failed is not None:
+        checks[JUDGE_CHECK] = judge_failed
     return checks
 
 

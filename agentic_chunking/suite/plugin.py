@@ -35,6 +35,7 @@ from ..report._results import model_slug, now_iso, record_run
 from ._cases import load_case
 from ._cassettes import StagedPersister, cassette_dir, cassette_path
 from ._cassettes import vcr_config as suite_vcr_config
+from ._judge_options import add_judge_options, calibration_for, configured_judge_model
 from ._replies import REFERENCE_MODEL
 from ._runner import failure_message, run_case
 from ._systemic import systemic_failure
@@ -59,6 +60,8 @@ class SuiteSession:
     baseline: Path | None
     max_concurrency: int = DEFAULT_MAX_CONCURRENCY
     started_at: str = field(default_factory=now_iso)
+    judge_model: str | None = None
+    root: Path = Path()
     results: dict[str, CaseResult] = field(default_factory=dict)
     persister: StagedPersister = field(default_factory=lambda: StagedPersister(recording=False))
     stopped: str | None = None
@@ -104,6 +107,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--reports-dir", default="reports", help="where results and reports go (default: reports)"
     )
+    add_judge_options(group)
     group.addoption(
         "--baseline",
         default=None,
@@ -133,6 +137,8 @@ def pytest_configure(config: pytest.Config) -> None:
         baseline=Path(baseline) if baseline else None,
         max_concurrency=concurrency,
         persister=StagedPersister(recording=record),
+        judge_model=configured_judge_model(config, model or REFERENCE_MODEL),
+        root=root,
     )
 
 
@@ -225,6 +231,7 @@ def run_suite_case(
                 model=suite_session.model,
                 cassette=path,
                 max_concurrency=suite_session.max_concurrency,
+                judge_model=suite_session.judge_model,
             )
         except CassetteError as error:
             problem = str(error)
@@ -298,6 +305,8 @@ def _write_results_and_report(suite: SuiteSession) -> None:
         prompt_versions=dict(PROMPT_VERSIONS),
         created_at=suite.started_at,
         cases=tuple(suite.results[k] for k in sorted(suite.results)),
+        judge_model=suite.judge_model,
+        judge_calibration=calibration_for(suite.judge_model, suite.root),
     )
     try:
         baseline = _baseline(suite)  # read before this run's results are written

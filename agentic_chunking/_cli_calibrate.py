@@ -1,0 +1,132 @@
+"""``agentic-chunking calibrate-judge``: measure the judge on labelled items, recorded.
+
+Each item of the fixed sample (``benchmarks/data/judge_calibration.jsonl``) is sent to the
+judge model as a one-chunk case, through vcrpy with the suite's cassette options, into
+``<cassette-root>/<judge-model>/judge-calibration.yaml``. Replay (the default) needs no key
+and no network; ``--record`` calls the live model (``ANTHROPIC_API_KEY``). The figures per
+rule go to ``<calibration-dir>/judge-<model>.json``, which the suite's report shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+from ._client import API_KEY_ENV_VAR, make_client
+from ._errors import ConfigurationError, InputError, ModelCallError
+from ._prompts import PROMPT_VERSIONS
+
+DEFAULT_ITEMS = Path("benchmarks/data/judge_calibration.jsonl")
+DEFAULT_CALIBRATION_DIR = Path("calibration")
+CASSETTE_NAME = "judge-calibration.yaml"
+REPLAY_API_KEY = "replay-needs-no-key"
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``calibrate-judge`` subcommand."""
+    parser = subparsers.add_parser(
+        "calibrate-judge",
+        help="measure the judge's recall and specificity per rule on labelled items",
+        description=(
+            "Send a fixed, seeded sample of labelled items to the judge model (recorded as a "
+            "cassette; replay needs no key) and write its recall, specificity and balanced "
+            "accuracy per rule to a calibration file."
+        ),
+    )
+    parser.add_argument("--judge-model", required=True, help="the judge model to calibrate")
+    parser.add_argument(
+        "--record", action="store_true", help=f"call the live model (needs {API_KEY_ENV_VAR})"
+    )
+    parser.add_argument("--items", type=Path, default=DEFAULT_ITEMS, help="labelled items")
+    parser.add_argument("--per-class", type=int, default=10, help="items per check and label")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the sample")
+    parser.add_argument("--cassette-root", type=Path, default=Path("cassettes"))
+    parser.add_argument(
+        "--calibration-dir",
+        type=Path,
+        default=DEFAULT_CALIBRATION_DIR,
+        help="where judge-<model>.json goes (default: calibration)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Calibrate, write the file, print the figures; 0 on success (errors raise)."""
+    from .judge import (
+        Calibration,
+        calibrate,
+        calibration_path,
+        load_items,
+        run_judge,
+        sample_items,
+        write_calibration,
+    )
+
+    if not args.items.is_file():
+        raise InputError(
+            f"no calibration items at {args.items}; run from the repository root or pass "
+            "--items benchmarks/data/judge_calibration.jsonl"
+        )
+    items = sample_items(load_items(args.items), per_class=args.per_class, seed=args.seed)
+    model = args.judge_model
+    cassette = Path(args.cassette_root) / model / CASSETTE_NAME
+    recorder = _recorder(args.record, cassette, model)
+    key = None if args.record else REPLAY_API_KEY
+    client = make_client(api_key=key, max_retries=2 if args.record else 0)
+    with client, recorder.use_cassette(str(cassette)):
+        try:
+            figures = calibrate(
+                items,
+                lambda inputs, response, pairs: run_judge(
+                    inputs, response, client=client, model=model, pairs=pairs
+                ),
+            )
+        except ModelCallError as error:
+            raise _explained(error, cassette, model) from None
+    calibration = Calibration(model, PROMPT_VERSIONS["judge"], args.seed, figures)
+    path = write_calibration(calibration, calibration_path(args.calibration_dir, model))
+    for rule, values in figures.items():
+        shown = ", ".join(f"{k} {v:g}" for k, v in values.items())
+        print(f"{rule}: {shown}")
+    print(f"calibration of {model!r} written to {path}")
+    return 0
+
+
+def _recorder(record: bool, cassette: Path, model: str) -> Any:
+    try:
+        import vcr
+    except ImportError:  # pragma: no cover - the suite extra is missing
+        raise ConfigurationError(
+            "calibrate-judge records and replays with vcrpy: pip install 'agentic-chunking[suite]'"
+        ) from None
+    from .suite import vcr_config
+
+    if record:
+        if not os.environ.get(API_KEY_ENV_VAR, "").strip():
+            raise ConfigurationError(
+                f"--record calls the live judge model and needs an API key: set "
+                f"{API_KEY_ENV_VAR}. Without --record the recorded cassette is replayed."
+            )
+        cassette.parent.mkdir(parents=True, exist_ok=True)
+        cassette.unlink(missing_ok=True)
+        return vcr.VCR(record_mode="all", **vcr_config())
+    if not cassette.is_file():
+        raise InputError(
+            f"no calibration cassette at {cassette} for judge model {model!r}. Record it "
+            f"with: agentic-chunking calibrate-judge --judge-model {model} --record"
+        )
+    return vcr.VCR(record_mode="none", **vcr_config())
+
+
+def _explained(error: ModelCallError, cassette: Path, model: str) -> Exception:
+    from .suite import cassette_error
+
+    explained = cassette_error(error, path=cassette, case_id="calibrate-judge", model=model)
+    if explained is None:
+        return error
+    return InputError(
+        f"{explained}. For the calibration, re-record with: agentic-chunking calibrate-judge "
+        f"--judge-model {model} --record"
+    )

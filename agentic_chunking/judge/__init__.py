@@ -1,0 +1,103 @@
+"""The recorded judge: model-graded verification of what deterministic rules cannot decide.
+
+After a case's pipeline run, the judge model (prompt ``judge-v1``) gets the case's input
+chunks, its numbered propositions and the pairs that may state one fact, and answers per
+proposition (supported / not supported / needs context / not atomic, with a reason
+quoting the source) and per pair (same fact or not): one call per case, two or three for a
+large one. ``combine`` merges its verdicts with the deterministic findings (deterministic
+errors first). The suite sends these calls through the case's cassette, so the judge's
+verdicts replay offline like every other model call.
+
+Layering: suite -> judge -> (pipeline's call loop, parse, prompts, checks); nothing below
+imports this package.
+"""
+
+from ._calibration import (
+    CALIBRATION_SCHEMA,
+    Calibration,
+    CalibrationItem,
+    calibrate,
+    calibration_path,
+    load_calibration,
+    load_items,
+    sample_items,
+    write_calibration,
+)
+from ._call import (
+    DEFAULT_JUDGE_MAX_TOKENS,
+    JUDGE_MODEL_ENV_VAR,
+    JUDGE_STAGE,
+    resolve_judge_model,
+    run_judge,
+)
+from ._combine import JUDGE_STATUSES, JudgedFinding, JudgeStatus, combine
+from ._request import (
+    MAX_CALLS,
+    MAX_PROPOSITIONS_PER_CALL,
+    POSSIBLE_DUPLICATE_OVERLAP,
+    JudgeRequest,
+    Numbered,
+    ReadRequest,
+    candidate_pairs,
+    judge_user_message,
+    number_propositions,
+    plan_judge_requests,
+    read_judge_request,
+)
+from ._simulated import SIMULATED_JUDGE_MODEL, simulated_careful_judge
+from ._verdicts import (
+    NEEDS_CONTEXT,
+    NOT_ATOMIC,
+    NOT_SUPPORTED,
+    SUPPORTED,
+    VERDICTS,
+    Judgement,
+    PairVerdict,
+    PropositionVerdict,
+    Verdict,
+    read_judge_reply,
+)
+
+__all__ = [
+    "CALIBRATION_SCHEMA",
+    "DEFAULT_JUDGE_MAX_TOKENS",
+    "JUDGE_MODEL_ENV_VAR",
+    "JUDGE_STAGE",
+    "JUDGE_STATUSES",
+    "MAX_CALLS",
+    "MAX_PROPOSITIONS_PER_CALL",
+    "NEEDS_CONTEXT",
+    "NOT_ATOMIC",
+    "NOT_SUPPORTED",
+    "POSSIBLE_DUPLICATE_OVERLAP",
+    "SIMULATED_JUDGE_MODEL",
+    "SUPPORTED",
+    "VERDICTS",
+    "Calibration",
+    "CalibrationItem",
+    "JudgeRequest",
+    "JudgeStatus",
+    "JudgedFinding",
+    "Judgement",
+    "Numbered",
+    "PairVerdict",
+    "PropositionVerdict",
+    "ReadRequest",
+    "Verdict",
+    "calibrate",
+    "calibration_path",
+    "candidate_pairs",
+    "combine",
+    "judge_user_message",
+    "load_calibration",
+    "load_items",
+    "number_propositions",
+    "plan_judge_requests",
+    "read_judge_reply",
+    "read_judge_request",
+    "resolve_judge_model",
+    "run_judge",
+    "sample_items",
+    "simulated_careful_judge",
+    "write_calibration",
+]

@@ -1,0 +1,171 @@
+"""What the judge is asked: the numbered propositions of a case, its possible duplicates,
+and the source they came from, in one call per case (two or three for a large case).
+
+Guarantees of ``plan_judge_requests``:
+- propositions are numbered 1..n in output order (chunk after chunk), and every number is
+  in exactly one request; a case with up to ``MAX_PROPOSITIONS_PER_CALL`` propositions is
+  one request, a larger one is split into at most ``MAX_CALLS`` contiguous requests of
+  near-equal size (never one call per proposition);
+- every candidate pair is in exactly one request, the one holding its later member; an
+  earlier member judged in another request is shown under ``<other_propositions>``;
+- each request carries the input chunks its propositions came from (all of them when the
+  output records no provenance), so a split request still sees its whole source.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from .._models import AgenticChunkInput, AgenticResponse
+from ..checks import same_fact
+from ..checks._language import profile
+from ._verdicts import Pair
+
+MAX_PROPOSITIONS_PER_CALL = 50
+"""Propositions judged in one call; above this a case is split."""
+MAX_CALLS = 3
+"""Judge calls per case at most, whatever its size."""
+POSSIBLE_DUPLICATE_OVERLAP = 0.6
+"""Share of content stems (intersection over union) from which two propositions are sent
+to the judge as a possible duplicate; pairs ``same_fact`` already calls duplicates are
+always sent."""
+
+
+@dataclass(frozen=True, slots=True)
+class Numbered:
+    """A proposition with its judge number (1-based) and its output chunk (0-based)."""
+
+    number: int
+    chunk_index: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeRequest:
+    """One judge call: which numbers and pairs it judges, and the user message it sends."""
+
+    index: int
+    of: int
+    numbers: tuple[int, ...]
+    pairs: tuple[Pair, ...]
+    message: str
+
+    @property
+    def label(self) -> str:
+        return f"judge call {self.index} of {self.of}"
+
+
+def number_propositions(chunks: Iterable[Sequence[str]]) -> list[Numbered]:
+    """Number the propositions of ``chunks`` 1..n, chunk after chunk, in order."""
+    numbered: list[Numbered] = []
+    for chunk_index, chunk in enumerate(chunks):
+        for text in chunk:
+            numbered.append(Numbered(len(numbered) + 1, chunk_index, text))
+    return numbered
+
+
+def candidate_pairs(propositions: Sequence[Numbered]) -> list[Pair]:
+    """The pairs (earlier, later) that may state one fact, in order.
+
+    A pair is a candidate when :func:`~agentic_chunking.checks.same_fact` says so, or
+    when the two share at least ``POSSIBLE_DUPLICATE_OVERLAP`` of their content stems:
+    what a lexical rule cannot settle goes to the judge.
+    """
+    stems = [profile(p.text).content for p in propositions]
+    pairs: list[Pair] = []
+    for j, later in enumerate(propositions):
+        for i in range(j):
+            shared = len(stems[i] & stems[j])
+            if not shared:  # nothing in common: neither a duplicate nor a near one
+                continue
+            overlap = shared / len(stems[i] | stems[j])
+            if overlap >= POSSIBLE_DUPLICATE_OVERLAP or same_fact(propositions[i].text, later.text):
+                pairs.append((propositions[i].number, later.number))
+    return pairs
+
+
+def plan_judge_requests(
+    inputs: Sequence[AgenticChunkInput],
+    response: AgenticResponse,
+    *,
+    max_per_call: int = MAX_PROPOSITIONS_PER_CALL,
+    pairs: Sequence[Pair] | None = None,
+) -> list[JudgeRequest]:
+    """The judge calls for ``response`` (empty when it has no proposition); see the module.
+
+    ``pairs`` (earlier, later) replaces the candidate pairs when given.
+    """
+    propositions = number_propositions(c.propositions for c in response.chunks)
+    if not propositions:
+        return []
+    if pairs is None:
+        pairs = candidate_pairs(propositions)
+    calls = min(MAX_CALLS, math.ceil(len(propositions) / max_per_call))
+    size = math.ceil(len(propositions) / calls)
+    groups = [propositions[start : start + size] for start in range(0, len(propositions), size)]
+    requests = []
+    for index, group in enumerate(groups, start=1):
+        numbers = {p.number for p in group}
+        mine = tuple(pair for pair in pairs if pair[1] in numbers)
+        others = sorted({a for a, _ in mine if a not in numbers})
+        chunk_indexes = {p.chunk_index for p in group}
+        sources = {s for i in chunk_indexes for s in response.chunks[i].source_chunk_ids}
+        shown = [c for c in inputs if c.text.strip() and (not sources or c.chunk_id in sources)]
+        message = judge_user_message(shown, group, [propositions[n - 1] for n in others], mine)
+        requests.append(JudgeRequest(index, len(groups), tuple(sorted(numbers)), mine, message))
+    return requests
+
+
+def judge_user_message(
+    source: Sequence[AgenticChunkInput],
+    propositions: Sequence[Numbered],
+    others: Sequence[Numbered],
+    pairs: Sequence[Pair],
+) -> str:
+    """The user message of a judge call (the tags the judge-v1 prompt describes)."""
+    chunks = "\n".join(f'<chunk id="{c.chunk_id}">\n{c.text.strip()}\n</chunk>' for c in source)
+    parts = [f"<source>\n{chunks}\n</source>", _section("propositions", propositions)]
+    if others:
+        parts.append(_section("other_propositions", others))
+    if pairs:
+        lines = "\n".join(f"{a} | {b}" for a, b in pairs)
+        parts.append(f"<pairs>\n{lines}\n</pairs>")
+    return "\n".join(parts)
+
+
+def _section(tag: str, propositions: Sequence[Numbered]) -> str:
+    lines = "\n".join(f"{p.number}. {' '.join(p.text.split())}" for p in propositions)
+    return f"<{tag}>\n{lines}\n</{tag}>"
+
+
+_SECTION = re.compile(r"<(propositions|other_propositions|pairs)>\n(.*?)\n</\1>", re.DOTALL)
+_NUMBERED = re.compile(r"^(\d+)\. (.*)$")
+_PAIR = re.compile(r"^(\d+) \| (\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class ReadRequest:
+    """A judge user message read back: what it asks (for fake and reference servers)."""
+
+    propositions: dict[int, str]
+    others: dict[int, str]
+    pairs: tuple[Pair, ...]
+
+
+def read_judge_request(message: str) -> ReadRequest:
+    """Read the numbered propositions and pairs out of a judge user message."""
+    sections = {m.group(1): m.group(2).splitlines() for m in _SECTION.finditer(message)}
+
+    def numbered(tag: str) -> dict[int, str]:
+        found = (_NUMBERED.match(line) for line in sections.get(tag, []))
+        return {int(m.group(1)): m.group(2) for m in found if m}
+
+    found_pairs = (_PAIR.match(line) for line in sections.get("pairs", []))
+    return ReadRequest(
+        propositions=numbered("propositions"),
+        others=numbered("other_propositions"),
+        pairs=tuple((int(m.group(1)), int(m.group(2))) for m in found_pairs if m),
+    )

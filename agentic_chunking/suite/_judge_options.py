@@ -1,0 +1,56 @@
+"""The plugin's judge options (``--judge-model``, ``--no-judge``) and the judge's calibration.
+
+Kept apart from ``plugin.py`` so the judge's wiring is one small module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .._client import DEFAULT_MODEL
+from .._errors import InputError
+from ..judge import JUDGE_MODEL_ENV_VAR, calibration_path, load_calibration
+from ._judging import suite_judge_model
+from ._replies import REFERENCE_MODEL
+
+
+def add_judge_options(group: Any) -> None:
+    """Add ``--judge-model`` and ``--no-judge`` to the suite's option group."""
+    group.addoption(
+        "--judge-model",
+        default=None,
+        help="the model that judges each case after its pipeline calls, recorded in the same "
+        f"cassette (default: ${JUDGE_MODEL_ENV_VAR}, else {DEFAULT_MODEL}; the "
+        f"'{REFERENCE_MODEL}' set is judged by the hand-written '{REFERENCE_MODEL}' judge)",
+    )
+    group.addoption(
+        "--no-judge",
+        action="store_true",
+        default=False,
+        help="skip the judge: the deterministic checks alone, warnings stay warnings",
+    )
+
+
+def configured_judge_model(config: pytest.Config, model: str) -> str | None:
+    """The run's judge model, or None under ``--no-judge``."""
+    if config.getoption("--no-judge"):
+        return None
+    return suite_judge_model(config.getoption("--judge-model"), model=model)
+
+
+def calibration_for(
+    judge_model: str | None, root: Path
+) -> Mapping[str, Mapping[str, float]] | None:
+    """The judge's calibration figures per rule from ``calibration/``, None when it has none
+    (or the file was made with another judge prompt, or cannot be read)."""
+    if judge_model is None:
+        return None
+    try:
+        calibration = load_calibration(calibration_path(root / "calibration", judge_model))
+    except (InputError, FileNotFoundError):
+        return None
+    return calibration.figures if calibration is not None else None

@@ -1,0 +1,70 @@
+"""What the judge costs: judge tokens per proposition on the 32 cases, and the ratio to the
+pipeline's own tokens, measured in the same run.
+
+Run: python benchmarks/bench_judge_cost.py
+
+The cases run on the hand-written reference replies (pipeline and judge), served by a
+loopback FakeMessagesServer: the token counts are THE FAKE SERVER'S ESTIMATE (request
+characters / 4 in, reply characters / 4 out), not a provider's bill. A real model's
+counts come from recording (pytest --record --judge-model M), which puts them in
+reports/results-<model>.json as ``judge_usage``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from agentic_chunking._client import make_client
+from agentic_chunking.suite import REFERENCE_MODEL, ReferenceServer, load_cases, load_replies
+from agentic_chunking.suite._runner import run_case
+from agentic_chunking.testing import FakeMessagesServer
+
+CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
+
+
+def main() -> None:
+    reference = ReferenceServer()
+    rows = []
+    with FakeMessagesServer(handler=reference) as server:
+        client = make_client(api_key="bench-no-key", base_url=server.base_url, max_retries=0)
+        with client:
+            for case in load_cases(CASES_DIR):
+                reference.use(case, load_replies(case, CASES_DIR / "reference_replies"))
+                result = run_case(
+                    case, client=client, model=REFERENCE_MODEL, judge_model=REFERENCE_MODEL
+                )
+                rows.append((case.id, result.counts["propositions"] or 0, result))
+    print(
+        f"{'case':<7} {'props':>5} {'calls':>5} {'judge in':>8} {'out':>6} "
+        f"{'in/prop':>7} {'out/prop':>8} {'pipeline':>8} {'ratio':>6}"
+    )
+    for case_id, props, r in rows:
+        j, p = r.judge_usage, r.usage
+        if not j.calls:
+            print(
+                f"{case_id:<7} {props:>5} {'-':>5}  not judged (no output or an expected failure)"
+            )
+            continue
+        pipeline = p.input_tokens + p.output_tokens
+        judge = j.input_tokens + j.output_tokens
+        print(
+            f"{case_id:<7} {props:>5} {j.calls:>5} {j.input_tokens:>8} {j.output_tokens:>6} "
+            f"{j.input_tokens / props:>7.1f} {j.output_tokens / props:>8.1f} {pipeline:>8} "
+            f"{judge / pipeline:>6.2f}"
+        )
+    judged = [(props, r) for _, props, r in rows if r.judge_usage.calls]
+    props = sum(p for p, _ in judged)
+    j_in = sum(r.judge_usage.input_tokens for _, r in judged)
+    j_out = sum(r.judge_usage.output_tokens for _, r in judged)
+    p_all = sum(r.usage.input_tokens + r.usage.output_tokens for _, r in judged)
+    calls = sum(r.judge_usage.calls for _, r in judged)
+    print(
+        f"total: {len(judged)} cases judged in {calls} calls, {props} propositions; judge "
+        f"{j_in} in / {j_out} out = {j_in / props:.1f} in and {j_out / props:.1f} out per "
+        f"proposition; judge / pipeline tokens = {(j_in + j_out) / p_all:.2f} "
+        "(fake server's estimate, reference replies)"
+    )
+
+
+if __name__ == "__main__":
+    main()

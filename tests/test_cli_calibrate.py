@@ -1,0 +1,146 @@
+"""``agentic-chunking calibrate-judge``: recorded against a loopback judge, replayed offline.
+
+The judge here is SCRIPTED (it answers from the items' labels, with one item deliberately
+wrong), so the figures are known in advance; no real model is involved.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentic_chunking.cli import main
+from agentic_chunking.judge import load_calibration, read_judge_request
+from agentic_chunking.testing import FakeMessagesServer, user_text
+
+REPO = Path(__file__).resolve().parent.parent
+DATA = REPO / "benchmarks" / "data" / "judge_calibration.jsonl"
+
+
+@pytest.fixture
+def items(tmp_path: Path) -> list[dict[str, Any]]:
+    """Two items of each (check, label) present in the shipped sample."""
+    chosen: dict[tuple[str, bool], list[dict[str, Any]]] = {}
+    for line in DATA.read_text("utf-8").splitlines():
+        item = json.loads(line)
+        chosen.setdefault((item["check"], item["label"]), [])
+        if len(chosen[(item["check"], item["label"])]) < 2:
+            chosen[(item["check"], item["label"])].append(item)
+    picked = [item for group in chosen.values() for item in group]
+    (tmp_path / "items.jsonl").write_text("\n".join(json.dumps(i) for i in picked) + "\n")
+    return picked
+
+
+def _scripted_judge(items: list[dict[str, Any]], wrong: str) -> Any:
+    by_candidate = {" ".join(i["candidate"].split()): i for i in items}
+    flag = {
+        "no_invention": "not_supported",
+        "no_unresolved_pronoun": "needs_context",
+        "self_contained": "not_atomic",
+    }
+
+    def answer(body: Mapping[str, Any]) -> str:
+        asked = read_judge_request(user_text(body))
+        last = asked.propositions[max(asked.propositions)]
+        item = by_candidate[last]
+        good = item["label"] != (item["id"] == wrong)  # one item answered wrongly
+        replies: list[dict[str, Any]] = [
+            {
+                "n": n,
+                "verdict": "supported"
+                if good or item["check"] == "no_duplication"
+                else flag[item["check"]],
+                "reason": "scripted",
+            }
+            for n in asked.propositions
+        ]
+        replies += [
+            {"pair": list(p), "same_fact": not good, "reason": "scripted"} for p in asked.pairs
+        ]
+        return json.dumps(replies)
+
+    return answer
+
+
+def _args(tmp_path: Path, *extra: str) -> list[str]:
+    return [
+        "calibrate-judge",
+        "--judge-model",
+        "loopback-judge",
+        "--items",
+        str(tmp_path / "items.jsonl"),
+        "--cassette-root",
+        str(tmp_path / "cassettes"),
+        "--calibration-dir",
+        str(tmp_path / "calibration"),
+        *extra,
+    ]
+
+
+def test_record_then_replay_offline_gives_the_same_figures(
+    tmp_path: Path,
+    items: list[dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    wrong = next(i["id"] for i in items if i["check"] == "no_invention" and not i["label"])
+    with FakeMessagesServer(handler=_scripted_judge(items, wrong)) as server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "loopback-key")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        assert main(_args(tmp_path, "--record")) == 0
+    assert len(server.requests) == len(items)  # one call per item
+    path = tmp_path / "calibration" / "judge-loopback-judge.json"
+    recorded = load_calibration(path)
+    assert recorded is not None
+    invention = recorded.figures["no_invention"]
+    assert (invention["recall"], invention["specificity"]) == (0.5, 1.0)
+    assert invention["balanced_accuracy"] == 0.75
+    assert recorded.figures["no_unresolved_pronoun"]["balanced_accuracy"] == 1.0
+    assert "specificity" not in recorded.figures["no_duplication"]  # no good item: n/a
+    cassette = (tmp_path / "cassettes" / "loopback-judge" / "judge-calibration.yaml").read_text()
+    assert "loopback-key" not in cassette
+
+    monkeypatch.delenv("ANTHROPIC_API_KEY")
+    monkeypatch.delenv("ANTHROPIC_BASE_URL")
+    path.unlink()
+    assert main(_args(tmp_path)) == 0
+    assert load_calibration(path) == recorded
+    assert "no_invention: " in capsys.readouterr().out
+
+
+def test_replay_without_a_cassette_says_how_to_record(
+    tmp_path: Path, items: list[dict[str, Any]], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(_args(tmp_path)) == 2
+    err = capsys.readouterr().err
+    assert "no calibration cassette" in err
+    assert "calibrate-judge --judge-model loopback-judge --record" in err
+
+
+def test_record_without_a_key_stops_and_says_what_to_set(
+    tmp_path: Path,
+    items: list[dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    assert main(_args(tmp_path, "--record")) == 2
+    assert "ANTHROPIC_API_KEY" in capsys.readouterr().err
+
+
+def test_a_calibration_of_another_judge_prompt_does_not_count(tmp_path: Path) -> None:
+    path = tmp_path / "judge-x.json"
+    path.write_text(
+        json.dumps(
+            {
+                "schema": "agentic-chunking-judge-calibration/1",
+                "prompt_version": "judge-v0",
+                "rules": {},
+            }
+        )
+    )
+    assert load_calibration(path) is None

@@ -1,0 +1,406 @@
+"""The judge: its request, its reply reader, its calls (on a loopback server) and how its
+verdicts combine with the deterministic findings."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import agentic_chunking.judge as judge_api
+from agentic_chunking._client import make_client
+from agentic_chunking._errors import ConfigurationError, InputError, ReplyParseError
+from agentic_chunking._models import AgenticChunk, AgenticChunkInput, AgenticResponse
+from agentic_chunking._prompts import load_prompt
+from agentic_chunking.checks import (
+    NO_DUPLICATION,
+    NO_INVENTION,
+    NO_UNRESOLVED_PRONOUNS,
+    SELF_CONTAINED,
+    WARNING,
+    Finding,
+)
+from agentic_chunking.judge import (
+    MAX_CALLS,
+    Judgement,
+    PairVerdict,
+    PropositionVerdict,
+    candidate_pairs,
+    combine,
+    number_propositions,
+    plan_judge_requests,
+    read_judge_reply,
+    read_judge_request,
+    resolve_judge_model,
+    run_judge,
+)
+from agentic_chunking.report import CheckResult, FindingRecord
+from agentic_chunking.report._records import JUDGE_STATUSES as RECORD_JUDGE_STATUSES
+from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
+
+SOURCE = (
+    "The Medici Bank opened branches in Rome and Venice. Pruning is not needed after frost "
+    "damage but may be needed where drainage is poor."
+)
+PROPOSITIONS = [
+    "The Medici Bank opened a branch in Rome.",
+    "The Medici Bank opened a branch in Venice.",
+    "Frost damage is a sign of poor drainage.",
+]
+
+
+def _response(*chunks: list[str], sources: tuple[str, ...] = ("C1",)) -> AgenticResponse:
+    return AgenticResponse(
+        chunks=tuple(
+            AgenticChunk.from_propositions(
+                document_id="D",
+                seq=i,
+                thematic_category=f"theme {i}",
+                propositions=chunk,
+                source_chunk_ids=sources,
+            )
+            for i, chunk in enumerate(chunks, start=1)
+        )
+    )
+
+
+def _verdicts(*verdicts: str, pairs: tuple[tuple[int, int, bool], ...] = ()) -> str:
+    items: list[dict[str, object]] = [
+        {"n": n, "verdict": v, "reason": f"source: reason {n}"}
+        for n, v in enumerate(verdicts, start=1)
+    ]
+    items += [{"pair": [a, b], "same_fact": s, "reason": "pair reason"} for a, b, s in pairs]
+    return json.dumps(items)
+
+
+def test_public_names_are_sorted_and_exist() -> None:
+    def isort_key(name: str) -> tuple[int, str]:
+        return (0 if name.isupper() else 1 if name[0].isupper() else 2, name)
+
+    assert judge_api.__all__ == sorted(judge_api.__all__, key=isort_key)
+    assert all(hasattr(judge_api, name) for name in judge_api.__all__)
+    assert RECORD_JUDGE_STATUSES == judge_api.JUDGE_STATUSES
+
+
+# -- the reply reader -------------------------------------------------------------------
+
+
+def test_a_whole_reply_reads_in_the_order_asked() -> None:
+    raw = _verdicts("supported", "not_supported", pairs=((1, 2, False),))
+    verdicts, pairs = read_judge_reply(f"```json\n{raw}\n```", numbers=[1, 2], pairs=[(1, 2)])
+    assert [v.verdict for v in verdicts] == ["supported", "not_supported"]
+    assert pairs == [PairVerdict(1, 2, False, "pair reason")]
+
+
+@pytest.mark.parametrize(
+    ("raw", "reason"),
+    [
+        ("I think they are all fine.", "no JSON array"),
+        ('{"n": 1}', "JSON object"),
+        ('[{"n": 1, "verdict": "supported", "reason": "ok"', "not closed"),
+        (_verdicts("supported"), "skips proposition(s) [2]"),
+        (_verdicts("supported", "supported", "supported"), "proposition 3, which was not asked"),
+        (
+            json.dumps([{"n": 1, "verdict": "supported", "reason": "a"}] * 2),
+            "proposition 1 is judged twice",
+        ),
+        (_verdicts("supported", "plausible"), "verdict 'plausible'"),
+        (json.dumps([{"n": 1, "verdict": "supported"}]), "no one-line reason"),
+        (json.dumps([{"n": True, "verdict": "supported", "reason": "a"}]), "no proposition number"),
+        (json.dumps(["supported"]), "not an object"),
+    ],
+)
+def test_a_reply_that_is_not_whole_is_refused_with_the_reason(raw: str, reason: str) -> None:
+    with pytest.raises(ReplyParseError, match=re.escape(reason)):
+        read_judge_reply(raw, numbers=[1, 2], pairs=[])
+
+
+@pytest.mark.parametrize(
+    ("pairs", "reason"),
+    [
+        ((), "skips pair(s) [[1, 2]]"),
+        (((1, 2, False), (2, 1, True)), "answered twice"),
+        (((1, 3, False),), "pair [1, 3], which was not asked"),
+    ],
+)
+def test_pairs_must_be_answered_exactly_once(
+    pairs: tuple[tuple[int, int, bool], ...], reason: str
+) -> None:
+    raw = _verdicts("supported", "supported", pairs=pairs)
+    with pytest.raises(ReplyParseError, match=re.escape(reason)):
+        read_judge_reply(raw, numbers=[1, 2], pairs=[(1, 2)])
+
+
+# -- the request -------------------------------------------------------------------------
+
+
+def test_possible_duplicates_are_the_pairs_a_lexical_rule_cannot_settle() -> None:
+    numbered = number_propositions([PROPOSITIONS])
+    assert candidate_pairs(numbered) == [(1, 2)]
+    same = number_propositions([["Rome has a bank.", "A bank is in Rome.", "Cats purr."]])
+    assert candidate_pairs(same) == [(1, 2)]
+
+
+def test_one_case_is_one_call_with_its_source_propositions_and_pairs() -> None:
+    inputs = [AgenticChunkInput("C1", SOURCE), AgenticChunkInput("C2", "   ")]
+    (request,) = plan_judge_requests(inputs, _response(PROPOSITIONS))
+    assert request.numbers == (1, 2, 3)
+    assert request.pairs == ((1, 2),)
+    assert f'<chunk id="C1">\n{SOURCE}\n</chunk>' in request.message
+    assert 'id="C2"' not in request.message  # an empty chunk is not sent
+    read = read_judge_request(request.message)
+    assert read.propositions == dict(enumerate(PROPOSITIONS, start=1))
+    assert read.pairs == ((1, 2),)
+
+
+@settings(deadline=None, max_examples=25)
+@given(st.integers(min_value=1, max_value=160), st.integers(min_value=1, max_value=60))
+def test_every_proposition_is_judged_once_in_at_most_three_calls(n: int, per_call: int) -> None:
+    chunks = [
+        [f"Fact number {i} is about topic {i}." for i in range(start, min(n, start + 7))]
+        for start in range(0, n, 7)
+    ]
+    requests = plan_judge_requests(
+        [AgenticChunkInput("C1", "x")], _response(*chunks), max_per_call=per_call
+    )
+    numbers = [number for r in requests for number in r.numbers]
+    assert sorted(numbers) == list(range(1, n + 1))
+    assert len(requests) == min(MAX_CALLS, -(-n // per_call))
+    assert all(r.of == len(requests) for r in requests)
+
+
+def test_a_large_case_is_split_and_a_pair_across_calls_shows_its_other_member() -> None:
+    texts = [f"Widget {i} weighs {i} kilograms." for i in range(1, 80)]
+    texts.append("Widget 3 weighs 3 kilograms in total.")  # a copy of proposition 3
+    requests = plan_judge_requests([AgenticChunkInput("C1", "x")], _response(texts))
+    assert len(requests) == 2
+    last = read_judge_request(requests[1].message)
+    assert (3, 80) in requests[1].pairs
+    assert last.others[3] == "Widget 3 weighs 3 kilograms."
+    assert all(3 not in r.numbers for r in requests[1:])
+
+
+def test_provenance_limits_each_call_to_the_chunks_its_propositions_came_from() -> None:
+    inputs = [AgenticChunkInput("A", "Alpha text."), AgenticChunkInput("B", "Beta text.")]
+    response = _response(["Alpha is a letter."], sources=("A",))
+    (request,) = plan_judge_requests(inputs, response)
+    assert 'id="A"' in request.message
+    assert 'id="B"' not in request.message
+
+
+def test_the_judge_model_comes_from_the_option_then_the_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("AGENTIC_CHUNKING_JUDGE_MODEL", raising=False)
+    assert resolve_judge_model(None) == "claude-3-7-sonnet-20250219"
+    monkeypatch.setenv("AGENTIC_CHUNKING_JUDGE_MODEL", "env-judge")
+    assert resolve_judge_model(None) == "env-judge"
+    assert resolve_judge_model(" opt-judge ") == "opt-judge"
+
+
+# -- the calls, on a loopback server -------------------------------------------------------
+
+
+def _judge(
+    replies: list[FakeReply | str], model: str = "loopback-judge"
+) -> tuple[Judgement, FakeMessagesServer]:
+    with (
+        FakeMessagesServer(replies) as server,
+        make_client(api_key="k", base_url=server.base_url, max_retries=0) as client,
+    ):
+        judgement = run_judge(
+            [AgenticChunkInput("C1", SOURCE)], _response(PROPOSITIONS), client=client, model=model
+        )
+    return judgement, server
+
+
+def test_one_call_at_temperature_zero_with_the_judge_prompt() -> None:
+    reply = _verdicts("supported", "supported", "not_supported", pairs=((1, 2, False),))
+    judgement, server = _judge([reply])
+    assert judgement.error is None
+    assert [v.verdict for v in judgement.propositions] == [
+        "supported",
+        "supported",
+        "not_supported",
+    ]
+    (request,) = server.requests
+    assert request.body["temperature"] == 0
+    assert request.body["model"] == "loopback-judge"
+    assert request.body["system"] == load_prompt("judge").text
+    assert "3. Frost damage is a sign of poor drainage." in user_text(request.body)
+    assert judgement.calls[0].stage == "judge"
+    assert judgement.input_tokens > 0
+
+
+def test_a_malformed_reply_gets_one_repair_turn() -> None:
+    good = _verdicts("supported", "supported", "supported", pairs=((1, 2, False),))
+    judgement, server = _judge(["Sure! All three look fine to me.", good])
+    assert judgement.error is None
+    assert len(judgement.calls) == 2
+    assert "could not be parsed: no JSON array" in user_text(server.requests[1].body)
+
+
+def test_a_reply_still_malformed_after_the_repair_is_an_error_not_a_verdict() -> None:
+    judgement, _ = _judge(["not json", "still not json"])
+    assert judgement.error is not None
+    assert "could not be parsed" in judgement.error
+    assert "after 1 repair attempt" in judgement.error
+    assert judgement.propositions == ()
+
+
+def test_a_skipped_proposition_number_is_asked_for_again() -> None:
+    skipped = _verdicts("supported", "supported", pairs=((1, 2, False),))
+    judgement, server = _judge([skipped, skipped])
+    assert judgement.error is not None
+    assert "skips proposition(s) [3]" in user_text(server.requests[1].body)
+
+
+def test_a_repeated_proposition_number_is_refused() -> None:
+    repeated = json.loads(_verdicts("supported", "supported", "supported", pairs=((1, 2, False),)))
+    repeated.insert(1, repeated[0])
+    judgement, _ = _judge([json.dumps(repeated)] * 2)
+    assert judgement.error is not None
+    assert "proposition 1 is judged twice" in judgement.error
+
+
+def test_a_reply_cut_at_max_tokens_fails_cleanly_without_a_repair() -> None:
+    cut = FakeReply(text='[{"n": 1, "verdict": "supp', stop_reason="max_tokens")
+    judgement, server = _judge([cut])
+    assert len(server.requests) == 1
+    assert judgement.error is not None
+    assert "judge call 1 of 1 stopped at max_tokens (4000)" in judgement.error
+    assert "max_tokens_per_batch" not in judgement.error
+
+
+def test_an_unknown_judge_model_stops_with_a_message_naming_judge_model() -> None:
+    missing = FakeReply(status=404, text="model: judge-x", error_type="not_found_error")
+    with pytest.raises(ConfigurationError, match=r"judge-x.*--judge-model"):
+        _judge([missing], model="judge-x")
+
+
+# -- combination with the deterministic tier --------------------------------------------
+
+NUMBERED = number_propositions([PROPOSITIONS])
+ALL_RULES = (NO_INVENTION, NO_UNRESOLVED_PRONOUNS, NO_DUPLICATION, SELF_CONTAINED)
+
+
+def _judgement(*verdicts: str, pairs: tuple[tuple[int, int, bool], ...] = ()) -> Judgement:
+    return Judgement(
+        "j",
+        tuple(PropositionVerdict(n, v, f"why {n}") for n, v in enumerate(verdicts, 1)),  # type: ignore[arg-type]
+        tuple(PairVerdict(a, b, s, "pair why") for a, b, s in pairs),
+    )
+
+
+def _finding(number: int, rule: str = NO_INVENTION, severity: str = "error") -> Finding:
+    return Finding(PROPOSITIONS[number - 1], rule, "det reason", severity=severity)  # type: ignore[arg-type]
+
+
+def test_a_deterministic_error_stays_an_error_when_the_judge_disagrees() -> None:
+    out = combine(
+        {NO_INVENTION: [_finding(1)]},
+        _judgement("supported", "supported", "supported"),
+        NUMBERED,
+        rules=ALL_RULES,
+    )
+    (finding,) = out[NO_INVENTION]
+    assert finding.is_error
+    assert (finding.judge, finding.judge_reason) == ("disagrees", "why 1")  # type: ignore[attr-defined]
+    record = CheckResult.from_findings(out[NO_INVENTION])
+    assert record.passed is False
+    assert record.findings[0].judge == "disagrees"
+
+
+def test_a_warning_the_judge_confirms_becomes_an_error_naming_the_judge_reason() -> None:
+    out = combine(
+        {NO_INVENTION: [_finding(3, severity=WARNING)]},
+        _judgement("supported", "supported", "not_supported"),
+        NUMBERED,
+        rules=ALL_RULES,
+    )
+    (finding,) = out[NO_INVENTION]
+    assert finding.is_error
+    assert "the judge confirms: why 3" in finding.reason
+    assert finding.judge == "confirmed"  # type: ignore[attr-defined]
+
+
+def test_a_warning_the_judge_clears_stays_a_visible_warning() -> None:
+    out = combine(
+        {NO_INVENTION: [_finding(3, severity=WARNING)]},
+        _judgement("supported", "supported", "supported"),
+        NUMBERED,
+        rules=ALL_RULES,
+    )
+    (finding,) = out[NO_INVENTION]
+    assert not finding.is_error
+    assert finding.judge == "cleared"  # type: ignore[attr-defined]
+    assert CheckResult.from_findings(out[NO_INVENTION]).passed is True
+
+
+def test_a_verdict_on_another_rule_neither_confirms_nor_clears() -> None:
+    warning = _finding(3, severity=WARNING)
+    out = combine(
+        {NO_INVENTION: [warning]},
+        _judgement("supported", "supported", "not_atomic"),
+        NUMBERED,
+        rules=(NO_INVENTION,),
+    )
+    assert out[NO_INVENTION] == [warning]
+
+
+@pytest.mark.parametrize(
+    ("verdict", "rule", "kind", "is_error"),
+    [
+        ("not_supported", NO_INVENTION, "judge_not_supported", True),
+        ("needs_context", NO_UNRESOLVED_PRONOUNS, "judge_needs_context", True),
+        ("not_atomic", SELF_CONTAINED, "judge_not_atomic", False),
+    ],
+)
+def test_the_judge_alone_raises_what_no_rule_saw(
+    verdict: str, rule: str, kind: str, is_error: bool
+) -> None:
+    out = combine({}, _judgement("supported", "supported", verdict), NUMBERED, rules=ALL_RULES)
+    (finding,) = out[rule]
+    assert (finding.proposition, finding.kind, finding.is_error) == (
+        PROPOSITIONS[2],
+        kind,
+        is_error,
+    )
+    assert finding.judge == "raised"  # type: ignore[attr-defined]
+    assert "why 3" in finding.reason
+    assert combine({}, _judgement("supported", "supported", verdict), NUMBERED, rules=()) == {}
+
+
+def test_a_pair_the_judge_calls_one_fact_is_a_warning_and_confirms_a_duplicate() -> None:
+    judged = _judgement("supported", "supported", "supported", pairs=((1, 2, True),))
+    raised = combine({}, judged, NUMBERED, rules=ALL_RULES)[NO_DUPLICATION]
+    assert [(f.proposition, f.severity, f.kind) for f in raised] == [
+        (PROPOSITIONS[1], "warning", "judge_same_fact")
+    ]
+    flagged = Finding(PROPOSITIONS[1], NO_DUPLICATION, "rewords", chunk_index=0, severity=WARNING)
+    (confirmed,) = combine({NO_DUPLICATION: [flagged]}, judged, NUMBERED, rules=ALL_RULES)[
+        NO_DUPLICATION
+    ]
+    assert confirmed.is_error
+    assert confirmed.judge == "confirmed"  # type: ignore[attr-defined]
+    not_same = _judgement("supported", "supported", "supported", pairs=((1, 2, False),))
+    (cleared,) = combine({NO_DUPLICATION: [flagged]}, not_same, NUMBERED, rules=ALL_RULES)[
+        NO_DUPLICATION
+    ]
+    assert (cleared.is_error, cleared.judge) == (False, "cleared")  # type: ignore[attr-defined]
+
+
+def test_a_finding_record_keeps_the_judge_and_reads_old_files() -> None:
+    cleared = FindingRecord(
+        "p", NO_INVENTION, "r", severity="warning", judge="cleared", judge_reason='source: "p"'
+    )
+    assert cleared.judge_text == 'cleared by judge: source: "p"'
+    assert FindingRecord.from_dict(cleared.to_dict()) == cleared
+    old = {"proposition": "p", "rule": NO_INVENTION, "reason": "r"}
+    assert FindingRecord.from_dict(old).judge is None
+    assert "judge" not in FindingRecord.from_dict(old).to_dict()
+    with pytest.raises(InputError, match="judge 'maybe' is not one of"):
+        FindingRecord.from_dict({**old, "judge": "maybe"})
