@@ -55,6 +55,84 @@ def parse_grouping(raw: str | None, *, propositions: Sequence[str] | None = None
     return GroupingReply(groups=tuple(groups), skipped=tuple(skipped))
 
 
+@dataclass(frozen=True, slots=True)
+class NumberedGroup:
+    """One entry of a grouping reply read as numbers (grouping-v2 and the window merge).
+
+    ``ids`` are 1-based, exactly as the reply gave them: they may be repeated or out of
+    range (the partition check names those). ``unknown`` holds facts the reply gave as text
+    (grouping-v1 shape) that match no listed proposition after whitespace normalisation.
+    """
+
+    category: str
+    ids: tuple[int, ...]
+    unknown: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NumberedReply:
+    """A grouping reply read as numbers: the usable groups and, per skipped entry, why."""
+
+    groups: tuple[NumberedGroup, ...]
+    skipped: tuple[str, ...]
+
+
+def parse_numbered_grouping(
+    raw: str | None, *, propositions: Sequence[str], key: str = "fact_ids"
+) -> NumberedReply:
+    """Read ``[{"category": str, key: [int, ...]}, ...]`` against a numbered list.
+
+    ``propositions`` is the list the prompt numbered from 1. An entry may instead give
+    ``"facts"`` as texts (the v1 shape): each is mapped to its number by whitespace-
+    normalised equality, the rest kept in ``unknown``. Numbers are not range-checked here.
+    Entries without a category or without a list of whole numbers are skipped, with the
+    reason in ``skipped``. Raises ReplyParseError when the reply is not a JSON array or no
+    entry is usable.
+    """
+    entries = load_json_array(raw)
+    if not entries:
+        raise ReplyParseError("the grouping reply is an empty array", raw=raw)
+    numbers = {" ".join(p.split()): n for n, p in enumerate(propositions, 1)}
+    groups: list[NumberedGroup] = []
+    skipped: list[str] = []
+    for position, entry in enumerate(entries, start=1):
+        group = _read_numbered(entry, key, numbers)
+        if isinstance(group, str):
+            skipped.append(f"entry {position} skipped: {group}")
+        else:
+            groups.append(group)
+    if not groups:
+        raise ReplyParseError(
+            "no entry of the grouping reply is usable (" + "; ".join(skipped) + ")", raw=raw
+        )
+    return NumberedReply(groups=tuple(groups), skipped=tuple(skipped))
+
+
+def _read_numbered(entry: Any, key: str, numbers: dict[str, int]) -> NumberedGroup | str:
+    if not isinstance(entry, dict):
+        return f"{json.dumps(entry)[:60]} is not an object with category and {key}"
+    category = entry.get("category")
+    if not isinstance(category, str) or not category.strip():
+        return "no category"
+    label = category.strip()
+    if key in entry:
+        ids = entry[key]
+        if not isinstance(ids, list) or not ids or not all(_is_whole(i) for i in ids):
+            return f"{key} of {label!r} is not a non-empty list of whole numbers"
+        return NumberedGroup(category=label, ids=tuple(ids))
+    facts = entry.get("facts")
+    if not isinstance(facts, list) or not all(isinstance(f, str) for f in facts):
+        return f"{label!r} has no {key}"
+    texts = [" ".join(f.split()) for f in facts if f.strip()]
+    if not texts:
+        return f"{label!r} has no {key}"
+    return NumberedGroup(
+        category=label,
+        ids=tuple(numbers[t] for t in texts if t in numbers),
+        unknown=tuple(t for t in texts if t not in numbers),
+    )
+
+
 def _read_entry(entry: Any, propositions: Sequence[str] | None) -> ThemeGroup | str:
     """Return the group, or the reason the entry cannot be used."""
     if not isinstance(entry, dict):

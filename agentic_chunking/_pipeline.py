@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ._batches import Batch, coerce_inputs, plan_batches
 from ._client import DEFAULT_MAX_RETRIES, ModelReply, call_model, make_client, resolve_model
 from ._errors import InputError, ReplyParseError
+from ._grouping import Breach, Outcome, group
 from ._models import (
     UNKNOWN_DOCUMENT_ID,
     AgenticChunk,
@@ -28,16 +29,14 @@ from ._models import (
     AgenticResponse,
     CallUsage,
 )
-from ._normalise import parse_grouping
 from ._parse import parse_propositions_strict
-from ._partition import Merged, check_partition, merge_duplicates, normalise_space
+from ._partition import Merged, merge_duplicates, normalise_space
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ._prompts import (
     EXTRACTION_SHAPE,
-    GROUPING_SHAPE,
     extraction_user_message,
-    grouping_user_message,
     load_prompt,
+    partition_repair_message,
     repair_user_message,
 )
 
@@ -59,15 +58,6 @@ class _Settings:
     extraction_max_tokens: int
     grouping_max_tokens: int
     max_repair_attempts: int
-
-
-@dataclass(frozen=True, slots=True)
-class _Outcome:
-    """What a stage gave: the parsed value or an error, and every call made for it."""
-
-    value: Any
-    error: str | None
-    calls: tuple[CallUsage, ...]
 
 
 def chunk_text_agentic(
@@ -170,7 +160,15 @@ def _run(
     order = {chunk.chunk_id: position for position, chunk in enumerate(chunks)}
     if progress is not None and len(batches) > 1:
         progress(f"grouping {len(merged)} propositions")
-    grouped = _group(merged, settings)
+    grouped = group(
+        [m.text for m in merged],
+        lambda **ask: _converse(
+            where="grouping", max_tokens=settings.grouping_max_tokens, settings=settings, **ask
+        ),
+        max_tokens=settings.grouping_max_tokens,
+        max_concurrency=max_concurrency,
+        progress=progress,
+    )
     calls.extend(grouped.calls)
     if grouped.error:
         return AgenticResponse.failure(grouped.error, calls=calls, warnings=warnings)
@@ -194,11 +192,11 @@ def _check_positive(**values: int) -> None:
 
 def _extract_all(
     batches: Sequence[Batch], settings: _Settings, max_concurrency: int, progress: Progress | None
-) -> list[_Outcome]:
+) -> list[Outcome]:
     """Run the extraction of every batch, at most ``max_concurrency`` at once; input order kept."""
     lock = threading.Lock()  # progress lines from worker threads, one at a time
 
-    def run(batch: Batch) -> _Outcome:
+    def run(batch: Batch) -> Outcome:
         outcome = _extract(batch, settings)
         if progress is not None and len(batches) > 1:
             status = "failed" if outcome.error else f"{len(outcome.value)} propositions"
@@ -213,7 +211,7 @@ def _extract_all(
     if workers == 1:
         return [run(batch) for batch in batches]
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="extraction") as pool:
-        futures: list[Future[_Outcome]] = [pool.submit(run, batch) for batch in batches]
+        futures: list[Future[Outcome]] = [pool.submit(run, batch) for batch in batches]
         try:
             return [future.result() for future in futures]
         except BaseException:
@@ -222,7 +220,7 @@ def _extract_all(
             raise
 
 
-def _extract(batch: Batch, settings: _Settings) -> _Outcome:
+def _extract(batch: Batch, settings: _Settings) -> Outcome:
     """Extract one batch, with at most ``max_repair_attempts`` repair turns."""
     messages = [{"role": "user", "content": extraction_user_message(batch.text)}]
     return _converse(
@@ -237,22 +235,6 @@ def _extract(batch: Batch, settings: _Settings) -> _Outcome:
     )
 
 
-def _group(merged: Sequence[Merged], settings: _Settings) -> _Outcome:
-    """Ask for the grouping of the merged propositions; the value is the parsed reply."""
-    texts = [m.text for m in merged]
-    messages = [{"role": "user", "content": grouping_user_message(texts)}]
-    return _converse(
-        stage="grouping",
-        where="grouping",
-        batch=None,
-        messages=messages,
-        max_tokens=settings.grouping_max_tokens,
-        settings=settings,
-        parse=lambda raw: parse_grouping(raw, propositions=texts),
-        shape=GROUPING_SHAPE,
-    )
-
-
 def _converse(
     *,
     stage: str,
@@ -263,10 +245,14 @@ def _converse(
     settings: _Settings,
     parse: Callable[[str], Any],
     shape: str,
-) -> _Outcome:
-    """Call, parse, and on an unreadable reply append one repair turn, up to the bound."""
+    check: Callable[[Any], Breach | None] | None = None,
+) -> Outcome:
+    """Call, parse, check; on an unreadable or refused reply append one repair turn, up to
+    the bound. ``check`` refuses a parsed value (a grouping that is not a partition) with
+    the reason the repair turn names; after the last attempt its detail is the error."""
     calls: list[CallUsage] = []
     reason = ""
+    breach: Breach | None = None
     for _attempt in range(settings.max_repair_attempts + 1):
         reply = call_model(
             settings.client,
@@ -282,31 +268,35 @@ def _converse(
         # gives the same cut (or the same refusal), so a retry would only add cost.
         incomplete = _incomplete(reply, stage=stage, where=where, max_tokens=max_tokens)
         if incomplete:
-            return _Outcome(value=None, error=incomplete, calls=tuple(calls))
+            return Outcome(value=None, error=incomplete, calls=tuple(calls))
         try:
-            return _Outcome(value=parse(reply.text), error=None, calls=tuple(calls))
+            value = parse(reply.text)
         except ReplyParseError as error:
-            reason = error.reason
+            reason, breach = error.reason, None
+            turn = repair_user_message(reason, shape=shape)
+        else:
+            breach = check(value) if check is not None else None
+            if breach is None:
+                return Outcome(value=value, error=None, calls=tuple(calls))
+            turn = partition_repair_message(breach.reason, shape=shape)
         messages = [
             *messages,
             {"role": "assistant", "content": reply.text.strip() or "(empty reply)"},
-            {"role": "user", "content": repair_user_message(reason, shape=shape)},
+            {"role": "user", "content": turn},
         ]
-    subject = "the grouping reply" if batch is None else f"the {stage} reply for {where}"
     repairs = settings.max_repair_attempts
-    return _Outcome(
-        value=None,
-        error=(
-            f"{subject} could not be parsed: {reason} "
-            f"(after {repairs} repair attempt{'s' if repairs != 1 else ''})"
-        ),
-        calls=tuple(calls),
+    after = f"(after {repairs} repair attempt{'s' if repairs != 1 else ''})"
+    if breach is not None:
+        return Outcome(value=None, error=f"{breach.detail} {after}", calls=tuple(calls))
+    subject = "the grouping reply" if stage != "extraction" else f"the {stage} reply for {where}"
+    return Outcome(
+        value=None, error=f"{subject} could not be parsed: {reason} {after}", calls=tuple(calls)
     )
 
 
 def _incomplete(reply: ModelReply, *, stage: str, where: str, max_tokens: int) -> str | None:
     """Return why a reply is not whole (cut at max_tokens, refused, ...), or None."""
-    subject = "the grouping reply" if stage == "grouping" else f"the {stage} reply for {where}"
+    subject = "the grouping reply" if stage != "extraction" else f"the {stage} reply for {where}"
     if reply.stop_reason == "max_tokens":
         return (
             f"{subject} stopped at max_tokens ({max_tokens}) and is cut off; raise the "
@@ -323,25 +313,18 @@ def _incomplete(reply: ModelReply, *, stage: str, where: str, max_tokens: int) -
 
 
 def _build_response(
-    grouping: Any,
+    groups: Sequence[tuple[str, Sequence[int]]],
     merged: Sequence[Merged],
     document_id: str | None,
     order: Mapping[str, int],
     calls: Sequence[CallUsage],
     warnings: tuple[str, ...],
 ) -> AgenticResponse:
-    """Validate the grouping as a partition and build the chunks with their provenance."""
-    groups = [(group.category, list(group.facts)) for group in grouping.groups]
-    problem = check_partition(groups, [m.text for m in merged])
-    if problem:
-        skipped = "; ".join(grouping.skipped)
-        detail = f"{problem} ({skipped})" if skipped else problem
-        return AgenticResponse.failure(detail, calls=calls, warnings=warnings)
-    by_key = {normalise_space(m.text): m for m in merged}
+    """Build the chunks of a checked partition (``[(category, 1-based numbers)]``)."""
     doc = document_id.strip() if document_id and document_id.strip() else None
     chunks: list[AgenticChunk] = []
-    for seq, (category, facts) in enumerate(groups, start=1):
-        members = [by_key[normalise_space(f)] for f in facts]
+    for seq, (category, numbers) in enumerate(groups, start=1):
+        members = [merged[n - 1] for n in numbers]
         sources = sorted({s for m in members for s in m.sources}, key=order.__getitem__)
         chunks.append(
             AgenticChunk.from_propositions(

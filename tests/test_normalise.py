@@ -156,3 +156,29 @@ def test_response_dict_uses_the_seed_names_and_round_trips() -> None:
         "Hash",
     ]
     assert AgenticResponse.from_dict(json.loads(json.dumps(data))) == response
+
+
+def test_numbered_grouping_keeps_numbers_as_given_and_maps_texts() -> None:
+    from agentic_chunking import ReplyParseError
+    from agentic_chunking._normalise import NumberedGroup, parse_numbered_grouping
+
+    listed = ["First fact.", "Second  fact.", "Third fact."]
+    raw = (
+        '[{"category": "A", "fact_ids": [3, 9, 3]}, {"category": "B", "facts": '
+        '["Second fact.", "New fact."]}, {"category": "C", "fact_ids": ["1"]}, {"fact_ids": [1]}]'
+    )
+    reply = parse_numbered_grouping(raw, propositions=listed)
+    assert reply.groups == (
+        NumberedGroup("A", (3, 9, 3)),
+        NumberedGroup("B", (2,), ("New fact.",)),
+    )
+    assert reply.skipped == (
+        "entry 3 skipped: fact_ids of 'C' is not a non-empty list of whole numbers",
+        "entry 4 skipped: no category",
+    )
+    merged = parse_numbered_grouping(
+        '[{"category": "T", "category_ids": [2, 1]}]', propositions=["x", "y"], key="category_ids"
+    )
+    assert merged.groups == (NumberedGroup("T", (2, 1)),)
+    with pytest.raises(ReplyParseError, match="no entry of the grouping reply is usable"):
+        parse_numbered_grouping('[{"category": "A"}]', propositions=listed)

@@ -262,20 +262,54 @@ def test_no_repair_when_max_repair_attempts_is_zero(serve: Any) -> None:
     ],
     ids=["drops", "adds", "repeats"],
 )
-def test_a_grouping_that_is_not_a_partition_fails(
+def test_a_grouping_that_is_not_a_partition_fails_after_one_repair(
     serve: Any, grouping: list[dict[str, Any]], expected: str
 ) -> None:
-    _server, client = serve(default_script([ok(grouping)]))
+    _server, client = serve(default_script([ok(grouping), ok(grouping)]))
     response = chunk_text_agentic(INPUTS, "D", client=client)
     assert not response.is_success and not response.chunks
     assert expected in response.error_detail
-    assert len(response.calls) == 3
+    assert "after 1 repair attempt" in response.error_detail
+    assert len(response.calls) == 4
 
 
 def test_a_dropped_proposition_is_named(serve: Any) -> None:
-    _server, client = serve(default_script([ok(GOOD_GROUPING[:1])]))
+    _server, client = serve(default_script([ok(GOOD_GROUPING[:1])] * 2))
     response = chunk_text_agentic(INPUTS, "D", client=client)
     assert ZONING_FACTS[0] in response.error_detail
+
+
+@pytest.mark.parametrize(
+    ("fact_ids", "named"),
+    [
+        ([[1], [3]], "number 2 is in no group"),
+        ([[1, 2], [2, 3]], "number 2 is in groups 1, 2"),
+        ([[1, 2], [3, 7, 0]], "numbers 7, 0 are not in the list 1..3"),
+        ([[1], [3, 9]], "number 2 is in no group; number 9 is not in the list 1..3"),
+    ],
+    ids=["missing", "repeated", "out-of-range", "both"],
+)
+def test_a_non_partition_gets_one_repair_turn_naming_exactly_the_numbers(
+    serve: Any, fact_ids: list[list[int]], named: str
+) -> None:
+    bad = [{"category": f"G{i}", "fact_ids": ids} for i, ids in enumerate(fact_ids)]
+    good = [{"category": "Liver", "fact_ids": [1, 2]}, {"category": "Zoning", "fact_ids": [3]}]
+    server, client = serve(default_script([ok(bad), ok(good)]))
+    response = chunk_text_agentic(INPUTS, "D", client=client)
+    assert response.is_success, response.error_detail
+    assert [c.propositions for c in response.chunks] == [tuple(LIVER_FACTS), tuple(ZONING_FACTS)]
+    repair = server.requests[-1].body["messages"]
+    assert [m["role"] for m in repair] == ["user", "assistant", "user"]
+    assert repair[1]["content"] == ok(bad)
+    turn = repair[2]["content"]
+    assert turn.startswith(f"Your grouping is not a partition: {named}. Reply again")
+    assert '"fact_ids"' in turn
+
+
+def test_a_partition_is_not_repaired(serve: Any) -> None:
+    server, client = serve(default_script())
+    assert chunk_text_agentic(INPUTS, "D", client=client).is_success
+    assert stages(server).count("grouping") == 1
 
 
 def test_a_grouping_cut_at_max_tokens_fails(serve: Any) -> None:
