@@ -20,6 +20,7 @@ from ._models import (
     AgenticChunkInput,
     AgenticResponse,
     CallUsage,
+    PipelineWarning,
     estimate_tokens,
 )
 from ._normalise import GroupingReply, ThemeGroup, normalise_agentic_output, parse_grouping
@@ -46,6 +47,7 @@ __all__ = [
     "GroupingReply",
     "InputError",
     "ModelCallError",
+    "PipelineWarning",
     "ReplyParseError",
     "ThemeGroup",
     "chunk_text_agentic",

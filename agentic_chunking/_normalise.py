@@ -8,7 +8,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._errors import ReplyParseError
-from ._models import UNKNOWN_DOCUMENT_ID, AgenticChunk, AgenticResponse
+from ._models import (
+    SKIPPED_ENTRY,
+    UNKNOWN_DOCUMENT_ID,
+    AgenticChunk,
+    AgenticResponse,
+    PipelineWarning,
+)
 from ._parse import load_json_array
 
 
@@ -196,4 +202,15 @@ def normalise_agentic_output(
         )
         for seq, group in enumerate(reply.groups, start=1)
     )
-    return AgenticResponse(chunks=chunks, warnings=reply.skipped)
+    return AgenticResponse(chunks=chunks, warnings=skipped_warnings(reply.skipped))
+
+
+def skipped_warnings(skipped: Sequence[str]) -> tuple[PipelineWarning, ...]:
+    """The ``skipped_entry`` warnings of a grouping reply's skipped entries."""
+    records = []
+    for line in skipped:
+        head, _, reason = line.partition(" skipped: ")
+        number = head.removeprefix("entry ")
+        entry = int(number) if number.isdigit() else None
+        records.append(PipelineWarning(SKIPPED_ENTRY, line, {"entry": entry, "reason": reason}))
+    return tuple(records)

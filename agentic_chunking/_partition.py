@@ -1,9 +1,11 @@
 """Between extraction and grouping: merge duplicate propositions, validate the partition.
 
-Pure functions, no I/O. Duplicates are decided by ``checks.same_fact`` (the same relation
-the no-duplication check uses), so what the pipeline merges is exactly what the check
-would have flagged. Partition membership is exact string equality after whitespace
-normalisation: the grouping must copy propositions verbatim.
+Pure functions, no I/O. Only what is certainly the same fact is merged
+(``checks.certainly_same_fact``, the relation the no-duplication check reports as an
+error); a possible duplicate (reworded, or one proposition containing another) is kept
+and reported, because merging on a guess could drop a real fact. A grouping is checked as
+a partition of the numbered list (``check_numbered_partition``), or, for texts,
+by exact string equality after whitespace normalisation (``check_partition``).
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .checks import same_fact
+from .checks._duplicates import certain_key
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,22 +34,28 @@ def merge_duplicates(
     *,
     on_merge: Callable[[Merged, str, str], None] | None = None,
 ) -> list[Merged]:
-    """Merge ``(proposition, chunk_id)`` pairs that state the same fact.
+    """Merge ``(proposition, chunk_id)`` pairs that are certainly the same fact.
 
     Deterministic: pairs are read in order; the first occurrence's text is kept and later
-    copies (exact after whitespace normalisation, or ``same_fact``) only add their chunk id
-    to its ``sources``. The result keeps first-occurrence order. ``on_merge(kept, dropped,
-    chunk_id)`` is called for every copy merged away, so the merge is never silent.
+    copies (equal after whitespace normalisation, or ``checks.certainly_same_fact``, by its
+    order-free key) only add
+    their chunk id to its ``sources``. A possible duplicate is kept. The result keeps
+    first-occurrence order. ``on_merge(kept, dropped, chunk_id)`` is called for every copy
+    merged away, so the merge is never silent. Linear: copies are found by hashed keys.
     """
     kept: list[Merged] = []
     exact: dict[str, int] = {}
+    keyed: dict[tuple[object, ...], int] = {}
     for text, chunk_id in extracted:
         key = normalise_space(text)
+        order_free = certain_key(text)
         position = exact.get(key)
-        if position is None:
-            position = next((i for i, m in enumerate(kept) if same_fact(m.text, text)), None)
+        if position is None and order_free is not None:
+            position = keyed.get(order_free)
         if position is None:
             exact[key] = len(kept)
+            if order_free is not None:
+                keyed.setdefault(order_free, len(kept))
             kept.append(Merged(text=text.strip(), sources=(chunk_id,)))
             continue
         exact.setdefault(key, position)

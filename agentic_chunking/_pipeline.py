@@ -18,6 +18,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import _notes as notes
 from ._batches import Batch, coerce_inputs, plan_batches
 from ._client import DEFAULT_MAX_RETRIES, ModelReply, call_model, make_client, resolve_model
 from ._errors import InputError, ReplyParseError
@@ -28,9 +29,10 @@ from ._models import (
     AgenticChunkInput,
     AgenticResponse,
     CallUsage,
+    PipelineWarning,
 )
 from ._parse import parse_propositions_strict
-from ._partition import Merged, merge_duplicates, normalise_space
+from ._partition import Merged, merge_duplicates
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ._prompts import (
     EXTRACTION_SHAPE,
@@ -92,11 +94,7 @@ def chunk_text_agentic(
         raise InputError(f"max_repair_attempts is {max_repair_attempts}; expected 0 or more")
     chunks = coerce_inputs(inputs)
     batches = plan_batches(chunks, max_tokens_per_batch)
-    warnings = tuple(
-        f"input chunk {c.chunk_id} is empty: it gives no batch"
-        for c in chunks
-        if not c.text.strip()
-    )
+    warnings = tuple(notes.empty_input(c.chunk_id) for c in chunks if not c.text.strip())
     if not batches:
         return AgenticResponse.failure(
             f"no input chunk has any text ({len(chunks)} given): nothing to extract; "
@@ -125,7 +123,7 @@ def _run(
     settings: _Settings,
     max_concurrency: int,
     progress: Progress | None,
-    warnings: tuple[str, ...],
+    warnings: tuple[PipelineWarning, ...],
 ) -> AgenticResponse:
     """Extract, merge, group and validate (steps 2 to 5)."""
     outcomes = _extract_all(batches, settings, max_concurrency, progress)
@@ -134,11 +132,11 @@ def _run(
     if errors:
         return AgenticResponse.failure("; ".join(errors), calls=calls, warnings=warnings)
     warnings += tuple(
-        f"{batch.label} gave no proposition (the model answered with an empty array)"
+        notes.no_proposition(batch)
         for batch, outcome in zip(batches, outcomes, strict=True)
         if not outcome.value
     )
-    merges: list[str] = []
+    merges: list[PipelineWarning] = []
     merged = merge_duplicates(
         (
             (text, batch.chunk_id)
@@ -146,10 +144,10 @@ def _run(
             for text in outcome.value
         ),
         on_merge=lambda kept, dropped, chunk_id: merges.append(
-            _merge_note(kept, dropped, chunk_id)
+            notes.duplicate_merged(kept, dropped, chunk_id)
         ),
     )
-    warnings += tuple(merges)
+    warnings += (*merges, *notes.possible_duplicates(merged))
     if not merged:
         return AgenticResponse.failure(
             f"no batch gave any proposition ({len(batches)} batches): the model answered "
@@ -173,15 +171,6 @@ def _run(
     if grouped.error:
         return AgenticResponse.failure(grouped.error, calls=calls, warnings=warnings)
     return _build_response(grouped.value, merged, document_id, order, calls, warnings)
-
-
-def _merge_note(kept: Merged, dropped: str, chunk_id: str) -> str:
-    """A warning line for a proposition merged into an earlier one before grouping."""
-    how = "repeated" if normalise_space(kept.text) == normalise_space(dropped) else "reworded"
-    return (
-        f"duplicate merged before grouping ({how}): {dropped!r} from chunk {chunk_id} "
-        f"kept once as {kept.text!r} (first from chunk {kept.sources[0]})"
-    )
 
 
 def _check_positive(**values: int) -> None:
@@ -318,7 +307,7 @@ def _build_response(
     document_id: str | None,
     order: Mapping[str, int],
     calls: Sequence[CallUsage],
-    warnings: tuple[str, ...],
+    warnings: tuple[PipelineWarning, ...],
 ) -> AgenticResponse:
     """Build the chunks of a checked partition (``[(category, 1-based numbers)]``)."""
     doc = document_id.strip() if document_id and document_id.strip() else None

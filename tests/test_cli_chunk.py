@@ -103,7 +103,9 @@ def test_json_chunk_list_with_extra_keys(
     result = json.loads(out)
     assert result["Chunks"][0]["SourceChunkIds"] == ["L4-0", "L4-2"]
     assert "warning: input chunk L4-1 is empty" in err
-    assert any("L4-1" in warning for warning in result["Warnings"])
+    assert [(w["Kind"], w["Data"]) for w in result["Warnings"]] == [
+        ("empty_input", {"chunk_id": "L4-1"})
+    ]
 
 
 def test_yaml_case_file_gives_its_document_id(

@@ -92,7 +92,9 @@ def test_bad_entries_are_skipped_with_a_warning_and_the_rest_kept(
     ]
     assert response.chunks[0].chunk_id == "DOC-001-0001"
     assert len(response.warnings) == 1
-    assert "entry 1 skipped" in response.warnings[0] and reason in response.warnings[0]
+    warning = response.warnings[0]
+    assert warning.kind == "skipped_entry" and warning.data["entry"] == 1
+    assert "entry 1 skipped" in warning.message and reason in warning.data["reason"]
 
 
 def test_fenced_and_preambled_grouping_reply_is_read() -> None:

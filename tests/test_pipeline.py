@@ -355,7 +355,10 @@ def test_an_empty_input_chunk_is_noted_and_skipped(serve: Any) -> None:
     inputs = [INPUTS[0], AgenticChunkInput("EMPTY", "  \n "), INPUTS[1]]
     response = chunk_text_agentic(inputs, "D", client=client)
     assert response.is_success, response.error_detail
-    assert any("EMPTY" in warning for warning in response.warnings)
+    assert [(w.kind, dict(w.data)) for w in response.warnings] == [
+        ("empty_input", {"chunk_id": "EMPTY"})
+    ]
+    assert "input chunk EMPTY is empty" in str(response.warnings[0])
     assert len(server.requests) == 3
     assert [c.batch for c in response.calls] == [1, 2, None]
 
@@ -463,3 +466,63 @@ def test_a_rejected_key_is_a_configuration_error_without_the_key(serve: Any) -> 
     with pytest.raises(ConfigurationError, match="ANTHROPIC_API_KEY") as caught:
         chunk_text_agentic(INPUTS[:1], "D", client=client)
     assert KEY not in str(caught.value)
+
+
+def test_possible_duplicates_both_survive_the_pipeline_and_are_reported(serve: Any) -> None:
+    first = "In winter the pass lets no trucks through. In summer it lets trucks through."
+    second = "Most residents own a car. Many residents own a car. Dogs chase cats."
+    facts_1 = ["The pass lets no trucks through in winter.", "The pass lets trucks through."]
+    facts_2 = ["Most residents own a car.", "Many residents own a car.", "Dogs chase cats."]
+    again = ["Cats chase dogs.", "The pass lets trucks through in winter."]
+    third = "Cats chase dogs. The pass lets trucks through in winter."
+    grouping = [
+        {"category": "Mountain Pass", "fact_ids": [1, 2, 7]},
+        {"category": "Residents", "fact_ids": [3, 4]},
+        {"category": "Animals", "fact_ids": [5, 6]},
+    ]
+    script = Script(
+        {first: [ok(facts_1)], second: [ok(facts_2)], third: [ok(again)]}, [ok(grouping)]
+    )
+    server, client = serve(script)
+    inputs = [AgenticChunkInput("C1", first), AgenticChunkInput("C2", second)]
+    inputs.append(AgenticChunkInput("C3", third))
+    response = chunk_text_agentic(inputs, "D", client=client)
+    assert response.is_success, response.error_detail
+    kept = [p for chunk in response.chunks for p in chunk.propositions]
+    assert sorted(kept) == sorted([*facts_1, *facts_2, *again])  # nothing merged away
+    assert "7. The pass lets trucks through in winter." in user_text(server.requests[-1].body)
+    possible = [w for w in response.warnings if w.kind == "possible_duplicate"]
+    assert {(w.data["original"], w.data["proposition"], w.data["relation"]) for w in possible} == {
+        ("Dogs chase cats.", "Cats chase dogs.", "reworded_duplicate"),
+        (
+            "The pass lets trucks through.",
+            "The pass lets trucks through in winter.",
+            "contained_duplicate",
+        ),
+    }
+    assert not any(w.kind == "duplicate_merged" for w in response.warnings)
+
+
+def test_a_certain_duplicate_is_merged_with_a_record_of_both(serve: Any) -> None:
+    first = "The human liver filters blood. It stores glycogen."
+    second = "The liver stores glycogen. Zoning ordinances regulate land use in cities."
+    script = Script(
+        {
+            first: [ok(LIVER_FACTS)],
+            second: [ok(["Glycogen is stored by the human liver.", *ZONING_FACTS])],
+        },
+        [ok(GOOD_GROUPING)],
+    )
+    _server, client = serve(script)
+    response = chunk_text_agentic(
+        [AgenticChunkInput("C1", first), AgenticChunkInput("C2", second)], "D", client=client
+    )
+    [merged] = response.warnings
+    assert merged.kind == "duplicate_merged"
+    assert merged.data == {
+        "kept": LIVER_FACTS[1],
+        "dropped": "Glycogen is stored by the human liver.",
+        "chunk_id": "C2",
+        "kept_from": "C1",
+        "how": "certain",
+    }

@@ -1,17 +1,75 @@
-"""No duplication: the same fact twice anywhere in the output."""
+"""No duplication: the same fact twice anywhere in the output, certain or possible.
+
+Three relations between two propositions, from the strongest:
+
+- **certainly the same fact** (:func:`certainly_same_fact`): equal after normalisation,
+  or equal as order-free sets of content stems with the same numbers (and units), the same
+  polarity, the same quantifiers and the same doer (the subject, or the agent after "by" in
+  a passive). Nothing is left over on either side, so nothing is lost by keeping one.
+- **possibly the same fact, reworded** (:func:`same_fact` but not certain): a few stems
+  differ, or the words are the same but who does what may differ ("Dogs chase cats." /
+  "Cats chase dogs.").
+- **containment** (:func:`contains`): one proposition states all of another and more.
+
+``find_duplicates`` reports the first as errors and the other two as warnings. Pairs are
+not compared all against all: candidates come from an inverted index of stem keys
+(:mod:`._candidates`), then the exact relations decide, so the work grows about linearly.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
-from ._finding import NO_DUPLICATION, Finding
-from ._language import profile, stems_match, subject_stems, tokens
+from ._candidates import candidate_pairs
+from ._finding import ERROR, NO_DUPLICATION, WARNING, Finding
+from ._language import (
+    looks_like_finite_verb,
+    profile,
+    stem,
+    stems_match,
+    subject_stems,
+    tokens,
+    word_set,
+)
+
+EXACT = "exact_duplicate"
+"""The same words after normalisation (case, spacing, spelling, number words)."""
+CERTAIN = "certain_duplicate"
+"""The same content stems, numbers, polarity, quantifiers and doer, in another order."""
+REWORDED = "reworded_duplicate"
+"""Probably the same fact in other words (:func:`same_fact` but not certain)."""
+CONTAINED = "contained_duplicate"
+"""One proposition states all of another and more."""
+DUPLICATE_KINDS = (EXACT, CERTAIN, REWORDED, CONTAINED)
+
+_QUANTIFIER_CLASSES: dict[str, str] = {
+    word: label
+    for label, words in (
+        ("all", "all every each entire whole"),
+        ("no", "no none neither"),
+        ("some", "some several various multiple certain"),
+        ("many", "many much numerous"),
+        ("most", "most majority"),
+        ("few", "few little minority"),
+        ("half", "half"),
+        ("both", "both"),
+        ("any", "any either"),
+        ("only", "only solely exclusively"),
+        ("more", "more"),
+        ("less", "less fewer"),
+    )
+    for word in word_set(words)
+}
+"""Quantifier words and the class each belongs to ("every" and "each" are "all")."""
+
+_MIN_CONTAINED_STEMS = 2
+"""A contained proposition states at least this many content stems (not just "Water boils.")."""
 
 
 @lru_cache(maxsize=1 << 18)
 def _stems_match(a: str, b: str) -> bool:
-    """:func:`stems_match`, remembered: merging and the check compare every pair of
-    propositions, so the same few hundred stems meet each other over and over."""
+    """:func:`stems_match`, remembered: the same few hundred stems meet over and over."""
     return stems_match(a, b)
 
 
@@ -27,17 +85,70 @@ def _unmatched(left: frozenset[str], right: frozenset[str], limit: int) -> set[s
     return out
 
 
+@lru_cache(maxsize=1 << 16)
+def quantifiers(text: str) -> frozenset[str]:
+    """The quantifier classes of ``text`` ("all", "no", "some", "half", "only", ...)."""
+    return frozenset(
+        _QUANTIFIER_CLASSES[t.norm] for t in tokens(text) if t.norm in _QUANTIFIER_CLASSES
+    )
+
+
+def _signature(text: str) -> tuple[object, ...]:
+    """What two propositions of one fact must share exactly: numbers with units,
+    polarity and quantifiers."""
+    p = profile(text)
+    return (p.numbers, p.number_units, p.negated, quantifiers(text))
+
+
+@lru_cache(maxsize=1 << 16)
+def _doer(text: str) -> object:
+    """Who acts: the content stems after the last "by" when there is one (a passive's
+    agent), else the subject's stems when a finite verb is recognised, else the content
+    stems in order (so that, without a known verb, no other word order is certain)."""
+    toks = tokens(text)
+    norms = [t.norm for t in toks]
+    content = profile(text).content
+    if "by" in norms:
+        after = len(norms) - norms[::-1].index("by")
+        return frozenset(stem(t.norm) for t in toks[after:] if not t.number) & content
+    if any(looks_like_finite_verb(toks, i) for i in range(len(toks))):
+        return subject_stems(text)
+    return profile(text).content_seq
+
+
+@lru_cache(maxsize=1 << 16)
+def certain_key(text: str) -> tuple[object, ...] | None:
+    """A key equal for two texts exactly when they are certainly the same fact by the
+    order-free rule (None for a text without a content word)."""
+    p = profile(text)
+    if not p.content:
+        return None
+    return (p.content, *_signature(text), _doer(text))
+
+
+def _exact(a: str, b: str) -> bool:
+    ta = tuple(t.norm for t in tokens(a))
+    return bool(ta) and ta == tuple(t.norm for t in tokens(b))
+
+
+def certainly_same_fact(a: str, b: str) -> bool:
+    """True when ``a`` and ``b`` are certainly one fact: the same words after normalisation
+    (case, punctuation, spacing, British/American spelling, number words as digits), or,
+    order-free, the same content stems with no stem left over on either side and the same
+    numbers with units, polarity, quantifiers and doer. Implies :func:`same_fact`."""
+    if _exact(a, b):
+        return True
+    key = certain_key(a)
+    return key is not None and key == certain_key(b)
+
+
 @lru_cache(maxsize=65536)
 def _same_fact_ordered(a: str, b: str) -> bool:
-    ta = tuple(t.norm for t in tokens(a))
-    tb = tuple(t.norm for t in tokens(b))
-    if ta == tb:
-        return bool(ta)
+    if _exact(a, b):
+        return True
+    if _signature(a) != _signature(b):
+        return False
     pa, pb = profile(a), profile(b)
-    if pa.numbers != pb.numbers or pa.number_units != pb.number_units:
-        return False
-    if pa.negated != pb.negated:
-        return False
     if not pa.content or not pb.content:
         return False
     union = len(pa.content | pb.content)
@@ -61,10 +172,11 @@ def same_fact(a: str, b: str) -> bool:
 
     Definition: after normalisation (case, punctuation, whitespace, British/American
     spelling, number words as digits, "%" as "percent", hyphens split) the two have the same
-    numbers with the same units and the same polarity (both negated or neither), and their
-    content-word stems match (exactly, or as a short inflectional prefix); at most about one
-    stem in seven may differ, and never a capitalised name or a word of either subject.
-    Word order is ignored, so an active and a passive rewording are the same fact.
+    numbers with the same units, the same polarity (both negated or neither) and the same
+    quantifiers ("all", "no", "some", "half", "only", ...), and their content-word stems
+    match (exactly, or as a short inflectional prefix); at most about one stem in seven may
+    differ, and never a capitalised name or a word of either subject. Word order is
+    ignored, so an active and a passive rewording are the same fact.
     Symmetric, deterministic; ``same_fact(a, a)`` is True for any ``a`` with a word in it.
     """
     if a == b:
@@ -73,29 +185,110 @@ def same_fact(a: str, b: str) -> bool:
     return _same_fact_ordered(first, second)
 
 
-def find_duplicates(chunks: list[list[str]]) -> list[Finding]:
-    """Return one finding per proposition that repeats an earlier one (by :func:`same_fact`).
+def contains(longer: str, shorter: str) -> bool:
+    """True when ``longer`` states all of ``shorter`` and more: every content stem of
+    ``shorter`` (at least two) matches one of ``longer``, which has more; its numbers with
+    units and quantifiers are among ``longer``'s, and the polarity is the same."""
+    pl, ps = profile(longer), profile(shorter)
+    if len(ps.content) < _MIN_CONTAINED_STEMS or len(pl.content) <= len(ps.content):
+        return False
+    if pl.negated != ps.negated or not ps.numbers <= pl.numbers:
+        return False
+    if not (ps.number_units <= pl.number_units and quantifiers(shorter) <= quantifiers(longer)):
+        return False
+    return _unmatched(ps.content, pl.content, 0) == set()
 
-    Chunks are read in order, propositions in order; the first occurrence is kept and each
-    later copy, in the same or another chunk, is reported with the chunk index of the copy
-    and a reason naming the first occurrence. Empty list when every fact appears once.
+
+def duplicate_kind(first: str, later: str) -> str | None:
+    """How ``later`` repeats ``first``: one of ``DUPLICATE_KINDS``, or None."""
+    if _exact(first, later):
+        return EXACT
+    if certainly_same_fact(first, later):
+        return CERTAIN
+    if same_fact(first, later):
+        return REWORDED
+    if contains(first, later) or contains(later, first):
+        return CONTAINED
+    return None
+
+
+def find_duplicates(chunks: Sequence[Sequence[str]]) -> list[Finding]:
+    """Return one finding per proposition that repeats an earlier one.
+
+    Chunks are read in order, propositions in order (see :func:`duplicate_pairs`). A
+    proposition certainly the same fact as an earlier one gives an **error**; a possible
+    duplicate (kind ``reworded_duplicate``) or a containment (``contained_duplicate``)
+    gives a **warning**. Each finding has the chunk index of the copy and a reason naming
+    the first occurrence. Empty list when every fact appears once.
     """
-    seen: list[tuple[int, str]] = []
-    findings: list[Finding] = []
-    for chunk_index, chunk in enumerate(chunks):
-        for proposition in chunk:
-            original = next((item for item in seen if same_fact(item[1], proposition)), None)
-            if original is None:
-                seen.append((chunk_index, proposition))
-                continue
-            where = "in the same chunk" if original[0] == chunk_index else f"in chunk {original[0]}"
-            exact = "repeats" if original[1].strip() == proposition.strip() else "rewords"
-            findings.append(
-                Finding(
-                    proposition=proposition,
-                    rule=NO_DUPLICATION,
-                    reason=f"{exact} the same fact stated {where}: {original[1]!r}",
-                    chunk_index=chunk_index,
-                )
-            )
-    return findings
+    flat = [(c, p) for c, chunk in enumerate(chunks) for p in chunk]
+    return [
+        _finding(flat[j], flat[i][0], flat[i][1], kind)
+        for j, i, kind in duplicate_pairs([p for _, p in flat])
+    ]
+
+
+def duplicate_pairs(texts: Sequence[str]) -> list[tuple[int, int, str]]:
+    """``(first, later, kind)`` for each proposition that repeats an earlier one.
+
+    Each proposition is compared with the earlier ones not themselves reported as a copy.
+    The earliest that is certainly the same fact (:func:`certainly_same_fact`; kind
+    ``exact_duplicate`` or ``certain_duplicate``) wins; otherwise the earliest possibly the
+    same fact (:func:`same_fact`, ``reworded_duplicate``), otherwise the earliest in a
+    containment either way (:func:`contains`, ``contained_duplicate``; the later one stays
+    a fact of its own). The comparisons are limited to candidate pairs from a stem index
+    (see :mod:`._candidates`), with the same result as comparing all pairs.
+    """
+    earlier = candidate_pairs(texts)
+    reported: set[int] = set()
+    certain: dict[tuple[object, ...], int] = {}
+    pairs: list[tuple[int, int, str]] = []
+    for i, proposition in enumerate(texts):
+        key = certain_key(proposition)
+        keyed = certain.get(key) if key is not None else None
+        match = _first_match(i, texts, earlier.get(i, ()), reported, keyed)
+        if match is not None and match[1] != CONTAINED:
+            reported.add(i)
+        elif key is not None:
+            certain.setdefault(key, i)
+        if match is not None:
+            pairs.append((match[0], i, match[1]))
+    return pairs
+
+
+def _first_match(
+    i: int, texts: Sequence[str], candidates: Sequence[int], reported: set[int], keyed: int | None
+) -> tuple[int, str] | None:
+    """The earliest unreported j < i that is certainly the same fact, else the earliest
+    possible duplicate, else the earliest containment, with its kind."""
+    live = [j for j in candidates if j not in reported]
+    exact = next((j for j in live if _exact(texts[j], texts[i])), None)
+    sure = [j for j in (exact, keyed) if j is not None and j not in reported]
+    if sure:
+        j = min(sure)
+        return j, EXACT if _exact(texts[j], texts[i]) else CERTAIN
+    for j in live:
+        if same_fact(texts[j], texts[i]):
+            return j, REWORDED
+    for j in live:
+        if contains(texts[j], texts[i]) or contains(texts[i], texts[j]):
+            return j, CONTAINED
+    return None
+
+
+def _finding(original: tuple[int, str], chunk_index: int, proposition: str, kind: str) -> Finding:
+    where = "in the same chunk" if original[0] == chunk_index else f"in chunk {original[0]}"
+    what = {
+        EXACT: "repeats the same fact",
+        CERTAIN: "restates the same fact (same words in another order)",
+        REWORDED: "may restate, reworded, the fact",
+        CONTAINED: "overlaps (one states all of the other) the fact",
+    }[kind]
+    return Finding(
+        proposition=proposition,
+        rule=NO_DUPLICATION,
+        reason=f"{what} stated {where}: {original[1]!r}",
+        chunk_index=chunk_index,
+        severity=ERROR if kind in (EXACT, CERTAIN) else WARNING,
+        kind=kind,
+    )
