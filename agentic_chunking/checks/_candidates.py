@@ -4,17 +4,17 @@ Two propositions can be the same fact (or one contain the other) only when most 
 stems of one match stems of the other, and stems match (``stems_match``) when they are
 equal or one is a short inflectional prefix of the other, so matching stems share their
 first four letters. Each proposition is indexed under the first four letters of each of
-its content stems (and, for stems of six letters or more, under the last four, which
-catches most spelling-level near misses), plus its whole normalised word sequence, so an
-exact repeat is always a candidate. Each proposition then probes the index with its
+its content stems, plus its whole normalised word sequence, so an exact repeat is always
+a candidate. Each proposition then probes the index with its
 rarest stems only: enough of them that, with at most about one stem in seven unmatched
 (the ``same_fact`` allowance, bounded for a partner up to its own size again), at least
 one probed stem is a matched one. The work is the size of the rare stems' postings,
 about linear in the number of propositions for natural text.
 
-The one kind of pair this can miss: a pair whose every matched stem pair is a long stem
-matched only by ``fuzz.ratio`` with different first and last four letters. For merging
-that errs towards keeping both; the test suite checks the findings equal all-pairs ones.
+The one kind of pair this can miss: a pair whose every probed matched stem is a long stem
+matched only by ``fuzz.ratio`` (90 % alike) with a difference in its first four letters.
+Merging uses hashed keys, not this index, so it misses nothing; the tests check that the
+findings equal the all-pairs ones on the cases and the validation sets.
 """
 
 from __future__ import annotations
@@ -22,42 +22,58 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from ._language import profile, tokens
+from ._cached import profile, tokens
 
 _PREFIX = 4
-_SUFFIX_MIN = 6
 _PROBE_SHARE = 0.3
-"""Probed share of a proposition's stems: the unmatched allowance (0.15 of the union)
-for a union of up to twice its own stems, plus one."""
+"""Probed stems: the unmatched allowance of ``same_fact`` (0.15 of the union, at least
+one) for a union of up to twice the proposition's own stems, plus one."""
 
 
-def _stem_keys(stem: str) -> tuple[tuple[str, str], ...]:
-    if len(stem) >= _SUFFIX_MIN:
-        return (("p", stem[:_PREFIX]), ("s", stem[-_PREFIX:]))
-    return (("p", stem[:_PREFIX]),)
+def stem_keys(text: str) -> frozenset[str]:
+    """The index keys of ``text``'s content stems: each stem's first four letters."""
+    return frozenset(s[:_PREFIX] for s in profile(text).content)
 
 
 def candidate_pairs(texts: Sequence[str]) -> dict[int, list[int]]:
     """For each index ``i``, the ascending indices ``j < i`` worth comparing with it.
 
-    Deterministic. Every pair with the same normalised words is included; see the module
-    docstring for the pairs of stems this index joins.
+    Keys are ordered by how few texts hold them (ties by the key). A text's *prefix* is
+    its rarest keys, as many as ``same_fact`` could leave unmatched plus one. Candidates
+    are the pairs whose prefixes share a key (prefix filtering: any two key sets that
+    overlap that much share one), the pairs where one text holds the other's rarest key
+    (a contained text's keys are all in its container), and the pairs with the same
+    normalised words. Deterministic.
     """
-    stems = [sorted(profile(text).content) for text in texts]
-    index: dict[tuple[str, str], list[int]] = defaultdict(list)
+    words: list[tuple[str, ...]] = []
+    keys: list[frozenset[str]] = []
+    for text in texts:  # one text at a time, so profile() finds its tokens remembered
+        words.append(tuple(t.norm for t in tokens(text)))
+        keys.append(stem_keys(text))
+    holders: dict[str, list[int]] = defaultdict(list)
+    exact: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for i in range(len(texts)):
+        exact[words[i]].append(i)
+        for key in keys[i]:
+            holders[key].append(i)
+    prefixes: list[list[str]] = []
+    starts: dict[str, list[int]] = defaultdict(list)
     for i, text in enumerate(texts):
-        index[("x", " ".join(t.norm for t in tokens(text)))].append(i)
-        for key in {key for s in stems[i] for key in _stem_keys(s)}:
-            index[key].append(i)
-    pairs: dict[int, set[int]] = defaultdict(set)
-    for i, text in enumerate(texts):
-        probed = {("x", " ".join(t.norm for t in tokens(text)))}
-        by_rarity = sorted(stems[i], key=lambda s: (len(index[("p", s[:_PREFIX])]), s))
-        count = min(len(by_rarity), int(_PROBE_SHARE * len(by_rarity)) + 2)
-        for s in by_rarity[:count]:
-            probed.update(_stem_keys(s))
-        for key in probed:
-            for j in index[key]:
-                if j != i:
-                    pairs[max(i, j)].add(min(i, j))
-    return {i: sorted(js) for i, js in pairs.items()}
+        rare = sorted(keys[i], key=lambda k: (len(holders[k]), k))
+        prefix = rare[: max(1, int(_PROBE_SHARE * len(profile(text).content))) + 1]
+        prefixes.append(prefix)
+        for key in prefix:
+            starts[key].append(i)
+    found: list[set[int]] = [set() for _ in texts]
+    for i in range(len(texts)):
+        probed = set(exact[words[i]])
+        for key in prefixes[i]:
+            probed.update(starts[key])
+        if prefixes[i]:
+            probed.update(holders[prefixes[i][0]])
+        for j in probed:  # each pair recorded on its later side
+            if j < i:
+                found[i].add(j)
+            elif j > i:
+                found[j].add(i)
+    return {i: sorted(js) for i, js in enumerate(found) if js}

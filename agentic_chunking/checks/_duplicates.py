@@ -21,17 +21,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import lru_cache
 
-from ._candidates import candidate_pairs
+from ._cached import CACHE_SIZE as _CACHE
+from ._cached import profile, subject_stems, tokens
+from ._candidates import candidate_pairs, stem_keys
 from ._finding import ERROR, NO_DUPLICATION, WARNING, Finding
-from ._language import (
-    looks_like_finite_verb,
-    profile,
-    stem,
-    stems_match,
-    subject_stems,
-    tokens,
-    word_set,
-)
+from ._language import looks_like_finite_verb, stem, stems_match, word_set
 
 EXACT = "exact_duplicate"
 """The same words after normalisation (case, spacing, spelling, number words)."""
@@ -85,7 +79,7 @@ def _unmatched(left: frozenset[str], right: frozenset[str], limit: int) -> set[s
     return out
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=_CACHE)
 def quantifiers(text: str) -> frozenset[str]:
     """The quantifier classes of ``text`` ("all", "no", "some", "half", "only", ...)."""
     return frozenset(
@@ -93,6 +87,7 @@ def quantifiers(text: str) -> frozenset[str]:
     )
 
 
+@lru_cache(maxsize=_CACHE)
 def _signature(text: str) -> tuple[object, ...]:
     """What two propositions of one fact must share exactly: numbers with units,
     polarity and quantifiers."""
@@ -100,7 +95,7 @@ def _signature(text: str) -> tuple[object, ...]:
     return (p.numbers, p.number_units, p.negated, quantifiers(text))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=_CACHE)
 def _doer(text: str) -> object:
     """Who acts: the content stems after the last "by" when there is one (a passive's
     agent), else the subject's stems when a finite verb is recognised, else the content
@@ -116,7 +111,7 @@ def _doer(text: str) -> object:
     return profile(text).content_seq
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=_CACHE)
 def certain_key(text: str) -> tuple[object, ...] | None:
     """A key equal for two texts exactly when they are certainly the same fact by the
     order-free rule (None for a text without a content word)."""
@@ -236,43 +231,61 @@ def duplicate_pairs(texts: Sequence[str]) -> list[tuple[int, int, str]]:
     ``exact_duplicate`` or ``certain_duplicate``) wins; otherwise the earliest possibly the
     same fact (:func:`same_fact`, ``reworded_duplicate``), otherwise the earliest in a
     containment either way (:func:`contains`, ``contained_duplicate``; the later one stays
-    a fact of its own). The comparisons are limited to candidate pairs from a stem index
-    (see :mod:`._candidates`), with the same result as comparing all pairs.
+    a fact of its own). Certain copies are found by hashed keys; the others only among
+    candidate pairs from a stem index (see :mod:`._candidates`), with the same result as
+    comparing all pairs wherever matching stems share their first four letters.
     """
     earlier = candidate_pairs(texts)
+    facts = [(stem_keys(t), len(profile(t).content), _signature(t)) for t in texts]
     reported: set[int] = set()
-    certain: dict[tuple[object, ...], int] = {}
+    first: dict[object, int] = {}
     pairs: list[tuple[int, int, str]] = []
-    for i, proposition in enumerate(texts):
-        key = certain_key(proposition)
-        keyed = certain.get(key) if key is not None else None
-        match = _first_match(i, texts, earlier.get(i, ()), reported, keyed)
-        if match is not None and match[1] != CONTAINED:
+    for i, text in enumerate(texts):
+        words = tuple(t.norm for t in tokens(text))
+        key = certain_key(text)
+        sure = [j for j in (first.get(("words", words)), first.get(key)) if j is not None]
+        if sure:
+            j = min(sure)
+            pairs.append((j, i, EXACT if _exact(texts[j], text) else CERTAIN))
             reported.add(i)
-        elif key is not None:
-            certain.setdefault(key, i)
+            continue
+        live = [j for j in earlier.get(i, ()) if j not in reported]
+        match = _possible_match(i, texts, facts, live)
         if match is not None:
-            pairs.append((match[0], i, match[1]))
+            pairs.append(match)
+        if match is not None and match[2] == REWORDED:
+            reported.add(i)
+            continue
+        first.setdefault(("words", words), i)
+        if key is not None:
+            first.setdefault(key, i)
     return pairs
 
 
-def _first_match(
-    i: int, texts: Sequence[str], candidates: Sequence[int], reported: set[int], keyed: int | None
-) -> tuple[int, str] | None:
-    """The earliest unreported j < i that is certainly the same fact, else the earliest
-    possible duplicate, else the earliest containment, with its kind."""
-    live = [j for j in candidates if j not in reported]
-    exact = next((j for j in live if _exact(texts[j], texts[i])), None)
-    sure = [j for j in (exact, keyed) if j is not None and j not in reported]
-    if sure:
-        j = min(sure)
-        return j, EXACT if _exact(texts[j], texts[i]) else CERTAIN
+_Facts = tuple[frozenset[str], int, tuple[object, ...]]
+"""Per text: its stem keys, its number of content stems, its signature."""
+
+
+def _possible_match(
+    i: int, texts: Sequence[str], facts: Sequence[_Facts], live: Sequence[int]
+) -> tuple[int, int, str] | None:
+    """The earliest possible duplicate of ``texts[i]`` among ``live``, else the earliest
+    containment. Pairs whose stem keys differ by more than either relation allows are
+    passed over without the full comparison."""
+    text = texts[i]
+    mine, size, signature = facts[i]
     for j in live:
-        if same_fact(texts[j], texts[i]):
-            return j, REWORDED
+        theirs, other, their_signature = facts[j]
+        if their_signature != signature or len(mine ^ theirs) > max(1, (size + other) * 3 // 20):
+            continue
+        if same_fact(texts[j], text):
+            return j, i, REWORDED
     for j in live:
-        if contains(texts[j], texts[i]) or contains(texts[i], texts[j]):
-            return j, CONTAINED
+        theirs = facts[j][0]
+        if (mine <= theirs or theirs <= mine) and (
+            contains(texts[j], text) or contains(text, texts[j])
+        ):
+            return j, i, CONTAINED
     return None
 
 
