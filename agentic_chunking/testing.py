@@ -14,6 +14,10 @@ Behaviour is scripted either by a queue of ``replies`` (served in arrival order;
 each request's JSON body and returns a FakeReply (or a str). When the queue is empty the
 server answers HTTP 500 with ``x-should-retry: false``, so a test fails loudly.
 
+With ``enforce_max_tokens=True`` a reply longer than the request's ``max_tokens`` (by the
+server's estimate, characters / 4) is cut there and ends with ``stop_reason`` max_tokens,
+as the real API does; off by default, so scripted replies are served as written.
+
 Every request is recorded in ``requests`` (method, path, headers, parsed body), in
 arrival order, for assertions. An exception raised by the handler is kept in
 ``handler_errors`` and answered with a non-retried HTTP 500.
@@ -22,16 +26,24 @@ arrival order, for assertions. An exception raised by the handler is kept in
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from itertools import count
 from typing import Any
 
-__all__ = ["ERROR_TYPES", "FakeMessagesServer", "FakeReply", "RecordedRequest", "user_text"]
+__all__ = [
+    "ERROR_TYPES",
+    "FakeMessagesServer",
+    "FakeReply",
+    "RecordedRequest",
+    "ScriptedPipeline",
+    "user_text",
+]
 
 ERROR_TYPES: dict[int, str] = {
     400: "invalid_request_error",
@@ -102,11 +114,13 @@ class FakeMessagesServer:
         *,
         handler: Handler | None = None,
         host: str = "127.0.0.1",
+        enforce_max_tokens: bool = False,
     ) -> None:
         if handler is not None and replies:
             raise ValueError("give either a queue of replies or a handler, not both")
         self._queue: deque[FakeReply | str] = deque(replies)
         self._handler = handler
+        self._enforce_max_tokens = enforce_max_tokens
         self._lock = threading.Lock()
         self._ids = count(1)
         self.requests: list[RecordedRequest] = []
@@ -180,6 +194,9 @@ class FakeMessagesServer:
 
     def _message_json(self, reply: FakeReply, body: Any) -> dict[str, Any]:
         request = body if isinstance(body, Mapping) else {}
+        limit = request.get("max_tokens")
+        if self._enforce_max_tokens and isinstance(limit, int) and len(reply.text) // 4 > limit:
+            reply = replace(reply, text=reply.text[: limit * 4], stop_reason="max_tokens")
         prompt_chars = len(json.dumps(request.get("messages", ""))) + len(
             json.dumps(request.get("system", ""))
         )
@@ -259,3 +276,82 @@ def _make_request_handler(server: FakeMessagesServer) -> type[BaseHTTPRequestHan
             return
 
     return _RequestHandler
+
+
+_NUMBERED_LINE = re.compile(r"^(\d+)\. (.*)$")
+
+
+class ScriptedPipeline:
+    """A handler that answers the pipeline's prompts from data, for generated documents.
+
+    Extraction: the reply for a batch is ``extraction[batch text]`` (a list of
+    propositions). Grouping (grouping-v2): the numbered propositions are grouped by
+    ``theme(proposition)`` and answered with numbers, themes in order of first
+    appearance; with ``copy_facts`` the reply copies the texts instead (the grouping-v1
+    shape, for comparison). Merge of windows: categories with the same label are joined.
+    Every reply waits ``delay_s``. ``calls`` counts the requests per stage.
+    """
+
+    def __init__(
+        self,
+        extraction: Mapping[str, Iterable[str]],
+        theme: Callable[[str], str],
+        *,
+        delay_s: float = 0.0,
+        copy_facts: bool = False,
+    ) -> None:
+        from ._prompts import extraction_user_message, load_prompt
+
+        self._extraction = {
+            extraction_user_message(text): json.dumps(list(props))
+            for text, props in extraction.items()
+        }
+        self._systems = {
+            load_prompt(stage).text: stage for stage in ("extraction", "grouping", "grouping_merge")
+        }
+        self._theme = theme
+        self._delay_s = delay_s
+        self._copy_facts = copy_facts
+        self._lock = threading.Lock()
+        self.calls: dict[str, int] = {}
+
+    def __call__(self, body: Mapping[str, Any]) -> FakeReply:
+        stage = self._systems.get(str(body.get("system")), "unknown")
+        with self._lock:
+            self.calls[stage] = self.calls.get(stage, 0) + 1
+        first = body["messages"][0]["content"]
+        if stage == "extraction":
+            return FakeReply(text=self._extraction[first], delay_s=self._delay_s)
+        listed = [
+            (int(match[1]), match[2])
+            for line in first.splitlines()
+            if (match := _NUMBERED_LINE.match(line))
+        ]
+        if stage == "grouping":
+            text = self._grouping(listed)
+        elif stage == "grouping_merge":
+            text = self._merge(listed)
+        else:
+            return FakeReply(status=400, text=f"ScriptedPipeline: unknown system prompt ({stage})")
+        return FakeReply(text=text, delay_s=self._delay_s)
+
+    def _grouping(self, listed: list[tuple[int, str]]) -> str:
+        groups: dict[str, list[tuple[int, str]]] = {}
+        for number, text in listed:
+            groups.setdefault(self._theme(text), []).append((number, text))
+        key = "facts" if self._copy_facts else "fact_ids"
+        return json.dumps(
+            [
+                {"category": label, key: [t if self._copy_facts else n for n, t in members]}
+                for label, members in groups.items()
+            ]
+        )
+
+    @staticmethod
+    def _merge(listed: list[tuple[int, str]]) -> str:
+        themes: dict[str, list[int]] = {}
+        for number, label in listed:
+            themes.setdefault(label, []).append(number)
+        return json.dumps(
+            [{"category": label, "category_ids": ids} for label, ids in themes.items()]
+        )
