@@ -11,19 +11,16 @@ from __future__ import annotations
 
 import random
 
-_SYLLABLES = (
-    "ba be bi bo bu da de di do du ka ke ki ko ku la le li lo lu ma me mi mo mu na ne ni no "
-    "nu pa pe pi po pu ra re ri ro ru sa se si so su ta te ti to tu va ve vi vo vu za ze zi"
-).split()
-_VERBS = (
-    "stores filters regulates produces controls reduces increases releases contains carries "
-    "supports converts requires protects measures limits detects absorbs transports shapes"
-).split()
-_PREPOSITIONS = "in during across near under within after before".split()
+_SYLLABLES = [c + v for c in "bdklmnprstvz" for v in "aeiou"]
+_VERBS = """stores filters regulates produces controls reduces increases releases contains carries
+    supports converts requires protects measures limits detects absorbs transports shapes""".split()  # noqa: SIM905
+_PREPOSITIONS = "in during across near under within after before".split()  # noqa: SIM905
 
 
 def _word(rng: random.Random, syllables: int) -> str:
-    return "".join(rng.choice(_SYLLABLES) for _ in range(syllables)) + rng.choice(["n", "r", "l", "t", "s"])
+    return "".join(rng.choice(_SYLLABLES) for _ in range(syllables)) + rng.choice(
+        ["n", "r", "l", "t", "s"]
+    )
 
 
 def _vocabulary(rng: random.Random, size: int) -> list[str]:
@@ -39,14 +36,21 @@ def _vocabulary(rng: random.Random, size: int) -> list[str]:
 
 def propositions(n: int, seed: int = 0, topics: int = 40) -> list[str]:
     """``n`` distinct generated facts in ``topics`` themes (consecutive runs share a theme)."""
+    return [text for text, _theme in themed_propositions(n, seed, topics)]
+
+
+def themed_propositions(n: int, seed: int = 0, topics: int = 40) -> list[tuple[str, str]]:
+    """``(fact, theme label)`` pairs: ``n`` distinct facts, a run of consecutive facts per
+    theme, themes recurring (a theme comes back every ``topics`` runs of 25)."""
     rng = random.Random(seed)
     shared = _vocabulary(rng, 400)
     themes = [_vocabulary(rng, 60) for _ in range(topics)]
     weights = [1 / (rank + 1) for rank in range(len(shared))]
-    out: list[str] = []
+    out: list[tuple[str, str]] = []
     seen: set[str] = set()
     while len(out) < n:
-        theme = themes[(len(out) * topics // max(n, 1)) % topics]
+        number = (len(out) // 25) % topics
+        theme = themes[number]
         subject = f"{rng.choice(theme)} {rng.choice(theme)}"
         obj = " ".join(rng.choices(shared, weights, k=2))
         tail = ""
@@ -59,7 +63,7 @@ def propositions(n: int, seed: int = 0, topics: int = 40) -> list[str]:
         text = text[0].upper() + text[1:]
         if text not in seen:
             seen.add(text)
-            out.append(text)
+            out.append((text, f"Theme {number + 1}"))
     return out
 
 
