@@ -16,6 +16,7 @@ range; after that the run fails as before.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -77,10 +78,29 @@ class Ask(Protocol):
     ) -> Outcome: ...
 
 
+Done = Callable[[str, int, str, str, Sequence[CallUsage]], None]
+"""Told of each finished step: stage, the stage's total, a label, a status and its calls
+(``_plan.ProgressTally.done``)."""
+
+
 def estimate_output_tokens(count: int) -> int:
     """Planned output tokens of a numbered grouping of ``count`` propositions."""
     groups = -(-count // FACTS_PER_GROUP_FLOOR)
     return count * ID_OUTPUT_TOKENS + groups * GROUP_OUTPUT_TOKENS + 8
+
+
+def window_capacity(max_tokens: int) -> int:
+    """The most propositions one grouping call is planned for under ``max_tokens``
+    (at least 1): the planned output stays within ``OUTPUT_SHARE`` of ``max_tokens``."""
+    budget = int(max_tokens * OUTPUT_SHARE)
+    low, high = 1, max(1, budget)
+    while low < high:  # estimate_output_tokens grows with the count: bisect
+        middle = (low + high + 1) // 2
+        if estimate_output_tokens(middle) <= budget:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def plan_windows(texts: Sequence[str], max_tokens: int) -> list[range]:
@@ -88,11 +108,13 @@ def plan_windows(texts: Sequence[str], max_tokens: int) -> list[range]:
 
     A window's planned output (:func:`estimate_output_tokens`) stays within
     ``OUTPUT_SHARE`` of ``max_tokens`` and its numbered list under
-    ``MAX_WINDOW_INPUT_TOKENS``; windows are as even as those bounds allow. One window
-    (the single-call path) when everything fits. Every index is in exactly one window.
+    ``MAX_WINDOW_INPUT_TOKENS``; their sizes differ by at most one where the input bound
+    does not cut a window short. One window (the single-call path) when everything fits.
+    Every index is in exactly one window.
     """
-    budget = int(max_tokens * OUTPUT_SHARE)
-    capacity = max(1, next((n for n in range(len(texts), 0, -1) if _fits(n, budget)), 1))
+    capacity = window_capacity(max_tokens)
+    if texts:
+        capacity = math.ceil(len(texts) / math.ceil(len(texts) / capacity))
     windows: list[range] = []
     start = 0
     while start < len(texts):
@@ -108,17 +130,13 @@ def plan_windows(texts: Sequence[str], max_tokens: int) -> list[range]:
     return windows
 
 
-def _fits(count: int, budget: int) -> bool:
-    return estimate_output_tokens(count) <= budget
-
-
 def group(
     texts: Sequence[str],
     ask: Ask,
     *,
     max_tokens: int,
     max_concurrency: int = 1,
-    progress: Callable[[str], None] | None = None,
+    on_done: Done | None = None,
 ) -> Outcome:
     """Group ``texts`` (the merged propositions, numbered from 1) by theme.
 
@@ -131,11 +149,10 @@ def group(
 
     def run(number: int, window: range) -> Outcome:
         outcome = _group_window([texts[i] for i in window], ask, window=number)
-        if progress is not None:
+        if on_done is not None:
             status = "failed" if outcome.error else f"{len(outcome.value)} categories"
-            progress(
-                f"grouping window {number}/{len(windows)} ({len(window)} propositions): {status}"
-            )
+            label = f"window {number}, {len(window)} propositions"
+            on_done("grouping window", len(windows), label, status, outcome.calls)
         return outcome
 
     workers = max(1, min(max_concurrency, len(windows)))
@@ -152,8 +169,9 @@ def group(
     ]
     merged = _merge_categories(texts, categories, ask)
     calls.extend(merged.calls)
-    if progress is not None:
-        progress(f"grouping merge of {len(categories)} categories: {merged.error or 'done'}")
+    if on_done is not None:
+        status = "failed" if merged.error else f"{len(merged.value)} themes"
+        on_done("grouping merge", 1, f"{len(categories)} categories", status, merged.calls)
     return Outcome(value=merged.value, error=merged.error, calls=tuple(calls))
 
 

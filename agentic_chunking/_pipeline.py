@@ -12,7 +12,6 @@ SDK's retries raise ModelCallError; a missing key or unknown model, Configuratio
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -33,6 +32,7 @@ from ._models import (
 )
 from ._parse import parse_propositions_strict
 from ._partition import Merged, merge_duplicates
+from ._plan import ProgressTally
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ._prompts import (
     EXTRACTION_SHAPE,
@@ -126,7 +126,8 @@ def _run(
     warnings: tuple[PipelineWarning, ...],
 ) -> AgenticResponse:
     """Extract, merge, group and validate (steps 2 to 5)."""
-    outcomes = _extract_all(batches, settings, max_concurrency, progress)
+    tally = ProgressTally(progress) if progress is not None else None
+    outcomes = _extract_all(batches, settings, max_concurrency, tally)
     calls = [call for outcome in outcomes for call in outcome.calls]
     errors = [outcome.error for outcome in outcomes if outcome.error]
     if errors:
@@ -165,7 +166,7 @@ def _run(
         ),
         max_tokens=settings.grouping_max_tokens,
         max_concurrency=max_concurrency,
-        progress=progress,
+        on_done=None if tally is None else tally.done,
     )
     calls.extend(grouped.calls)
     if grouped.error:
@@ -180,20 +181,18 @@ def _check_positive(**values: int) -> None:
 
 
 def _extract_all(
-    batches: Sequence[Batch], settings: _Settings, max_concurrency: int, progress: Progress | None
+    batches: Sequence[Batch],
+    settings: _Settings,
+    max_concurrency: int,
+    tally: ProgressTally | None,
 ) -> list[Outcome]:
     """Run the extraction of every batch, at most ``max_concurrency`` at once; input order kept."""
-    lock = threading.Lock()  # progress lines from worker threads, one at a time
 
     def run(batch: Batch) -> Outcome:
         outcome = _extract(batch, settings)
-        if progress is not None and len(batches) > 1:
+        if tally is not None and len(batches) > 1:
             status = "failed" if outcome.error else f"{len(outcome.value)} propositions"
-            with lock:
-                progress(
-                    f"extraction batch {batch.number}/{len(batches)} "
-                    f"(chunk {batch.chunk_id}): {status}"
-                )
+            tally.done("extraction batch", len(batches), batch.label, status, outcome.calls)
         return outcome
 
     workers = min(max_concurrency, len(batches))

@@ -53,7 +53,8 @@ def test_a_markdown_document_becomes_paragraph_chunks(
     assert chunk["Propositions"] == ["First paragraph.", "Second paragraph.", "Third."]
     assert chunk["SourceChunkIds"] == ["P0001", "P0002", "P0003"]
     assert result["Usage"]["Calls"][0]["Model"] == "reference"
-    assert "extraction batch 3/3 (chunk P0003)" in err and "grouping 3 propositions" in err
+    assert "extraction batch 3/3 done (batch " in err and "(batch 3 (chunk P0003))" in err
+    assert "grouping 3 propositions" in err and "tokens so far" in err
     assert KEY not in out + err
 
 

@@ -83,10 +83,16 @@ def test_windows_then_a_merge_give_global_themes_and_a_whole_partition(run: Any)
         ("grouping", 3),
         ("grouping_merge", None),
     ]
-    assert any(
-        line.startswith("grouping window 3/3 (10 propositions): 3 categories") for line in lines
-    )
-    assert any(line.startswith("grouping merge of 9 categories") for line in lines)
+    windows = [line for line in lines if line.startswith("grouping window ")]
+    assert [line.split(" done ")[0] for line in windows] == [
+        f"grouping window {k}/3" for k in (1, 2, 3)
+    ]
+    assert all("10 propositions): 3 categories; tokens so far " in line for line in windows)
+    assert lines[-1].startswith("grouping merge 1/1 done (9 categories): 3 themes; tokens so far")
+    tally = lines[-1].split("tokens so far ")[1]
+    total_in = sum(c.input_tokens for c in response.calls)
+    total_out = sum(c.output_tokens for c in response.calls)
+    assert tally == f"{total_in:,} in / {total_out:,} out"
 
 
 def test_one_call_when_everything_fits(run: Any) -> None:

@@ -422,7 +422,10 @@ def test_progress_lines_are_reported_for_several_batches(serve: Any) -> None:
     lines: list[str] = []
     chunk_text_agentic(INPUTS, "D", client=client, progress=lines.append)
     assert len(lines) == 3 and lines[-1] == "grouping 3 propositions"
-    assert any(line.startswith("extraction batch 2/2 (chunk C2)") for line in lines)
+    assert lines[1].startswith("extraction batch 2/2 done (batch ")
+    assert any("(batch 2 (chunk C2)): 1 propositions; tokens so far " in line for line in lines)
+    last = lines[1].split("tokens so far ")[1]
+    assert last.endswith(" out") and " in / " in last
 
 
 def test_model_comes_from_the_environment_then_the_default(
