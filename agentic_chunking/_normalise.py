@@ -32,6 +32,8 @@ class GroupingReply:
 
     groups: tuple[ThemeGroup, ...]
     skipped: tuple[str, ...]
+    skipped_entries: tuple[tuple[int, str], ...] = ()
+    """Each skipped entry as ``(position, reason)``, 1-based, for structured warnings."""
 
 
 def parse_grouping(raw: str | None, *, propositions: Sequence[str] | None = None) -> GroupingReply:
@@ -47,18 +49,23 @@ def parse_grouping(raw: str | None, *, propositions: Sequence[str] | None = None
     if not entries:
         raise ReplyParseError("the grouping reply is an empty array", raw=raw)
     groups: list[ThemeGroup] = []
-    skipped: list[str] = []
+    skipped: list[tuple[int, str]] = []
     for position, entry in enumerate(entries, start=1):
         group = _read_entry(entry, propositions)
         if isinstance(group, str):
-            skipped.append(f"entry {position} skipped: {group}")
+            skipped.append((position, group))
         else:
             groups.append(group)
+    lines = tuple(_skip_line(position, reason) for position, reason in skipped)
     if not groups:
         raise ReplyParseError(
-            "no entry of the grouping reply is usable (" + "; ".join(skipped) + ")", raw=raw
+            "no entry of the grouping reply is usable (" + "; ".join(lines) + ")", raw=raw
         )
-    return GroupingReply(groups=tuple(groups), skipped=tuple(skipped))
+    return GroupingReply(groups=tuple(groups), skipped=lines, skipped_entries=tuple(skipped))
+
+
+def _skip_line(position: int, reason: str) -> str:
+    return f"entry {position} skipped: {reason}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,15 +209,10 @@ def normalise_agentic_output(
         )
         for seq, group in enumerate(reply.groups, start=1)
     )
-    return AgenticResponse(chunks=chunks, warnings=skipped_warnings(reply.skipped))
-
-
-def skipped_warnings(skipped: Sequence[str]) -> tuple[PipelineWarning, ...]:
-    """The ``skipped_entry`` warnings of a grouping reply's skipped entries."""
-    records = []
-    for line in skipped:
-        head, _, reason = line.partition(" skipped: ")
-        number = head.removeprefix("entry ")
-        entry = int(number) if number.isdigit() else None
-        records.append(PipelineWarning(SKIPPED_ENTRY, line, {"entry": entry, "reason": reason}))
-    return tuple(records)
+    warnings = tuple(
+        PipelineWarning(
+            SKIPPED_ENTRY, _skip_line(position, reason), {"entry": position, "reason": reason}
+        )
+        for position, reason in reply.skipped_entries
+    )
+    return AgenticResponse(chunks=chunks, warnings=warnings)
