@@ -20,7 +20,6 @@ from ._models import (
     AgenticChunkInput,
     AgenticResponse,
     CallUsage,
-    PipelineWarning,
     estimate_tokens,
 )
 from ._normalise import GroupingReply, ThemeGroup, normalise_agentic_output, parse_grouping
@@ -29,6 +28,7 @@ from ._pipeline import chunk_text_agentic
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH, pre_chunk_for_extraction
 from ._prompts import PROMPT_VERSIONS
 from ._text import split_sentences
+from ._warning import PipelineWarning
 
 __all__ = [
     "DEFAULT_MAX_TOKENS_PER_BATCH",

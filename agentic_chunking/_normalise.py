@@ -9,13 +9,12 @@ from typing import Any
 
 from ._errors import ReplyParseError
 from ._models import (
-    SKIPPED_ENTRY,
     UNKNOWN_DOCUMENT_ID,
     AgenticChunk,
     AgenticResponse,
-    PipelineWarning,
 )
 from ._parse import load_json_array
+from ._warning import SKIPPED_ENTRY, PipelineWarning
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,14 +9,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ._batches import Batch
-from ._models import (
+from ._partition import Merged, normalise_space
+from ._warning import (
     DUPLICATE_MERGED,
     EMPTY_INPUT,
     NO_PROPOSITION,
     POSSIBLE_DUPLICATE,
     PipelineWarning,
 )
-from ._partition import Merged, normalise_space
 from .checks._duplicates import REWORDED, duplicate_pairs
 
 

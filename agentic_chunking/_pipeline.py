@@ -28,7 +28,6 @@ from ._models import (
     AgenticChunkInput,
     AgenticResponse,
     CallUsage,
-    PipelineWarning,
 )
 from ._parse import parse_propositions_strict
 from ._partition import Merged, merge_duplicates
@@ -41,6 +40,7 @@ from ._prompts import (
     partition_repair_message,
     repair_user_message,
 )
+from ._warning import PipelineWarning
 
 if TYPE_CHECKING:
     import anthropic

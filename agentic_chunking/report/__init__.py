@@ -6,7 +6,7 @@ The page is self-contained (inline CSS and SVG plots, no script, no network) and
 string that comes from a results file is escaped.
 """
 
-from .._models import WARNING_KINDS
+from .._warning import WARNING_KINDS
 from ._compare import Column, Comparison, Move, compare_runs
 from ._metrics import MetricStatus, deviation_notes, metric_status, missing_themes, theme_found
 from ._records import (

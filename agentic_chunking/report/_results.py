@@ -19,7 +19,8 @@ from typing import Any
 
 from .._errors import InputError
 from .._files import write_text_atomic
-from .._models import AgenticResponse, PipelineWarning
+from .._models import AgenticResponse
+from .._warning import PipelineWarning
 from ._records import (
     CHECK_ORDER,
     OUTCOMES,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .._models import (
+from .._warning import (
     DUPLICATE_MERGED,
     EMPTY_INPUT,
     NO_PROPOSITION,
