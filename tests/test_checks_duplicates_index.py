@@ -176,3 +176,22 @@ def test_certain_duplicates_are_errors_and_possible_ones_warnings(
 def test_quantifiers_and_polarity_make_different_facts(a: str, b: str) -> None:
     assert not same_fact(a, b) and not certainly_same_fact(a, b)
     assert all(f.kind != EXACT and f.kind != CERTAIN for f in find_duplicates([[a, b]]))
+
+
+@pytest.mark.parametrize(
+    ("first", "later"),
+    [
+        (
+            "Genomics studies the complete set of DNA in an organism.",
+            "The complete set of DNA in an organism is known as the organism's genome.",
+        ),
+        (
+            "Hydroelectric dams can raise or lower output within minutes.",
+            "Raising or lowering output within minutes makes hydroelectric dams useful for "
+            "balancing the grid.",
+        ),
+    ],
+)
+def test_the_same_words_around_another_claim_are_not_a_containment(first: str, later: str) -> None:
+    assert not contains(first, later) and not contains(later, first)
+    assert find_duplicates([[first, later]]) == []

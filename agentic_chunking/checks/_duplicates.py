@@ -181,9 +181,12 @@ def same_fact(a: str, b: str) -> bool:
 
 
 def contains(longer: str, shorter: str) -> bool:
-    """True when ``longer`` states all of ``shorter`` and more: every content stem of
-    ``shorter`` (at least two) matches one of ``longer``, which has more; its numbers with
-    units and quantifiers are among ``longer``'s, and the polarity is the same."""
+    """True when ``longer`` states all of ``shorter`` and more: the content stems of
+    ``shorter`` (at least two) match, in the same order, stems of ``longer``, which has
+    more ("X does Y." in "X does Y in Z."); its numbers with units and quantifiers are
+    among ``longer``'s, and the polarity is the same. The order matters: the same words
+    around another verb ("Genomics studies the DNA." / "The DNA is known as the genome.")
+    are another fact."""
     pl, ps = profile(longer), profile(shorter)
     if len(ps.content) < _MIN_CONTAINED_STEMS or len(pl.content) <= len(ps.content):
         return False
@@ -191,7 +194,21 @@ def contains(longer: str, shorter: str) -> bool:
         return False
     if not (ps.number_units <= pl.number_units and quantifiers(shorter) <= quantifiers(longer)):
         return False
-    return _unmatched(ps.content, pl.content, 0) == set()
+    if _unmatched(ps.content, pl.content, 0) != set():
+        return False
+    return _in_order(ps.content_seq, pl.content_seq)
+
+
+def _in_order(short: Sequence[str], long_: Sequence[str]) -> bool:
+    """True when each stem of ``short`` matches a stem of ``long_``, in order (greedy)."""
+    position = 0
+    for s in short:
+        while position < len(long_) and not _stems_match(s, long_[position]):
+            position += 1
+        if position == len(long_):
+            return False
+        position += 1
+    return True
 
 
 def duplicate_kind(first: str, later: str) -> str | None:
