@@ -167,6 +167,16 @@ def group(
         for window, outcome in zip(windows, outcomes, strict=True)
         for label, ids in outcome.value
     ]
+    if len(categories) > window_capacity(max_tokens):
+        return Outcome(
+            value=None,
+            error=(
+                f"the {len(windows)} grouping windows gave {len(categories)} categories, more "
+                f"than one merge call can answer within the grouping max_tokens ({max_tokens}, "
+                f"room for {window_capacity(max_tokens)}); raise the grouping max_tokens"
+            ),
+            calls=tuple(calls),
+        )
     merged = _merge_categories(texts, categories, ask)
     calls.extend(merged.calls)
     if on_done is not None:

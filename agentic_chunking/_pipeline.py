@@ -162,7 +162,10 @@ def _run(
     grouped = group(
         [m.text for m in merged],
         lambda **ask: _converse(
-            where="grouping", max_tokens=settings.grouping_max_tokens, settings=settings, **ask
+            where=_grouping_where(ask["stage"], ask["batch"]),
+            max_tokens=settings.grouping_max_tokens,
+            settings=settings,
+            **ask,
         ),
         max_tokens=settings.grouping_max_tokens,
         max_concurrency=max_concurrency,
@@ -172,6 +175,13 @@ def _run(
     if grouped.error:
         return AgenticResponse.failure(grouped.error, calls=calls, warnings=warnings)
     return _build_response(grouped.value, merged, document_id, order, calls, warnings)
+
+
+def _grouping_where(stage: str, window: int | None) -> str:
+    """How messages name a grouping call: "grouping", "grouping window 2", "grouping merge"."""
+    if stage == "grouping_merge":
+        return "grouping merge"
+    return "grouping" if window is None else f"grouping window {window}"
 
 
 def _check_positive(**values: int) -> None:
@@ -276,7 +286,7 @@ def _converse(
     after = f"(after {repairs} repair attempt{'s' if repairs != 1 else ''})"
     if breach is not None:
         return Outcome(value=None, error=f"{breach.detail} {after}", calls=tuple(calls))
-    subject = "the grouping reply" if stage != "extraction" else f"the {stage} reply for {where}"
+    subject = f"the {stage} reply for {where}" if stage == "extraction" else f"the {where} reply"
     return Outcome(
         value=None, error=f"{subject} could not be parsed: {reason} {after}", calls=tuple(calls)
     )
@@ -284,11 +294,12 @@ def _converse(
 
 def _incomplete(reply: ModelReply, *, stage: str, where: str, max_tokens: int) -> str | None:
     """Return why a reply is not whole (cut at max_tokens, refused, ...), or None."""
-    subject = "the grouping reply" if stage != "extraction" else f"the {stage} reply for {where}"
+    subject = f"the {stage} reply for {where}" if stage == "extraction" else f"the {where} reply"
     if reply.stop_reason == "max_tokens":
+        setting = "extraction" if stage == "extraction" else "grouping"
         return (
             f"{subject} stopped at max_tokens ({max_tokens}) and is cut off; raise the "
-            f"{stage} max_tokens or lower max_tokens_per_batch"
+            f"{setting} max_tokens or lower max_tokens_per_batch"
         )
     if reply.stop_reason == "refusal":
         return f"the model gave a refusal (stop_reason refusal) for {where}; nothing was extracted"

@@ -102,11 +102,15 @@ def test_one_call_when_everything_fits(run: Any) -> None:
     assert response.is_success and script.calls == {"extraction": 6, "grouping": 1}
 
 
-def test_the_single_call_fails_at_max_tokens_where_windows_succeed(run: Any) -> None:
+def test_copied_facts_overflow_max_tokens_where_numbers_fit(run: Any) -> None:
     inputs, extraction = document()
     copying = ScriptedPipeline(extraction, theme_of, copy_facts=True)  # grouping-v1's reply
     response, _server = run(copying, inputs=inputs, grouping_max_tokens=102)
-    assert not response.is_success and "stopped at max_tokens (102)" in response.error_detail
+    assert not response.is_success
+    assert response.error_detail.startswith(
+        "the grouping window 1 reply stopped at max_tokens (102) and is cut off; raise the "
+        "grouping max_tokens"
+    )
 
 
 def test_a_merge_that_is_not_a_partition_is_repaired_once_then_fails(run: Any) -> None:
@@ -146,3 +150,15 @@ def test_windows_cover_every_proposition_once_within_the_budget(
             assert sum(len(texts[i]) // 4 + 3 for i in window) <= MAX_WINDOW_INPUT_TOKENS
     if texts and estimate_output_tokens(len(texts)) <= int(max_tokens * OUTPUT_SHARE):
         assert len(windows) == 1
+
+
+def test_more_categories_than_one_merge_call_can_answer_fail_plainly(run: Any) -> None:
+    inputs, extraction = document()
+    script = ScriptedPipeline(extraction, lambda text: f"T{text.split()[3]}")  # one per fact
+    response, _server = run(script, inputs=inputs, grouping_max_tokens=102)
+    assert not response.is_success
+    assert response.error_detail == (
+        "the 3 grouping windows gave 30 categories, more than one merge call can answer "
+        "within the grouping max_tokens (102, room for 10); raise the grouping max_tokens"
+    )
+    assert "grouping_merge" not in script.calls
