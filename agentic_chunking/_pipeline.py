@@ -21,7 +21,8 @@ from . import _notes as notes
 from ._batches import Batch, coerce_inputs, plan_batches
 from ._client import DEFAULT_MAX_RETRIES, ModelReply, call_model, make_client, resolve_model
 from ._errors import InputError, ReplyParseError
-from ._grouping import Breach, Outcome, group
+from ._grouping import Breach, group
+from ._grouping import Outcome as _Outcome
 from ._models import (
     UNKNOWN_DOCUMENT_ID,
     AgenticChunk,
@@ -195,10 +196,10 @@ def _extract_all(
     settings: _Settings,
     max_concurrency: int,
     tally: ProgressTally | None,
-) -> list[Outcome]:
+) -> list[_Outcome]:
     """Run the extraction of every batch, at most ``max_concurrency`` at once; input order kept."""
 
-    def run(batch: Batch) -> Outcome:
+    def run(batch: Batch) -> _Outcome:
         outcome = _extract(batch, settings)
         if tally is not None and len(batches) > 1:
             status = "failed" if outcome.error else f"{len(outcome.value)} propositions"
@@ -209,7 +210,7 @@ def _extract_all(
     if workers == 1:
         return [run(batch) for batch in batches]
     with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="extraction") as pool:
-        futures: list[Future[Outcome]] = [pool.submit(run, batch) for batch in batches]
+        futures: list[Future[_Outcome]] = [pool.submit(run, batch) for batch in batches]
         try:
             return [future.result() for future in futures]
         except BaseException:
@@ -218,7 +219,7 @@ def _extract_all(
             raise
 
 
-def _extract(batch: Batch, settings: _Settings) -> Outcome:
+def _extract(batch: Batch, settings: _Settings) -> _Outcome:
     """Extract one batch, with at most ``max_repair_attempts`` repair turns."""
     messages = [{"role": "user", "content": extraction_user_message(batch.text)}]
     return _converse(
@@ -244,10 +245,10 @@ def _converse(
     parse: Callable[[str], Any],
     shape: str,
     check: Callable[[Any], Breach | None] | None = None,
-) -> Outcome:
-    """Call, parse, check; on an unreadable or refused reply append one repair turn, up to
-    the bound. ``check`` refuses a parsed value (a grouping that is not a partition) with
-    the reason the repair turn names; after the last attempt its detail is the error."""
+) -> _Outcome:
+    """Call, parse, check; on an unreadable reply, or one ``check`` refuses (a grouping
+    that is not a partition), append one repair turn naming the problem, up to the bound;
+    after the last attempt the parser's reason or the check's detail is the error."""
     calls: list[CallUsage] = []
     reason = ""
     breach: Breach | None = None
@@ -266,7 +267,7 @@ def _converse(
         # gives the same cut (or the same refusal), so a retry would only add cost.
         incomplete = _incomplete(reply, stage=stage, where=where, max_tokens=max_tokens)
         if incomplete:
-            return Outcome(value=None, error=incomplete, calls=tuple(calls))
+            return _Outcome(value=None, error=incomplete, calls=tuple(calls))
         try:
             value = parse(reply.text)
         except ReplyParseError as error:
@@ -275,7 +276,7 @@ def _converse(
         else:
             breach = check(value) if check is not None else None
             if breach is None:
-                return Outcome(value=value, error=None, calls=tuple(calls))
+                return _Outcome(value=value, error=None, calls=tuple(calls))
             turn = partition_repair_message(breach.reason, shape=shape)
         messages = [
             *messages,
@@ -285,9 +286,9 @@ def _converse(
     repairs = settings.max_repair_attempts
     after = f"(after {repairs} repair attempt{'s' if repairs != 1 else ''})"
     if breach is not None:
-        return Outcome(value=None, error=f"{breach.detail} {after}", calls=tuple(calls))
+        return _Outcome(value=None, error=f"{breach.detail} {after}", calls=tuple(calls))
     subject = f"the {stage} reply for {where}" if stage == "extraction" else f"the {where} reply"
-    return Outcome(
+    return _Outcome(
         value=None, error=f"{subject} could not be parsed: {reason} {after}", calls=tuple(calls)
     )
 
