@@ -149,6 +149,24 @@ def test_the_index_matches_all_pairs_on_generated_lists(drawn: list[tuple[list[s
         ("Each worker has a badge.", "Every worker has a badge.", CERTAIN, ERROR),
         ("Dogs chase cats.", "Cats chase dogs.", REWORDED, WARNING),
         (
+            "The Romans were defeated by the Gauls.",
+            "The Gauls defeated the Romans.",
+            CERTAIN,
+            ERROR,
+        ),
+        (
+            "The Romans were defeated by the Gauls.",
+            "The Romans defeated the Gauls.",
+            REWORDED,
+            WARNING,
+        ),
+        (
+            "The liver converts glucose into glycogen.",
+            "The liver converts glycogen into glucose.",
+            REWORDED,
+            WARNING,
+        ),
+        (
             "The liver stores glycogen in the body.",
             "The liver stores glycogen.",
             CONTAINED,

@@ -3,9 +3,12 @@
 Three relations between two propositions, from the strongest:
 
 - **certainly the same fact** (:func:`certainly_same_fact`): equal after normalisation,
-  or equal as order-free sets of content stems with the same numbers (and units), the same
-  polarity, the same quantifiers and the same doer (the subject, or the agent after "by" in
-  a passive). Nothing is left over on either side, so nothing is lost by keeping one.
+  or the same words as stems in the same roles (articles aside, a passive turned active:
+  "Glycogen is stored by the liver." = "The liver stores glycogen."), with the same
+  numbers (and units), polarity and quantifiers ("each" = "every"). No word is left over
+  on either side and no role changes, so nothing is lost by keeping one. (Word order is
+  not ignored beyond the passive: "The liver converts glucose into glycogen." and "...
+  glycogen into glucose." hold the same words and are two facts.)
 - **possibly the same fact, reworded** (:func:`same_fact` but not certain): a few stems
   differ, or the words are the same but who does what may differ ("Dogs chase cats." /
   "Cats chase dogs.").
@@ -95,30 +98,46 @@ def _signature(text: str) -> tuple[object, ...]:
     return (p.numbers, p.number_units, p.negated, quantifiers(text))
 
 
+_IGNORED = word_set("a an the")
+"""Words whose presence never changes the fact ("a"/"the" swapped)."""
+_BE = word_set("is are was were be been being")
+"""Forms of "be": the auxiliary of a passive, dropped when it is turned active."""
+
+
 @lru_cache(maxsize=_CACHE)
-def _doer(text: str) -> object:
-    """Who acts: the content stems after the last "by" when there is one (a passive's
-    agent), else the subject's stems when a finite verb is recognised, else the content
-    stems in order (so that, without a known verb, no other word order is certain)."""
+def active_sequence(text: str) -> tuple[str, ...]:
+    """The words of ``text`` in order as stems (numbers as digits, quantifiers as their
+    class), without articles; a passive ("O is V-ed by S ...") is turned active
+    ("S V O ..."), so both voices give one sequence. Prepositions and word order are kept:
+    they say who does what to whom."""
     toks = tokens(text)
-    norms = [t.norm for t in toks]
-    content = profile(text).content
-    if "by" in norms:
-        after = len(norms) - norms[::-1].index("by")
-        return frozenset(stem(t.norm) for t in toks[after:] if not t.number) & content
-    if any(looks_like_finite_verb(toks, i) for i in range(len(toks))):
-        return subject_stems(text)
-    return profile(text).content_seq
+    items: list[str] = []
+    verb = by = None
+    for i, tok in enumerate(toks):
+        if not tok.norm.isalnum() or tok.norm in _IGNORED:
+            continue
+        if verb is None and looks_like_finite_verb(toks, i):
+            verb = len(items) if tok.norm in _BE else -1
+        if tok.norm == "by" and verb is not None and verb >= 0:
+            by = len(items)
+        if tok.norm in _BE and verb is not None and verb >= 0 and by is None:
+            continue  # the passive's auxiliary
+        word = tok.norm if tok.number else _QUANTIFIER_CLASSES.get(tok.norm) or stem(tok.norm)
+        items.append(word)
+    if verb is None or verb < 0 or by is None:
+        return tuple(items)
+    subject, middle, agent = items[:verb], items[verb:by], items[by + 1 :]
+    return (*agent, *middle, *subject)
 
 
 @lru_cache(maxsize=_CACHE)
 def certain_key(text: str) -> tuple[object, ...] | None:
-    """A key equal for two texts exactly when they are certainly the same fact by the
-    order-free rule (None for a text without a content word)."""
-    p = profile(text)
-    if not p.content:
+    """A key equal for two texts exactly when they are certainly the same fact beyond
+    normalised equality (None for a text without a content word): the same words in the
+    same roles (:func:`active_sequence`), numbers, polarity and quantifiers."""
+    if not profile(text).content:
         return None
-    return (p.content, *_signature(text), _doer(text))
+    return (active_sequence(text), *_signature(text))
 
 
 def _exact(a: str, b: str) -> bool:
@@ -128,9 +147,10 @@ def _exact(a: str, b: str) -> bool:
 
 def certainly_same_fact(a: str, b: str) -> bool:
     """True when ``a`` and ``b`` are certainly one fact: the same words after normalisation
-    (case, punctuation, spacing, British/American spelling, number words as digits), or,
-    order-free, the same content stems with no stem left over on either side and the same
-    numbers with units, polarity, quantifiers and doer. Implies :func:`same_fact`."""
+    (case, punctuation, spacing, British/American spelling, number words as digits), or
+    the same stems in the same roles (:func:`active_sequence`: articles aside, a passive
+    turned active, quantifiers by class) with the same numbers with units, polarity and
+    quantifiers. Implies :func:`same_fact` for texts with a content word."""
     if _exact(a, b):
         return True
     key = certain_key(a)
