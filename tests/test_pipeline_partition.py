@@ -127,3 +127,21 @@ def test_numbered_partition_names_exactly_what_breaks_it(labels: list[int], data
     assert result.unknown == (("An invented fact.", len(beyond)),)
     facts = [f"Fact {n}." for n in range(1, count + 1)]
     assert "3 not among the extracted propositions" in result.describe(facts)
+
+
+def test_only_certain_duplicates_are_merged_possible_ones_are_kept() -> None:
+    pairs = [
+        ("The liver converts glucose into glycogen.", "C1"),
+        ("The liver converts glycogen into glucose.", "C2"),  # same words, reversed roles
+        ("All birds in the park can fly.", "C1"),
+        ("Some birds in the park can fly.", "C2"),  # another quantifier
+        ("The Romans were defeated by the Gauls.", "C1"),
+        ("The Gauls defeated the Romans.", "C2"),  # the passive turned active: certain
+    ]
+    notes: list[tuple[str, str]] = []
+    merged = merge_duplicates(
+        pairs, on_merge=lambda kept, dropped, _c: notes.append((kept.text, dropped))
+    )
+    assert [m.text for m in merged] == [p for p, _ in pairs[:5]]
+    assert merged[4].sources == ("C1", "C2")
+    assert notes == [(pairs[4][0], pairs[5][0])]
