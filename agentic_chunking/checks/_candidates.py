@@ -3,15 +3,15 @@
 Two propositions can be the same fact (or one contain the other) only when most content
 stems of one match stems of the other, and stems match (``stems_match``) when they are
 equal or one is a short inflectional prefix of the other, so matching stems share their
-first four letters. Each proposition is indexed under the first four letters of each of
-its content stems, plus its whole normalised word sequence, so an exact repeat is always
-a candidate. Each proposition then probes the index with its
-rarest stems only: enough of them that, with at most about one stem in seven unmatched
-(the ``same_fact`` allowance, bounded for a partner up to its own size again), at least
-one probed stem is a matched one. The work is the size of the rare stems' postings,
-about linear in the number of propositions for natural text.
+first four letters: those four letters are a proposition's keys. Prefix filtering (as in
+set-similarity joins): with keys ordered by how few propositions hold them, two key sets
+that may differ by at most ``k`` keys share one among each side's ``k + 1`` rarest; a
+contained proposition's keys are all in its container, so its rarest key is there. Only
+those rare keys are looked up, and an exact repeat is found by its whole word sequence.
+The work is the size of the rare keys' postings, about linear in the number of
+propositions for natural text (``benchmarks/bench_duplicates.py``).
 
-The one kind of pair this can miss: a pair whose every probed matched stem is a long stem
+The one kind of pair this can miss: a pair whose matched stems include a long stem
 matched only by ``fuzz.ratio`` (90 % alike) with a difference in its first four letters.
 Merging uses hashed keys, not this index, so it misses nothing; the tests check that the
 findings equal the all-pairs ones on the cases and the validation sets.
