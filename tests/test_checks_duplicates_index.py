@@ -148,6 +148,8 @@ def test_the_index_matches_all_pairs_on_generated_lists(drawn: list[tuple[list[s
         ),
         ("Each worker has a badge.", "Every worker has a badge.", CERTAIN, ERROR),
         ("Dogs chase cats.", "Cats chase dogs.", REWORDED, WARNING),
+        ("Dogs chase cats.", "Cats are chased by dogs.", CERTAIN, ERROR),
+        ("The organization grows fast.", "The organ grows fast.", REWORDED, WARNING),  # one stem
         (
             "The Romans were defeated by the Gauls.",
             "The Gauls defeated the Romans.",

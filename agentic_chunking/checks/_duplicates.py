@@ -3,7 +3,7 @@
 Three relations between two propositions, from the strongest:
 
 - **certainly the same fact** (:func:`certainly_same_fact`): equal after normalisation,
-  or the same words as stems in the same roles (articles aside, a passive turned active:
+  or the same words as lemmas in the same roles (articles aside, a passive turned active:
   "Glycogen is stored by the liver." = "The liver stores glycogen."), with the same
   numbers (and units), polarity and quantifiers ("each" = "every"). No word is left over
   on either side and no role changes, so nothing is lost by keeping one. (Word order is
@@ -28,7 +28,7 @@ from ._cached import CACHE_SIZE as _CACHE
 from ._cached import profile, subject_stems, tokens
 from ._candidates import candidate_pairs, stem_keys
 from ._finding import ERROR, NO_DUPLICATION, WARNING, Finding
-from ._language import looks_like_finite_verb, stem, stems_match, word_set
+from ._language import looks_like_finite_verb, stems_match, word_set
 
 EXACT = "exact_duplicate"
 """The same words after normalisation (case, spacing, spelling, number words)."""
@@ -105,11 +105,31 @@ _BE = word_set("is are was were be been being")
 
 
 @lru_cache(maxsize=_CACHE)
+def lemma(word: str) -> str:
+    """A conservative lemma of a lower-case word: only regular inflections are removed
+    (-s, -es, -ies, -ed, -ing, then a final -e), so "stores", "stored", "storing" and
+    "store" meet, and "organization" never meets "organ" as its stem does."""
+    if len(word) <= 3:
+        return word
+    if word.endswith("ies"):
+        word = word[:-3] + "y"
+    elif word.endswith(("sses", "xes", "zes", "ches", "shes")):
+        word = word[:-2]
+    elif word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    elif word.endswith("ed") and len(word) > 4:
+        word = word[:-2]
+    elif word.endswith("ing") and len(word) > 5:
+        word = word[:-3]
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+@lru_cache(maxsize=_CACHE)
 def active_sequence(text: str) -> tuple[str, ...]:
-    """The words of ``text`` in order as stems (numbers as digits, quantifiers as their
-    class), without articles; a passive ("O is V-ed by S ...") is turned active
-    ("S V O ..."), so both voices give one sequence. Prepositions and word order are kept:
-    they say who does what to whom."""
+    """The words of ``text`` in order as conservative lemmas (:func:`lemma`; numbers as
+    digits, quantifiers as their class), without articles; a passive ("O is V-ed by S
+    ...") is turned active ("S V O ..."), so both voices give one sequence. Prepositions
+    and word order are kept: they say who does what to whom."""
     toks = tokens(text)
     items: list[str] = []
     verb = by = None
@@ -122,7 +142,7 @@ def active_sequence(text: str) -> tuple[str, ...]:
             by = len(items)
         if tok.norm in _BE and verb is not None and verb >= 0 and by is None:
             continue  # the passive's auxiliary
-        word = tok.norm if tok.number else _QUANTIFIER_CLASSES.get(tok.norm) or stem(tok.norm)
+        word = tok.norm if tok.number else _QUANTIFIER_CLASSES.get(tok.norm) or lemma(tok.norm)
         items.append(word)
     if verb is None or verb < 0 or by is None:
         return tuple(items)
@@ -148,7 +168,7 @@ def _exact(a: str, b: str) -> bool:
 def certainly_same_fact(a: str, b: str) -> bool:
     """True when ``a`` and ``b`` are certainly one fact: the same words after normalisation
     (case, punctuation, spacing, British/American spelling, number words as digits), or
-    the same stems in the same roles (:func:`active_sequence`: articles aside, a passive
+    the same lemmas in the same roles (:func:`active_sequence`: articles aside, a passive
     turned active, quantifiers by class) with the same numbers with units, polarity and
     quantifiers. Implies :func:`same_fact` for texts with a content word."""
     if _exact(a, b):
