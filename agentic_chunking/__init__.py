@@ -28,6 +28,7 @@ from ._pipeline import chunk_text_agentic
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH, pre_chunk_for_extraction
 from ._prompts import PROMPT_VERSIONS
 from ._text import split_sentences
+from ._warning import PipelineWarning
 
 __all__ = [
     "DEFAULT_MAX_TOKENS_PER_BATCH",
@@ -46,6 +47,7 @@ __all__ = [
     "GroupingReply",
     "InputError",
     "ModelCallError",
+    "PipelineWarning",
     "ReplyParseError",
     "ThemeGroup",
     "chunk_text_agentic",

@@ -20,6 +20,7 @@ from typing import Any
 import yaml
 
 from ._cli_io import int_at_least, read_text_file, write_json
+from ._client import resolve_model
 from ._errors import InputError
 from ._models import AgenticChunkInput
 from ._pipeline import (
@@ -28,6 +29,7 @@ from ._pipeline import (
     DEFAULT_MAX_CONCURRENCY,
     chunk_text_agentic,
 )
+from ._plan import plan_run
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
@@ -82,6 +84,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "-o", "--output", type=Path, metavar="OUT", help="write the JSON here (default: stdout)"
     )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="print the plan (batches, grouping windows, estimated tokens and cost) and stop; "
+        "no model call, no key needed",
+    )
     parser.set_defaults(func=run)
 
 
@@ -89,6 +97,15 @@ def run(args: argparse.Namespace) -> int:
     """Chunk ``args.path`` and write the response; return the exit status."""
     inputs, file_document_id = read_inputs(args.path)
     document_id = args.document_id or file_document_id or args.path.stem
+    if args.dry_run:
+        plan = plan_run(
+            inputs,
+            model=resolve_model(args.model),
+            max_tokens_per_batch=args.max_tokens_per_batch,
+            grouping_max_tokens=args.grouping_max_tokens,
+        )
+        print("\n".join([f"plan for {args.path} (no model called):", *plan.lines()]))
+        return 0
     response = chunk_text_agentic(
         inputs,
         document_id,

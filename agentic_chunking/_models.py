@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ._errors import InputError
+from ._warning import PipelineWarning
 
 UNKNOWN_DOCUMENT_ID = "DOC-UNKNOWN"
 
@@ -194,14 +195,21 @@ class AgenticResponse:
     """The pipeline's answer. Totals are derived from ``chunks``; check ``is_success`` first.
 
     A failed response has no chunks and a non-empty ``error_detail``. ``warnings`` lists
-    what was noticed but did not fail the run (a skipped reply entry, an empty input chunk).
+    what was noticed but did not fail the run (a skipped reply entry, an empty input chunk)
+    as :class:`PipelineWarning` records; a plain string given is kept as kind ``other``
+    (or the kind its old wording names).
     """
 
     chunks: tuple[AgenticChunk, ...] = ()
     is_success: bool = True
     error_detail: str = ""
     calls: tuple[CallUsage, ...] = field(default=())
-    warnings: tuple[str, ...] = ()
+    warnings: tuple[PipelineWarning, ...] = ()
+
+    def __post_init__(self) -> None:
+        if any(not isinstance(w, PipelineWarning) for w in self.warnings):
+            records = tuple(PipelineWarning.of(w) for w in self.warnings)
+            object.__setattr__(self, "warnings", records)
 
     @classmethod
     def failure(
@@ -209,7 +217,7 @@ class AgenticResponse:
         error_detail: str,
         *,
         calls: Sequence[CallUsage] = (),
-        warnings: Sequence[str] = (),
+        warnings: Sequence[PipelineWarning | str] = (),
     ) -> AgenticResponse:
         """A failed response: no chunks, ``is_success`` false, the reason in ``error_detail``."""
         if not error_detail:
@@ -219,7 +227,7 @@ class AgenticResponse:
             is_success=False,
             error_detail=error_detail,
             calls=tuple(calls),
-            warnings=tuple(warnings),
+            warnings=tuple(PipelineWarning.of(w) for w in warnings),
         )
 
     @property
@@ -250,7 +258,7 @@ class AgenticResponse:
             "TotalTokenEstimate": self.total_token_estimate,
             "IsSuccess": self.is_success,
             "ErrorDetail": self.error_detail,
-            "Warnings": list(self.warnings),
+            "Warnings": [w.to_dict() for w in self.warnings],
             "Usage": {
                 "InputTokens": self.input_tokens,
                 "OutputTokens": self.output_tokens,
@@ -268,7 +276,7 @@ class AgenticResponse:
             is_success=bool(data.get("IsSuccess", True)),
             error_detail=str(data.get("ErrorDetail") or ""),
             calls=tuple(CallUsage.from_dict(c) for c in usage.get("Calls", [])),
-            warnings=tuple(str(w) for w in data.get("Warnings", [])),
+            warnings=tuple(PipelineWarning.of(w) for w in data.get("Warnings", [])),
         )
         for name, expected in (
             ("TotalChunks", response.total_chunks),

@@ -8,8 +8,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._errors import ReplyParseError
-from ._models import UNKNOWN_DOCUMENT_ID, AgenticChunk, AgenticResponse
+from ._models import (
+    UNKNOWN_DOCUMENT_ID,
+    AgenticChunk,
+    AgenticResponse,
+)
 from ._parse import load_json_array
+from ._warning import SKIPPED_ENTRY, PipelineWarning
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,6 +31,8 @@ class GroupingReply:
 
     groups: tuple[ThemeGroup, ...]
     skipped: tuple[str, ...]
+    skipped_entries: tuple[tuple[int, str], ...] = ()
+    """Each skipped entry as ``(position, reason)``, 1-based, for structured warnings."""
 
 
 def parse_grouping(raw: str | None, *, propositions: Sequence[str] | None = None) -> GroupingReply:
@@ -41,9 +48,67 @@ def parse_grouping(raw: str | None, *, propositions: Sequence[str] | None = None
     if not entries:
         raise ReplyParseError("the grouping reply is an empty array", raw=raw)
     groups: list[ThemeGroup] = []
-    skipped: list[str] = []
+    skipped: list[tuple[int, str]] = []
     for position, entry in enumerate(entries, start=1):
         group = _read_entry(entry, propositions)
+        if isinstance(group, str):
+            skipped.append((position, group))
+        else:
+            groups.append(group)
+    lines = tuple(_skip_line(position, reason) for position, reason in skipped)
+    if not groups:
+        raise ReplyParseError(
+            "no entry of the grouping reply is usable (" + "; ".join(lines) + ")", raw=raw
+        )
+    return GroupingReply(groups=tuple(groups), skipped=lines, skipped_entries=tuple(skipped))
+
+
+def _skip_line(position: int, reason: str) -> str:
+    return f"entry {position} skipped: {reason}"
+
+
+@dataclass(frozen=True, slots=True)
+class NumberedGroup:
+    """One entry of a grouping reply read as numbers (grouping-v2 and the window merge).
+
+    ``ids`` are 1-based, exactly as the reply gave them: they may be repeated or out of
+    range (the partition check names those). ``unknown`` holds facts the reply gave as text
+    (grouping-v1 shape) that match no listed proposition after whitespace normalisation.
+    """
+
+    category: str
+    ids: tuple[int, ...]
+    unknown: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class NumberedReply:
+    """A grouping reply read as numbers: the usable groups and, per skipped entry, why."""
+
+    groups: tuple[NumberedGroup, ...]
+    skipped: tuple[str, ...]
+
+
+def parse_numbered_grouping(
+    raw: str | None, *, propositions: Sequence[str], key: str = "fact_ids"
+) -> NumberedReply:
+    """Read ``[{"category": str, key: [int, ...]}, ...]`` against a numbered list.
+
+    ``propositions`` is the list the prompt numbered from 1. An entry may instead give
+    ``"facts"`` as texts (the v1 shape): each is mapped to its number by whitespace-
+    normalised equality, the rest kept in ``unknown``. Numbers are not range-checked here.
+    Entries without a category or without a list of whole numbers are skipped, with the
+    reason in ``skipped``. Raises ReplyParseError when the reply is not a JSON array or no
+    entry is usable.
+    """
+    entries = load_json_array(raw)
+    if not entries:
+        raise ReplyParseError("the grouping reply is an empty array", raw=raw)
+    numbers = {" ".join(p.split()): n for n, p in enumerate(propositions, 1)}
+    groups: list[NumberedGroup] = []
+    skipped: list[str] = []
+    for position, entry in enumerate(entries, start=1):
+        group = _read_numbered(entry, key, numbers)
         if isinstance(group, str):
             skipped.append(f"entry {position} skipped: {group}")
         else:
@@ -52,7 +117,32 @@ def parse_grouping(raw: str | None, *, propositions: Sequence[str] | None = None
         raise ReplyParseError(
             "no entry of the grouping reply is usable (" + "; ".join(skipped) + ")", raw=raw
         )
-    return GroupingReply(groups=tuple(groups), skipped=tuple(skipped))
+    return NumberedReply(groups=tuple(groups), skipped=tuple(skipped))
+
+
+def _read_numbered(entry: Any, key: str, numbers: dict[str, int]) -> NumberedGroup | str:
+    if not isinstance(entry, dict):
+        return f"{json.dumps(entry)[:60]} is not an object with category and {key}"
+    category = entry.get("category")
+    if not isinstance(category, str) or not category.strip():
+        return "no category"
+    label = category.strip()
+    if key in entry:
+        ids = entry[key]
+        if not isinstance(ids, list) or not ids or not all(_is_whole(i) for i in ids):
+            return f"{key} of {label!r} is not a non-empty list of whole numbers"
+        return NumberedGroup(category=label, ids=tuple(ids))
+    facts = entry.get("facts")
+    if not isinstance(facts, list) or not all(isinstance(f, str) for f in facts):
+        return f"{label!r} has no {key}"
+    texts = [" ".join(f.split()) for f in facts if f.strip()]
+    if not texts:
+        return f"{label!r} has no {key}"
+    return NumberedGroup(
+        category=label,
+        ids=tuple(numbers[t] for t in texts if t in numbers),
+        unknown=tuple(t for t in texts if t not in numbers),
+    )
 
 
 def _read_entry(entry: Any, propositions: Sequence[str] | None) -> ThemeGroup | str:
@@ -118,4 +208,10 @@ def normalise_agentic_output(
         )
         for seq, group in enumerate(reply.groups, start=1)
     )
-    return AgenticResponse(chunks=chunks, warnings=reply.skipped)
+    warnings = tuple(
+        PipelineWarning(
+            SKIPPED_ENTRY, _skip_line(position, reason), {"entry": position, "reason": reason}
+        )
+        for position, reason in reply.skipped_entries
+    )
+    return AgenticResponse(chunks=chunks, warnings=warnings)

@@ -12,15 +12,17 @@ SDK's retries raise ModelCallError; a missing key or unknown model, Configuratio
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from . import _notes as notes
 from ._batches import Batch, coerce_inputs, plan_batches
 from ._client import DEFAULT_MAX_RETRIES, ModelReply, call_model, make_client, resolve_model
 from ._errors import InputError, ReplyParseError
+from ._grouping import Breach, group
+from ._grouping import Outcome as _Outcome
 from ._models import (
     UNKNOWN_DOCUMENT_ID,
     AgenticChunk,
@@ -28,18 +30,18 @@ from ._models import (
     AgenticResponse,
     CallUsage,
 )
-from ._normalise import parse_grouping
 from ._parse import parse_propositions_strict
-from ._partition import Merged, check_partition, merge_duplicates, normalise_space
+from ._partition import Merged, merge_duplicates
+from ._plan import ProgressTally
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ._prompts import (
     EXTRACTION_SHAPE,
-    GROUPING_SHAPE,
     extraction_user_message,
-    grouping_user_message,
     load_prompt,
+    partition_repair_message,
     repair_user_message,
 )
+from ._warning import PipelineWarning
 
 if TYPE_CHECKING:
     import anthropic
@@ -59,15 +61,6 @@ class _Settings:
     extraction_max_tokens: int
     grouping_max_tokens: int
     max_repair_attempts: int
-
-
-@dataclass(frozen=True, slots=True)
-class _Outcome:
-    """What a stage gave: the parsed value or an error, and every call made for it."""
-
-    value: Any
-    error: str | None
-    calls: tuple[CallUsage, ...]
 
 
 def chunk_text_agentic(
@@ -102,11 +95,7 @@ def chunk_text_agentic(
         raise InputError(f"max_repair_attempts is {max_repair_attempts}; expected 0 or more")
     chunks = coerce_inputs(inputs)
     batches = plan_batches(chunks, max_tokens_per_batch)
-    warnings = tuple(
-        f"input chunk {c.chunk_id} is empty: it gives no batch"
-        for c in chunks
-        if not c.text.strip()
-    )
+    warnings = tuple(notes.empty_input(c.chunk_id) for c in chunks if not c.text.strip())
     if not batches:
         return AgenticResponse.failure(
             f"no input chunk has any text ({len(chunks)} given): nothing to extract; "
@@ -135,20 +124,21 @@ def _run(
     settings: _Settings,
     max_concurrency: int,
     progress: Progress | None,
-    warnings: tuple[str, ...],
+    warnings: tuple[PipelineWarning, ...],
 ) -> AgenticResponse:
     """Extract, merge, group and validate (steps 2 to 5)."""
-    outcomes = _extract_all(batches, settings, max_concurrency, progress)
+    tally = ProgressTally(progress) if progress is not None else None
+    outcomes = _extract_all(batches, settings, max_concurrency, tally)
     calls = [call for outcome in outcomes for call in outcome.calls]
     errors = [outcome.error for outcome in outcomes if outcome.error]
     if errors:
         return AgenticResponse.failure("; ".join(errors), calls=calls, warnings=warnings)
     warnings += tuple(
-        f"{batch.label} gave no proposition (the model answered with an empty array)"
+        notes.no_proposition(batch)
         for batch, outcome in zip(batches, outcomes, strict=True)
         if not outcome.value
     )
-    merges: list[str] = []
+    merges: list[PipelineWarning] = []
     merged = merge_duplicates(
         (
             (text, batch.chunk_id)
@@ -156,10 +146,10 @@ def _run(
             for text in outcome.value
         ),
         on_merge=lambda kept, dropped, chunk_id: merges.append(
-            _merge_note(kept, dropped, chunk_id)
+            notes.duplicate_merged(kept, dropped, chunk_id)
         ),
     )
-    warnings += tuple(merges)
+    warnings += (*merges, *notes.possible_duplicates(merged))
     if not merged:
         return AgenticResponse.failure(
             f"no batch gave any proposition ({len(batches)} batches): the model answered "
@@ -170,20 +160,29 @@ def _run(
     order = {chunk.chunk_id: position for position, chunk in enumerate(chunks)}
     if progress is not None and len(batches) > 1:
         progress(f"grouping {len(merged)} propositions")
-    grouped = _group(merged, settings)
+    grouped = group(
+        [m.text for m in merged],
+        lambda **ask: _converse(
+            where=_grouping_where(ask["stage"], ask["batch"]),
+            max_tokens=settings.grouping_max_tokens,
+            settings=settings,
+            **ask,
+        ),
+        max_tokens=settings.grouping_max_tokens,
+        max_concurrency=max_concurrency,
+        on_done=None if tally is None else tally.done,
+    )
     calls.extend(grouped.calls)
     if grouped.error:
         return AgenticResponse.failure(grouped.error, calls=calls, warnings=warnings)
     return _build_response(grouped.value, merged, document_id, order, calls, warnings)
 
 
-def _merge_note(kept: Merged, dropped: str, chunk_id: str) -> str:
-    """A warning line for a proposition merged into an earlier one before grouping."""
-    how = "repeated" if normalise_space(kept.text) == normalise_space(dropped) else "reworded"
-    return (
-        f"duplicate merged before grouping ({how}): {dropped!r} from chunk {chunk_id} "
-        f"kept once as {kept.text!r} (first from chunk {kept.sources[0]})"
-    )
+def _grouping_where(stage: str, window: int | None) -> str:
+    """How messages name a grouping call: "grouping", "grouping window 2", "grouping merge"."""
+    if stage == "grouping_merge":
+        return "grouping merge"
+    return "grouping" if window is None else f"grouping window {window}"
 
 
 def _check_positive(**values: int) -> None:
@@ -193,20 +192,18 @@ def _check_positive(**values: int) -> None:
 
 
 def _extract_all(
-    batches: Sequence[Batch], settings: _Settings, max_concurrency: int, progress: Progress | None
+    batches: Sequence[Batch],
+    settings: _Settings,
+    max_concurrency: int,
+    tally: ProgressTally | None,
 ) -> list[_Outcome]:
     """Run the extraction of every batch, at most ``max_concurrency`` at once; input order kept."""
-    lock = threading.Lock()  # progress lines from worker threads, one at a time
 
     def run(batch: Batch) -> _Outcome:
         outcome = _extract(batch, settings)
-        if progress is not None and len(batches) > 1:
+        if tally is not None and len(batches) > 1:
             status = "failed" if outcome.error else f"{len(outcome.value)} propositions"
-            with lock:
-                progress(
-                    f"extraction batch {batch.number}/{len(batches)} "
-                    f"(chunk {batch.chunk_id}): {status}"
-                )
+            tally.done("extraction batch", len(batches), batch.label, status, outcome.calls)
         return outcome
 
     workers = min(max_concurrency, len(batches))
@@ -237,22 +234,6 @@ def _extract(batch: Batch, settings: _Settings) -> _Outcome:
     )
 
 
-def _group(merged: Sequence[Merged], settings: _Settings) -> _Outcome:
-    """Ask for the grouping of the merged propositions; the value is the parsed reply."""
-    texts = [m.text for m in merged]
-    messages = [{"role": "user", "content": grouping_user_message(texts)}]
-    return _converse(
-        stage="grouping",
-        where="grouping",
-        batch=None,
-        messages=messages,
-        max_tokens=settings.grouping_max_tokens,
-        settings=settings,
-        parse=lambda raw: parse_grouping(raw, propositions=texts),
-        shape=GROUPING_SHAPE,
-    )
-
-
 def _converse(
     *,
     stage: str,
@@ -263,10 +244,14 @@ def _converse(
     settings: _Settings,
     parse: Callable[[str], Any],
     shape: str,
+    check: Callable[[Any], Breach | None] | None = None,
 ) -> _Outcome:
-    """Call, parse, and on an unreadable reply append one repair turn, up to the bound."""
+    """Call, parse, check; on an unreadable reply, or one ``check`` refuses (a grouping
+    that is not a partition), append one repair turn naming the problem, up to the bound;
+    after the last attempt the parser's reason or the check's detail is the error."""
     calls: list[CallUsage] = []
     reason = ""
+    breach: Breach | None = None
     for _attempt in range(settings.max_repair_attempts + 1):
         reply = call_model(
             settings.client,
@@ -284,34 +269,49 @@ def _converse(
         if incomplete:
             return _Outcome(value=None, error=incomplete, calls=tuple(calls))
         try:
-            return _Outcome(value=parse(reply.text), error=None, calls=tuple(calls))
+            value = parse(reply.text)
         except ReplyParseError as error:
-            reason = error.reason
+            reason, breach = error.reason, None
+            turn = repair_user_message(reason, shape=shape)
+        else:
+            breach = check(value) if check is not None else None
+            if breach is None:
+                return _Outcome(value=value, error=None, calls=tuple(calls))
+            turn = partition_repair_message(breach.reason, shape=shape)
         messages = [
             *messages,
             {"role": "assistant", "content": reply.text.strip() or "(empty reply)"},
-            {"role": "user", "content": repair_user_message(reason, shape=shape)},
+            {"role": "user", "content": turn},
         ]
-    subject = "the grouping reply" if batch is None else f"the {stage} reply for {where}"
     repairs = settings.max_repair_attempts
+    after = f"(after {repairs} repair attempt{'s' if repairs != 1 else ''})"
+    if breach is not None:
+        return _Outcome(value=None, error=f"{breach.detail} {after}", calls=tuple(calls))
+    if stage == "extraction":
+        subject = f"the {stage} reply for {where}"
+    elif stage == "judge":
+        subject = where  # "judge call 1 of 2"
+    else:
+        subject = f"the {where} reply"
     return _Outcome(
-        value=None,
-        error=(
-            f"{subject} could not be parsed: {reason} "
-            f"(after {repairs} repair attempt{'s' if repairs != 1 else ''})"
-        ),
-        calls=tuple(calls),
+        value=None, error=f"{subject} could not be parsed: {reason} {after}", calls=tuple(calls)
     )
 
 
 def _incomplete(reply: ModelReply, *, stage: str, where: str, max_tokens: int) -> str | None:
     """Return why a reply is not whole (cut at max_tokens, refused, ...), or None."""
-    subject = "the grouping reply" if stage == "grouping" else f"the {stage} reply for {where}"
+    if stage == "extraction":
+        subject = f"the {stage} reply for {where}"
+    elif stage == "judge":
+        subject = where  # "judge call 1 of 2"
+    else:
+        subject = f"the {where} reply"
     if reply.stop_reason == "max_tokens":
+        setting = "grouping" if stage.startswith("grouping") else stage
         smaller = " or lower max_tokens_per_batch" if stage == "extraction" else ""
         return (
             f"{subject} stopped at max_tokens ({max_tokens}) and is cut off; raise the "
-            f"{stage} max_tokens{smaller}"
+            f"{setting} max_tokens{smaller}"
         )
     if reply.stop_reason == "refusal":
         return f"the model gave a refusal (stop_reason refusal) for {where}; nothing was extracted"
@@ -324,25 +324,18 @@ def _incomplete(reply: ModelReply, *, stage: str, where: str, max_tokens: int) -
 
 
 def _build_response(
-    grouping: Any,
+    groups: Sequence[tuple[str, Sequence[int]]],
     merged: Sequence[Merged],
     document_id: str | None,
     order: Mapping[str, int],
     calls: Sequence[CallUsage],
-    warnings: tuple[str, ...],
+    warnings: tuple[PipelineWarning, ...],
 ) -> AgenticResponse:
-    """Validate the grouping as a partition and build the chunks with their provenance."""
-    groups = [(group.category, list(group.facts)) for group in grouping.groups]
-    problem = check_partition(groups, [m.text for m in merged])
-    if problem:
-        skipped = "; ".join(grouping.skipped)
-        detail = f"{problem} ({skipped})" if skipped else problem
-        return AgenticResponse.failure(detail, calls=calls, warnings=warnings)
-    by_key = {normalise_space(m.text): m for m in merged}
+    """Build the chunks of a checked partition (``[(category, 1-based numbers)]``)."""
     doc = document_id.strip() if document_id and document_id.strip() else None
     chunks: list[AgenticChunk] = []
-    for seq, (category, facts) in enumerate(groups, start=1):
-        members = [by_key[normalise_space(f)] for f in facts]
+    for seq, (category, numbers) in enumerate(groups, start=1):
+        members = [merged[n - 1] for n in numbers]
         sources = sorted({s for m in members for s in m.sources}, key=order.__getitem__)
         chunks.append(
             AgenticChunk.from_propositions(

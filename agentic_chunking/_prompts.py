@@ -1,4 +1,5 @@
-"""The two prompts of the pipeline (extraction, grouping) and the messages built around them.
+"""The prompts of the pipeline (extraction, grouping, and the merge of a long document's
+grouping windows) and the messages built around them.
 
 The prompt texts live in versioned files, ``prompts/<stage>.v<N>.txt``, inside the package.
 Each file starts with a ``# version: <id>`` line; that line is stripped before sending and
@@ -18,7 +19,8 @@ _VERSION_PREFIX = "# version:"
 # stage -> the prompt file in use for that stage.
 _PROMPT_FILES: dict[str, str] = {
     "extraction": "extraction.v1.txt",
-    "grouping": "grouping.v1.txt",
+    "grouping": "grouping.v2.txt",  # v1 (facts copied verbatim) kept for old cassettes
+    "grouping_merge": "grouping-merge.v1.txt",
     "judge": "judge.v1.txt",
 }
 
@@ -34,7 +36,7 @@ class Prompt:
 
 @cache
 def load_prompt(stage: str) -> Prompt:
-    """Return the prompt of ``stage`` ("extraction" or "grouping").
+    """Return the prompt of ``stage`` ("extraction", "grouping" or "grouping_merge").
 
     Raises ValueError for an unknown stage or a prompt file without its version line.
     """
@@ -68,6 +70,32 @@ def grouping_user_message(propositions: Sequence[str]) -> str:
     return f"<propositions>\n{lines}\n</propositions>"
 
 
+def grouping_merge_user_message(categories: Sequence[tuple[str, Sequence[str]]]) -> str:
+    """Return the user message of the merge call of a windowed grouping.
+
+    ``categories`` is ``[(label, example propositions), ...]``; each is numbered from 1
+    and its examples follow, one per line, indented with ``- ``.
+    """
+    blocks = []
+    for number, (label, examples) in enumerate(categories, 1):
+        lines = "".join(f"\n   - {example}" for example in examples)
+        blocks.append(f"{number}. {label}{lines}")
+    return "<categories>\n" + "\n".join(blocks) + "\n</categories>"
+
+
+def partition_repair_message(problem: str, *, shape: str) -> str:
+    """Return the user turn that asks for a grouping again, naming what broke the partition.
+
+    ``problem`` names the numbers missing, repeated or out of range (see
+    ``_partition.NumberedPartition.repair_reason``).
+    """
+    return (
+        f"Your grouping is not a partition: {problem}. Reply again with the whole grouping, "
+        f"every number in exactly one group, as only {shape}: no prose before or after, "
+        "no Markdown code fences."
+    )
+
+
 def repair_user_message(reason: str, *, shape: str) -> str:
     """Return the user turn that asks the model to resend an unreadable reply.
 
@@ -81,4 +109,5 @@ def repair_user_message(reason: str, *, shape: str) -> str:
 
 
 EXTRACTION_SHAPE = "the JSON array of proposition strings"
-GROUPING_SHAPE = 'the JSON array of {"category": ..., "facts": [...]} objects'
+GROUPING_SHAPE = 'the JSON array of {"category": ..., "fact_ids": [...]} objects'
+GROUPING_MERGE_SHAPE = 'the JSON array of {"category": ..., "category_ids": [...]} objects'

@@ -14,6 +14,10 @@ Behaviour is scripted either by a queue of ``replies`` (served in arrival order;
 each request's JSON body and returns a FakeReply (or a str). When the queue is empty the
 server answers HTTP 500 with ``x-should-retry: false``, so a test fails loudly.
 
+With ``enforce_max_tokens=True`` a reply longer than the request's ``max_tokens`` (by the
+server's estimate, characters / 4) is cut there and ends with ``stop_reason`` max_tokens,
+as the real API does; off by default, so scripted replies are served as written.
+
 Every request is recorded in ``requests`` (method, path, headers, parsed body), in
 arrival order, for assertions. An exception raised by the handler is kept in
 ``handler_errors`` and answered with a non-retried HTTP 500.
@@ -26,12 +30,19 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from itertools import count
 from typing import Any
 
-__all__ = ["ERROR_TYPES", "FakeMessagesServer", "FakeReply", "RecordedRequest", "user_text"]
+__all__ = [
+    "ERROR_TYPES",
+    "FakeMessagesServer",
+    "FakeReply",
+    "RecordedRequest",
+    "ScriptedPipeline",
+    "user_text",
+]
 
 ERROR_TYPES: dict[int, str] = {
     400: "invalid_request_error",
@@ -102,11 +113,13 @@ class FakeMessagesServer:
         *,
         handler: Handler | None = None,
         host: str = "127.0.0.1",
+        enforce_max_tokens: bool = False,
     ) -> None:
         if handler is not None and replies:
             raise ValueError("give either a queue of replies or a handler, not both")
         self._queue: deque[FakeReply | str] = deque(replies)
         self._handler = handler
+        self._enforce_max_tokens = enforce_max_tokens
         self._lock = threading.Lock()
         self._ids = count(1)
         self.requests: list[RecordedRequest] = []
@@ -180,6 +193,9 @@ class FakeMessagesServer:
 
     def _message_json(self, reply: FakeReply, body: Any) -> dict[str, Any]:
         request = body if isinstance(body, Mapping) else {}
+        limit = request.get("max_tokens")
+        if self._enforce_max_tokens and isinstance(limit, int) and len(reply.text) // 4 > limit:
+            reply = replace(reply, text=reply.text[: limit * 4], stop_reason="max_tokens")
         prompt_chars = len(json.dumps(request.get("messages", ""))) + len(
             json.dumps(request.get("system", ""))
         )
@@ -259,3 +275,6 @@ def _make_request_handler(server: FakeMessagesServer) -> type[BaseHTTPRequestHan
             return
 
     return _RequestHandler
+
+
+from ._scripted import ScriptedPipeline  # noqa: E402  (it builds FakeReply)

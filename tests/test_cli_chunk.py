@@ -53,7 +53,8 @@ def test_a_markdown_document_becomes_paragraph_chunks(
     assert chunk["Propositions"] == ["First paragraph.", "Second paragraph.", "Third."]
     assert chunk["SourceChunkIds"] == ["P0001", "P0002", "P0003"]
     assert result["Usage"]["Calls"][0]["Model"] == "reference"
-    assert "extraction batch 3/3 (chunk P0003)" in err and "grouping 3 propositions" in err
+    assert "extraction batch 3/3 done (batch " in err and "(batch 3 (chunk P0003))" in err
+    assert "grouping 3 propositions" in err and "tokens so far" in err
     assert KEY not in out + err
 
 
@@ -103,7 +104,9 @@ def test_json_chunk_list_with_extra_keys(
     result = json.loads(out)
     assert result["Chunks"][0]["SourceChunkIds"] == ["L4-0", "L4-2"]
     assert "warning: input chunk L4-1 is empty" in err
-    assert any("L4-1" in warning for warning in result["Warnings"])
+    assert [(w["Kind"], w["Data"]) for w in result["Warnings"]] == [
+        ("empty_input", {"chunk_id": "L4-1"})
+    ]
 
 
 def test_yaml_case_file_gives_its_document_id(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import agentic_chunking
@@ -85,3 +87,37 @@ def test_public_api_is_sorted_and_importable() -> None:
     assert len(names) == len(set(names))
     for name in names:
         assert hasattr(agentic_chunking, name), name
+
+
+def test_warnings_are_records_serialised_with_their_message_and_read_back() -> None:
+    from agentic_chunking import PipelineWarning
+
+    record = PipelineWarning(
+        "empty_input", "input chunk C2 is empty: it gives no batch", {"chunk_id": "C2"}
+    )
+    response = AgenticResponse(warnings=(record,))
+    data = response.to_dict()
+    assert data["Warnings"] == [
+        {
+            "Kind": "empty_input",
+            "Message": "input chunk C2 is empty: it gives no batch",
+            "Data": {"chunk_id": "C2"},
+        }
+    ]
+    assert AgenticResponse.from_dict(json.loads(json.dumps(data))).warnings == (record,)
+    assert str(record) == record.message
+
+
+def test_an_old_file_whose_warnings_are_lines_is_still_read() -> None:
+    old = {
+        "Chunks": [],
+        "IsSuccess": True,
+        "Warnings": [
+            "input chunk C2 is empty: it gives no batch",
+            "duplicate merged before grouping (reworded): 'A.' from chunk C3 kept once as 'A!'",
+            "something else",
+        ],
+    }
+    warnings = AgenticResponse.from_dict(old).warnings
+    assert [w.kind for w in warnings] == ["empty_input", "duplicate_merged", "other"]
+    assert [w.message for w in warnings] == old["Warnings"]

@@ -92,7 +92,9 @@ def test_bad_entries_are_skipped_with_a_warning_and_the_rest_kept(
     ]
     assert response.chunks[0].chunk_id == "DOC-001-0001"
     assert len(response.warnings) == 1
-    assert "entry 1 skipped" in response.warnings[0] and reason in response.warnings[0]
+    warning = response.warnings[0]
+    assert warning.kind == "skipped_entry" and warning.data["entry"] == 1
+    assert "entry 1 skipped" in warning.message and reason in warning.data["reason"]
 
 
 def test_fenced_and_preambled_grouping_reply_is_read() -> None:
@@ -156,3 +158,29 @@ def test_response_dict_uses_the_seed_names_and_round_trips() -> None:
         "Hash",
     ]
     assert AgenticResponse.from_dict(json.loads(json.dumps(data))) == response
+
+
+def test_numbered_grouping_keeps_numbers_as_given_and_maps_texts() -> None:
+    from agentic_chunking import ReplyParseError
+    from agentic_chunking._normalise import NumberedGroup, parse_numbered_grouping
+
+    listed = ["First fact.", "Second  fact.", "Third fact."]
+    raw = (
+        '[{"category": "A", "fact_ids": [3, 9, 3]}, {"category": "B", "facts": '
+        '["Second fact.", "New fact."]}, {"category": "C", "fact_ids": ["1"]}, {"fact_ids": [1]}]'
+    )
+    reply = parse_numbered_grouping(raw, propositions=listed)
+    assert reply.groups == (
+        NumberedGroup("A", (3, 9, 3)),
+        NumberedGroup("B", (2,), ("New fact.",)),
+    )
+    assert reply.skipped == (
+        "entry 3 skipped: fact_ids of 'C' is not a non-empty list of whole numbers",
+        "entry 4 skipped: no category",
+    )
+    merged = parse_numbered_grouping(
+        '[{"category": "T", "category_ids": [2, 1]}]', propositions=["x", "y"], key="category_ids"
+    )
+    assert merged.groups == (NumberedGroup("T", (2, 1)),)
+    with pytest.raises(ReplyParseError, match="no entry of the grouping reply is usable"):
+        parse_numbered_grouping('[{"category": "A"}]', propositions=listed)

@@ -262,20 +262,54 @@ def test_no_repair_when_max_repair_attempts_is_zero(serve: Any) -> None:
     ],
     ids=["drops", "adds", "repeats"],
 )
-def test_a_grouping_that_is_not_a_partition_fails(
+def test_a_grouping_that_is_not_a_partition_fails_after_one_repair(
     serve: Any, grouping: list[dict[str, Any]], expected: str
 ) -> None:
-    _server, client = serve(default_script([ok(grouping)]))
+    _server, client = serve(default_script([ok(grouping), ok(grouping)]))
     response = chunk_text_agentic(INPUTS, "D", client=client)
     assert not response.is_success and not response.chunks
     assert expected in response.error_detail
-    assert len(response.calls) == 3
+    assert "after 1 repair attempt" in response.error_detail
+    assert len(response.calls) == 4
 
 
 def test_a_dropped_proposition_is_named(serve: Any) -> None:
-    _server, client = serve(default_script([ok(GOOD_GROUPING[:1])]))
+    _server, client = serve(default_script([ok(GOOD_GROUPING[:1])] * 2))
     response = chunk_text_agentic(INPUTS, "D", client=client)
     assert ZONING_FACTS[0] in response.error_detail
+
+
+@pytest.mark.parametrize(
+    ("fact_ids", "named"),
+    [
+        ([[1], [3]], "number 2 is in no group"),
+        ([[1, 2], [2, 3]], "number 2 is in groups 1, 2"),
+        ([[1, 2], [3, 7, 0]], "numbers 7, 0 are not in the list 1..3"),
+        ([[1], [3, 9]], "number 2 is in no group; number 9 is not in the list 1..3"),
+    ],
+    ids=["missing", "repeated", "out-of-range", "both"],
+)
+def test_a_non_partition_gets_one_repair_turn_naming_exactly_the_numbers(
+    serve: Any, fact_ids: list[list[int]], named: str
+) -> None:
+    bad = [{"category": f"G{i}", "fact_ids": ids} for i, ids in enumerate(fact_ids)]
+    good = [{"category": "Liver", "fact_ids": [1, 2]}, {"category": "Zoning", "fact_ids": [3]}]
+    server, client = serve(default_script([ok(bad), ok(good)]))
+    response = chunk_text_agentic(INPUTS, "D", client=client)
+    assert response.is_success, response.error_detail
+    assert [c.propositions for c in response.chunks] == [tuple(LIVER_FACTS), tuple(ZONING_FACTS)]
+    repair = server.requests[-1].body["messages"]
+    assert [m["role"] for m in repair] == ["user", "assistant", "user"]
+    assert repair[1]["content"] == ok(bad)
+    turn = repair[2]["content"]
+    assert turn.startswith(f"Your grouping is not a partition: {named}. Reply again")
+    assert '"fact_ids"' in turn
+
+
+def test_a_partition_is_not_repaired(serve: Any) -> None:
+    server, client = serve(default_script())
+    assert chunk_text_agentic(INPUTS, "D", client=client).is_success
+    assert stages(server).count("grouping") == 1
 
 
 def test_a_grouping_cut_at_max_tokens_fails(serve: Any) -> None:
@@ -321,7 +355,10 @@ def test_an_empty_input_chunk_is_noted_and_skipped(serve: Any) -> None:
     inputs = [INPUTS[0], AgenticChunkInput("EMPTY", "  \n "), INPUTS[1]]
     response = chunk_text_agentic(inputs, "D", client=client)
     assert response.is_success, response.error_detail
-    assert any("EMPTY" in warning for warning in response.warnings)
+    assert [(w.kind, dict(w.data)) for w in response.warnings] == [
+        ("empty_input", {"chunk_id": "EMPTY"})
+    ]
+    assert "input chunk EMPTY is empty" in str(response.warnings[0])
     assert len(server.requests) == 3
     assert [c.batch for c in response.calls] == [1, 2, None]
 
@@ -385,7 +422,10 @@ def test_progress_lines_are_reported_for_several_batches(serve: Any) -> None:
     lines: list[str] = []
     chunk_text_agentic(INPUTS, "D", client=client, progress=lines.append)
     assert len(lines) == 3 and lines[-1] == "grouping 3 propositions"
-    assert any(line.startswith("extraction batch 2/2 (chunk C2)") for line in lines)
+    assert lines[1].startswith("extraction batch 2/2 done (batch ")
+    assert any("(batch 2 (chunk C2)): 1 propositions; tokens so far " in line for line in lines)
+    last = lines[1].split("tokens so far ")[1]
+    assert last.endswith(" out") and " in / " in last
 
 
 def test_model_comes_from_the_environment_then_the_default(
@@ -429,3 +469,63 @@ def test_a_rejected_key_is_a_configuration_error_without_the_key(serve: Any) -> 
     with pytest.raises(ConfigurationError, match="ANTHROPIC_API_KEY") as caught:
         chunk_text_agentic(INPUTS[:1], "D", client=client)
     assert KEY not in str(caught.value)
+
+
+def test_possible_duplicates_both_survive_the_pipeline_and_are_reported(serve: Any) -> None:
+    first = "In winter the pass lets no trucks through. In summer it lets trucks through."
+    second = "Most residents own a car. Many residents own a car. Dogs chase cats."
+    facts_1 = ["The pass lets no trucks through in winter.", "The pass lets trucks through."]
+    facts_2 = ["Most residents own a car.", "Many residents own a car.", "Dogs chase cats."]
+    again = ["Cats chase dogs.", "The pass lets trucks through in winter."]
+    third = "Cats chase dogs. The pass lets trucks through in winter."
+    grouping = [
+        {"category": "Mountain Pass", "fact_ids": [1, 2, 7]},
+        {"category": "Residents", "fact_ids": [3, 4]},
+        {"category": "Animals", "fact_ids": [5, 6]},
+    ]
+    script = Script(
+        {first: [ok(facts_1)], second: [ok(facts_2)], third: [ok(again)]}, [ok(grouping)]
+    )
+    server, client = serve(script)
+    inputs = [AgenticChunkInput("C1", first), AgenticChunkInput("C2", second)]
+    inputs.append(AgenticChunkInput("C3", third))
+    response = chunk_text_agentic(inputs, "D", client=client)
+    assert response.is_success, response.error_detail
+    kept = [p for chunk in response.chunks for p in chunk.propositions]
+    assert sorted(kept) == sorted([*facts_1, *facts_2, *again])  # nothing merged away
+    assert "7. The pass lets trucks through in winter." in user_text(server.requests[-1].body)
+    possible = [w for w in response.warnings if w.kind == "possible_duplicate"]
+    assert {(w.data["original"], w.data["proposition"], w.data["relation"]) for w in possible} == {
+        ("Dogs chase cats.", "Cats chase dogs.", "reworded_duplicate"),
+        (
+            "The pass lets trucks through.",
+            "The pass lets trucks through in winter.",
+            "contained_duplicate",
+        ),
+    }
+    assert not any(w.kind == "duplicate_merged" for w in response.warnings)
+
+
+def test_a_certain_duplicate_is_merged_with_a_record_of_both(serve: Any) -> None:
+    first = "The human liver filters blood. It stores glycogen."
+    second = "The liver stores glycogen. Zoning ordinances regulate land use in cities."
+    script = Script(
+        {
+            first: [ok(LIVER_FACTS)],
+            second: [ok(["Glycogen is stored by the human liver.", *ZONING_FACTS])],
+        },
+        [ok(GOOD_GROUPING)],
+    )
+    _server, client = serve(script)
+    response = chunk_text_agentic(
+        [AgenticChunkInput("C1", first), AgenticChunkInput("C2", second)], "D", client=client
+    )
+    [merged] = response.warnings
+    assert merged.kind == "duplicate_merged"
+    assert merged.data == {
+        "kept": LIVER_FACTS[1],
+        "dropped": "Glycogen is stored by the human liver.",
+        "chunk_id": "C2",
+        "kept_from": "C1",
+        "how": "certain",
+    }

@@ -7,7 +7,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agentic_chunking import AgenticChunkInput, InputError, plan_batches
-from agentic_chunking._partition import Merged, check_partition, merge_duplicates
+from agentic_chunking._partition import (
+    Merged,
+    check_numbered_partition,
+    check_partition,
+    merge_duplicates,
+)
 
 FACTS = [f"Fact number {n} concerns topic {chr(65 + n)}." for n in range(12)]
 
@@ -98,3 +103,45 @@ def test_plan_batches_accepts_mappings_and_a_chunk_under_the_limit_is_one_batch(
 def test_bad_inputs_are_input_errors(inputs: object, message: str) -> None:
     with pytest.raises(InputError, match=message):
         plan_batches(inputs)  # type: ignore[arg-type]
+
+
+@given(st.lists(st.integers(0, 3), min_size=1, max_size=20), st.data())
+def test_numbered_partition_names_exactly_what_breaks_it(labels: list[int], data) -> None:  # type: ignore[no-untyped-def]
+    count = len(labels)
+    groups = [
+        ([n for n, label in enumerate(labels, 1) if label == g], []) for g in sorted(set(labels))
+    ]
+    assert check_numbered_partition(groups, count).ok
+    dropped = data.draw(st.integers(1, count))
+    without = [([n for n in ids if n != dropped], t) for ids, t in groups]
+    result = check_numbered_partition(without, count)
+    assert result.missing == (dropped,) and not result.repeated and not result.out_of_range
+    assert result.repair_reason() == f"number {dropped} is in no group"
+    twice = [*groups, ([dropped], [])]
+    result = check_numbered_partition(twice, count)
+    assert [n for n, _ in result.repeated] == [dropped] and not result.missing
+    assert result.repeated[0][1][-1] == len(twice)
+    beyond = [*groups, ([count + 1, 0], ["An invented fact."])]
+    result = check_numbered_partition(beyond, count)
+    assert result.out_of_range == ((count + 1, len(beyond)), (0, len(beyond)))
+    assert result.unknown == (("An invented fact.", len(beyond)),)
+    facts = [f"Fact {n}." for n in range(1, count + 1)]
+    assert "3 not among the extracted propositions" in result.describe(facts)
+
+
+def test_only_certain_duplicates_are_merged_possible_ones_are_kept() -> None:
+    pairs = [
+        ("The liver converts glucose into glycogen.", "C1"),
+        ("The liver converts glycogen into glucose.", "C2"),  # same words, reversed roles
+        ("All birds in the park can fly.", "C1"),
+        ("Some birds in the park can fly.", "C2"),  # another quantifier
+        ("The Romans were defeated by the Gauls.", "C1"),
+        ("The Gauls defeated the Romans.", "C2"),  # the passive turned active: certain
+    ]
+    notes: list[tuple[str, str]] = []
+    merged = merge_duplicates(
+        pairs, on_merge=lambda kept, dropped, _c: notes.append((kept.text, dropped))
+    )
+    assert [m.text for m in merged] == [p for p, _ in pairs[:5]]
+    assert merged[4].sources == ("C1", "C2")
+    assert notes == [(pairs[4][0], pairs[5][0])]

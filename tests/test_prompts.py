@@ -10,8 +10,10 @@ import pytest
 from agentic_chunking import PROMPT_VERSIONS
 from agentic_chunking._prompts import (
     extraction_user_message,
+    grouping_merge_user_message,
     grouping_user_message,
     load_prompt,
+    partition_repair_message,
     repair_user_message,
 )
 
@@ -19,15 +21,29 @@ STAGES = ("extraction", "grouping")
 RULES = ("No invention", "No unresolved pronouns", "No duplication", "Full self-containment")
 
 
+FILES = {
+    "extraction": "extraction.v1.txt",
+    "grouping": "grouping.v2.txt",
+    "grouping_merge": "grouping-merge.v1.txt",
+    "judge": "judge.v1.txt",
+}
+
+
 def test_versions_come_from_the_first_line_of_each_file() -> None:
     assert PROMPT_VERSIONS == {
         "extraction": "extraction-v1",
-        "grouping": "grouping-v1",
+        "grouping": "grouping-v2",
+        "grouping_merge": "grouping-merge-v1",
         "judge": "judge-v1",
     }
-    for stage in STAGES:
-        raw = resources.files("agentic_chunking").joinpath("prompts", f"{stage}.v1.txt")
+    for stage, name in FILES.items():
+        raw = resources.files("agentic_chunking").joinpath("prompts", name)
         assert raw.read_text("utf-8").startswith(f"# version: {PROMPT_VERSIONS[stage]}\n")
+
+
+def test_grouping_v1_is_kept_for_the_cassettes_that_answer_it() -> None:
+    raw = resources.files("agentic_chunking").joinpath("prompts", "grouping.v1.txt")
+    assert raw.read_text("utf-8").startswith("# version: grouping-v1\n")
 
 
 @pytest.mark.parametrize("stage", STAGES)
@@ -46,8 +62,14 @@ def test_extraction_states_the_four_rules_and_the_reply_shape() -> None:
 def test_grouping_states_the_partition_and_the_reply_shape() -> None:
     text = load_prompt("grouping").text
     assert all(rule.lower() in text.lower() for rule in RULES)
-    assert "exactly one group" in text and "verbatim" in text
-    assert '"category"' in text and '"facts"' in text and "<propositions>" in text
+    assert "exactly one group" in text and "by its number only" in text
+    assert '"category"' in text and '"fact_ids"' in text and "<propositions>" in text
+    assert '"facts"' not in text
+
+
+def test_the_merge_prompt_asks_for_category_numbers() -> None:
+    text = load_prompt("grouping_merge").text
+    assert "<categories>" in text and '"category_ids"' in text and "exactly one theme" in text
 
 
 def test_unknown_stage_is_refused() -> None:
@@ -59,6 +81,10 @@ def test_user_messages() -> None:
     assert extraction_user_message("A b.") == "<text>\nA b.\n</text>"
     numbered = grouping_user_message(["First.", "Second."])
     assert numbered == "<propositions>\n1. First.\n2. Second.\n</propositions>"
+    merge = grouping_merge_user_message([("Livers", ["The liver filters blood."]), ("Z", [])])
+    assert merge == "<categories>\n1. Livers\n   - The liver filters blood.\n2. Z\n</categories>"
+    repair = partition_repair_message("number 3 is in no group", shape="X")
+    assert "not a partition: number 3 is in no group." in repair and "only X" in repair
     assert re.search(
         r"could not be parsed: bad\. Reply again with only X", repair_user_message("bad", shape="X")
     )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from agentic_chunking import AgenticResponse
+from agentic_chunking import AgenticResponse, PipelineWarning
 from agentic_chunking.report import (
     CaseResult,
     CheckResult,
@@ -56,11 +56,11 @@ def _case_block(html: str, case_id: str) -> str:
     return html[start : end if end > 0 else html.index("</section>", start)]
 
 
-def test_warnings_are_grouped_by_kind_with_counted_labels() -> None:
+def test_old_plain_lines_are_grouped_by_their_former_wording() -> None:
     lines = (REPEATED, EMPTY, REWORDED, NO_PROPOSITION, "something new", EMPTY)
     groups = warning_groups(lines)
     assert [(g.kind, g.label) for g in groups] == [
-        ("duplicate", "2 duplicates merged"),
+        ("duplicate_merged", "2 duplicates merged"),
         ("empty_input", "2 empty input chunks"),
         ("no_proposition", "1 batch gave no proposition"),
         ("other", "1 other warning"),
@@ -68,6 +68,21 @@ def test_warnings_are_grouped_by_kind_with_counted_labels() -> None:
     assert groups[0].lines == (REPEATED, REWORDED)  # every line kept, in order
     assert warning_summary([REPEATED]) == "1 duplicate merged"
     assert warning_summary([]) == ""
+
+
+def test_records_are_grouped_by_their_kind_never_their_wording() -> None:
+    records = (
+        PipelineWarning("possible_duplicate", "input chunk X is empty", {"relation": "r"}),
+        PipelineWarning("duplicate_merged", "anything at all", {"kept": "A."}),
+        PipelineWarning("a_kind_from_the_future", "duplicate merged before grouping"),
+    )
+    groups = warning_groups(records)
+    assert [(g.kind, g.label) for g in groups] == [
+        ("duplicate_merged", "1 duplicate merged"),
+        ("possible_duplicate", "1 possible duplicate kept"),
+        ("other", "1 other warning"),
+    ]
+    assert groups[1].records == records[:1]
 
 
 def test_a_case_with_warnings_gets_a_badge_and_a_collapsible_list(reference: RunResults) -> None:

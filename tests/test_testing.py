@@ -126,3 +126,16 @@ def test_user_text_reads_string_and_block_content() -> None:
     }
     assert user_text(blocks) == "ab"
     assert user_text({"messages": []}) == ""
+
+
+def test_enforce_max_tokens_cuts_a_long_reply_as_the_api_does() -> None:
+    long = "x" * 40  # 10 estimated tokens, over BODY's max_tokens of 5
+    with FakeMessagesServer([long, "y" * 20], enforce_max_tokens=True) as server:
+        _status, _headers, cut = post(server, BODY)
+        _status, _headers, whole = post(server, BODY)
+    assert cut["content"][0]["text"] == "x" * 20 and cut["stop_reason"] == "max_tokens"
+    assert cut["usage"]["output_tokens"] == 5
+    assert whole["content"][0]["text"] == "y" * 20 and whole["stop_reason"] == "end_turn"
+    with FakeMessagesServer([long]) as server:  # off by default: served as written
+        _status, _headers, payload = post(server, BODY)
+    assert payload["content"][0]["text"] == long and payload["stop_reason"] == "end_turn"

@@ -5,7 +5,7 @@ Rule ids are module constants; :data:`SUBSTANCE_RULES` lists the four hard asser
 """
 
 from ._domains import attribute_domain, find_mixed_domains
-from ._duplicates import find_duplicates, same_fact
+from ._duplicates import DUPLICATE_KINDS, certainly_same_fact, contains, find_duplicates, same_fact
 from ._finding import (
     ERROR,
     MIXED_DOMAINS,
@@ -24,6 +24,7 @@ from ._pronouns import find_unresolved_pronouns
 from ._self_contained import find_not_self_contained
 
 __all__ = [
+    "DUPLICATE_KINDS",
     "ERROR",
     "MIXED_DOMAINS",
     "NO_DUPLICATION",
@@ -37,6 +38,8 @@ __all__ = [
     "Finding",
     "Severity",
     "attribute_domain",
+    "certainly_same_fact",
+    "contains",
     "find_duplicates",
     "find_inventions",
     "find_mixed_domains",

@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 
 from .._client import DEFAULT_MODEL
 from .._errors import ConfigurationError
+from .._grouping import Outcome as _Outcome
 from .._models import AgenticChunkInput, AgenticResponse, CallUsage
-from .._pipeline import DEFAULT_MAX_REPAIR_ATTEMPTS, _converse, _Outcome, _Settings
+from .._pipeline import DEFAULT_MAX_REPAIR_ATTEMPTS, _converse, _Settings
 from ._request import JudgeRequest, plan_judge_requests
 from ._verdicts import Judgement, Pair, PairVerdict, PropositionVerdict, read_judge_reply
 

@@ -6,6 +6,7 @@ The page is self-contained (inline CSS and SVG plots, no script, no network) and
 string that comes from a results file is escaped.
 """
 
+from .._warning import WARNING_KINDS
 from ._compare import Column, Comparison, Move, compare_runs
 from ._metrics import MetricStatus, deviation_notes, metric_status, missing_themes, theme_found
 from ._records import (
@@ -30,7 +31,7 @@ from ._results import (
     record_run,
     write_results,
 )
-from ._warnings import WARNING_KINDS, WarningGroup, warning_groups, warning_summary
+from ._warnings import WarningGroup, warning_groups, warning_summary
 
 __all__ = [
     "CHECK_ORDER",

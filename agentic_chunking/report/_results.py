@@ -20,6 +20,7 @@ from typing import Any
 from .._errors import InputError
 from .._files import write_text_atomic
 from .._models import AgenticResponse
+from .._warning import PipelineWarning
 from ._records import (
     CHECK_ORDER,
     OUTCOMES,
@@ -90,7 +91,7 @@ class CaseResult:
         )
 
     @property
-    def warnings(self) -> tuple[str, ...]:
+    def warnings(self) -> tuple[PipelineWarning, ...]:
         """What the pipeline noticed without failing (empty without a response)."""
         return () if self.response is None else self.response.warnings
 

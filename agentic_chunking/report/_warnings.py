@@ -1,75 +1,74 @@
 """The pipeline's warnings, grouped by kind for the report ("8 duplicates merged").
 
-A warning is a line of ``AgenticResponse.warnings``: something noticed that did not fail
-the run. ``warning_groups`` sorts each line into one known kind by its wording (the
-pipeline's own phrases) and keeps every line; a line of no known kind is ``other``.
+A warning is a :class:`PipelineWarning` of ``AgenticResponse.warnings``: something
+noticed that did not fail the run, with its kind. ``warning_groups`` sorts warnings by
+their recorded kind (never by their wording) and keeps every one; an unknown kind is
+shown under ``other``. A plain line (an old results file) is read by
+``PipelineWarning.of``.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-#: Kind, pattern on the line, and the phrase for one and for several.
-_KINDS: tuple[tuple[str, re.Pattern[str], str, str], ...] = (
-    (
-        "duplicate",
-        re.compile(r"^duplicate merged before grouping"),
-        "duplicate merged",
-        "duplicates merged",
-    ),
-    (
-        "empty_input",
-        re.compile(r"^input chunk .* is empty"),
-        "empty input chunk",
-        "empty input chunks",
-    ),
-    (
-        "no_proposition",
-        re.compile(r" gave no proposition"),
-        "batch gave no proposition",
-        "batches gave no proposition",
-    ),
-    (
-        "skipped_entry",
-        re.compile(r"^entry \d+ skipped"),
-        "reply entry skipped",
-        "reply entries skipped",
-    ),
+from .._warning import (
+    DUPLICATE_MERGED,
+    EMPTY_INPUT,
+    NO_PROPOSITION,
+    OTHER_WARNING,
+    POSSIBLE_DUPLICATE,
+    SKIPPED_ENTRY,
+    WARNING_KINDS,
+    PipelineWarning,
 )
-WARNING_KINDS = (*(kind for kind, *_ in _KINDS), "other")
+
+#: Kind -> the phrase for one and for several.
+_PHRASES: dict[str, tuple[str, str]] = {
+    DUPLICATE_MERGED: ("duplicate merged", "duplicates merged"),
+    POSSIBLE_DUPLICATE: ("possible duplicate kept", "possible duplicates kept"),
+    EMPTY_INPUT: ("empty input chunk", "empty input chunks"),
+    NO_PROPOSITION: ("batch gave no proposition", "batches gave no proposition"),
+    SKIPPED_ENTRY: ("reply entry skipped", "reply entries skipped"),
+    OTHER_WARNING: ("other warning", "other warnings"),
+}
 
 
 @dataclass(frozen=True, slots=True)
 class WarningGroup:
-    """The warnings of one kind, in their original order; ``label`` reads "8 duplicates merged"."""
+    """The warnings of one kind, in their original order; ``label`` reads "8 duplicates merged".
+
+    ``lines`` are the readable messages; ``records`` the warnings themselves.
+    """
 
     kind: str
-    lines: tuple[str, ...]
+    records: tuple[PipelineWarning, ...]
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return tuple(record.message for record in self.records)
 
     @property
     def label(self) -> str:
-        count = len(self.lines)
-        for kind, _, one, many in _KINDS:
-            if kind == self.kind:
-                return f"{count} {one if count == 1 else many}"
-        return f"{count} other warning{'' if count == 1 else 's'}"
+        count = len(self.records)
+        one, many = _PHRASES.get(self.kind, _PHRASES[OTHER_WARNING])
+        return f"{count} {one if count == 1 else many}"
 
 
-def warning_kind(line: str) -> str:
-    """The kind of one warning line (one of ``WARNING_KINDS``)."""
-    return next((kind for kind, pattern, *_ in _KINDS if pattern.search(line)), "other")
+def warning_kind(warning: PipelineWarning | str) -> str:
+    """The kind of one warning (one of ``WARNING_KINDS``; an unknown kind is ``other``)."""
+    kind = PipelineWarning.of(warning).kind
+    return kind if kind in WARNING_KINDS else OTHER_WARNING
 
 
-def warning_groups(lines: Iterable[str]) -> list[WarningGroup]:
+def warning_groups(warnings: Iterable[PipelineWarning | str]) -> list[WarningGroup]:
     """The warnings grouped by kind, kinds in ``WARNING_KINDS`` order, empty kinds left out."""
-    grouped: dict[str, list[str]] = {kind: [] for kind in WARNING_KINDS}
-    for line in lines:
-        grouped[warning_kind(line)].append(line)
+    grouped: dict[str, list[PipelineWarning]] = {kind: [] for kind in WARNING_KINDS}
+    for warning in warnings:
+        grouped[warning_kind(warning)].append(PipelineWarning.of(warning))
     return [WarningGroup(kind, tuple(found)) for kind, found in grouped.items() if found]
 
 
-def warning_summary(lines: Iterable[str]) -> str:
+def warning_summary(warnings: Iterable[PipelineWarning | str]) -> str:
     """One line for a badge or a tooltip: "8 duplicates merged · 2 empty input chunks"."""
-    return " · ".join(group.label for group in warning_groups(lines))
+    return " · ".join(group.label for group in warning_groups(warnings))

@@ -5,8 +5,9 @@ way (an invented fact, an unresolved pronoun, a duplicate, a fragment, a mixed-d
 chunk); the mutated replies are served to the real pipeline on a loopback server and the
 case is judged exactly as the suite judges it. A mutation is killed when the case fails
 on the operator's rule, or, for a duplicate, on the pipeline's partition guard: the
-pipeline merges propositions that ``same_fact`` calls duplicates before grouping, so a
-grouping that lists a merged-away copy is refused before any output exists.
+pipeline merges propositions that are certainly the same fact (``certainly_same_fact``)
+before grouping, so a grouping that lists a merged-away copy is refused (after its one
+repair turn) before any output exists.
 """
 
 from __future__ import annotations

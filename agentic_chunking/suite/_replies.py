@@ -8,13 +8,19 @@ file whose case input changed since is refused (``load_replies``), never paired 
 with the new input. They are served
 under the model id ``reference`` so that no cassette built from them bears a real
 model's name.
+
+The grouping is written by hand as readable fact texts (or as ``fact_ids``); the server
+answers the grouping-v2 prompt with numbers, derived mechanically: each fact text is
+replaced by its number in the numbered list the request carries. An entry with a fact
+that is not in that list is served as texts, so the pipeline refuses it loudly.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +29,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from .._batches import plan_batches
 from .._errors import CaseError
+from .._partition import normalise_space
 from .._prompts import extraction_user_message, load_prompt
 from ..testing import FakeReply
 from ._cases import Case, _describe, safe_load_yaml
@@ -76,14 +83,34 @@ class ReferenceReplies(_Strict):
     grouping_stop_reason: str = "end_turn"
     judge: JudgeReplies | None = None
 
-    def grouping_text(self) -> str | None:
+    def grouping_text(self, numbered: Sequence[str] | None = None) -> str | None:
+        """The grouping reply; with ``numbered`` (the list the request numbered from 1),
+        facts given as texts are sent as their numbers (``fact_ids``)."""
         if self.grouping_raw is not None:
             return self.grouping_raw
         if self.grouping is None:
             return None
-        return json.dumps(
-            [g.model_dump(exclude_none=True) for g in self.grouping], ensure_ascii=False
-        )
+        return json.dumps([_as_numbers(g, numbered) for g in self.grouping], ensure_ascii=False)
+
+
+def _as_numbers(entry: GroupEntry, numbered: Sequence[str] | None) -> dict[str, Any]:
+    plain = entry.model_dump(exclude_none=True)
+    if numbered is None or entry.facts is None:
+        return plain
+    numbers = {normalise_space(text): n for n, text in enumerate(numbered, 1)}
+    keys = [normalise_space(fact) for fact in entry.facts]
+    if not all(key in numbers for key in keys):
+        return plain
+    return {"category": entry.category, "fact_ids": [numbers[key] for key in keys]}
+
+
+def numbered_list(message: str) -> list[str]:
+    """The propositions of a grouping user message (``<propositions>``, ``N. text`` lines)."""
+    body = message.removeprefix("<propositions>\n").removesuffix("\n</propositions>")
+    return [_NUMBERED.sub("", line, count=1) for line in body.split("\n")]
+
+
+_NUMBERED = re.compile(r"^\d+\. ")
 
 
 def input_hash(case: Case) -> str:
@@ -184,7 +211,7 @@ class ReferenceServer:
                 text=reply.text(), stop_reason=reply.stop_reason, model=REFERENCE_MODEL
             )
         if system == self._grouping_prompt and self._replies is not None:
-            text = self._replies.grouping_text()
+            text = self._replies.grouping_text(numbered_list(first))
             if text is not None:
                 return FakeReply(
                     text=text,

@@ -1,0 +1,145 @@
+"""The run plan (``chunk --dry-run``) and progress with tokens so far, for long documents.
+
+``plan_run`` says what a run would do without calling the model: the extraction batches,
+the grouping windows, estimated input and output tokens, and the estimated cost for a
+model whose price is known. Everything it cannot know before the model answers is an
+estimate, and is labelled so: propositions per source sentence (``PROPOSITIONS_PER_
+SENTENCE``) and their length (``PROPOSITION_CHARS``) are measured on the 32 reference
+cases; tokens are characters / 4, as the seed counts them.
+
+``ProgressTally`` turns each finished call into a progress line with the stage's count
+done out of its total and the tokens so far.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ._batches import plan_batches
+from ._grouping import GROUP_OUTPUT_TOKENS, estimate_output_tokens, window_capacity
+from ._models import AgenticChunkInput, CallUsage, estimate_tokens
+from ._prompts import extraction_user_message, load_prompt
+from ._text import split_sentences
+
+PROPOSITIONS_PER_SENTENCE = 1.57
+"""Propositions a source sentence gives, on average (440 from 280 sentences, 32 cases)."""
+PROPOSITION_CHARS = 68
+"""Mean characters of a proposition in the reference replies of the 32 cases."""
+MERGE_CHARS_PER_CATEGORY = 3 * PROPOSITION_CHARS + 40
+"""Characters one category takes in the merge call: its label and three example facts."""
+
+PRICES_PER_MILLION: Mapping[str, tuple[float, float]] = {
+    "claude-3-7-sonnet-20250219": (3.0, 15.0),
+    "claude-sonnet-4-5": (3.0, 15.0),
+    "claude-sonnet-4-20250514": (3.0, 15.0),
+    "claude-3-5-haiku-20241022": (0.8, 4.0),
+    "claude-haiku-4-5": (1.0, 5.0),
+    "claude-opus-4-1": (15.0, 75.0),
+}
+"""USD per million input and output tokens, as Anthropic lists them (update when they
+change); a model not here gets no cost estimate."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunPlan:
+    """What a run would do. Token and proposition figures are estimates (see the module)."""
+
+    model: str
+    batches: int
+    input_chunks: int
+    estimated_propositions: int
+    grouping_windows: int
+    estimated_input_tokens: int
+    estimated_output_tokens: int
+    estimated_cost_usd: float | None
+
+    def lines(self) -> list[str]:
+        """The plan as lines a person reads."""
+        cost = (
+            f"${self.estimated_cost_usd:.4f}"
+            if self.estimated_cost_usd is not None
+            else f"unknown (no price known for model {self.model!r})"
+        )
+        merge = " + 1 merge call" if self.grouping_windows > 1 else ""
+        return [
+            f"model: {self.model}",
+            f"extraction: {self.batches} batches from {self.input_chunks} input chunks",
+            f"propositions (estimate): about {self.estimated_propositions}",
+            f"grouping: {self.grouping_windows} window(s){merge}",
+            f"tokens (estimate): {self.estimated_input_tokens:,} in, "
+            f"{self.estimated_output_tokens:,} out",
+            f"cost (estimate): {cost}",
+        ]
+
+
+def plan_run(
+    inputs: Sequence[AgenticChunkInput | Mapping[str, Any]],
+    *,
+    model: str,
+    max_tokens_per_batch: int,
+    grouping_max_tokens: int,
+) -> RunPlan:
+    """Plan a run of ``inputs`` without calling the model (raises InputError on bad input)."""
+    batches = plan_batches(inputs, max_tokens_per_batch)
+    extraction_prompt = len(load_prompt("extraction").text)
+    grouping_prompt = len(load_prompt("grouping").text)
+    input_chars = sum(extraction_prompt + len(extraction_user_message(b.text)) for b in batches)
+    sentences = sum(len(split_sentences(b.text)) for b in batches)
+    propositions = math.ceil(sentences * PROPOSITIONS_PER_SENTENCE)
+    output_chars = propositions * (PROPOSITION_CHARS + 4)  # a JSON string and its comma
+    capacity = window_capacity(grouping_max_tokens)
+    windows = max(1, math.ceil(propositions / capacity)) if propositions else 0
+    input_chars += windows * grouping_prompt + propositions * (PROPOSITION_CHARS + 6)
+    output_tokens = estimate_tokens("x" * output_chars)
+    for w in range(windows):
+        output_tokens += estimate_output_tokens(min(capacity, propositions - w * capacity))
+    if windows > 1:
+        categories = math.ceil(propositions / 4)
+        input_chars += len(load_prompt("grouping_merge").text)
+        input_chars += categories * MERGE_CHARS_PER_CATEGORY
+        output_tokens += categories * 2 + GROUP_OUTPUT_TOKENS * max(1, categories // 4)
+    input_tokens = input_chars // 4
+    price = PRICES_PER_MILLION.get(model)
+    cost = None if price is None else (input_tokens * price[0] + output_tokens * price[1]) / 1e6
+    return RunPlan(
+        model=model,
+        batches=len(batches),
+        input_chunks=len({b.chunk_id for b in batches}),
+        estimated_propositions=propositions,
+        grouping_windows=windows,
+        estimated_input_tokens=input_tokens,
+        estimated_output_tokens=output_tokens,
+        estimated_cost_usd=cost,
+    )
+
+
+class ProgressTally:
+    """Counts finished calls per stage and the tokens so far; reports one line per event.
+
+    Thread-safe. ``done(stage, total, label, status, calls)`` adds ``calls`` to the token
+    tally and reports ``"<stage> 3/40 done (<label>): <status>; tokens so far 1,200 in /
+    300 out"``.
+    """
+
+    def __init__(self, report: Callable[[str], None]) -> None:
+        self._report = report
+        self._lock = threading.Lock()
+        self._done: dict[str, int] = {}
+        self.input_tokens = 0
+        self.output_tokens = 0
+
+    def done(
+        self, stage: str, total: int, label: str, status: str, calls: Sequence[CallUsage]
+    ) -> None:
+        with self._lock:
+            self._done[stage] = self._done.get(stage, 0) + 1
+            self.input_tokens += sum(c.input_tokens for c in calls)
+            self.output_tokens += sum(c.output_tokens for c in calls)
+            self._report(
+                f"{stage} {self._done[stage]}/{total} done ({label}): {status}; tokens so far "
+                f"{self.input_tokens:,} in / {self.output_tokens:,} out"
+            )

@@ -1,0 +1,77 @@
+"""Generated propositions for the benchmarks (made by this script, not written by a person).
+
+``propositions(n, seed)`` gives ``n`` distinct, self-contained English-shaped facts,
+deterministic for a seed: a subject phrase, a verb, an object phrase and an optional
+prepositional phrase or number, drawn from pseudo-words with a Zipf-like frequency (a few
+common words, many rare ones, as in real text), ``topics`` themes of their own vocabulary.
+``with_copies`` mixes in repeats and rewordings, so duplicate detection has work to do.
+"""
+
+from __future__ import annotations
+
+import random
+
+_SYLLABLES = [c + v for c in "bdklmnprstvz" for v in "aeiou"]
+_VERBS = """stores filters regulates produces controls reduces increases releases contains carries
+    supports converts requires protects measures limits detects absorbs transports shapes""".split()  # noqa: SIM905
+_PREPOSITIONS = "in during across near under within after before".split()  # noqa: SIM905
+
+
+def _word(rng: random.Random, syllables: int) -> str:
+    return "".join(rng.choice(_SYLLABLES) for _ in range(syllables)) + rng.choice(
+        ["n", "r", "l", "t", "s"]
+    )
+
+
+def _vocabulary(rng: random.Random, size: int) -> list[str]:
+    words: list[str] = []
+    seen: set[str] = set()
+    while len(words) < size:
+        w = _word(rng, rng.randint(2, 4))
+        if w not in seen:
+            seen.add(w)
+            words.append(w)
+    return words
+
+
+def propositions(n: int, seed: int = 0, topics: int = 40) -> list[str]:
+    """``n`` distinct generated facts in ``topics`` themes (consecutive runs share a theme)."""
+    return [text for text, _theme in themed_propositions(n, seed, topics)]
+
+
+def themed_propositions(n: int, seed: int = 0, topics: int = 40) -> list[tuple[str, str]]:
+    """``(fact, theme label)`` pairs: ``n`` distinct facts, a run of consecutive facts per
+    theme, themes recurring (a theme comes back every ``topics`` runs of 25)."""
+    rng = random.Random(seed)
+    shared = _vocabulary(rng, 400)
+    themes = [_vocabulary(rng, 60) for _ in range(topics)]
+    weights = [1 / (rank + 1) for rank in range(len(shared))]
+    out: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    while len(out) < n:
+        number = (len(out) // 25) % topics
+        theme = themes[number]
+        subject = f"{rng.choice(theme)} {rng.choice(theme)}"
+        obj = " ".join(rng.choices(shared, weights, k=2))
+        tail = ""
+        roll = rng.random()
+        if roll < 0.4:
+            tail = f" {rng.choice(_PREPOSITIONS)} {rng.choice(theme)} {rng.choice(shared)}"
+        elif roll < 0.6:
+            tail = f" at {rng.randint(2, 999)} {rng.choice(['meters', 'kilograms', 'percent'])}"
+        text = f"The {subject} {rng.choice(_VERBS)} {obj}{tail}."
+        text = text[0].upper() + text[1:]
+        if text not in seen:
+            seen.add(text)
+            out.append((text, f"Theme {number + 1}"))
+    return out
+
+
+def with_copies(texts: list[str], share: float = 0.05, seed: int = 0) -> list[str]:
+    """``texts`` with about ``share`` of them repeated later (verbatim or re-spaced)."""
+    rng = random.Random(seed)
+    out = list(texts)
+    for text in rng.sample(texts, int(len(texts) * share)):
+        copy = text if rng.random() < 0.5 else "  " + text.replace(" ", "  ", 1)
+        out.insert(rng.randint(0, len(out)), copy)
+    return out

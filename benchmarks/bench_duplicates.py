@@ -1,0 +1,120 @@
+"""Duplicate detection time against size: the indexed version vs comparing all pairs.
+
+Generated propositions (``benchmarks/_generated.py``: generated, not real text) with
+about 5 % repeated, at 500 / 2,000 / 10,000. For each size: ``merge_duplicates`` (the
+pipeline's merge before grouping) and ``find_duplicates`` (the check), each from cold
+memories (every language cache cleared first, so tokenising is counted), and, as the
+baseline measured in the same run, the all-pairs definition of ``duplicate_pairs`` at
+the sizes where it finishes in reasonable time (500 by default; about 100 s at 2,000).
+Prints seconds, the growth ratio from the previous size (linear would be x4 then x5,
+quadratic x16 then x25) and the indexed/all-pairs agreement where both ran.
+
+    .venv/bin/python benchmarks/bench_duplicates.py [--sizes 500 2000 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _generated import propositions, with_copies
+
+from agentic_chunking._partition import merge_duplicates
+from agentic_chunking.checks import (
+    _cached,
+    _duplicates,
+    _language,
+    certainly_same_fact,
+    contains,
+    same_fact,
+)
+from agentic_chunking.checks._duplicates import CERTAIN, CONTAINED, EXACT, REWORDED
+
+
+def cold() -> None:
+    """Clear every remembered answer, so each measurement pays for tokenising its texts."""
+    for module in (_language, _cached, _duplicates):
+        for value in vars(module).values():
+            clear = getattr(value, "cache_clear", None)
+            if callable(clear):
+                clear()
+
+
+def all_pairs(texts: list[str]) -> list[tuple[int, int, str]]:
+    """The definition of ``duplicate_pairs``, every pair compared (quadratic)."""
+    reported: set[int] = set()
+    out: list[tuple[int, int, str]] = []
+    for i, text in enumerate(texts):
+        live = [j for j in range(i) if j not in reported]
+        sure = next((j for j in live if certainly_same_fact(texts[j], text)), None)
+        if sure is not None:
+            exact = _duplicates._exact(texts[sure], text)
+            out.append((sure, i, EXACT if exact else CERTAIN))
+            reported.add(i)
+            continue
+        reworded = next((j for j in live if same_fact(texts[j], text)), None)
+        if reworded is not None:
+            out.append((reworded, i, REWORDED))
+            reported.add(i)
+            continue
+        held = next((j for j in live if contains(texts[j], text) or contains(text, texts[j])), None)
+        if held is not None:
+            out.append((held, i, CONTAINED))
+    return out
+
+
+def timed(function: Callable[[], Any]) -> tuple[float, Any]:
+    cold()
+    started = time.perf_counter()
+    value = function()
+    return time.perf_counter() - started, value
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[500, 2000, 10000])
+    parser.add_argument(
+        "--all-pairs-up-to", type=int, default=500, help="largest size for the all-pairs baseline"
+    )
+    args = parser.parse_args(argv)
+    print(f"{'size':>6} {'step':>22} {'seconds':>8} {'growth':>7}  notes")
+    previous: dict[str, float] = {}
+    last_size = 0
+    for size in args.sizes:
+        texts = with_copies(propositions(int(size / 1.05) + 1, seed=3))[:size]
+        steps: dict[str, Callable[[], Any]] = {
+            "merge_duplicates": lambda texts=texts: merge_duplicates((t, "C") for t in texts),
+            "find_duplicates": lambda texts=texts: _duplicates.find_duplicates([texts]),
+        }
+        if size <= args.all_pairs_up_to:
+            steps["all pairs (baseline)"] = lambda texts=texts: all_pairs(texts)
+        results: dict[str, Any] = {}
+        for name, step in steps.items():
+            seconds, results[name] = timed(step)
+            growth = f"x{seconds / previous[name]:.1f}" if name in previous else ""
+            note = ""
+            if name == "merge_duplicates":
+                note = f"{size - len(results[name])} merged"
+            elif name == "find_duplicates":
+                note = f"{len(results[name])} findings"
+            print(f"{size:6} {name:>22} {seconds:8.2f} {growth:>7}  {note}")
+            previous[name] = seconds
+        if "all pairs (baseline)" in results:
+            same = _duplicates.duplicate_pairs(texts) == results["all pairs (baseline)"]
+            speedup = previous["all pairs (baseline)"] / previous["find_duplicates"]
+            label = "index = all pairs"
+            print(f"{'':6} {label:>22} {same!s:>8}  find_duplicates x{speedup:.1f} faster")
+        if last_size:
+            print(f"{'':6} {'size growth':>22} {'':8} x{size / last_size:.1f}")
+        last_size = size
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
