@@ -19,7 +19,7 @@ from ._finding import (
     Finding,
     Severity,
 )
-from ._invention import PARAPHRASE_ALLOWANCE, find_inventions
+from ._invention import find_inventions
 from ._pronouns import find_unresolved_pronouns
 from ._self_contained import find_not_self_contained
 
@@ -29,7 +29,6 @@ __all__ = [
     "NO_DUPLICATION",
     "NO_INVENTION",
     "NO_UNRESOLVED_PRONOUNS",
-    "PARAPHRASE_ALLOWANCE",
     "SELF_CONTAINED",
     "SEVERITIES",
     "SUBSTANCE_RULES",

@@ -287,7 +287,9 @@ def _counts(raw: list[str], i: int) -> bool:
     glue word follows it ("one hour", "one hundred"); "one can", "one of them", "one
     another" and a final "one" are the pronoun."""
     nxt = raw[i + 1].lower() if i + 1 < len(raw) else ""
-    return bool(nxt) and nxt not in _BREAK and (nxt in _NUMBER_WORDS or nxt not in GLUE_WORDS)
+    if not nxt or nxt in _BREAK or (nxt in GLUE_WORDS and nxt not in _NUMBER_WORDS):
+        return False
+    return not (nxt.endswith("s") and lemma(nxt) != nxt)  # "one divides", "one needs"
 
 
 def _collapse_numbers(raw: list[str]) -> list[Token]:

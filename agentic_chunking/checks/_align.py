@@ -1,0 +1,188 @@
+"""Support aligned to sentences: which source sentence(s) a proposition states.
+
+A proposition is judged against a WINDOW of its source, not the bag of the whole source:
+the sentence sharing the most content words, numbers and names with it, grown by at most
+``MAX_WINDOW - 1`` neighbouring sentences while a neighbour supplies a content word or a
+name the window lacks (a number only through an anaphoric link: a following sentence
+that opens with a pronoun, "This ...", "The same ..."). Pure and cached per text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import lemminflect
+
+from .._text import split_sentences
+from ._language import GLUE_WORDS, Profile, profile, stem, stems_match, tokens, word_set
+
+MAX_WINDOW = 3
+"""The most consecutive source sentences one proposition may be aligned to."""
+
+PRONOUNS: frozenset[str] = word_set(
+    "he him his she her hers it its they them their theirs this these that those such"
+)
+"""Words whose resolution may bring a name from an earlier sentence into a proposition."""
+
+_ANAPHORIC_OPENING = re.compile(
+    r"^\W*(?:he|she|it|they|this|that|these|those|such|the same|its|their|his|her)\b",
+    re.IGNORECASE,
+)
+
+
+_LIST_MARKER = re.compile(r"^\s*(?:\d{1,2}|[a-zA-Z])[.)]\s+")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of a source: its text, its :class:`Profile`, every stem it holds
+    (glue words too) keyed by the stem's first three letters, and whether it has a
+    pronoun (``refers``) or opens with one (``opens_anaphoric``)."""
+
+    text: str
+    profile: Profile
+    by_prefix: dict[str, frozenset[str]]
+    refers: bool
+    opens_anaphoric: bool
+    glue: frozenset[str]
+    opener: str
+
+    def supports(self, word_stem: str) -> bool:
+        """The stem, or a close variant with the same first three letters, is here."""
+        candidates = self.by_prefix.get(word_stem[:3], frozenset())
+        return word_stem in candidates or any(stems_match(word_stem, c) for c in candidates)
+
+
+@lru_cache(maxsize=8192)
+def _sentence(text: str) -> Sentence:
+    by_prefix: dict[str, set[str]] = {}
+    norms = []
+    for tok in tokens(text):
+        if not tok.number:
+            norms.append(tok.norm)
+            word_stem = stem(tok.norm)
+            by_prefix.setdefault(word_stem[:3], set()).add(word_stem)
+    return Sentence(
+        text,
+        profile(_LIST_MARKER.sub("", text)),
+        {k: frozenset(v) for k, v in by_prefix.items()},
+        any(w in PRONOUNS for w in norms),
+        bool(_ANAPHORIC_OPENING.match(text)),
+        _glue(text),
+        _opener(text),
+    )
+
+
+def _opener(text: str) -> str:
+    """The stem of a capitalised first word that is no English dictionary word ("Marie"),
+    else ""."""
+    first = next(iter(tokens(_LIST_MARKER.sub("", text))), None)
+    if first is None or not first.capitalised or lemminflect.getAllLemmas(first.norm):
+        return ""  # "Now", "Boiling": English words, not names
+    return stem(first.norm)
+
+
+@lru_cache(maxsize=8192)
+def _glue(text: str) -> frozenset[str]:
+    """The glue words of a text (a tie-breaker: "Not." aligns to "Not.", not "The.")."""
+    return frozenset(t.norm for t in tokens(text) if t.norm in GLUE_WORDS)
+
+
+@lru_cache(maxsize=256)
+def source_sentences(source: str) -> tuple[Sentence, ...]:
+    """The sentences of ``source`` (the package's segmenter; PDF line-break hyphens are
+    joined by the tokenizer), each profiled once."""
+    return tuple(_sentence(s) for s in split_sentences(source))
+
+
+@dataclass(frozen=True)
+class Window:
+    """The source sentences ``sentences[start:end]`` a proposition is aligned to."""
+
+    sentences: tuple[Sentence, ...]
+    start: int
+    end: int
+
+    @property
+    def members(self) -> tuple[Sentence, ...]:
+        return self.sentences[self.start : self.end]
+
+    @property
+    def text(self) -> str:
+        """The aligned sentence(s), joined by a space: what a finding names."""
+        return " ".join(s.text for s in self.members)
+
+    def supports(self, word_stem: str) -> bool:
+        return any(s.supports(word_stem) for s in self.members)
+
+    def has_number(self, number: str) -> bool:
+        return any(number in s.profile.numbers for s in self.members)
+
+    def before(self) -> tuple[Sentence, ...]:
+        """The source sentences before the window."""
+        return self.sentences[: self.start]
+
+
+def _items(prop: Profile) -> frozenset[str]:
+    return prop.content | prop.names
+
+
+def _score(prop: Profile, glue: frozenset[str], sentence: Sentence) -> tuple[int, int, int, int]:
+    words = sum(sentence.supports(s) for s in _items(prop))
+    extra = len(sentence.glue - glue) + len(sentence.profile.content - prop.content)
+    return words, len(prop.numbers & sentence.profile.numbers), len(glue & sentence.glue), -extra
+
+
+def _common_words(proposition: str) -> frozenset[str]:
+    """The lower-case content stems: what may grow a window (a name may not, or a swapped
+    person would pull in the sentence of the person it was swapped for)."""
+    return frozenset(
+        stem(t.norm)
+        for t in tokens(proposition)
+        if not t.number and not t.capitalised and t.norm not in GLUE_WORDS and len(t.norm) > 2
+    )
+
+
+def _helps(
+    prop: Profile, words: frozenset[str], window: Window, candidate: int, after: bool
+) -> bool:
+    """Would sentence ``candidate`` supply what the window lacks?"""
+    sentence = window.sentences[candidate]
+    if any(not window.supports(s) and sentence.supports(s) for s in words):
+        return True
+    anaphoric = sentence.opens_anaphoric if after else window.members[0].opens_anaphoric
+    missing = {n for n in prop.numbers if not window.has_number(n)}
+    return anaphoric and bool(missing & sentence.profile.numbers)
+
+
+@lru_cache(maxsize=8192)
+def align(proposition: str, source: str) -> Window | None:
+    """The window of ``source`` that ``proposition`` states, or None for an empty source.
+
+    Guarantees: a window is 1 to ``MAX_WINDOW`` consecutive sentences and holds the
+    best-scoring sentence (most content words and names shared, then most numbers, then
+    most glue words shared, then fewest words the proposition lacks, then the earliest);
+    a proposition copied verbatim from a sentence aligns to a window that supports every
+    one of its words, names and numbers.
+    """
+    sentences = source_sentences(source)
+    if not sentences:
+        return None
+    prop = profile(proposition)
+    glue = _glue(proposition)
+    scores = [_score(prop, glue, s) for s in sentences]
+    best = max(range(len(sentences)), key=lambda i: (scores[i], -i))  # words, then numbers
+    window = Window(sentences, best, best + 1)
+    words = _common_words(proposition)
+    while window.end - window.start < MAX_WINDOW:
+        options = []
+        if window.start > 0 and _helps(prop, words, window, window.start - 1, after=False):
+            options.append(Window(sentences, window.start - 1, window.end))
+        if window.end < len(sentences) and _helps(prop, words, window, window.end, after=True):
+            options.append(Window(sentences, window.start, window.end + 1))
+        if not options:
+            break
+        window = max(options, key=lambda w: sum(w.supports(s) for s in _items(prop)))
+    return window
