@@ -190,6 +190,16 @@ def lemma(word: str) -> str:
 
 
 @lru_cache(maxsize=65536)
+def can_be_verb(word: str) -> bool:
+    """Can ``word`` (lower case) be a verb form in lemminflect's English lexicon? A word it
+    does not know counts as one when it ends in -s or -ed (longer than three letters)."""
+    found = lemminflect.getAllLemmas(word)
+    if not found:
+        return word.endswith(("s", "ed")) and len(word) > 3
+    return "VERB" in found or "AUX" in found
+
+
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """Snowball stem of the lemma of the canonical form of ``word``."""
     canonical = canonical_word(word)

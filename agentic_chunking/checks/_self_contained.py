@@ -6,11 +6,24 @@ import re
 from functools import lru_cache
 
 from .._text import split_sentences
-from ._finding import SELF_CONTAINED, Finding
+from ._finding import (
+    CUT_OFF,
+    ERROR,
+    FORM,
+    LEANS_ON_CONTEXT,
+    NO_FINITE_VERB,
+    NOT_ONE_SENTENCE,
+    SELF_CONTAINED,
+    WARNING,
+    Finding,
+    Severity,
+)
 from ._language import (
     AUXILIARIES,
     GLUE_WORDS,
     Token,
+    can_be_verb,
+    lemma,
     looks_like_finite_verb,
     tokens,
     word_set,
@@ -84,7 +97,7 @@ with or without a comma)."""
 _OPENER = re.compile(
     r"^\W*(?:"
     + "|".join(re.escape(o) for o in sorted(DISCOURSE_OPENERS, key=len, reverse=True))
-    + r")\b(?!-)",
+    + r")\b(?!-)(?!\s+(?:to|of)\b)",  # "In addition to X, ...", "As a result of X, ..."
     re.IGNORECASE,
 )
 _REFERENCES = re.compile(
@@ -163,61 +176,110 @@ def _clause_has_finite_verb(text: str) -> bool:
     return False
 
 
-@lru_cache(maxsize=8192)
-def _problems(proposition: str) -> tuple[str, ...]:
-    text = proposition.strip()
-    if not text:
-        return ("empty",)
-    problems: list[str] = []
+Problem = tuple[str, str, Severity]
+
+
+def _certainly_verbless(toks: tuple[Token, ...]) -> bool:
+    """No word can be a finite verb: each is a number, a glue word that is no auxiliary,
+    a word lemminflect knows only as a noun/adjective/adverb, or a base-form verb that
+    sits inside a noun list ("park benches" after "and")."""
+    for i, tok in enumerate(toks):
+        w = tok.norm
+        if tok.number or (w in GLUE_WORDS and w not in AUXILIARIES) or not can_be_verb(w):
+            continue
+        prev = toks[i - 1].norm if i else ""
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        in_list = prev in ("", "and", "or", ",") or prev in GLUE_WORDS
+        modifier = nxt is not None and not nxt.number and not can_be_verb(nxt.norm)
+        if in_list and modifier and lemma(w) == w:
+            continue
+        return False
+    return True
+
+
+def _form_problems(text: str) -> list[Problem]:
+    problems: list[Problem] = []
     sentences = split_sentences(text)
     if len(sentences) > 1:
-        problems.append(f"{len(sentences)} sentences, not one")
+        problems.append((NOT_ONE_SENTENCE, f"{len(sentences)} sentences, not one", WARNING))
     if text.endswith("?"):
-        problems.append("a question, not a statement")
-    elif not _END.search(text):
-        problems.append("does not end with '.', '!' or '?'")
+        problems.append((NOT_ONE_SENTENCE, "a question, not a statement", WARNING))
     first = text.lstrip("\"'(\u201c\u2018")[:1]
     first_word = re.match(r"\W*(\S+)", text)
     if not (first.isupper() or first.isdigit()) and not (
         first_word and any(c.isupper() for c in first_word.group(1))
     ):
-        problems.append("does not start with a capital letter or a digit")
+        problems.append((FORM, "does not start with a capital letter or a digit", WARNING))
     opener = _OPENER.match(text)
     if opener:
         problems.append(
-            f"opens with {opener.group(0).strip()!r}, which leans on a previous sentence"
+            (
+                LEANS_ON_CONTEXT,
+                f"opens with {opener.group(0).strip()!r}, which leans on a previous sentence",
+                WARNING,
+            )
         )
     reference = _REFERENCES.search(text)
     if reference:
-        problems.append(f"refers to surrounding text: {reference.group(0)!r}")
-    words = [t.norm for t in tokens(text)]
+        problems.append(
+            (LEANS_ON_CONTEXT, f"refers to surrounding text: {reference.group(0)!r}", WARNING)
+        )
+    return problems
+
+
+@lru_cache(maxsize=8192)
+def _problems(proposition: str) -> tuple[Problem, ...]:
+    text = proposition.strip()
+    if not text:
+        return ((CUT_OFF, "empty", ERROR),)
+    problems = _form_problems(text)
+    toks = tokens(text)
+    words = [t.norm for t in toks]
     if words and words[0] in _RELATIVES and not text.endswith("?"):
-        problems.append(f"opens with the relative {words[0]!r}: a clause cut from its sentence")
-    elif words and words[0] in _SUBORDINATORS and "," not in text and not opener:
-        problems.append(f"a subordinate clause ({words[0]!r} ...) without a main clause")
-    elif not _has_finite_verb(text):
-        problems.append("no finite verb: a fragment, not a sentence")
+        problems.append(
+            (
+                CUT_OFF,
+                f"opens with the relative {words[0]!r}: a clause cut from its sentence",
+                ERROR,
+            )
+        )
+    elif words and words[0] in _SUBORDINATORS and "," not in text and not _OPENER.match(text):
+        problems.append(
+            (CUT_OFF, f"a subordinate clause ({words[0]!r} ...) without a main clause", ERROR)
+        )
+    elif _certainly_verbless(toks) or not _has_finite_verb(text):
+        certain = _certainly_verbless(toks)
+        problems.append(
+            (
+                NO_FINITE_VERB,
+                "no finite verb: a fragment, not a sentence"
+                + ("" if certain else " (no verb recognised; a word may be one)"),
+                ERROR if certain else WARNING,
+            )
+        )
     elif words and words[-1] in AUXILIARIES | {"and", "or", "but", "of", "the", "a", "to"}:
-        problems.append(f"ends on {words[-1]!r}: cut off")
+        problems.append((CUT_OFF, f"ends on {words[-1]!r}: cut off", ERROR))
     return tuple(problems)
 
 
 def find_not_self_contained(propositions: list[str]) -> list[Finding]:
-    """Return a finding for each proposition that is not one complete declarative sentence
-    reading correctly on its own.
+    """Return the findings of each proposition that is not one complete declarative
+    sentence reading correctly on its own, one finding per problem.
 
-    Checked: exactly one sentence (the package's shared pysbd segmenter); ends with "."
-    or "!" (a "?" is flagged as a question); starts with a capital or a digit (or a word
-    with a capital inside, "iPhone"); has a finite verb (heuristic, see
-    ``_has_finite_verb``); does not open with a discourse connective (``DISCOURSE_OPENERS``:
-    "Also", "However", "In addition", ..., with or without comma) nor with a subordinate
-    clause alone ("Because the anode expands."); does not refer to surrounding text ("as
-    mentioned above", "see below", "the table below", "the following", "the second one",
-    "the previous section"); does not end on a dangling word ("and", "the", "is").
-    Pronouns are the separate rule :func:`find_unresolved_pronouns`.
+    Errors (certain): ``cut_off``, empty, a clause opening with a relative ("Which
+    makes ..."), a subordinate clause alone ("Because the anode expands."), a proposition
+    ending on a dangling word ("and", "the", "is"); ``no_finite_verb`` when no word can be
+    a finite verb in lemminflect's lexicon ("Street lamps and park benches."). Warnings:
+    ``no_finite_verb`` when only the heuristic (``_has_finite_verb``) finds none;
+    ``not_one_sentence`` (two sentences, a question); ``form`` (no capital or digit
+    first; "iPhone" is fine); ``leans_on_context``, a discourse connective opening it
+    (``DISCOURSE_OPENERS``: "Also", "However", "In addition," -- not "In addition to X")
+    or a reference to surrounding text ("as mentioned above", "see below", "the
+    following", "the second one"). No final period is required: a complete sentence
+    without one is fine. Pronouns are the separate rule :func:`find_unresolved_pronouns`.
     """
     return [
-        Finding(p, SELF_CONTAINED, "; ".join(problems))
+        Finding(p, SELF_CONTAINED, reason, severity=severity, kind=kind)
         for p in propositions
-        if (problems := _problems(p))
+        for kind, reason, severity in _problems(p)
     ]
