@@ -22,7 +22,7 @@ MAX_WINDOW = 3
 """The most consecutive source sentences one proposition may be aligned to."""
 
 PRONOUNS: frozenset[str] = word_set(
-    "he him his she her hers it its they them their theirs this these that those such"
+    "he him his she her hers it its they them their theirs this these that those such former latter"
 )
 """Words whose resolution may bring a name from an earlier sentence into a proposition."""
 
@@ -84,10 +84,13 @@ def _opener(text: str) -> str:
     return stem(first.norm)
 
 
+_POLAR = word_set("not no never none nothing without all every each most half few only always")
+
+
 @lru_cache(maxsize=8192)
 def _glue(text: str) -> frozenset[str]:
     """The glue words of a text (a tie-breaker: "Not." aligns to "Not.", not "The.")."""
-    return frozenset(t.norm for t in tokens(text) if t.norm in GLUE_WORDS)
+    return frozenset(t.norm for t in tokens(text) if t.norm in GLUE_WORDS or t.norm in _POLAR)
 
 
 @lru_cache(maxsize=256)
@@ -129,19 +132,45 @@ def _items(prop: Profile) -> frozenset[str]:
     return prop.content | prop.names
 
 
-def _score(prop: Profile, glue: frozenset[str], sentence: Sentence) -> tuple[int, int, int, int]:
-    words = sum(sentence.supports(s) for s in _items(prop))
+def _score(
+    prop: Profile,
+    glue: frozenset[str],
+    words: frozenset[str],
+    weights: dict[str, float],
+    sentences: tuple[Sentence, ...],
+    k: int,
+) -> tuple[float, ...]:
+    """How well sentence ``k`` states the proposition. First the evidence of its words:
+    each content word shared weighs 1 / the number of sentences that have it (a word
+    only this sentence has is the best evidence), a name half that (names are the context
+    a proposition carries to stand alone); a sentence with a pronoun ("it", "the former")
+    also gets half the weight of the words its two preceding sentences give (what the
+    pronoun resolves to). Then lower-case words shared, negations and quantifiers shared,
+    numbers shared, glue words shared, and fewest words the proposition lacks."""
+    sentence = sentences[k]
+    own = {s for s in weights if sentence.supports(s)}
+    evidence = sum(weights[s] for s in own)
+    if sentence.refers:
+        context = {s for s in weights for b in sentences[max(0, k - 2) : k] if b.supports(s)}
+        evidence += 0.5 * sum(weights[s] for s in context - own)
+    common = sum(sentence.supports(s) for s in words)
+    polar = len(glue & sentence.glue & _POLAR)
     extra = len(sentence.glue - glue) + len(sentence.profile.content - prop.content)
-    return words, len(prop.numbers & sentence.profile.numbers), len(glue & sentence.glue), -extra
+    numbers = len(prop.numbers & sentence.profile.numbers)
+    return round(evidence, 9), common, polar, numbers, len(glue & sentence.glue), -extra
 
 
 def _common_words(proposition: str) -> frozenset[str]:
     """The lower-case content stems: what may grow a window (a name may not, or a swapped
     person would pull in the sentence of the person it was swapped for)."""
+    toks = tokens(proposition)
+    opener = stem(toks[0].norm) if toks and not _opener(proposition) else ""
     return frozenset(
         stem(t.norm)
-        for t in tokens(proposition)
+        for t in toks
         if not t.number and not t.capitalised and t.norm not in GLUE_WORDS and len(t.norm) > 2
+    ) | (
+        {opener} - {""} if toks and not toks[0].number and toks[0].norm not in GLUE_WORDS else set()
     )
 
 
@@ -162,8 +191,7 @@ def align(proposition: str, source: str) -> Window | None:
     """The window of ``source`` that ``proposition`` states, or None for an empty source.
 
     Guarantees: a window is 1 to ``MAX_WINDOW`` consecutive sentences and holds the
-    best-scoring sentence (most content words and names shared, then most numbers, then
-    most glue words shared, then fewest words the proposition lacks, then the earliest);
+    best-scoring sentence (see ``_score``; the earliest on a tie);
     a proposition copied verbatim from a sentence aligns to a window that supports every
     one of its words, names and numbers.
     """
@@ -172,10 +200,12 @@ def align(proposition: str, source: str) -> Window | None:
         return None
     prop = profile(proposition)
     glue = _glue(proposition)
-    scores = [_score(prop, glue, s) for s in sentences]
-    best = max(range(len(sentences)), key=lambda i: (scores[i], -i))  # words, then numbers
-    window = Window(sentences, best, best + 1)
     words = _common_words(proposition)
+    counts = {s: sum(x.supports(s) for x in sentences) for s in _items(prop)}
+    weights = {s: (0.5 if s in prop.names else 1.0) / n for s, n in counts.items() if n}
+    scores = [_score(prop, glue, words, weights, sentences, k) for k in range(len(sentences))]
+    best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
+    window = Window(sentences, best, best + 1)
     while window.end - window.start < MAX_WINDOW:
         options = []
         if window.start > 0 and _helps(prop, words, window, window.start - 1, after=False):

@@ -159,8 +159,10 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
                 buckets[MOVED_NAME].append(text)
             elif not _earlier(word_stem, window):
                 buckets[SWAPPED_TERM].append(text)
-        elif anywhere:
+        elif anywhere and not _earlier(word_stem, window):
             buckets[SWAPPED_TERM].append(text)
+        elif anywhere:
+            continue  # context an earlier sentence gives, carried to stand alone
         else:
             buckets[UNSUPPORTED_WORD].append(text)
     reasons = {

@@ -22,14 +22,23 @@ from ._finding import (
 from ._language import GLUE_WORDS, NEGATIONS, Token, profile, stem, tokens, word_set
 
 QUANTIFIERS: dict[str, str] = {
-    **dict.fromkeys(("all", "every", "each"), "all"),
+    **dict.fromkeys(("all", "every"), "all"),
+    "each": "each",
     "most": "most",
     "half": "half",
     "few": "few",
     "always": "always",
     "only": "only",
 }
-"""Quantifier word -> its class ("every" and "all" say the same)."""
+"""Quantifier word -> its class ("every" and "all" say the same). Adding any but "each"
+("each region" = "regions") is an error."""
+RESTRICTIVE: frozenset[str] = frozenset({"most", "half", "few", "only", "always"})
+"""The classes whose loss generalises a statement ("most X are" -> "X are"): losing "all"
+or "each" leaves a generic plural that says the same."""
+RESTATED = 0.75
+"""A quantifier counts as lost only when the proposition keeps at least this share of the
+content words of the quantifier's clause (it restates that clause, not a neighbour)."""
+_CLAUSE_BREAKS = word_set("and but which while whereas who that")
 
 MODALS: frozenset[str] = word_set(
     """may might could should must would likely unlikely possibly probably perhaps
@@ -61,6 +70,30 @@ def _scope(toks: tuple[Token, ...], i: int) -> list[str]:
     return out
 
 
+def _clause(toks: tuple[Token, ...], i: int) -> frozenset[str]:
+    """The content stems of the clause around ``toks[i]`` (between punctuation and
+    "and"/"which"/"while"...), the word itself excluded."""
+    start = i
+    while (
+        start > 0
+        and toks[start - 1].text not in ".,;:!?"
+        and (toks[start - 1].norm not in _CLAUSE_BREAKS)
+    ):
+        start -= 1
+    end = i + 1
+    while (
+        end < len(toks)
+        and toks[end].text not in ".,;:!?"
+        and (toks[end].norm not in _CLAUSE_BREAKS)
+    ):
+        end += 1
+    return frozenset(
+        stem(t.norm)
+        for k, t in enumerate(toks[start:end], start)
+        if k != i and not t.number and t.norm not in GLUE_WORDS and t.text not in ".,;:!?"
+    )
+
+
 def _lost_negation(sentence: Sentence, kept: frozenset[str]) -> str | None:
     toks = tokens(sentence.text)
     for i, tok in enumerate(toks):
@@ -85,7 +118,7 @@ def _quantifier_problems(prop_toks: tuple[Token, ...], window: Window) -> list[P
         QUANTIFIERS[t.norm] for ts in window_toks for t in ts if t.norm in QUANTIFIERS
     }
     problems: list[Problem] = []
-    for added in sorted(prop_classes - window_classes):
+    for added in sorted(prop_classes - window_classes - {"each"}):
         word = next(t.text for t in prop_toks if QUANTIFIERS.get(t.norm) == added)
         problems.append(
             (ADDED_QUANTIFIER, f'quantifier "{word}" not in the aligned source sentence', ERROR)
@@ -93,10 +126,12 @@ def _quantifier_problems(prop_toks: tuple[Token, ...], window: Window) -> list[P
     for toks in window_toks:
         for i, tok in enumerate(toks):
             cls = QUANTIFIERS.get(tok.norm)
-            if cls is None or cls in prop_classes:
+            if cls is None or cls in prop_classes or cls not in RESTRICTIVE:
                 continue
             scope = _scope(toks, i)
-            if scope and scope[0] in kept:
+            clause = _clause(toks, i)
+            restated = len(clause & kept) >= RESTATED * len(clause)
+            if scope and scope[0] in kept and clause and restated:
                 problems.append(
                     (
                         LOST_QUANTIFIER,
@@ -137,7 +172,10 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
         toks[i].norm
         for toks in (tokens(s.text) for s in window.members)
         for i in range(len(toks))
-        if toks[i].norm in MODALS and (scope := _scope(toks, i)) and scope[0] in kept
+        if toks[i].norm in MODALS
+        and (scope := _scope(toks, i))
+        and scope[0] in kept
+        and len(_clause(toks, i) & kept) >= RESTATED * len(_clause(toks, i))
     }
     if governing and not prop_modal:
         problems.append(

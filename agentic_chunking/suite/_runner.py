@@ -115,7 +115,7 @@ def _substance_checks(case: Case, response: AgenticResponse) -> dict[str, CheckR
     propositions = [p for chunk in chunks for p in chunk]
     runners: dict[str, Callable[[], list[Finding]]] = {
         NO_INVENTION: lambda: find_inventions(propositions, case.source_text),
-        NO_UNRESOLVED_PRONOUNS: lambda: find_unresolved_pronouns(propositions),
+        NO_UNRESOLVED_PRONOUNS: lambda: find_unresolved_pronouns(propositions, case.source_text),
         NO_DUPLICATION: lambda: find_duplicates(chunks),
         SELF_CONTAINED: lambda: find_not_self_contained(propositions),
     }
