@@ -73,9 +73,7 @@ def test_findings_keep_input_order() -> None:
         ("You can recycle glass bottles.", "impersonal_you", "warning"),
     ],
 )
-def test_each_finding_has_its_kind_and_severity(
-    proposition: str, kind: str, severity: str
-) -> None:
+def test_each_finding_has_its_kind_and_severity(proposition: str, kind: str, severity: str) -> None:
     (finding,) = find_unresolved_pronouns([proposition])
     assert (finding.kind, finding.severity) == (kind, severity)
 

@@ -20,10 +20,19 @@ RULES = ("No invention", "No unresolved pronouns", "No duplication", "Full self-
 
 
 def test_versions_come_from_the_first_line_of_each_file() -> None:
-    assert PROMPT_VERSIONS == {"extraction": "extraction-v1", "grouping": "grouping-v1"}
+    assert PROMPT_VERSIONS == {"extraction": "extraction-v2", "grouping": "grouping-v1"}
     for stage in STAGES:
-        raw = resources.files("agentic_chunking").joinpath("prompts", f"{stage}.v1.txt")
+        number = PROMPT_VERSIONS[stage].rsplit("-v", 1)[1]
+        raw = resources.files("agentic_chunking").joinpath("prompts", f"{stage}.v{number}.txt")
         assert raw.read_text("utf-8").startswith(f"# version: {PROMPT_VERSIONS[stage]}\n")
+
+
+def test_extraction_v2_asks_for_the_passages_own_words_and_v1_is_kept() -> None:
+    text = load_prompt("extraction").text
+    assert "Keep the passage's own words" in text and "no synonyms" in text
+    assert "only the words needed to resolve a reference or to repeat a subject" in text
+    v1 = resources.files("agentic_chunking").joinpath("prompts", "extraction.v1.txt")
+    assert v1.read_text("utf-8").startswith("# version: extraction-v1\n")
 
 
 @pytest.mark.parametrize("stage", STAGES)

@@ -4,9 +4,11 @@ Each ``find_*`` function returns a list of :class:`Finding` (empty when all is w
 Rule ids are module constants; :data:`SUBSTANCE_RULES` lists the four hard asserts.
 """
 
+from ._coverage import Coverage, coverage, find_uncovered_sentences
 from ._domains import attribute_domain, find_mixed_domains
 from ._duplicates import find_duplicates, same_fact
 from ._finding import (
+    COVERAGE,
     ERROR,
     MIXED_DOMAINS,
     NO_DUPLICATION,
@@ -24,6 +26,7 @@ from ._pronouns import find_unresolved_pronouns
 from ._self_contained import find_not_self_contained
 
 __all__ = [
+    "COVERAGE",
     "ERROR",
     "MIXED_DOMAINS",
     "NO_DUPLICATION",
@@ -33,13 +36,16 @@ __all__ = [
     "SEVERITIES",
     "SUBSTANCE_RULES",
     "WARNING",
+    "Coverage",
     "Finding",
     "Severity",
     "attribute_domain",
+    "coverage",
     "find_duplicates",
     "find_inventions",
     "find_mixed_domains",
     "find_not_self_contained",
+    "find_uncovered_sentences",
     "find_unresolved_pronouns",
     "same_fact",
 ]

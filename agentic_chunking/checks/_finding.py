@@ -15,6 +15,9 @@ SELF_CONTAINED = "self_contained"
 """A proposition is not one complete declarative sentence that reads alone."""
 MIXED_DOMAINS = "mixed_domains"
 """An output chunk mixes propositions from two labelled domains."""
+COVERAGE = "coverage"
+"""A fact sentence of the input that no proposition states (a warning unless the case
+makes it an error)."""
 
 SUBSTANCE_RULES: tuple[str, ...] = (
     NO_INVENTION,

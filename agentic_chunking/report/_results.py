@@ -54,6 +54,8 @@ class CaseResult:
     response: AgenticResponse | None = None
     expected: Expectation = field(default_factory=Expectation)
     usage: Usage = field(default_factory=Usage)
+    coverage: tuple[int, int] | None = None
+    """(covered, facts): the input's fact sentences some proposition states, of all."""
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:
@@ -104,6 +106,11 @@ class CaseResult:
         return known + rest
 
     def to_dict(self) -> dict[str, Any]:
+        stated = (
+            {}
+            if self.coverage is None
+            else {"coverage": {"covered": self.coverage[0], "facts": self.coverage[1]}}
+        )  # absent when not measured (an expected failure, a file from before coverage)
         return {
             "id": self.id,
             "name": self.name,
@@ -117,6 +124,7 @@ class CaseResult:
             "response": None if self.response is None else self.response.to_dict(),
             "expected": self.expected.to_dict(),
             "usage": self.usage.to_dict(),
+            **stated,
         }
 
     @classmethod
@@ -128,6 +136,7 @@ class CaseResult:
             response = None if response_data is None else AgenticResponse.from_dict(response_data)
             expected_error = data.get("expected_error")
             usage = data.get("usage")
+            stated = data.get("coverage")
             return cls(
                 id=case_id,
                 name=str(data.get("name", "")),
@@ -143,6 +152,9 @@ class CaseResult:
                 response=response,
                 expected=Expectation.from_dict(data.get("expected") or {}, where=where),
                 usage=Usage.of(response) if usage is None else Usage.from_dict(usage),
+                coverage=None
+                if stated is None
+                else (int(_need(stated, "covered", where)), int(_need(stated, "facts", where))),
             )
         except InputError as error:
             if str(error).startswith(where):

@@ -16,12 +16,14 @@ from .._errors import ModelCallError
 from .._models import AgenticResponse
 from .._pipeline import DEFAULT_MAX_CONCURRENCY, chunk_text_agentic
 from ..checks import (
+    COVERAGE,
     MIXED_DOMAINS,
     NO_DUPLICATION,
     NO_INVENTION,
     NO_UNRESOLVED_PRONOUNS,
     SELF_CONTAINED,
     Finding,
+    coverage,
     find_duplicates,
     find_inventions,
     find_mixed_domains,
@@ -83,6 +85,7 @@ def run_case(
 def judge(case: Case, response: AgenticResponse) -> CaseResult:
     """The case's verdict on ``response``: its checks, its expected error, its figures."""
     checks: dict[str, CheckResult] = {}
+    covered: tuple[int, int] | None = None
     if case.expect.error is not None:
         checks[EXPECTED_ERROR] = _expected_error(case.expect.error, response)
     elif not response.is_success:
@@ -93,6 +96,10 @@ def judge(case: Case, response: AgenticResponse) -> CaseResult:
         )
     else:
         checks = _substance_checks(case, response)
+        propositions = [p for chunk in response.chunks for p in chunk.propositions]
+        stated = coverage(propositions, case.source_text)
+        checks[COVERAGE] = CheckResult.from_findings(stated.findings(case.coverage))
+        covered = (stated.covered, stated.facts)
     failed = any(c.applies and c.passed is False for c in checks.values())
     return CaseResult(
         id=case.id,
@@ -107,6 +114,7 @@ def judge(case: Case, response: AgenticResponse) -> CaseResult:
         response=response,
         expected=Expectation.from_dict(case.expect.model_dump(mode="json")),
         usage=Usage.of(response),
+        coverage=covered,
     )
 
 

@@ -1,0 +1,109 @@
+"""Coverage: every fact sentence of the input is stated by some proposition.
+
+A sentence counts as covered when the propositions about it (aligned to it, or stating
+at least ``COVERED`` of their content words from it: a repeated sentence is covered by
+the one proposition) together state at least ``COVERED`` of its content words and every
+one of its numbers. Sentences that state no fact are not judged: headings (no finite verb or fewer
+than ``MIN_WORDS`` content words), citations ("[12]", "(Smith et al., 2020)") and figure
+or table references ("See Figure 3.").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ._align import align, source_sentences
+from ._finding import COVERAGE, UNCOVERED_SENTENCE, WARNING, Finding, Severity
+from ._language import can_be_verb, profile, stems_match, tokens
+
+COVERED = 0.5
+"""The share of a sentence's content words its propositions must state together."""
+MIN_WORDS = 3
+"""A sentence with fewer content words is a heading or label, not a fact."""
+
+_NOT_A_FACT = re.compile(
+    r"^\W*(?:\[\d+(?:[,\u2013-]\s*\d+)*\]|\(\s*[A-Z][^()]*\bet al\.?[^()]*\)"
+    r"|(?:see\s+)?(?:fig(?:ure)?|table|chart|diagram|appendix)\.?\s*\d+[a-z]?\b[^.]*\.?$)\W*$",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """How much of a source its propositions state: ``covered`` of ``facts`` fact
+    sentences (``share`` is 1.0 when there are none) and the ``uncovered`` sentences."""
+
+    facts: int
+    covered: int
+    uncovered: tuple[str, ...]
+
+    @property
+    def share(self) -> float:
+        return self.covered / self.facts if self.facts else 1.0
+
+    def findings(self, severity: Severity = WARNING) -> list[Finding]:
+        """One ``uncovered_sentence`` finding (rule ``coverage``) per uncovered sentence."""
+        return [
+            Finding(
+                "",
+                COVERAGE,
+                "no proposition states this sentence"
+                + ("" if severity == WARNING else " (a fact dropped)"),
+                severity=severity,
+                kind=UNCOVERED_SENTENCE,
+                source_sentence=sentence,
+            )
+            for sentence in self.uncovered
+        ]
+
+
+def _is_fact(text: str) -> bool:
+    """A sentence that states something: not a heading, citation or figure reference."""
+    if _NOT_A_FACT.match(text.strip()):
+        return False
+    toks = tokens(text)
+    if len(profile(text).content) < MIN_WORDS:
+        return False
+    return any(not t.number and can_be_verb(t.norm) for t in toks)
+
+
+def coverage(propositions: list[str], source: str) -> Coverage:
+    """Which fact sentences of ``source`` the propositions state (see the module doc)."""
+    sentences = source_sentences(source)
+    stated: list[set[str]] = [set() for _ in sentences]
+    numbers: list[set[str]] = [set() for _ in sentences]
+    for proposition in propositions:
+        window = align(proposition, source)
+        if window is None:
+            continue
+        prop = profile(proposition)
+        for k, sentence in enumerate(sentences):
+            inside = window.start <= k < window.end
+            part = sum(sentence.supports(w) for w in prop.content) >= COVERED * len(prop.content)
+            if inside or (prop.content and part):  # the proposition states part of it
+                stated[k] |= prop.content
+                numbers[k] |= prop.numbers
+    facts = covered = 0
+    uncovered: list[str] = []
+    for k, sentence in enumerate(sentences):
+        if not _is_fact(sentence.text):
+            continue
+        facts += 1
+        content = sentence.profile.content
+        said = sum(any(stems_match(w, s) for s in stated[k]) for w in content)
+        if said >= COVERED * len(content) and sentence.profile.numbers <= numbers[k]:
+            covered += 1
+        else:
+            uncovered.append(sentence.text)
+    return Coverage(facts, covered, tuple(uncovered))
+
+
+def find_uncovered_sentences(
+    propositions: list[str], source: str, *, severity: Severity = WARNING
+) -> list[Finding]:
+    """Return a finding (kind ``uncovered_sentence``, rule ``coverage``, ``severity``:
+    a warning by default, an error where a case asks) for each fact sentence of
+    ``source`` that no proposition states: a fact dropped. The finding's proposition is
+    empty and ``source_sentence`` is the dropped sentence."""
+    return coverage(propositions, source).findings(severity)
