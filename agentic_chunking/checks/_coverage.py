@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ._align import align, source_sentences
-from ._finding import COVERAGE, UNCOVERED_SENTENCE, WARNING, Finding, Severity
+from ._finding import COVERAGE, ERROR, UNCOVERED_SENTENCE, WARNING, Finding, Severity
 from ._language import can_be_verb, profile, stems_match, tokens
 
 COVERED = 0.5
@@ -37,6 +37,8 @@ class Coverage:
     facts: int
     covered: int
     uncovered: tuple[str, ...]
+    lost_numbers: tuple[tuple[str, ...], ...] = ()
+    """Per uncovered sentence, its numbers that no proposition states at all."""
 
     @property
     def share(self) -> float:
@@ -44,17 +46,21 @@ class Coverage:
 
     def findings(self, severity: Severity = WARNING) -> list[Finding]:
         """One ``uncovered_sentence`` finding (rule ``coverage``) per uncovered sentence."""
+        lost = self.lost_numbers or ((),) * len(self.uncovered)
         return [
             Finding(
                 "",
                 COVERAGE,
-                "no proposition states this sentence"
+                f"no proposition states this sentence; its {', '.join(numbers)} appear in "
+                "no proposition (a fact dropped)"
+                if numbers
+                else "no proposition states this sentence"
                 + ("" if severity == WARNING else " (a fact dropped)"),
-                severity=severity,
+                severity=ERROR if numbers else severity,
                 kind=UNCOVERED_SENTENCE,
                 source_sentence=sentence,
             )
-            for sentence in self.uncovered
+            for sentence, numbers in zip(self.uncovered, lost, strict=True)
         ]
 
 
@@ -86,6 +92,8 @@ def coverage(propositions: list[str], source: str) -> Coverage:
                 numbers[k] |= prop.numbers
     facts = covered = 0
     uncovered: list[str] = []
+    lost: list[tuple[str, ...]] = []
+    anywhere = {n for p in propositions for n in profile(p).numbers}
     for k, sentence in enumerate(sentences):
         if not _is_fact(sentence.text):
             continue
@@ -96,7 +104,8 @@ def coverage(propositions: list[str], source: str) -> Coverage:
             covered += 1
         else:
             uncovered.append(sentence.text)
-    return Coverage(facts, covered, tuple(uncovered))
+            lost.append(tuple(sorted(sentence.profile.numbers - anywhere)))
+    return Coverage(facts, covered, tuple(uncovered), tuple(lost))
 
 
 def find_uncovered_sentences(
@@ -104,6 +113,8 @@ def find_uncovered_sentences(
 ) -> list[Finding]:
     """Return a finding (kind ``uncovered_sentence``, rule ``coverage``, ``severity``:
     a warning by default, an error where a case asks) for each fact sentence of
-    ``source`` that no proposition states: a fact dropped. The finding's proposition is
+    ``source`` that no proposition states: a fact dropped. A sentence whose number appears
+    in no proposition at all is an error whatever ``severity`` says: a number of the
+    input is certainly lost. The finding's proposition is
     empty and ``source_sentence`` is the dropped sentence."""
     return coverage(propositions, source).findings(severity)

@@ -24,7 +24,17 @@ from ._finding import (
     Finding,
     Severity,
 )
-from ._language import GLUE_WORDS, Profile, profile, stem, stems_match, tokens, word_set
+from ._language import (
+    GLUE_WORDS,
+    Profile,
+    Token,
+    profile,
+    stem,
+    stems_match,
+    tokens,
+    unit_of,
+    word_set,
+)
 from ._lexicon import paraphrases
 from ._polarity import polarity_findings
 
@@ -226,6 +236,20 @@ def _number_findings(proposition: str, prop: Profile, window: Window, source: st
                 ERROR,
             )
         )
+    unbound = [
+        n for n in sorted(prop.numbers) if window.has_number(n) and not _bound(prop, n, window)
+    ]
+    if unbound:
+        findings.append(
+            _finding(
+                proposition,
+                MOVED_NUMBER,
+                f"numbers bound to another fact than in the source: {', '.join(unbound)} (its"
+                " clause of the source shares no word with the proposition)",
+                window,
+                ERROR,
+            )
+        )
     for number, unit in sorted(prop.number_units - src.number_units):
         if number in src.numbers:
             others = sorted(u for n, u in src.number_units if n == number)
@@ -240,6 +264,40 @@ def _number_findings(proposition: str, prop: Profile, window: Window, source: st
                 )
             )
     return findings
+
+
+_CLAUSE_BREAKS = frozenset({".", ",", ";", ":", "and", "but", "while", "whereas"})
+
+
+def _clauses_with(toks: tuple[Token, ...], number: str) -> list[set[str]]:
+    """The content stems of each clause (between punctuation or "and"/"but"/"while"; the
+    "and" of a range "4.5 and 5.5" does not break) that holds ``number``."""
+    clauses: list[set[str]] = []
+    current: set[str] = set()
+    holds = False
+    padded = (*toks, Token(".", ".", False, False))
+    for i, tok in enumerate(padded):
+        in_range = 0 < i < len(toks) - 1 and toks[i - 1].number and toks[i + 1].number
+        if not tok.number and tok.norm in _CLAUSE_BREAKS and not in_range:
+            if holds:
+                clauses.append(current)
+            current, holds = set(), False
+        elif tok.number:
+            holds = holds or tok.norm == number
+        elif tok.norm not in GLUE_WORDS and not (unit_of(tok.text) and toks[i - 1].number):
+            current.add(stem(tok.norm))  # a unit after its number is not a content word
+    return clauses
+
+
+def _bound(prop: Profile, number: str, window: Window) -> bool:
+    """Is ``number`` stated of the same thing as in the source: does a clause of the window
+    that holds it share a content word (or name) with the proposition? ("up to 60,000
+    worker bees" does not share one with "The queen lays 60,000 eggs a day".)"""
+    for sentence in window.members:
+        for clause in _clauses_with(tokens(sentence.text), number):
+            if not clause or any(stems_match(w, c) for w in prop.content for c in clause):
+                return True  # a clause of bare numbers binds nothing
+    return False
 
 
 def find_inventions(propositions: list[str], source: str) -> list[Finding]:

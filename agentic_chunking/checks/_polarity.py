@@ -45,7 +45,8 @@ MODALS: frozenset[str] = word_set(
     reportedly allegedly believed thought supposed seem seems seemed appear appears
     appeared sometimes usually generally typically often rarely"""
 )
-"""Modal verbs and hedges: their presence or absence is compared as a whole."""
+"""Modal verbs and hedges: their presence or absence is compared as a whole ("can" also
+counts when the source has it and the proposition drops it, never when one is added)."""
 
 _NOT_SCOPE = word_set("only just merely simply")
 _LOOKAHEAD = 4
@@ -166,13 +167,17 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
     prop_modal = {t.norm for i, t in enumerate(prop_toks) if not (i and t.capitalised)} & (
         MODALS | {"can"}
     )  # "in May" is a month
-    window_modal = {t.norm for s in window.members for t in tokens(s.text)} & MODALS
-    kept = frozenset(profile(proposition).content_seq)
+    window_modal = {t.norm for s in window.members for t in tokens(s.text)} & (MODALS | {"can"})
+    kept = frozenset(  # words asserted: a gerund ("Raising X makes ...") asserts nothing
+        stem(t.norm)
+        for t in prop_toks
+        if not t.number and t.norm not in GLUE_WORDS and not t.norm.endswith("ing")
+    )
     governing = {  # the window's hedges on a word the proposition keeps
         toks[i].norm
         for toks in (tokens(s.text) for s in window.members)
         for i in range(len(toks))
-        if toks[i].norm in MODALS
+        if toks[i].norm in MODALS | {"can"}
         and (scope := _scope(toks, i))
         and scope[0] in kept
         and len(_clause(toks, i) & kept) >= RESTATED * len(_clause(toks, i))

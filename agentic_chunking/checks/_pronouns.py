@@ -210,7 +210,9 @@ def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> str 
 
 def _definite(proposition: str, source: str) -> Problem | None:
     """'The residue blocks the sensor.' where the source introduced that residue in an
-    earlier sentence and refers back to it ('the/this residue') in the aligned one."""
+    earlier sentence and refers back to it ('the/this residue') in the aligned one, or
+    'The ventricle pumps ...' where the aligned sentence says which ('the left
+    ventricle')."""
     toks = tokens(proposition)
     if len(toks) < 3 or toks[0].norm != "the" or toks[1].capitalised or toks[1].number:
         return None
@@ -220,6 +222,25 @@ def _definite(proposition: str, source: str) -> Problem | None:
     if window is None:
         return None
     noun = stem(toks[1].norm)
+    said = {stem(t.norm) for t in toks if not t.number}
+    for k in range(window.start, window.end):
+        sentence = tokens(window.sentences[k].text)
+        dropped = [  # "The ventricle ..." where the source says "the left ventricle"
+            sentence[j - 1].text
+            for j, t in enumerate(sentence)
+            if j > 1
+            and stem(t.norm) == noun
+            and sentence[j - 2].norm in _DEFINITE
+            and sentence[j - 1].norm not in GLUE_WORDS
+            and not sentence[j - 1].number
+            and stem(sentence[j - 1].norm) not in said
+        ]
+        if dropped:
+            return (
+                DEFINITE_WITHOUT_ANTECEDENT,
+                f'"the {toks[1].text}": the source says "the {dropped[0]} {toks[1].text}"',
+                WARNING,
+            )
     for k in range(window.start, window.end):
         sentence = tokens(window.sentences[k].text)
         referring = any(

@@ -22,12 +22,11 @@ from ._language import (
     AUXILIARIES,
     GLUE_WORDS,
     Token,
-    can_be_verb,
-    lemma,
     looks_like_finite_verb,
     tokens,
     word_set,
 )
+from ._verbs import certainly_verbless
 
 DISCOURSE_OPENERS: tuple[str, ...] = (
     "also",
@@ -119,6 +118,8 @@ _REFERENCES = re.compile(
 _SUBORDINATORS = word_set(
     "because although though while whereas since unless if when whenever once until after before as"
 )
+_CONJUNCTIONS = word_set("because although though whereas unless if whenever while")
+"""Subordinators that are never prepositions: a clause they open needs a main clause."""
 _ADVERBS = word_set("only also still often always never usually sometimes mostly even just")
 _RELATIVES = word_set("which whose whom")
 _END = re.compile(r"[.!?][\"')\]\u201d\u2019]*\s*$")
@@ -179,24 +180,6 @@ def _clause_has_finite_verb(text: str) -> bool:
 Problem = tuple[str, str, Severity]
 
 
-def _certainly_verbless(toks: tuple[Token, ...]) -> bool:
-    """No word can be a finite verb: each is a number, a glue word that is no auxiliary,
-    a word lemminflect knows only as a noun/adjective/adverb, or a base-form verb that
-    sits inside a noun list ("park benches" after "and")."""
-    for i, tok in enumerate(toks):
-        w = tok.norm
-        if tok.number or (w in GLUE_WORDS and w not in AUXILIARIES) or not can_be_verb(w):
-            continue
-        prev = toks[i - 1].norm if i else ""
-        nxt = toks[i + 1] if i + 1 < len(toks) else None
-        in_list = prev in ("", "and", "or", ",") or prev in GLUE_WORDS
-        modifier = nxt is not None and not nxt.number and not can_be_verb(nxt.norm)
-        if in_list and modifier and lemma(w) == w:
-            continue
-        return False
-    return True
-
-
 def _form_problems(text: str) -> list[Problem]:
     problems: list[Problem] = []
     sentences = split_sentences(text)
@@ -244,11 +227,16 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
             )
         )
     elif words and words[0] in _SUBORDINATORS and "," not in text and not _OPENER.match(text):
+        conjunction = words[0] in _CONJUNCTIONS  # "after", "since", "as" may be prepositions
         problems.append(
-            (CUT_OFF, f"a subordinate clause ({words[0]!r} ...) without a main clause", ERROR)
+            (
+                CUT_OFF,
+                f"a subordinate clause ({words[0]!r} ...) without a main clause",
+                ERROR if conjunction else WARNING,
+            )
         )
-    elif _certainly_verbless(toks) or not _has_finite_verb(text):
-        certain = _certainly_verbless(toks)
+    elif certainly_verbless(toks) or not _has_finite_verb(text):
+        certain = certainly_verbless(toks)
         problems.append(
             (
                 NO_FINITE_VERB,
@@ -258,7 +246,9 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
             )
         )
     elif words and words[-1] in AUXILIARIES | {"and", "or", "but", "of", "the", "a", "to"}:
-        problems.append((CUT_OFF, f"ends on {words[-1]!r}: cut off", ERROR))
+        elliptic = words[-1] in AUXILIARIES and {"than", "as"} & set(words[-5:])
+        if not elliptic:  # "... more pious than Mary had been" is complete
+            problems.append((CUT_OFF, f"ends on {words[-1]!r}: cut off", ERROR))
     return tuple(problems)
 
 
