@@ -105,11 +105,19 @@ def move_number(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Muta
     raise InputError("move_number needs two facts with different numbers")
 
 
+def _person(name: str) -> bool:
+    """A person's name, by its shape: two or more words, the first no dictionary word and
+    not all capitals ("Marie Curie", "Lorenzo de' Medici"; not "Amazon S3", "DNA")."""
+    words = name.split()
+    first = words[0]
+    return len(words) >= 2 and not first.isupper() and not lemminflect.getAllLemmas(first.lower())
+
+
 def swap_person(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutation:
     """Give one named person's or organisation's act to a name of ANOTHER sentence of the
     source ("Marie Curie discovered polonium" -> "Pierre Curie discovered polonium").
     Guarantees: one fact replaced; the new name is a name of the source."""
-    names = _names(source)
+    names = [n for n in _names(source) if _person(n)]
     sentences = split_sentences(source)
     for g, f, fact in _ordered(groups, seed):
         for own in (n for n in names if re.search(rf"(?<!\w){re.escape(n)}(?!\w)", fact)):
@@ -121,7 +129,7 @@ def swap_person(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Muta
                 new = re.sub(rf"(?<!\w){re.escape(own)}(?!\w)", other, fact, count=1)
                 what = f"{own!r} in {fact!r} swapped for {other!r}"
                 return _replaced(groups, g, f, fact, new, "swap_person", NO_INVENTION, what)
-    raise InputError("swap_person needs a fact naming someone and another name in the source")
+    raise InputError("swap_person needs a fact naming a person and another person in the source")
 
 
 def _first_change(fact: str, rules: tuple[tuple[re.Pattern[str], str], ...]) -> str | None:
@@ -254,29 +262,48 @@ def contain_duplicate(groups: Groups, source: str, *, seed: int = 0, **_: Any) -
     return Mutation("contain_duplicate", NO_DUPLICATION, out, what, added=[new])
 
 
-def drop_fact(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutation:
-    """Drop a fact from the output (one whose number no other fact states, when there is
-    one). Guarantees: one fact removed, from its group and the extraction alike."""
-    facts = _ordered(groups, seed)
-    if len(facts) < 2:
-        raise InputError("drop_fact needs two facts (dropping the only one leaves no output)")
+def _drop(groups: Groups, g: int, f: int, fact: str, name: str) -> Mutation:
+    out = copy.deepcopy(groups)
+    del out[g]["facts"][f]
+    out = [group for group in out if not _usable(group) or group["facts"]]
+    return Mutation(name, COVERAGE, out, f"{fact!r} dropped", removed=[fact])
+
+
+def _numbered(facts: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The facts holding a number that no other fact states."""
     others = {fact: " ".join(x for _, _, x in facts if x != fact) for _, _, fact in facts}
-    with_number = [
+    return [
         (g, f, fact)
         for g, f, fact in facts
         if any(n.group(0) not in others[fact] for n in _NUMBER.finditer(fact))
     ]
-    g, f, fact = (with_number or facts)[0]
-    out = copy.deepcopy(groups)
-    del out[g]["facts"][f]
-    out = [group for group in out if not _usable(group) or group["facts"]]
-    return Mutation("drop_fact", COVERAGE, out, f"{fact!r} dropped", removed=[fact])
+
+
+def drop_fact(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutation:
+    """Drop a fact that holds no number from the output: a fact lost.
+    Guarantees: one fact removed, from its group and the extraction alike."""
+    facts = _ordered(groups, seed)
+    plain = [(g, f, fact) for g, f, fact in facts if not _NUMBER.search(fact)]
+    if len(facts) < 2 or not plain:
+        raise InputError("drop_fact needs two facts, one of them without a number")
+    return _drop(groups, *plain[0], "drop_fact")
+
+
+def drop_number_fact(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutation:
+    """Drop a fact holding a number no other fact states: a number of the input lost.
+    Guarantees: one fact removed, from its group and the extraction alike."""
+    facts = _ordered(groups, seed)
+    numbered = _numbered(facts)
+    if len(facts) < 2 or not numbered:
+        raise InputError("drop_number_fact needs two facts, one with a number of its own")
+    return _drop(groups, *numbered[0], "drop_number_fact")
 
 
 FACT_OPERATORS = {
     "contain_duplicate": contain_duplicate,
     "cut_definite": cut_definite,
     "drop_fact": drop_fact,
+    "drop_number_fact": drop_number_fact,
     "drop_modality": drop_modality,
     "drop_negation": drop_negation,
     "move_number": move_number,
@@ -285,6 +312,11 @@ FACT_OPERATORS = {
     "verbless_list": verbless_list,
 }
 """The operators of this module, by name."""
-CERTAIN_OPERATORS = ("drop_negation", "move_number", "swap_person", "verbless_list")
-"""Operators whose mutation is certain evidence: the suite must kill each by an error
-(so must ``drop_fact`` when the dropped fact holds a number no other fact states)."""
+CERTAIN_OPERATORS = (
+    "drop_negation",
+    "drop_number_fact",
+    "move_number",
+    "swap_person",
+    "verbless_list",
+)
+"""Operators whose mutation is certain evidence: the suite must kill each by an error."""

@@ -27,7 +27,8 @@ PRONOUNS: frozenset[str] = word_set(
 """Words whose resolution may bring a name from an earlier sentence into a proposition."""
 
 _ANAPHORIC_OPENING = re.compile(
-    r"^\W*(?:he|she|it|they|this|that|these|those|such|the same|its|their|his|her)\b",
+    r"^\W*(?:he|she|it|they|this|that|these|those|such|the same|the former|the latter|its|their"
+    r"|his|her)\b",
     re.IGNORECASE,
 )
 
@@ -48,6 +49,7 @@ class Sentence:
     opens_anaphoric: bool
     glue: frozenset[str]
     opener: str
+    persons: tuple[frozenset[str], ...]
 
     def supports(self, word_stem: str) -> bool:
         """The stem, or a close variant with the same first three letters, is here."""
@@ -72,6 +74,7 @@ def _sentence(text: str) -> Sentence:
         bool(_ANAPHORIC_OPENING.match(text)),
         _glue(text),
         _opener(text),
+        person_names(text),
     )
 
 
@@ -82,6 +85,27 @@ def _opener(text: str) -> str:
     if first is None or not first.capitalised or lemminflect.getAllLemmas(first.norm):
         return ""  # "Now", "Boiling": English words, not names
     return stem(first.norm)
+
+
+_UPPER = r"[A-Z\u00c0-\u00de]"
+_PERSON = re.compile(
+    rf"{_UPPER}[\w'\u2019-]*(?:\s+(?:de'|da|di|von|van|de|del|la|le)\b)*"
+    rf"(?:\s+{_UPPER}[\w'\u2019-]*)+"
+)
+
+
+@lru_cache(maxsize=8192)
+def person_names(text: str) -> tuple[frozenset[str], ...]:
+    """The stems of each person-shaped name of ``text``: two or more capitalised words,
+    the first no dictionary word and not all capitals ("Marie Curie", "Andrea Mantegna",
+    "Lorenzo de' Medici"; not "The Medici", "DNA Polymerase")."""
+    out = []
+    for match in _PERSON.finditer(text):
+        words = [w for w in match.group(0).split() if w[:1].isupper()]
+        first = words[0].strip("'\u2019")
+        if len(words) >= 2 and not first.isupper() and not lemminflect.getAllLemmas(first.lower()):
+            out.append(frozenset(stem(t.norm) for t in tokens(" ".join(words)) if not t.number))
+    return tuple(out)
 
 
 _POLAR = word_set("not no never none nothing without all every each most half few only always")
@@ -143,14 +167,14 @@ def _score(
     """How well sentence ``k`` states the proposition. First the evidence of its words:
     each content word shared weighs 1 / the number of sentences that have it (a word
     only this sentence has is the best evidence), a name half that (names are the context
-    a proposition carries to stand alone); a sentence with a pronoun ("it", "the former")
-    also gets half the weight of the words its two preceding sentences give (what the
-    pronoun resolves to). Then lower-case words shared, negations and quantifiers shared,
+    a proposition carries to stand alone); a sentence opening with a pronoun ("It ...",
+    "The former ...") also gets half the weight of the words its two preceding sentences
+    give (what the pronoun resolves to). Then lower-case words shared, negations and quantifiers shared,
     numbers shared, glue words shared, and fewest words the proposition lacks."""
     sentence = sentences[k]
     own = {s for s in weights if sentence.supports(s)}
     evidence = sum(weights[s] for s in own)
-    if sentence.refers:
+    if sentence.opens_anaphoric:
         context = {s for s in weights for b in sentences[max(0, k - 2) : k] if b.supports(s)}
         evidence += 0.5 * sum(weights[s] for s in context - own)
     common = sum(sentence.supports(s) for s in words)
@@ -202,7 +226,8 @@ def align(proposition: str, source: str) -> Window | None:
     glue = _glue(proposition)
     words = _common_words(proposition)
     counts = {s: sum(x.supports(s) for x in sentences) for s in _items(prop)}
-    weights = {s: (0.5 if s in prop.names else 1.0) / n for s, n in counts.items() if n}
+    names = prop.names | {_opener(proposition)}  # "Jennifer Doudna ..." opens with a name
+    weights = {s: (0.5 if s in names else 1.0) / n for s, n in counts.items() if n}
     scores = [_score(prop, glue, words, weights, sentences, k) for k in range(len(sentences))]
     best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
     window = Window(sentences, best, best + 1)

@@ -20,7 +20,7 @@ from ._language import can_be_verb, profile, stems_match, tokens
 COVERED = 0.5
 """The share of a sentence's content words its propositions must state together."""
 MIN_WORDS = 3
-"""A sentence with fewer content words is a heading or label, not a fact."""
+"""A sentence with fewer content words and numbers is a heading or label, not a fact."""
 
 _NOT_A_FACT = re.compile(
     r"^\W*(?:\[\d+(?:[,\u2013-]\s*\d+)*\]|\(\s*[A-Z][^()]*\bet al\.?[^()]*\)"
@@ -69,7 +69,8 @@ def _is_fact(text: str) -> bool:
     if _NOT_A_FACT.match(text.strip()):
         return False
     toks = tokens(text)
-    if len(profile(text).content) < MIN_WORDS:
+    stated = profile(text)
+    if len(stated.content) + len(stated.numbers) < MIN_WORDS:
         return False
     return any(not t.number and can_be_verb(t.norm) for t in toks)
 

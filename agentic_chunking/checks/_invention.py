@@ -5,11 +5,12 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-from ._align import Sentence, Window, _sentence, align
+from ._align import Sentence, Window, _sentence, align, person_names
 from ._finding import (
     ERROR,
     INVENTED_NAME,
@@ -126,6 +127,24 @@ def _substituted(proposition: str, prop: Profile, window_names: set[str]) -> boo
     )
 
 
+def _person_replaced(prop: Profile, window: Window) -> bool:
+    """Does the proposition restate a clause of the window (half its other words or more)
+    while naming none of the words of the person that clause names? The mark of one
+    person's act given to another."""
+    said = prop.content
+    for member in window.members:
+        for clause in re.split(r"[,;:()]", member.text):
+            clause_words = profile(clause).content
+            for person in person_names(clause):
+                if any(stems_match(w, p) for w in person for p in said):
+                    continue
+                rest = clause_words - person
+                kept = sum(any(stems_match(w, p) for p in said) for w in rest)
+                if rest and kept >= 0.5 * len(rest):
+                    return True
+    return False
+
+
 def _earlier(word_stem: str, window: Window) -> bool:
     """A word of a sentence before the window: context carried to stand alone."""
     return any(s.supports(word_stem) for s in window.before())
@@ -143,6 +162,7 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
     buckets: dict[str, list[str]] = {
         k: [] for k in (INVENTED_NAME, MOVED_NAME, SWAPPED_TERM, UNSUPPORTED_WORD)
     }
+    missing_person = _person_replaced(prop, window)
     window_names = {n for m in window.members for n in (*m.profile.names, m.opener) if n}
     window_names -= whole.lower
     names = set(prop.names)
@@ -163,12 +183,14 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
         if word_stem in names:
             if not anywhere:
                 buckets[INVENTED_NAME].append(text)
+            elif missing_person:
+                buckets[MOVED_NAME].append(text)  # a person of the sentence replaced
             elif _earlier(word_stem, window) and any(m.refers for m in window.members):
                 continue  # resolving a pronoun of the window brings an earlier name
             elif word_stem not in whole.lower and _substituted(proposition, prop, window_names):
                 buckets[MOVED_NAME].append(text)
             elif not _earlier(word_stem, window):
-                buckets[SWAPPED_TERM].append(text)
+                buckets[MOVED_NAME].append(text)  # only a later sentence has it: no antecedent
         elif anywhere and not _earlier(word_stem, window):
             buckets[SWAPPED_TERM].append(text)
         elif anywhere:
