@@ -169,8 +169,9 @@ def _score(
     only this sentence has is the best evidence), a name half that (names are the context
     a proposition carries to stand alone); a sentence opening with a pronoun ("It ...",
     "The former ...") also gets half the weight of the words its two preceding sentences
-    give (what the pronoun resolves to). Then lower-case words shared, negations and quantifiers shared,
-    numbers shared, glue words shared, and fewest words the proposition lacks."""
+    give (what the pronoun resolves to). Then lower-case words shared, negations and
+    quantifiers shared, numbers shared, glue words shared, and fewest words the
+    proposition lacks."""
     sentence = sentences[k]
     own = {s for s in weights if sentence.supports(s)}
     evidence = sum(weights[s] for s in own)
