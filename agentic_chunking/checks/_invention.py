@@ -42,6 +42,7 @@ from ._polarity import polarity_findings
 _MONTHS = word_set(
     "january february march april may june july august september october november december"
 )
+_MONTH_STEMS = frozenset(stem(m) for m in _MONTHS)
 COMMON_SURPRISAL = 7.0
 """A word is common English when ``-log10`` of its relative frequency in the English list
 of pyspellchecker (subtitle counts) is at most this (seen about once in 10 million
@@ -180,7 +181,10 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
             or _in_glued(text.lower(), whole.glued)
             or (text.isupper() and text.lower() in initials(source))
         )
-        if word_stem in names:
+        if word_stem in names and word_stem in _MONTH_STEMS and anywhere:
+            if not _earlier(word_stem, window):
+                buckets[SWAPPED_TERM].append(text)  # a date of a later sentence: suspect
+        elif word_stem in names:
             if not anywhere:
                 buckets[INVENTED_NAME].append(text)
             elif missing_person:
@@ -249,13 +253,19 @@ def _number_findings(proposition: str, prop: Profile, window: Window, source: st
         and not (n in after_name and any(n in b.profile.numbers for b in window.before()))
     )  # "Unreal Engine 4" carried from an earlier sentence is a name, not a moved number
     if moved:
+        own = {n for m in window.members for n in m.profile.numbers}
+        earlier = {n for b in window.before() for n in b.profile.numbers}
+        # certain when the sentence's own number was replaced, or only a later sentence has
+        # it; a number of an earlier sentence beside the sentence's own ("In 2018, ...")
+        # may be context carried to stand alone
+        certain = bool(own - prop.numbers) or not set(moved) <= earlier
         findings.append(
             _finding(
                 proposition,
                 MOVED_NUMBER,
                 f"numbers not in the aligned source sentence (found elsewhere): {', '.join(moved)}",
                 window,
-                ERROR,
+                ERROR if certain else WARNING,
             )
         )
     unbound = [
