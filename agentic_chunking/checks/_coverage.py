@@ -3,9 +3,9 @@
 A sentence counts as covered when the propositions about it (aligned to it, or stating
 at least ``COVERED`` of their content words from it: a repeated sentence is covered by
 the one proposition) together state at least ``COVERED`` of its content words and every
-one of its numbers. Sentences that state no fact are not judged: headings (no finite verb or fewer
-than ``MIN_WORDS`` content words), citations ("[12]", "(Smith et al., 2020)") and figure
-or table references ("See Figure 3.").
+one of its numbers. Sentences that state no fact are not judged: headings (no verb or fewer than
+``MIN_WORDS`` content words and numbers); citation markers ("[12]", "(Smith et al.,
+2020)") and figure or table labels ("See Figure 3.") are set aside first.
 """
 
 from __future__ import annotations
@@ -22,11 +22,21 @@ COVERED = 0.5
 MIN_WORDS = 3
 """A sentence with fewer content words and numbers is a heading or label, not a fact."""
 
-_NOT_A_FACT = re.compile(
-    r"^\W*(?:\[\d+(?:[,\u2013-]\s*\d+)*\]|\(\s*[A-Z][^()]*\bet al\.?[^()]*\)"
-    r"|(?:see\s+)?(?:fig(?:ure)?|table|chart|diagram|appendix)\.?\s*\d+[a-z]?\b[^.]*\.?$)\W*$",
+_CITATION = re.compile(
+    r"\[\d+(?:\s*[,\u2013-]\s*\d+)*\]"  # [12], [3-5]
+    r"|\(\s*[A-Z][^()]*\bet al\.?[^()]*\)"  # (Smith et al., 2020)
+    r"|\(\s*[A-Z][a-z]+,?\s+\d{4}\s*\)"  # (Smith, 2020)
+)
+_LABEL = re.compile(
+    r"^\W*(?:see\s+)?(?:fig(?:ure)?|table|chart|diagram|appendix)\.?\s*\d+[a-z]?\b[.:]?\s*",
     re.IGNORECASE,
 )
+
+
+def _fact_text(text: str) -> str:
+    """A sentence without its citation markers ("[12]", "(Smith et al., 2020)") and its
+    leading figure or table label ("Figure 3:")."""
+    return _LABEL.sub("", _CITATION.sub(" ", text)).strip()
 
 
 @dataclass(frozen=True)
@@ -65,9 +75,8 @@ class Coverage:
 
 
 def _is_fact(text: str) -> bool:
-    """A sentence that states something: not a heading, citation or figure reference."""
-    if _NOT_A_FACT.match(text.strip()):
-        return False
+    """A sentence that states something (once citations and figure labels are set aside):
+    enough content words and numbers, and a word that can be a verb (a heading has none)."""
     toks = tokens(text)
     stated = profile(text)
     if len(stated.content) + len(stated.numbers) < MIN_WORDS:
@@ -96,16 +105,18 @@ def coverage(propositions: list[str], source: str) -> Coverage:
     lost: list[tuple[str, ...]] = []
     anywhere = {n for p in propositions for n in profile(p).numbers}
     for k, sentence in enumerate(sentences):
-        if not _is_fact(sentence.text):
+        text = _fact_text(sentence.text)
+        if not _is_fact(text):
             continue
         facts += 1
-        content = sentence.profile.content
+        stated_here = profile(text)
+        content = stated_here.content
         said = sum(any(stems_match(w, s) for s in stated[k]) for w in content)
-        if said >= COVERED * len(content) and sentence.profile.numbers <= numbers[k]:
+        if said >= COVERED * len(content) and stated_here.numbers <= numbers[k]:
             covered += 1
         else:
             uncovered.append(sentence.text)
-            lost.append(tuple(sorted(sentence.profile.numbers - anywhere)))
+            lost.append(tuple(sorted(stated_here.numbers - anywhere)))
     return Coverage(facts, covered, tuple(uncovered), tuple(lost))
 
 
