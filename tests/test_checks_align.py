@@ -46,7 +46,35 @@ def test_contractions_and_abbreviations_are_kept_whole() -> None:
 
 
 _WORDS = st.sampled_from(
-    ["the", "liver", "stores", "glycogen", "not", "never", "2022", "5.5", "percent", "two", "Kubernetes", "runs", "pods", "on", "nodes", "colour", "lithium-ion", "$80", "million", "most", "all", "may", "usually", "Curie", "Marie", "she", "it"]
+    [
+        "the",
+        "liver",
+        "stores",
+        "glycogen",
+        "not",
+        "never",
+        "2022",
+        "5.5",
+        "percent",
+        "two",
+        "Kubernetes",
+        "runs",
+        "pods",
+        "on",
+        "nodes",
+        "colour",
+        "lithium-ion",
+        "$80",
+        "million",
+        "most",
+        "all",
+        "may",
+        "usually",
+        "Curie",
+        "Marie",
+        "she",
+        "it",
+    ]
 )
 _SENTENCE = st.lists(_WORDS, min_size=1, max_size=12).map(lambda w: " ".join(w).capitalize() + ".")
 
