@@ -10,7 +10,7 @@ that opens with a pronoun, "This ...", "The same ..."). Pure and cached per text
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import lemminflect
@@ -51,10 +51,16 @@ class Sentence:
     opener: str
     persons: tuple[frozenset[str], ...]
 
+    memo: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
+
     def supports(self, word_stem: str) -> bool:
         """The stem, or a close variant with the same first three letters, is here."""
-        candidates = self.by_prefix.get(word_stem[:3], frozenset())
-        return word_stem in candidates or any(stems_match(word_stem, c) for c in candidates)
+        known = self.memo.get(word_stem)
+        if known is None:
+            candidates = self.by_prefix.get(word_stem[:3], frozenset())
+            known = word_stem in candidates or any(stems_match(word_stem, c) for c in candidates)
+            self.memo[word_stem] = known
+        return known
 
 
 @lru_cache(maxsize=8192)

@@ -14,35 +14,31 @@ from ._align import Sentence, Window, _sentence, align, person_names
 from ._finding import (
     ERROR,
     INVENTED_NAME,
-    INVENTED_NUMBER,
-    INVENTED_UNIT,
     MOVED_NAME,
-    MOVED_NUMBER,
     NO_INVENTION,
     SWAPPED_TERM,
     UNSUPPORTED_WORD,
     WARNING,
     Finding,
-    Severity,
 )
 from ._language import (
     GLUE_WORDS,
     Profile,
-    Token,
     profile,
     stem,
     stems_match,
     tokens,
-    unit_of,
-    word_set,
 )
 from ._lexicon import paraphrases
+from ._numbers import MONTHS, aligned_finding, number_findings
 from ._polarity import polarity_findings
 
-_MONTHS = word_set(
-    "january february march april may june july august september october november december"
-)
-_MONTH_STEMS = frozenset(stem(m) for m in _MONTHS)
+
+@lru_cache(maxsize=1)
+def _month_stems() -> frozenset[str]:
+    return frozenset(stem(m) for m in MONTHS)
+
+
 COMMON_SURPRISAL = 7.0
 """A word is common English when ``-log10`` of its relative frequency in the English list
 of pyspellchecker (subtitle counts) is at most this (seen about once in 10 million
@@ -151,12 +147,6 @@ def _earlier(word_stem: str, window: Window) -> bool:
     return any(s.supports(word_stem) for s in window.before())
 
 
-def _finding(prop: str, kind: str, reason: str, window: Window, severity: Severity) -> Finding:
-    return Finding(
-        prop, NO_INVENTION, reason, severity=severity, kind=kind, source_sentence=window.text
-    )
-
-
 def _word_findings(proposition: str, prop: Profile, window: Window, source: str) -> list[Finding]:
     whole = _whole(source)
     written = {stem(t.norm): t.text for t in tokens(proposition) if not t.number}
@@ -181,7 +171,7 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
             or _in_glued(text.lower(), whole.glued)
             or (text.isupper() and text.lower() in initials(source))
         )
-        if word_stem in names and word_stem in _MONTH_STEMS and anywhere:
+        if word_stem in names and word_stem in _month_stems() and anywhere:
             if not _earlier(word_stem, window):
                 buckets[SWAPPED_TERM].append(text)  # a date of a later sentence: suspect
         elif word_stem in names:
@@ -208,128 +198,10 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
         UNSUPPORTED_WORD: ("words not in the source: {}", WARNING),
     }
     return [
-        _finding(proposition, kind, template.format(", ".join(words)), window, severity)
+        aligned_finding(proposition, kind, template.format(", ".join(words)), window, severity)
         for kind, (template, severity) in reasons.items()
         if (words := buckets[kind])
     ]
-
-
-def _number_findings(proposition: str, prop: Profile, window: Window, source: str) -> list[Finding]:
-    src = _whole(source).profile
-    toks = tokens(proposition)
-    after_name = {
-        t.norm
-        for i, t in enumerate(toks)
-        if t.number and i and toks[i - 1].capitalised and toks[i - 1].norm not in _MONTHS
-    }
-    spelled_one = {t.norm for t in tokens(proposition) if t.number and t.text.lower() == "one"}
-    findings: list[Finding] = []
-    invented = sorted(prop.numbers - src.numbers)
-    certain = [n for n in invented if n not in spelled_one]
-    if certain:
-        findings.append(
-            _finding(
-                proposition,
-                INVENTED_NUMBER,
-                f"numbers not in the source: {', '.join(certain)}",
-                window,
-                ERROR,
-            )
-        )
-    if len(certain) < len(invented):
-        findings.append(
-            _finding(
-                proposition,
-                INVENTED_NUMBER,
-                '"one" counts something the source does not',
-                window,
-                WARNING,
-            )
-        )
-    moved = sorted(
-        n
-        for n in prop.numbers & src.numbers
-        if not window.has_number(n)
-        and not (n in after_name and any(n in b.profile.numbers for b in window.before()))
-    )  # "Unreal Engine 4" carried from an earlier sentence is a name, not a moved number
-    if moved:
-        own = {n for m in window.members for n in m.profile.numbers}
-        earlier = {n for b in window.before() for n in b.profile.numbers}
-        # certain when the sentence's own number was replaced, or only a later sentence has
-        # it; a number of an earlier sentence beside the sentence's own ("In 2018, ...")
-        # may be context carried to stand alone
-        certain = bool(own - prop.numbers) or not set(moved) <= earlier
-        findings.append(
-            _finding(
-                proposition,
-                MOVED_NUMBER,
-                f"numbers not in the aligned source sentence (found elsewhere): {', '.join(moved)}",
-                window,
-                ERROR if certain else WARNING,
-            )
-        )
-    unbound = [
-        n for n in sorted(prop.numbers) if window.has_number(n) and not _bound(prop, n, window)
-    ]
-    if unbound:
-        findings.append(
-            _finding(
-                proposition,
-                MOVED_NUMBER,
-                f"numbers bound to another fact than in the source: {', '.join(unbound)} (its"
-                " clause of the source shares no word with the proposition)",
-                window,
-                ERROR,
-            )
-        )
-    for number, unit in sorted(prop.number_units - src.number_units):
-        if number in src.numbers:
-            others = sorted(u for n, u in src.number_units if n == number)
-            said = f" (the source has {number} {', '.join(others)})" if others else ""
-            findings.append(
-                _finding(
-                    proposition,
-                    INVENTED_UNIT,
-                    f"{number} {unit} is not in the source{said}",
-                    window,
-                    ERROR,
-                )
-            )
-    return findings
-
-
-_CLAUSE_BREAKS = frozenset({".", ",", ";", ":", "and", "but", "while", "whereas"})
-
-
-def _clauses_with(toks: tuple[Token, ...], number: str) -> list[set[str]]:
-    """The content stems of each clause (between punctuation or "and"/"but"/"while"; the
-    "and" of a range "4.5 and 5.5" does not break) that holds ``number``."""
-    clauses: list[set[str]] = []
-    current: set[str] = set()
-    holds = False
-    padded = (*toks, Token(".", ".", False, False))
-    for i, tok in enumerate(padded):
-        in_range = 0 < i < len(toks) - 1 and toks[i - 1].number and toks[i + 1].number
-        if not tok.number and tok.norm in _CLAUSE_BREAKS and not in_range:
-            if holds:
-                clauses.append(current)
-            current, holds = set(), False
-        elif tok.number:
-            holds = holds or tok.norm == number
-        elif tok.norm not in GLUE_WORDS and not (unit_of(tok.text) and toks[i - 1].number):
-            current.add(stem(tok.norm))  # a unit after its number is not a content word
-    return clauses
-
-
-def _bound(prop: Profile, number: str, window: Window) -> bool:
-    """Is ``number`` stated of the same thing as in the source: does a clause of the window
-    that holds it share a content word (or name) with the proposition? ("up to 60,000
-    worker bees" does not share one with "The queen lays 60,000 eggs a day".)"""
-    for sentence in window.members:
-        for clause in _clauses_with(tokens(sentence.text), number):
-            if not clause or any(stems_match(w, c) for w in prop.content for c in clause):
-                return True  # a clause of bare numbers binds nothing
-    return False
 
 
 def find_inventions(propositions: list[str], source: str) -> list[Finding]:
@@ -365,10 +237,10 @@ def find_inventions(propositions: list[str], source: str) -> list[Finding]:
                 )
             continue
         prop = profile(proposition)
-        findings += _number_findings(proposition, prop, window, source)
+        findings += number_findings(proposition, prop, window, _whole(source).profile)
         findings += _word_findings(proposition, prop, window, source)
         findings += [
-            _finding(proposition, kind, reason, window, severity)
+            aligned_finding(proposition, kind, reason, window, severity)
             for kind, reason, severity in polarity_findings(proposition, window)
         ]
     return findings
