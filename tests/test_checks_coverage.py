@@ -106,3 +106,20 @@ def test_the_suite_reports_coverage_per_case_and_a_case_can_make_it_an_error() -
     facts = split_sentences(loose.source_text)
     passed = judge(loose, _response(loose.id, facts))
     assert passed.checks[COVERAGE].passed is True and passed.coverage == (len(facts), len(facts))
+
+
+def test_the_report_shows_warnings_apart_from_errors_and_the_coverage() -> None:
+    from agentic_chunking.report import RunResults, render_report
+
+    cases = {c.id: c for c in load_cases(Path(__file__).resolve().parent.parent / "cases")}
+    case = cases["TC-003"]
+    facts = split_sentences(case.source_text)
+    invented = facts[-1].rstrip(".") + " since 2031."
+    # a dropped fact (warning), an impersonal "you" (warning), an invented year (error)
+    props = [*facts[1:], "You can see the liver.", invented]
+    result = judge(case, _response(case.id, props))
+    html = render_report([RunResults(model="reference", cases=(result,))], plots=False)
+    assert "⚠" in html and "(warning)" in html and "✘" in html
+    assert f"Coverage: {len(facts) - 1} of {len(facts)} fact sentences" in html
+    assert "Input sentences no proposition states" in html
+    assert "judged against" in html
