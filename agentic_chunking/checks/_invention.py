@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+import lemminflect
+
 from ._align import Sentence, Window, _sentence, align, person_names
 from ._finding import (
     ERROR,
@@ -28,6 +30,8 @@ from ._language import (
     stem,
     stems_match,
     tokens,
+    unit_of,
+    word_set,
 )
 from ._lexicon import paraphrases
 from ._numbers import MONTHS, aligned_finding, number_findings
@@ -142,6 +146,49 @@ def _person_replaced(prop: Profile, window: Window) -> bool:
     return False
 
 
+REPLACED_TERM = "replaced_term"  # a bucket of swapped_term findings that are errors
+_REFERRING = word_set("the this that these those its their his her such")
+
+
+def _noun(word: str) -> bool:
+    """lemminflect lists ``word`` as a noun and not as a verb (or does not know it)."""
+    found = lemminflect.getAllLemmas(word)
+    return not found or ("NOUN" in found and "VERB" not in found)
+
+
+def _term_replaced(prop: Profile, window: Window) -> str:
+    """The noun of a clause of the window that the proposition restates (half its other
+    content words or more) but leaves out, where that noun is no anaphoric description
+    ("the organ", "this figure": resolved, not replaced); "" when there is none."""
+    said = prop.content
+    for member in window.members:
+        for clause in re.split(r"[,;:()]|\b(?:and|but|which|while|whereas|who)\b", member.text):
+            every = tokens(clause)
+            toks = [  # units after their number are not terms ("250 watt-hours")
+                t
+                for i, t in enumerate(every)
+                if not t.number and not (i and every[i - 1].number and unit_of(t.text))
+            ]
+            words = {stem(t.norm) for t in toks if t.norm not in GLUE_WORDS}
+            kept = sum(any(stems_match(w, p) for p in said) for w in words)
+            if not words or kept < 0.5 * len(words):
+                continue
+            missing = [
+                tok.text
+                for i, tok in enumerate(toks)
+                if tok.norm not in GLUE_WORDS
+                and not tok.capitalised
+                and len(tok.norm) > 3
+                and not (i > 0 and toks[i - 1].norm in _REFERRING)
+                and _noun(tok.norm)
+                and not unit_of(tok.text)
+                and not any(stems_match(stem(tok.norm), p) for p in said)
+            ]
+            if len(missing) == 1:  # one term of the restated clause, replaced
+                return missing[0]
+    return ""
+
+
 def _earlier(word_stem: str, window: Window) -> bool:
     """A word of a sentence before the window: context carried to stand alone."""
     return any(s.supports(word_stem) for s in window.before())
@@ -151,9 +198,10 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
     whole = _whole(source)
     written = {stem(t.norm): t.text for t in tokens(proposition) if not t.number}
     buckets: dict[str, list[str]] = {
-        k: [] for k in (INVENTED_NAME, MOVED_NAME, SWAPPED_TERM, UNSUPPORTED_WORD)
+        k: [] for k in (INVENTED_NAME, MOVED_NAME, REPLACED_TERM, SWAPPED_TERM, UNSUPPORTED_WORD)
     }
     missing_person = _person_replaced(prop, window)
+    replaced_term = _term_replaced(prop, window)
     window_names = {n for m in window.members for n in (*m.profile.names, m.opener) if n}
     window_names -= whole.lower
     names = set(prop.names)
@@ -185,6 +233,8 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
                 buckets[MOVED_NAME].append(text)
             elif not _earlier(word_stem, window):
                 buckets[MOVED_NAME].append(text)  # only a later sentence has it: no antecedent
+        elif anywhere and replaced_term and _noun(text.lower()):
+            buckets[REPLACED_TERM].append(text)  # a term of the restated clause replaced
         elif anywhere and not _earlier(word_stem, window):
             buckets[SWAPPED_TERM].append(text)
         elif anywhere:
@@ -192,15 +242,28 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
         else:
             buckets[UNSUPPORTED_WORD].append(text)
     reasons = {
-        INVENTED_NAME: ("names not in the source: {}", ERROR),
-        MOVED_NAME: ("names not in the aligned source sentence (found elsewhere): {}", ERROR),
-        SWAPPED_TERM: ("words not in the aligned source sentence (found elsewhere): {}", WARNING),
-        UNSUPPORTED_WORD: ("words not in the source: {}", WARNING),
+        INVENTED_NAME: (INVENTED_NAME, "names not in the source: {}", ERROR),
+        MOVED_NAME: (
+            MOVED_NAME,
+            "names not in the aligned source sentence (found elsewhere): {}",
+            ERROR,
+        ),
+        REPLACED_TERM: (
+            SWAPPED_TERM,
+            f'words of another sentence in place of "{replaced_term}": {{}}',
+            ERROR,
+        ),
+        SWAPPED_TERM: (
+            SWAPPED_TERM,
+            "words not in the aligned source sentence (found elsewhere): {}",
+            WARNING,
+        ),
+        UNSUPPORTED_WORD: (UNSUPPORTED_WORD, "words not in the source: {}", WARNING),
     }
     return [
         aligned_finding(proposition, kind, template.format(", ".join(words)), window, severity)
-        for kind, (template, severity) in reasons.items()
-        if (words := buckets[kind])
+        for bucket, (kind, template, severity) in reasons.items()
+        if (words := buckets[bucket])
     ]
 
 
