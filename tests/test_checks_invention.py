@@ -180,3 +180,20 @@ def test_a_sentence_copied_from_the_source_is_never_an_invention(
     source = " ".join(sentences)
     chosen = data.draw(st.sampled_from(split_sentences(source)))
     assert find_inventions([chosen], source) == []
+
+
+TERMS = (
+    "Solid-state cells use a ceramic electrolyte. Lithium-ion cells use a liquid electrolyte. "
+    "The human liver stores glycogen. When blood sugar falls, the organ releases glucose."
+)
+
+
+def test_a_term_swapped_for_another_word_of_the_source_is_an_error() -> None:
+    findings = find_inventions(["Solid-state cells use a liquid electrolyte."], TERMS)
+    assert ("swapped_term", "error") in [(f.kind, f.severity) for f in findings]
+    assert "ceramic" in next(f.reason for f in findings if f.kind == "swapped_term")
+
+
+def test_a_resolved_description_is_no_swapped_term() -> None:
+    resolved = "When blood sugar falls, the human liver releases glucose."
+    assert find_inventions([resolved], TERMS) == []

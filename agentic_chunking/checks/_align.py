@@ -208,11 +208,15 @@ def _common_words(proposition: str) -> frozenset[str]:
 def _helps(
     prop: Profile, words: frozenset[str], window: Window, candidate: int, after: bool
 ) -> bool:
-    """Would sentence ``candidate`` supply what the window lacks?"""
+    """Would sentence ``candidate`` supply what the window lacks: two of its missing
+    lower-case words, or, when the two sentences are linked by a pronoun (the later one
+    opens with it), one word or a number? (One word alone would let a term swapped in
+    from the next sentence pull that sentence into the window.)"""
     sentence = window.sentences[candidate]
-    if any(not window.supports(s) and sentence.supports(s) for s in words):
-        return True
+    supplied = sum(not window.supports(s) and sentence.supports(s) for s in words)
     anaphoric = sentence.opens_anaphoric if after else window.members[0].opens_anaphoric
+    if supplied >= 2 or (anaphoric and supplied):
+        return True
     missing = {n for n in prop.numbers if not window.has_number(n)}
     return anaphoric and bool(missing & sentence.profile.numbers)
 

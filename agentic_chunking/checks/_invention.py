@@ -150,10 +150,11 @@ REPLACED_TERM = "replaced_term"  # a bucket of swapped_term findings that are er
 _REFERRING = word_set("the this that these those its their his her such")
 
 
-def _noun(word: str) -> bool:
-    """lemminflect lists ``word`` as a noun and not as a verb (or does not know it)."""
+def _term(word: str) -> bool:
+    """A word that can name a thing or its kind: lemminflect lists it as a noun or an
+    adjective and not as a verb ("ceramic", "electrolyte"), or does not know it."""
     found = lemminflect.getAllLemmas(word)
-    return not found or ("NOUN" in found and "VERB" not in found)
+    return not found or (bool({"NOUN", "ADJ"} & set(found)) and "VERB" not in found)
 
 
 def _term_replaced(prop: Profile, window: Window) -> str:
@@ -180,7 +181,7 @@ def _term_replaced(prop: Profile, window: Window) -> str:
                 and not tok.capitalised
                 and len(tok.norm) > 3
                 and not (i > 0 and toks[i - 1].norm in _REFERRING)
-                and _noun(tok.norm)
+                and _term(tok.norm)
                 and not unit_of(tok.text)
                 and not any(stems_match(stem(tok.norm), p) for p in said)
             ]
@@ -233,7 +234,7 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
                 buckets[MOVED_NAME].append(text)
             elif not _earlier(word_stem, window):
                 buckets[MOVED_NAME].append(text)  # only a later sentence has it: no antecedent
-        elif anywhere and replaced_term and _noun(text.lower()):
+        elif anywhere and replaced_term and text.islower() and _term(text):
             buckets[REPLACED_TERM].append(text)  # a term of the restated clause replaced
         elif anywhere and not _earlier(word_stem, window):
             buckets[SWAPPED_TERM].append(text)
