@@ -197,3 +197,24 @@ def test_a_term_swapped_for_another_word_of_the_source_is_an_error() -> None:
 def test_a_resolved_description_is_no_swapped_term() -> None:
     resolved = "When blood sugar falls, the human liver releases glucose."
     assert find_inventions([resolved], TERMS) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
+        ("Flights stopped because of the storm.", "Flights stopped due to the storm."),
+        ("The trip takes about 5 hours.", "The trip takes approximately 5 hours."),
+        ("Farms use drip irrigation.", "Farms utilise drip irrigation."),
+        ("Options such as grants exist.", "Options include grants."),
+        ("Offices usually close at noon.", "Offices typically close at noon."),
+    ],
+)
+def test_the_paraphrase_lexicon_accepts_common_synonyms_and_connectives(
+    source: str, proposition: str
+) -> None:
+    assert find_inventions([proposition], source) == []
+
+
+def test_a_word_outside_the_lexicon_is_a_warning_not_an_error() -> None:
+    (finding,) = find_inventions(["Flights stopped during the hurricane."], "Flights stopped.")
+    assert (finding.kind, finding.severity) == ("unsupported_word", "warning")

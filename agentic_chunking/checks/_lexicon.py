@@ -9,16 +9,17 @@ from __future__ import annotations
 from functools import lru_cache
 from importlib import resources
 
-from ._language import stem, tokens
+from ._language import GLUE_WORDS, stem, tokens
 
 
 @lru_cache(maxsize=1)
 def _groups() -> tuple[tuple[tuple[tuple[str, ...], ...], ...], dict[str, tuple[int, ...]]]:
     """Each group as a tuple of members (each a tuple of stems), and stem -> group ids
-    for the one-word members."""
+    (a one-word member by its stem, a phrase by each of its non-glue stems)."""
     text = (resources.files("agentic_chunking.checks") / "data" / "paraphrases.txt").read_text(
         encoding="utf-8"
     )
+    glue = {stem(w) for w in GLUE_WORDS}
     groups: list[tuple[tuple[str, ...], ...]] = []  # a group: its members' stem tuples
     index: dict[str, list[int]] = {}
     for line in text.splitlines():
@@ -28,9 +29,10 @@ def _groups() -> tuple[tuple[tuple[tuple[str, ...], ...], ...], dict[str, tuple[
             tuple(stem(t.norm) for t in tokens(member) if not t.number)
             for member in line.split("|")
         )
-        for member in members:
-            if len(member) == 1:
-                index.setdefault(member[0], []).append(len(groups))
+        for member in members:  # a phrase ("due to") is found by its content words
+            keys = member if len(member) == 1 else [w for w in member if w not in glue]
+            for key in keys:
+                index.setdefault(key, []).append(len(groups))
         groups.append(members)
     return tuple(groups), {k: tuple(v) for k, v in index.items()}
 
