@@ -5,14 +5,11 @@ from __future__ import annotations
 import gzip
 import json
 import math
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-import lemminflect
-
-from ._align import Sentence, Window, _sentence, align, person_names
+from ._align import Sentence, Window, _sentence, align
 from ._finding import (
     ERROR,
     INVENTED_NAME,
@@ -28,14 +25,12 @@ from ._language import (
     Profile,
     profile,
     stem,
-    stems_match,
     tokens,
-    unit_of,
-    word_set,
 )
 from ._lexicon import paraphrases
 from ._numbers import MONTHS, aligned_finding, number_findings
 from ._polarity import polarity_findings
+from ._swaps import REPLACED_TERM, initials, is_term, person_replaced, substituted, term_replaced
 
 
 @lru_cache(maxsize=1)
@@ -101,147 +96,88 @@ def _paraphrased(word_stem: str, window: Window) -> bool:
     return False
 
 
-@lru_cache(maxsize=8192)
-def initials(text: str) -> frozenset[str]:
-    """The acronyms a text spells out: initials (lower case) of every run of 2 to 5
-    capitalised words ("Unreal Engine" -> "ue"), so "UE4" matches "Unreal Engine 4"."""
-    toks = tokens(text)
-    out: set[str] = set()
-    for i in range(len(toks)):
-        run = ""
-        for tok in toks[i : i + 5]:
-            if tok.number or not tok.capitalised:
-                break
-            run += tok.norm[0]
-            if len(run) >= 2:
-                out.add(run)
-    return frozenset(out)
-
-
-def _substituted(proposition: str, prop: Profile, window_names: set[str]) -> bool:
-    """Does the window hold a name the proposition lacks (nor spells out as an acronym)?
-    With one of the source's names from elsewhere in the proposition, that is the mark of
-    a swapped person or place."""
-    spelled = initials(proposition)
-    return any(
-        w not in spelled and not any(stems_match(w, p) for p in prop.content) for w in window_names
-    )
-
-
-def _person_replaced(prop: Profile, window: Window) -> bool:
-    """Does the proposition restate a clause of the window (half its other words or more)
-    while naming none of the words of the person that clause names? The mark of one
-    person's act given to another."""
-    said = prop.content
-    for member in window.members:
-        for clause in re.split(r"[,;:()]", member.text):
-            clause_words = profile(clause).content
-            for person in person_names(clause):
-                if any(stems_match(w, p) for w in person for p in said):
-                    continue
-                rest = clause_words - person
-                kept = sum(any(stems_match(w, p) for p in said) for w in rest)
-                if rest and kept >= 0.5 * len(rest):
-                    return True
-    return False
-
-
-REPLACED_TERM = "replaced_term"  # a bucket of swapped_term findings that are errors
-_REFERRING = word_set("the this that these those its their his her such")
-
-
-def _term(word: str) -> bool:
-    """A word that can name a thing or its kind: lemminflect lists it as a noun or an
-    adjective and not as a verb ("ceramic", "electrolyte"), or does not know it."""
-    found = lemminflect.getAllLemmas(word)
-    return not found or (bool({"NOUN", "ADJ"} & set(found)) and "VERB" not in found)
-
-
-def _term_replaced(prop: Profile, window: Window) -> str:
-    """The noun of a clause of the window that the proposition restates (half its other
-    content words or more) but leaves out, where that noun is no anaphoric description
-    ("the organ", "this figure": resolved, not replaced); "" when there is none."""
-    said = prop.content
-    for member in window.members:
-        for clause in re.split(r"[,;:()]|\b(?:and|but|which|while|whereas|who)\b", member.text):
-            every = tokens(clause)
-            toks = [  # units after their number are not terms ("250 watt-hours")
-                t
-                for i, t in enumerate(every)
-                if not t.number and not (i and every[i - 1].number and unit_of(t.text))
-            ]
-            words = {stem(t.norm) for t in toks if t.norm not in GLUE_WORDS}
-            kept = sum(any(stems_match(w, p) for p in said) for w in words)
-            if not words or kept < 0.5 * len(words):
-                continue
-            missing = [
-                tok.text
-                for i, tok in enumerate(toks)
-                if tok.norm not in GLUE_WORDS
-                and not tok.capitalised
-                and len(tok.norm) > 3
-                and not (i > 0 and toks[i - 1].norm in _REFERRING)
-                and _term(tok.norm)
-                and not unit_of(tok.text)
-                and not any(stems_match(stem(tok.norm), p) for p in said)
-            ]
-            if len(missing) == 1:  # one term of the restated clause, replaced
-                return missing[0]
-    return ""
-
-
 def _earlier(word_stem: str, window: Window) -> bool:
     """A word of a sentence before the window: context carried to stand alone."""
     return any(s.supports(word_stem) for s in window.before())
 
 
-def _word_findings(proposition: str, prop: Profile, window: Window, source: str) -> list[Finding]:
+@dataclass(frozen=True)
+class _Judged:
+    """What a proposition's words are judged with: its window, the whole source, the
+    names it uses, and the marks of a swap in the restated clause."""
+
+    proposition: str
+    prop: Profile
+    window: Window
+    whole: _Whole
+    source: str
+    names: frozenset[str]
+    window_names: frozenset[str]
+    missing_person: bool
+    replaced_term: str
+
+
+def _judged(proposition: str, prop: Profile, window: Window, source: str) -> _Judged:
     whole = _whole(source)
-    written = {stem(t.norm): t.text for t in tokens(proposition) if not t.number}
-    buckets: dict[str, list[str]] = {
-        k: [] for k in (INVENTED_NAME, MOVED_NAME, REPLACED_TERM, SWAPPED_TERM, UNSUPPORTED_WORD)
-    }
-    missing_person = _person_replaced(prop, window)
-    replaced_term = _term_replaced(prop, window)
-    window_names = {n for m in window.members for n in (*m.profile.names, m.opener) if n}
-    window_names -= whole.lower
     names = set(prop.names)
     first = next(iter(tokens(proposition)), None)
     if first is not None and first.capitalised and not first.number:
         opener = stem(first.norm)
         if opener not in whole.lower and whole.sentence.supports(opener):
             names.add(opener)  # "Pierre Curie ...": a name opening the proposition
+    window_names = {n for m in window.members for n in (*m.profile.names, m.opener) if n}
+    return _Judged(
+        proposition,
+        prop,
+        window,
+        whole,
+        source,
+        frozenset(names),
+        frozenset(window_names - whole.lower),
+        person_replaced(prop, window),
+        term_replaced(prop, window),
+    )
+
+
+def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
+    """Which finding an unsupported word of the proposition belongs to (None: fine)."""
+    window, whole = j.window, j.whole
+    anywhere = (
+        whole.sentence.supports(word_stem)
+        or _in_glued(text.lower(), whole.glued)
+        or (text.isupper() and text.lower() in initials(j.source))
+    )
+    earlier = _earlier(word_stem, window)
+    if word_stem in j.names and word_stem in _month_stems() and anywhere:
+        return None if earlier else SWAPPED_TERM  # a date of a later sentence: suspect
+    if word_stem in j.names:
+        if not anywhere:
+            return INVENTED_NAME
+        if j.missing_person:
+            return MOVED_NAME  # a person of the restated clause replaced
+        if earlier and any(m.refers for m in window.members):
+            return None  # resolving a pronoun of the window brings an earlier name
+        if word_stem not in whole.lower and substituted(j.proposition, j.prop, j.window_names):
+            return MOVED_NAME
+        return None if earlier else MOVED_NAME  # only a later sentence has it
+    if anywhere and j.replaced_term and text.islower() and is_term(text):
+        return REPLACED_TERM  # a term of the restated clause replaced
+    if anywhere:
+        return None if earlier else SWAPPED_TERM  # earlier: context carried to stand alone
+    return UNSUPPORTED_WORD
+
+
+def _word_findings(proposition: str, prop: Profile, window: Window, source: str) -> list[Finding]:
+    judged = _judged(proposition, prop, window, source)
+    written = {stem(t.norm): t.text for t in tokens(proposition) if not t.number}
+    buckets: dict[str, list[str]] = {}
     for word_stem in dict.fromkeys(prop.content_seq):
         if window.supports(word_stem) or _paraphrased(word_stem, window):
             continue
         text = written.get(word_stem, word_stem)
-        anywhere = (
-            whole.sentence.supports(word_stem)
-            or _in_glued(text.lower(), whole.glued)
-            or (text.isupper() and text.lower() in initials(source))
-        )
-        if word_stem in names and word_stem in _month_stems() and anywhere:
-            if not _earlier(word_stem, window):
-                buckets[SWAPPED_TERM].append(text)  # a date of a later sentence: suspect
-        elif word_stem in names:
-            if not anywhere:
-                buckets[INVENTED_NAME].append(text)
-            elif missing_person:
-                buckets[MOVED_NAME].append(text)  # a person of the sentence replaced
-            elif _earlier(word_stem, window) and any(m.refers for m in window.members):
-                continue  # resolving a pronoun of the window brings an earlier name
-            elif word_stem not in whole.lower and _substituted(proposition, prop, window_names):
-                buckets[MOVED_NAME].append(text)
-            elif not _earlier(word_stem, window):
-                buckets[MOVED_NAME].append(text)  # only a later sentence has it: no antecedent
-        elif anywhere and replaced_term and text.islower() and _term(text):
-            buckets[REPLACED_TERM].append(text)  # a term of the restated clause replaced
-        elif anywhere and not _earlier(word_stem, window):
-            buckets[SWAPPED_TERM].append(text)
-        elif anywhere:
-            continue  # context an earlier sentence gives, carried to stand alone
-        else:
-            buckets[UNSUPPORTED_WORD].append(text)
+        bucket = _bucket(judged, word_stem, text)
+        if bucket is not None:
+            buckets.setdefault(bucket, []).append(text)
     reasons = {
         INVENTED_NAME: (INVENTED_NAME, "names not in the source: {}", ERROR),
         MOVED_NAME: (
@@ -251,7 +187,7 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
         ),
         REPLACED_TERM: (
             SWAPPED_TERM,
-            f'words of another sentence in place of "{replaced_term}": {{}}',
+            f'words of another sentence in place of "{judged.replaced_term}": {{}}',
             ERROR,
         ),
         SWAPPED_TERM: (
@@ -264,7 +200,7 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
     return [
         aligned_finding(proposition, kind, template.format(", ".join(words)), window, severity)
         for bucket, (kind, template, severity) in reasons.items()
-        if (words := buckets[bucket])
+        if (words := buckets.get(bucket))
     ]
 
 
