@@ -18,7 +18,7 @@ _VERSION_PREFIX = "# version:"
 
 # stage -> the prompt file in use for that stage.
 _PROMPT_FILES: dict[str, str] = {
-    "extraction": "extraction.v1.txt",
+    "extraction": "extraction.v2.txt",
     "grouping": "grouping.v2.txt",  # v1 (facts copied verbatim) kept for old cassettes
     "grouping_merge": "grouping-merge.v1.txt",
     "judge": "judge.v1.txt",
@@ -56,7 +56,7 @@ def load_prompt(stage: str) -> Prompt:
 
 
 PROMPT_VERSIONS: dict[str, str] = {stage: load_prompt(stage).version for stage in _PROMPT_FILES}
-"""Version id of the prompt in use, per stage, e.g. ``{"extraction": "extraction-v1", ...}``."""
+"""Version id of the prompt in use, per stage, e.g. ``{"extraction": "extraction-v2", ...}``."""
 
 
 def extraction_user_message(batch_text: str) -> str:

@@ -11,13 +11,13 @@ mutation. Each one verifies its own result with the check of its rule and raises
 from __future__ import annotations
 
 import copy
-import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from ._errors import InputError
+from ._fact_mutations import CERTAIN_OPERATORS, FACT_OPERATORS
+from ._mutation_base import Groups, Mutation, _ordered, _replace, _usable, apply_to_propositions
 from .checks import (
     MIXED_DOMAINS,
     NO_DUPLICATION,
@@ -32,65 +32,6 @@ from .checks import (
     same_fact,
 )
 from .checks._language import looks_like_finite_verb, tokens
-
-Groups = list[dict[str, Any]]
-
-
-@dataclass(frozen=True)
-class Mutation:
-    """A mutated grouping reply and what the suite needs to replay it.
-
-    ``groups`` is the mutated reply; ``rule`` the rule id that must catch it;
-    ``replaced`` maps an original proposition to its mutated text and ``added`` lists new
-    propositions, so the same change can be applied to the extraction replies (see
-    :func:`apply_to_propositions`); ``description`` says what was done.
-    """
-
-    operator: str
-    rule: str
-    groups: Groups
-    description: str
-    replaced: dict[str, str] = field(default_factory=dict)
-    added: list[str] = field(default_factory=list)
-
-
-def apply_to_propositions(mutation: Mutation, propositions: list[str]) -> list[str]:
-    """Return ``propositions`` with the mutation's replacements made and additions appended."""
-    return [mutation.replaced.get(p, p) for p in propositions] + list(mutation.added)
-
-
-def _usable(group: object) -> bool:
-    """A group entry the operators may touch: a dict whose ``facts`` is a list."""
-    return isinstance(group, dict) and isinstance(group.get("facts"), list)
-
-
-def _facts(groups: Groups) -> list[tuple[int, int, str]]:
-    """(group index, fact index, fact) of every string fact; malformed entries are skipped."""
-    found = [
-        (g, f, fact)
-        for g, group in enumerate(groups)
-        if _usable(group)
-        for f, fact in enumerate(group["facts"])
-        if isinstance(fact, str) and fact.strip()
-    ]
-    if not found:
-        raise InputError(
-            "the grouping reply has no facts to mutate; give at least one group with facts"
-        )
-    return found
-
-
-def _ordered(groups: Groups, seed: int) -> list[tuple[int, int, str]]:
-    facts = _facts(groups)
-    random.Random(seed).shuffle(facts)
-    return facts
-
-
-def _replace(groups: Groups, g: int, f: int, new: str) -> Groups:
-    out = copy.deepcopy(groups)
-    out[g]["facts"][f] = new
-    return out
-
 
 _FICTIONAL = ("Quimby Institute", "Zelinski Foundation", "Marrowvale Consortium", "Ostrander Group")
 _NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -209,15 +150,15 @@ def duplicate(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutati
 
 
 def fragment(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutation:
-    """Make a fact not self-contained: with an even seed open it with "Also, ", with an odd
-    seed cut it down to its subject (a fragment), falling back to the opener.
+    """Make a fact not self-contained: cut it down to its subject (a fragment), falling
+    back to opening it with "Also, " (which the check only warns about).
     Guarantees: one fact replaced; ``find_not_self_contained`` reports it."""
     for g, f, fact in _ordered(groups, seed):
         first_word = fact.split()[0] if fact.split() else ""
         head = fact[:1] if len(first_word) > 1 and first_word.isupper() else fact[:1].lower()
         candidates = [f"Also, {head}{fact[1:]}"]
         end = _subject_end(fact)
-        if seed % 2 and end is not None:
+        if end is not None:  # the subject alone: certain (an error); "Also, ..." only warns
             candidates.insert(0, fact[:end].strip().rstrip(",") + ".")
         for new in candidates:
             if find_not_self_contained([new]):
@@ -275,5 +216,9 @@ OPERATORS: dict[str, Callable[..., Mutation]] = {
     "invent_fact": invent_fact,
     "mix_domains": mix_domains,
     "unresolve_pronoun": unresolve_pronoun,
+    **FACT_OPERATORS,
 }
-"""Operator name -> function ``(groups, source, *, seed=0, labelled_sentences=None)``."""
+"""Operator name -> function ``(groups, source, *, seed=0, labelled_sentences=None)``; the
+last nine (issue 10) live in ``_fact_mutations``."""
+
+__all__ = ["CERTAIN_OPERATORS", "OPERATORS", "Mutation", "apply_to_propositions"]

@@ -1,8 +1,13 @@
 """Kill rate of the suite: every mutation operator on every case's reference replies.
 
-Run: python benchmarks/mutation_kill_rate.py [--seed N] [--careful-judge]
-Prints, per operator, how many cases it applied to, how many were killed, and which
-checks fired; then the overall kill rate (below 100% is a finding).
+Run: python benchmarks/mutation_kill_rate.py [--seed N] [--careful-judge] [--show-survivors]
+Prints, per operator, how many cases it applied to, the share killed by errors (the case
+fails on the operator's rule) and the share killed by errors or warnings (at least a
+warning of that rule shows it), and which checks fired; then the overall figures. The
+certain operators (numbers, names, negation, verbless list, a dropped fact with a number)
+must be killed 100% by errors; below that is a finding.
+With --careful-judge, a SIMULATED careful judge's verdicts (it knows the mutation; not a
+model) combine with the rules.
 """
 
 from __future__ import annotations
@@ -12,9 +17,14 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from agentic_chunking.judge import simulated_careful_judge
+from agentic_chunking.mutations import CERTAIN_OPERATORS
 from agentic_chunking.suite._mutation import MutationOutcome, kill_matrix
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{part}/{whole} = {part / whole:.0%}" if whole else "-"
 
 
 def main() -> None:
@@ -25,6 +35,7 @@ def main() -> None:
         action="store_true",
         help="combine a SIMULATED careful judge's verdicts (it knows the mutation; not a model)",
     )
+    parser.add_argument("--show-survivors", action="store_true")
     args = parser.parse_args()
     outcomes = kill_matrix(
         cases_dir=CASES_DIR,
@@ -35,19 +46,28 @@ def main() -> None:
     by_operator: dict[str, list[MutationOutcome]] = defaultdict(list)
     for outcome in outcomes:
         by_operator[outcome.operator].append(outcome)
-    print(f"{'operator':<18} {'applied':>7} {'killed':>6}  caught by")
+    print(f"{'operator':<18} {'applied':>7} {'by errors':>14} {'errors|warnings':>16}  fired")
     for name, rows in sorted(by_operator.items()):
         applied = [o for o in rows if o.applied]
         killed = sum(o.killed for o in applied)
+        warned = sum(o.warned for o in applied)
         fired = Counter(rule for o in applied for rule in o.fired)
         caught = ", ".join(f"{rule} x{n}" for rule, n in fired.most_common())
-        print(f"{name:<18} {len(applied):>7} {killed:>6}  {caught}")
+        mark = " (certain)" if name in CERTAIN_OPERATORS else ""
+        print(
+            f"{name:<18} {len(applied):>7} {_share(killed, len(applied)):>14} "
+            f"{_share(warned, len(applied)):>16}  {caught}{mark}"
+        )
         for o in applied:
-            if not o.killed:
-                print(f"  SURVIVED {o.case_id}: {o.detail}")
+            if args.show_survivors and not o.killed:
+                print(f"  {'WARNED' if o.warned else 'SURVIVED'} {o.case_id}: {o.detail}")
     applied = [o for o in outcomes if o.applied]
     killed = sum(o.killed for o in applied)
-    print(f"kill rate: {killed}/{len(applied)} = {killed / len(applied):.1%} (seed {args.seed})")
+    warned = sum(o.warned for o in applied)
+    print(
+        f"killed by errors: {_share(killed, len(applied))}; by errors or warnings: "
+        f"{_share(warned, len(applied))} (seed {args.seed})"
+    )
 
 
 if __name__ == "__main__":

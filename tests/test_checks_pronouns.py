@@ -60,3 +60,43 @@ def test_resolved_or_expletive_pronouns_pass(proposition: str) -> None:
 def test_findings_keep_input_order() -> None:
     props = ["It fails.", "The pod restarts.", "They fail."]
     assert [f.proposition for f in find_unresolved_pronouns(props)] == ["It fails.", "They fail."]
+
+
+@pytest.mark.parametrize(
+    ("proposition", "kind", "severity"),
+    [
+        ("It releases glucose into the blood.", "bare_pronoun", "error"),
+        ("This is the largest dome in Europe.", "bare_pronoun", "error"),
+        ("We measured the voltage of each cell.", "speaker_pronoun", "error"),
+        ("This process takes place in the mitochondria.", "anaphoric_phrase", "error"),
+        ("Such systems are expensive to maintain.", "anaphoric_phrase", "warning"),
+        ("You can recycle glass bottles.", "impersonal_you", "warning"),
+    ],
+)
+def test_each_finding_has_its_kind_and_severity(proposition: str, kind: str, severity: str) -> None:
+    (finding,) = find_unresolved_pronouns([proposition])
+    assert (finding.kind, finding.severity) == (kind, severity)
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "The author wrote 'we will win' in 2010.",  # single quotes masked
+        "The author wrote \u2018we will win\u2019 in 2010.",
+        "The fee is waived for members, i.e. students and staff.",  # i.e. is not "I"
+        "The team won the U.S. Championships in 1931.",  # US is not "us"
+        "Batteries can't be recycled with glass.",
+    ],
+)
+def test_quotes_abbreviations_and_acronyms_are_not_pronouns(proposition: str) -> None:
+    assert find_unresolved_pronouns([proposition]) == []
+
+
+SOURCE = "The solvent leaves a residue on the lens. The residue blocks the sensor."
+
+
+def test_a_definite_description_cut_from_its_antecedent_is_a_warning() -> None:
+    (finding,) = find_unresolved_pronouns(["The residue blocks the sensor."], SOURCE)
+    assert (finding.kind, finding.severity) == ("definite_without_antecedent", "warning")
+    assert find_unresolved_pronouns(["The solvent leaves a residue on the lens."], SOURCE) == []
+    assert find_unresolved_pronouns(["The residue blocks the sensor."]) == []  # no source

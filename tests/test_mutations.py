@@ -21,6 +21,10 @@ from agentic_chunking.checks import (
 )
 from agentic_chunking.mutations import OPERATORS, Mutation, apply_to_propositions
 
+LEXICAL = ("duplicate", "fragment", "invent_fact", "mix_domains", "unresolve_pronoun")
+"""The first five operators: each verifies its own mutation with its rule's check (the
+operators of issue 10 are in tests/test_mutations_facts.py)."""
+
 LABELLED = [
     ("Lithium-ion batteries store energy in lithium ions.", "Battery Chemistry"),
     ("Solid-state batteries use a solid electrolyte.", "Battery Chemistry"),
@@ -60,7 +64,7 @@ def test_the_clean_grouping_passes_every_check() -> None:
 
 
 @pytest.mark.parametrize("seed", range(6))
-@pytest.mark.parametrize("name", sorted(OPERATORS))
+@pytest.mark.parametrize("name", LEXICAL)
 def test_each_operator_is_caught_by_its_rule(name: str, seed: int) -> None:
     before = copy.deepcopy(GROUPS)
     mutation = OPERATORS[name](GROUPS, SOURCE, seed=seed, labelled_sentences=LABELLED)
@@ -70,7 +74,7 @@ def test_each_operator_is_caught_by_its_rule(name: str, seed: int) -> None:
     assert _caught(mutation)
 
 
-@pytest.mark.parametrize("name", sorted(OPERATORS))
+@pytest.mark.parametrize("name", LEXICAL)
 def test_operators_are_deterministic(name: str) -> None:
     first = OPERATORS[name](GROUPS, SOURCE, seed=3, labelled_sentences=LABELLED)
     second = OPERATORS[name](GROUPS, SOURCE, seed=3, labelled_sentences=LABELLED)
@@ -89,8 +93,7 @@ def test_changes_can_be_applied_to_the_extraction_replies() -> None:
 
 def test_rule_of_each_operator() -> None:
     rules = {
-        name: OPERATORS[name](GROUPS, SOURCE, labelled_sentences=LABELLED).rule
-        for name in OPERATORS
+        name: OPERATORS[name](GROUPS, SOURCE, labelled_sentences=LABELLED).rule for name in LEXICAL
     }
     assert rules == {
         "duplicate": NO_DUPLICATION,
@@ -113,8 +116,8 @@ def test_unusable_input_raises_input_error() -> None:
 
 def test_malformed_group_entries_are_skipped() -> None:
     groups = [{"category": "Broken"}, *GROUPS, {"category": "Empty", "facts": []}]
-    for name, operator in OPERATORS.items():
-        mutation = operator(groups, SOURCE, seed=1, labelled_sentences=LABELLED)
+    for name in LEXICAL:
+        mutation = OPERATORS[name](groups, SOURCE, seed=1, labelled_sentences=LABELLED)
         assert mutation.groups[0] == {"category": "Broken"}, name
         assert _caught(
             Mutation(

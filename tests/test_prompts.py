@@ -22,7 +22,7 @@ RULES = ("No invention", "No unresolved pronouns", "No duplication", "Full self-
 
 
 FILES = {
-    "extraction": "extraction.v1.txt",
+    "extraction": "extraction.v2.txt",
     "grouping": "grouping.v2.txt",
     "grouping_merge": "grouping-merge.v1.txt",
     "judge": "judge.v1.txt",
@@ -31,7 +31,7 @@ FILES = {
 
 def test_versions_come_from_the_first_line_of_each_file() -> None:
     assert PROMPT_VERSIONS == {
-        "extraction": "extraction-v1",
+        "extraction": "extraction-v2",
         "grouping": "grouping-v2",
         "grouping_merge": "grouping-merge-v1",
         "judge": "judge-v1",
@@ -44,6 +44,14 @@ def test_versions_come_from_the_first_line_of_each_file() -> None:
 def test_grouping_v1_is_kept_for_the_cassettes_that_answer_it() -> None:
     raw = resources.files("agentic_chunking").joinpath("prompts", "grouping.v1.txt")
     assert raw.read_text("utf-8").startswith("# version: grouping-v1\n")
+
+
+def test_extraction_v2_asks_for_the_passages_own_words_and_v1_is_kept() -> None:
+    text = load_prompt("extraction").text
+    assert "Keep the passage's own words" in text and "no synonyms" in text
+    assert "only the words needed to resolve a reference or to repeat a subject" in text
+    v1 = resources.files("agentic_chunking").joinpath("prompts", "extraction.v1.txt")
+    assert v1.read_text("utf-8").startswith("# version: extraction-v1\n")
 
 
 @pytest.mark.parametrize("stage", STAGES)

@@ -4,9 +4,11 @@ Each ``find_*`` function returns a list of :class:`Finding` (empty when all is w
 Rule ids are module constants; :data:`SUBSTANCE_RULES` lists the four hard asserts.
 """
 
+from ._coverage import Coverage, coverage, find_uncovered_sentences
 from ._domains import attribute_domain, find_mixed_domains
 from ._duplicates import DUPLICATE_KINDS, certainly_same_fact, contains, find_duplicates, same_fact
 from ._finding import (
+    COVERAGE,
     ERROR,
     MIXED_DOMAINS,
     NO_DUPLICATION,
@@ -19,31 +21,34 @@ from ._finding import (
     Finding,
     Severity,
 )
-from ._invention import PARAPHRASE_ALLOWANCE, find_inventions
+from ._invention import find_inventions
 from ._pronouns import find_unresolved_pronouns
 from ._self_contained import find_not_self_contained
 
 __all__ = [
+    "COVERAGE",
     "DUPLICATE_KINDS",
     "ERROR",
     "MIXED_DOMAINS",
     "NO_DUPLICATION",
     "NO_INVENTION",
     "NO_UNRESOLVED_PRONOUNS",
-    "PARAPHRASE_ALLOWANCE",
     "SELF_CONTAINED",
     "SEVERITIES",
     "SUBSTANCE_RULES",
     "WARNING",
+    "Coverage",
     "Finding",
     "Severity",
     "attribute_domain",
     "certainly_same_fact",
     "contains",
+    "coverage",
     "find_duplicates",
     "find_inventions",
     "find_mixed_domains",
     "find_not_self_contained",
+    "find_uncovered_sentences",
     "find_unresolved_pronouns",
     "same_fact",
 ]

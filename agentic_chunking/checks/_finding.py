@@ -15,6 +15,9 @@ SELF_CONTAINED = "self_contained"
 """A proposition is not one complete declarative sentence that reads alone."""
 MIXED_DOMAINS = "mixed_domains"
 """An output chunk mixes propositions from two labelled domains."""
+COVERAGE = "coverage"
+"""A fact sentence of the input that no proposition states (a warning unless the case
+makes it an error)."""
 
 SUBSTANCE_RULES: tuple[str, ...] = (
     NO_INVENTION,
@@ -65,3 +68,57 @@ class Finding:
     def to_dict(self) -> dict[str, str | int | None]:
         """Return the finding as a plain JSON-ready dict with every field."""
         return asdict(self)
+
+
+# Finding kinds: the machine-readable evidence of a finding. Other layers (the report, the
+# comparison, a judge) branch on these, never on a finding's wording.
+INVENTED_NUMBER = "invented_number"
+"""error: a number (or date) the source never states."""
+INVENTED_UNIT = "invented_unit"
+"""error: a number of the source given with a unit the source never gives it."""
+INVENTED_NAME = "invented_name"
+"""error: a name (a capitalised word, a month) the source never uses."""
+MOVED_NUMBER = "moved_number"
+"""error: a number of the source, but not of the sentence(s) the proposition aligns to."""
+MOVED_NAME = "moved_name"
+"""error: a name of the source bound to a fact of another sentence (a swapped person)."""
+SWAPPED_TERM = "swapped_term"
+"""warning: a word of the source, but not of the aligned sentence(s): possibly a term
+swapped for another word of the source."""
+UNSUPPORTED_WORD = "unsupported_word"
+"""warning: a common word the source never uses (nor a listed paraphrase of one)."""
+ADDED_NEGATION = "added_negation"
+"""error: a negation the aligned source sentence does not have."""
+LOST_NEGATION = "lost_negation"
+"""error: the aligned source sentence negates what the proposition asserts."""
+ADDED_QUANTIFIER = "added_quantifier"
+"""error: a quantifier ("all", "every", "most", "half"...) the aligned sentence lacks."""
+LOST_QUANTIFIER = "lost_quantifier"
+"""error: the aligned sentence's quantifier on a word the proposition keeps is gone."""
+CHANGED_MODALITY = "changed_modality"
+"""warning: a modal or hedge ("may", "is believed to") dropped or added."""
+SPEAKER_PRONOUN = "speaker_pronoun"
+"""error: "I", "we", "us", "our" outside quotation marks: a speaker outside the text."""
+BARE_PRONOUN = "bare_pronoun"
+"""error: a personal or demonstrative pronoun with no antecedent in the proposition."""
+ANAPHORIC_PHRASE = "anaphoric_phrase"
+"""error: "this process", "the former" with nothing before it in the proposition; a
+warning for the looser "such systems", "the same"."""
+DEFINITE_WITHOUT_ANTECEDENT = "definite_without_antecedent"
+"""warning: "The residue ..." where the source says which residue in an earlier sentence."""
+IMPERSONAL_YOU = "impersonal_you"
+"""warning: "you" as the generic reader ("you can recycle ..."), not a person."""
+NO_FINITE_VERB = "no_finite_verb"
+"""error: no word of the proposition can be a finite verb (a verbless list or phrase);
+a warning when only the heuristic finds none."""
+CUT_OFF = "cut_off"
+"""error: a clause cut from its sentence (ends on "and"/"the", opens with "which", a
+subordinate clause alone)."""
+NOT_ONE_SENTENCE = "not_one_sentence"
+"""warning: two sentences, or a question."""
+LEANS_ON_CONTEXT = "leans_on_context"
+"""warning: opens with a connective ("Also,", "However,") or refers to surrounding text."""
+FORM = "form"
+"""warning: does not start with a capital letter or a digit."""
+UNCOVERED_SENTENCE = "uncovered_sentence"
+"""warning (error where a case asks): a sentence of the input no proposition covers."""

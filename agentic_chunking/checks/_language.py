@@ -11,6 +11,7 @@ import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
+import lemminflect
 import snowballstemmer
 from rapidfuzz import fuzz
 
@@ -166,7 +167,7 @@ def canonical_word(word: str) -> str:
     w = word.lower()
     if w in _WORD_VARIANTS:
         return _WORD_VARIANTS[w]
-    if len(w) < 5 or w in _OUR_KEEP:
+    if len(w) < 5 or w in _OUR_KEEP or w in GLUE_WORDS:  # "called" stays "called"
         return w
     for pattern, replacement in _VARIANT_RULES:
         new = pattern.sub(replacement, w)
@@ -176,9 +177,33 @@ def canonical_word(word: str) -> str:
 
 
 @lru_cache(maxsize=65536)
+def lemma(word: str) -> str:
+    """The dictionary form of ``word`` (lower case) from lemminflect's English lexicon:
+    irregular forms joined ("seen" -> "see", "said" -> "say", "grew" -> "grow", "mice" ->
+    "mouse"); a verb reading wins over a noun one; a word it does not know is returned as
+    given. Pure lookup in data shipped in the wheel, nothing downloaded."""
+    found = lemminflect.getAllLemmas(word)
+    for upos in ("VERB", "AUX", "NOUN", "ADJ", "ADV"):
+        if upos in found:
+            return str(found[upos][0]).lower()
+    return word
+
+
+@lru_cache(maxsize=65536)
+def can_be_verb(word: str) -> bool:
+    """Can ``word`` (lower case) be a verb form in lemminflect's English lexicon? A word it
+    does not know counts as one when it ends in -s or -ed (longer than three letters)."""
+    found = lemminflect.getAllLemmas(word)
+    if not found:
+        return word.endswith(("s", "ed")) and len(word) > 3
+    return "VERB" in found or "AUX" in found
+
+
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
-    """Snowball stem of the canonical form of ``word``."""
-    return str(_STEMMER.stemWord(canonical_word(word)))
+    """Snowball stem of the lemma of the canonical form of ``word``."""
+    canonical = canonical_word(word)
+    return str(_STEMMER.stemWord(lemma(canonical)))
 
 
 _PREP = (
@@ -187,11 +212,20 @@ _PREP = (
     (re.compile(r"[\u2010-\u2015\u2212]"), "-"),
     (re.compile(r"(?i)\bper\s+cent\b"), "percent"),
     (re.compile(r"%"), " percent"),
-    (re.compile(r"(?i)\b(ca|wo|sha)n't\b"), r"\1 not"),
+    (re.compile(r"(?i)\bcan't\b"), "can not"),
+    (re.compile(r"(?i)\bwon't\b"), "will not"),
+    (re.compile(r"(?i)\bshan't\b"), "shall not"),
     (re.compile(r"(?i)n't\b"), " not"),
     (re.compile(r"(?i)\bcannot\b"), "can not"),
     (re.compile(r"'s\b|'"), " "),
 )
+_ABBREVIATIONS = (
+    (re.compile(r"(?i)\bi\.\s?e\.(?=\W|$)"), "that is"),
+    (re.compile(r"(?i)\be\.\s?g\.(?=\W|$)"), "for example"),
+    (re.compile(r"(?i)\betc\.(?=\W|$)"), "etc"),
+    (re.compile(r"(?i)\b(?:cf|viz|vs)\.(?=\W|$)"), "compare"),
+)
+_PDF_HYPHEN = re.compile(r"(?<=[a-z])-[ \t]*\n[ \t]*(?=[a-z])")
 _CURRENCY = re.compile(
     r"([$€£])\s?(\d[\d,]*(?:\.\d+)?(?:\s(?:thousand|million|billion|trillion)\b)?)"
 )
@@ -218,6 +252,9 @@ def _month(abbreviation: str) -> str:
 
 def _prepare(text: str) -> str:
     text = unicodedata.normalize("NFKC", text)
+    text = _PDF_HYPHEN.sub("", text)  # "electro-\nlyte" (a PDF line break) -> "electrolyte"
+    for pattern, replacement in _ABBREVIATIONS:
+        text = pattern.sub(replacement, text)
     text = _ISO_DATE.sub(
         lambda m: f"{int(m.group(3))} {_MONTHS[int(m.group(2)) - 1]} {m.group(1)}", text
     )
@@ -255,6 +292,16 @@ class Token:
     capitalised: bool
 
 
+def _counts(raw: list[str], i: int) -> bool:
+    """Does the word "one" at ``raw[i]`` count something? Only when a word that is not a
+    glue word follows it ("one hour", "one hundred"); "one can", "one of them", "one
+    another" and a final "one" are the pronoun."""
+    nxt = raw[i + 1].lower() if i + 1 < len(raw) else ""
+    if not nxt or nxt in _BREAK or (nxt in GLUE_WORDS and nxt not in _NUMBER_WORDS):
+        return False
+    return not (nxt.endswith("s") and lemma(nxt) != nxt)  # "one divides", "one needs"
+
+
 def _collapse_numbers(raw: list[str]) -> list[Token]:
     """Turn digit runs and number-word runs ("twenty five million") into number tokens."""
     out: list[Token] = []
@@ -266,6 +313,10 @@ def _collapse_numbers(raw: list[str]) -> list[Token]:
             continue
         low = word.lower()
         value = _number_value(word) if word[0].isdigit() else None
+        if value is None and low == "one" and not _counts(raw, i):
+            out.append(Token(word, "one", False, word[0].isupper()))  # "one can", "one of"
+            i += 1
+            continue
         if value is not None or low in _SMALL or low in _TENS:
             total, current, j = 0.0, value if value is not None else 0.0, i + 1
             if value is None:

@@ -5,11 +5,24 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ._finding import NO_UNRESOLVED_PRONOUNS, Finding
+from ._align import align
+from ._finding import (
+    ANAPHORIC_PHRASE,
+    BARE_PRONOUN,
+    DEFINITE_WITHOUT_ANTECEDENT,
+    ERROR,
+    IMPERSONAL_YOU,
+    NO_UNRESOLVED_PRONOUNS,
+    SPEAKER_PRONOUN,
+    WARNING,
+    Finding,
+    Severity,
+)
 from ._language import (
     AUXILIARIES,
     GLUE_WORDS,
     Token,
+    can_be_verb,
     looks_like_finite_verb,
     stem,
     tokens,
@@ -19,8 +32,9 @@ from ._language import (
 _PERSON = word_set("he him his himself she her hers herself")
 _THING = word_set("it its itself")
 _GROUP = word_set("they them their theirs themselves")
-_SPEAKER = word_set("we us our ours ourselves i me my mine myself you your yours")
+_SPEAKER = word_set("we us our ours ourselves i me my mine myself")
 _DEMONSTRATIVE = word_set("this these those")
+_DEFINITE = word_set("the this that these those such")
 _PREPOSITIONS = word_set(
     "of in on at for with by from after before like about to into than upon under over"
     " despite besides during against without beyond"
@@ -60,7 +74,13 @@ _OPENING_ADVERBS = word_set(
     furthermore additionally nevertheless subsequently afterwards initially originally
     still yet also again besides consequently hence likewise similarly otherwise today"""
 )
-_QUOTED = re.compile(r"\"[^\"]*\"|\u201c[^\u201d]*\u201d")
+_QUOTED = re.compile(
+    r"\"[^\"]*\"|\u201c[^\u201d]*\u201d|\u2018[^\u2019]*\u2019|\u00ab[^\u00bb]*\u00bb"
+    r"|(?<![\w'])'(?=\S)[^']*(?<=\S)'(?![\w'])"
+)
+"""Quoted text, every kind of quote: straight and curly double and single, guillemets (a
+single quote inside a word, "can't", "Jobs'", is an apostrophe)."""
+_YOU = word_set("you your yours yourself yourselves")
 
 
 def _is_expletive(norms: list[str], i: int) -> bool:
@@ -74,12 +94,15 @@ def _is_expletive(norms: list[str], i: int) -> bool:
     return j < len(rest) and rest[j] in _EXPLETIVE_ADJ
 
 
+Problem = tuple[str, str, Severity]
+
+
 @lru_cache(maxsize=8192)
-def _problems(proposition: str) -> tuple[str, ...]:
+def _problems(proposition: str) -> tuple[Problem, ...]:
     text = _QUOTED.sub(lambda m: " " * len(m.group(0)), proposition)
     toks = tokens(text)
     norms = [t.norm for t in toks]
-    problems: list[str] = []
+    problems: list[Problem] = []
 
     def earlier_nouns(i: int) -> list[int]:
         return [
@@ -123,20 +146,34 @@ def _problems(proposition: str) -> tuple[str, ...]:
         return "and" in norms[:i] and len(nouns) >= 2
 
     for i, w in enumerate(norms):
-        if toks[i].number:
-            continue
+        if toks[i].number or (len(toks[i].text) > 1 and toks[i].text.isupper()):
+            continue  # "US", "IT": acronyms
+        said = toks[i].text
         if w in _PERSON and not has_person(i):
-            problems.append(f'"{toks[i].text}" has no person named before it in the proposition')
+            problems.append((BARE_PRONOUN, f'"{said}" has no person named before it', ERROR))
         elif w in _THING and not (w == "it" and _is_expletive(norms, i)) and not earlier_nouns(i):
-            problems.append(f'"{toks[i].text}" has no noun before it in the proposition')
+            problems.append((BARE_PRONOUN, f'"{said}" has no noun before it', ERROR))
         elif w in _GROUP and not has_group(i):
-            problems.append(f'"{toks[i].text}" has no plural noun or group before it')
+            problems.append(
+                (BARE_PRONOUN, f'"{said}" has no plural noun or group before it', ERROR)
+            )
         elif w in _SPEAKER and not (w == "i" and i and toks[i - 1].capitalised):
-            problems.append(f'"{toks[i].text}" refers to a speaker or reader outside the text')
+            problems.append(
+                (SPEAKER_PRONOUN, f'"{said}" refers to a speaker outside the text', ERROR)
+            )
+        elif w in _YOU:
+            problems.append(
+                (IMPERSONAL_YOU, f'"{said}": the generic reader, not a named person', WARNING)
+            )
         else:
             problem = _anaphoric_phrase(toks, norms, i)
             if problem:
-                problems.append(problem)
+                phrase = problem.split('"')[1].lower()
+                if " " not in phrase:  # "This" alone, not "This process"
+                    problems.append((BARE_PRONOUN, problem, ERROR))
+                else:  # "this process", "the former": certain; "such systems": suspect
+                    loose = phrase.startswith(("such ", "the same"))
+                    problems.append((ANAPHORIC_PHRASE, problem, WARNING if loose else ERROR))
     return tuple(problems)
 
 
@@ -171,24 +208,82 @@ def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> str 
     return None
 
 
-def find_unresolved_pronouns(propositions: list[str]) -> list[Finding]:
-    """Return a finding for each proposition with a pronoun or anaphoric phrase whose
-    referent is not inside it.
+def _definite(proposition: str, source: str) -> Problem | None:
+    """'The residue blocks the sensor.' where the source introduced that residue in an
+    earlier sentence and refers back to it ('the/this residue') in the aligned one, or
+    'The ventricle pumps ...' where the aligned sentence says which ('the left
+    ventricle')."""
+    toks = tokens(proposition)
+    if len(toks) < 3 or toks[0].norm != "the" or toks[1].capitalised or toks[1].number:
+        return None
+    if not (looks_like_finite_verb(toks, 2) or can_be_verb(toks[2].norm)):
+        return None  # "The residue of the solvent ...": the description is spelled out
+    window = align(proposition, source)
+    if window is None:
+        return None
+    noun = stem(toks[1].norm)
+    said = {stem(t.norm) for t in toks if not t.number}
+    for k in range(window.start, window.end):
+        sentence = tokens(window.sentences[k].text)
+        dropped = [  # "The ventricle ..." where the source says "the left ventricle"
+            sentence[j - 1].text
+            for j, t in enumerate(sentence)
+            if j > 1
+            and stem(t.norm) == noun
+            and sentence[j - 2].norm in _DEFINITE
+            and sentence[j - 1].norm not in GLUE_WORDS
+            and not sentence[j - 1].number
+            and stem(sentence[j - 1].norm) not in said
+        ]
+        if dropped:
+            return (
+                DEFINITE_WITHOUT_ANTECEDENT,
+                f'"the {toks[1].text}": the source says "the {dropped[0]} {toks[1].text}"',
+                WARNING,
+            )
+    for k in range(window.start, window.end):
+        sentence = tokens(window.sentences[k].text)
+        referring = any(
+            stem(t.norm) == noun and j and sentence[j - 1].norm in _DEFINITE
+            for j, t in enumerate(sentence)
+        )
+        if referring and any(s.supports(noun) for s in window.sentences[:k]):
+            return (
+                DEFINITE_WITHOUT_ANTECEDENT,
+                f'"the {toks[1].text}": the source says which in an earlier sentence',
+                WARNING,
+            )
+    return None
 
-    Flagged: he/she/him/her/his/hers(elf) with no name (a capitalised word) or person noun
-    ("the author", "a player", words in -er/-or/-ist/-ian) earlier in the proposition;
-    it/its with no noun earlier, unless "it" is expletive ("it is estimated that",
-    "it is possible to", "it takes"); they/them/their with no plural noun, group noun,
-    name or "X and Y" earlier; first and second person (we, our, I, you...) outside
-    quotation marks; "this/these/those" + noun (or alone) unless that noun occurs earlier;
-    "that" opening the proposition, after a preposition ("after that") or at its end;
-    "such" + noun (not "such as"); "the former", "the latter", "the above", "the same"
-    (not "the same as", "at the same time"); "Both/Each/Neither" + verb as subject.
-    Not flagged: "that" as complementiser or relative ("shows that", "the cells that").
-    Heuristic, not a parser: the antecedent is any plausible noun earlier in the text.
+
+def find_unresolved_pronouns(propositions: list[str], source: str | None = None) -> list[Finding]:
+    """Return the findings of each proposition with a pronoun or anaphoric phrase whose
+    referent is not inside it, one per problem.
+
+    Errors: ``bare_pronoun``, he/she/him/her/his/hers(elf) with no name (a capitalised
+    word) or person noun ("the author", words in -er/-or/-ist/-ian) earlier in the
+    proposition; it/its with no noun earlier, unless "it" is expletive ("it is estimated
+    that", "it is possible to", "it takes"); they/them/their with no plural noun, group
+    noun, name or "X and Y" earlier; "this/these/those/that" standing alone ("This is",
+    "after that"); "Both/Each/Neither" + verb as subject. ``speaker_pronoun``: I, we, us,
+    our, me, my outside quotation marks ("i.e." is never "I", "US" is an acronym).
+    ``anaphoric_phrase``: an error for "this/these/those" + a noun not met earlier and
+    "the former/latter/above"; a warning for "such" + noun (not "such as") and "the same"
+    (not "the same as", "at the same time"). Warnings:
+    ``impersonal_you``, you/your (the generic reader); with ``source``,
+    ``definite_without_antecedent``: "The residue blocks ..." where the source introduced
+    the residue in an earlier sentence and the aligned one refers back to it. Quoted text
+    (every kind of quote) is not judged. Not flagged: "that" as complementiser or
+    relative ("shows that", "the cells that"). Heuristic, not a parser: the antecedent is
+    any plausible noun earlier in the text.
     """
-    return [
-        Finding(p, NO_UNRESOLVED_PRONOUNS, "; ".join(problems))
-        for p in propositions
-        if (problems := _problems(p))
-    ]
+    findings: list[Finding] = []
+    for p in propositions:
+        problems = list(_problems(p))
+        if source is not None and (definite := _definite(p, source)) is not None:
+            problems.append(definite)
+        findings += [
+            Finding(p, NO_UNRESOLVED_PRONOUNS, reason, severity=severity, kind=kind)
+            for kind, reason, severity in problems
+        ]
+    return findings

@@ -6,7 +6,18 @@ import re
 from functools import lru_cache
 
 from .._text import split_sentences
-from ._finding import SELF_CONTAINED, Finding
+from ._finding import (
+    CUT_OFF,
+    ERROR,
+    FORM,
+    LEANS_ON_CONTEXT,
+    NO_FINITE_VERB,
+    NOT_ONE_SENTENCE,
+    SELF_CONTAINED,
+    WARNING,
+    Finding,
+    Severity,
+)
 from ._language import (
     AUXILIARIES,
     GLUE_WORDS,
@@ -15,6 +26,7 @@ from ._language import (
     tokens,
     word_set,
 )
+from ._verbs import certainly_verbless
 
 DISCOURSE_OPENERS: tuple[str, ...] = (
     "also",
@@ -84,7 +96,7 @@ with or without a comma)."""
 _OPENER = re.compile(
     r"^\W*(?:"
     + "|".join(re.escape(o) for o in sorted(DISCOURSE_OPENERS, key=len, reverse=True))
-    + r")\b(?!-)",
+    + r")\b(?!-)(?!\s+(?:to|of)\b)",  # "In addition to X, ...", "As a result of X, ..."
     re.IGNORECASE,
 )
 _REFERENCES = re.compile(
@@ -106,6 +118,8 @@ _REFERENCES = re.compile(
 _SUBORDINATORS = word_set(
     "because although though while whereas since unless if when whenever once until after before as"
 )
+_CONJUNCTIONS = word_set("because although though whereas unless if whenever while")
+"""Subordinators that are never prepositions: a clause they open needs a main clause."""
 _ADVERBS = word_set("only also still often always never usually sometimes mostly even just")
 _RELATIVES = word_set("which whose whom")
 _END = re.compile(r"[.!?][\"')\]\u201d\u2019]*\s*$")
@@ -163,61 +177,99 @@ def _clause_has_finite_verb(text: str) -> bool:
     return False
 
 
-@lru_cache(maxsize=8192)
-def _problems(proposition: str) -> tuple[str, ...]:
-    text = proposition.strip()
-    if not text:
-        return ("empty",)
-    problems: list[str] = []
+Problem = tuple[str, str, Severity]
+
+
+def _form_problems(text: str) -> list[Problem]:
+    problems: list[Problem] = []
     sentences = split_sentences(text)
     if len(sentences) > 1:
-        problems.append(f"{len(sentences)} sentences, not one")
+        problems.append((NOT_ONE_SENTENCE, f"{len(sentences)} sentences, not one", WARNING))
     if text.endswith("?"):
-        problems.append("a question, not a statement")
-    elif not _END.search(text):
-        problems.append("does not end with '.', '!' or '?'")
+        problems.append((NOT_ONE_SENTENCE, "a question, not a statement", WARNING))
     first = text.lstrip("\"'(\u201c\u2018")[:1]
     first_word = re.match(r"\W*(\S+)", text)
     if not (first.isupper() or first.isdigit()) and not (
         first_word and any(c.isupper() for c in first_word.group(1))
     ):
-        problems.append("does not start with a capital letter or a digit")
+        problems.append((FORM, "does not start with a capital letter or a digit", WARNING))
     opener = _OPENER.match(text)
     if opener:
         problems.append(
-            f"opens with {opener.group(0).strip()!r}, which leans on a previous sentence"
+            (
+                LEANS_ON_CONTEXT,
+                f"opens with {opener.group(0).strip()!r}, which leans on a previous sentence",
+                WARNING,
+            )
         )
     reference = _REFERENCES.search(text)
     if reference:
-        problems.append(f"refers to surrounding text: {reference.group(0)!r}")
-    words = [t.norm for t in tokens(text)]
+        problems.append(
+            (LEANS_ON_CONTEXT, f"refers to surrounding text: {reference.group(0)!r}", WARNING)
+        )
+    return problems
+
+
+@lru_cache(maxsize=8192)
+def _problems(proposition: str) -> tuple[Problem, ...]:
+    text = proposition.strip()
+    if not text:
+        return ((CUT_OFF, "empty", ERROR),)
+    problems = _form_problems(text)
+    toks = tokens(text)
+    words = [t.norm for t in toks]
     if words and words[0] in _RELATIVES and not text.endswith("?"):
-        problems.append(f"opens with the relative {words[0]!r}: a clause cut from its sentence")
-    elif words and words[0] in _SUBORDINATORS and "," not in text and not opener:
-        problems.append(f"a subordinate clause ({words[0]!r} ...) without a main clause")
-    elif not _has_finite_verb(text):
-        problems.append("no finite verb: a fragment, not a sentence")
+        problems.append(
+            (
+                CUT_OFF,
+                f"opens with the relative {words[0]!r}: a clause cut from its sentence",
+                ERROR,
+            )
+        )
+    elif words and words[0] in _SUBORDINATORS and "," not in text and not _OPENER.match(text):
+        conjunction = words[0] in _CONJUNCTIONS  # "after", "since", "as" may be prepositions
+        problems.append(
+            (
+                CUT_OFF,
+                f"a subordinate clause ({words[0]!r} ...) without a main clause",
+                ERROR if conjunction else WARNING,
+            )
+        )
+    elif certainly_verbless(toks) or not _has_finite_verb(text):
+        certain = certainly_verbless(toks)
+        problems.append(
+            (
+                NO_FINITE_VERB,
+                "no finite verb: a fragment, not a sentence"
+                + ("" if certain else " (no verb recognised; a word may be one)"),
+                ERROR if certain else WARNING,
+            )
+        )
     elif words and words[-1] in AUXILIARIES | {"and", "or", "but", "of", "the", "a", "to"}:
-        problems.append(f"ends on {words[-1]!r}: cut off")
+        elliptic = words[-1] in AUXILIARIES and {"than", "as"} & set(words[-5:])
+        if not elliptic:  # "... more pious than Mary had been" is complete
+            problems.append((CUT_OFF, f"ends on {words[-1]!r}: cut off", ERROR))
     return tuple(problems)
 
 
 def find_not_self_contained(propositions: list[str]) -> list[Finding]:
-    """Return a finding for each proposition that is not one complete declarative sentence
-    reading correctly on its own.
+    """Return the findings of each proposition that is not one complete declarative
+    sentence reading correctly on its own, one finding per problem.
 
-    Checked: exactly one sentence (the package's shared pysbd segmenter); ends with "."
-    or "!" (a "?" is flagged as a question); starts with a capital or a digit (or a word
-    with a capital inside, "iPhone"); has a finite verb (heuristic, see
-    ``_has_finite_verb``); does not open with a discourse connective (``DISCOURSE_OPENERS``:
-    "Also", "However", "In addition", ..., with or without comma) nor with a subordinate
-    clause alone ("Because the anode expands."); does not refer to surrounding text ("as
-    mentioned above", "see below", "the table below", "the following", "the second one",
-    "the previous section"); does not end on a dangling word ("and", "the", "is").
-    Pronouns are the separate rule :func:`find_unresolved_pronouns`.
+    Errors (certain): ``cut_off``, empty, a clause opening with a relative ("Which
+    makes ..."), a subordinate clause alone ("Because the anode expands."), a proposition
+    ending on a dangling word ("and", "the", "is"); ``no_finite_verb`` when no word can be
+    a finite verb in lemminflect's lexicon ("Street lamps and park benches."). Warnings:
+    ``no_finite_verb`` when only the heuristic (``_has_finite_verb``) finds none;
+    ``not_one_sentence`` (two sentences, a question); ``form`` (no capital or digit
+    first; "iPhone" is fine); ``leans_on_context``, a discourse connective opening it
+    (``DISCOURSE_OPENERS``: "Also", "However", "In addition," -- not "In addition to X")
+    or a reference to surrounding text ("as mentioned above", "see below", "the
+    following", "the second one"). No final period is required: a complete sentence
+    without one is fine. Pronouns are the separate rule :func:`find_unresolved_pronouns`.
     """
     return [
-        Finding(p, SELF_CONTAINED, "; ".join(problems))
+        Finding(p, SELF_CONTAINED, reason, severity=severity, kind=kind)
         for p in propositions
-        if (problems := _problems(p))
+        for kind, reason, severity in _problems(p)
     ]

@@ -62,6 +62,8 @@ class CaseResult:
     judged_at: str = ""
     cassette_set: str = ""
     judge_usage: Usage = field(default_factory=Usage)
+    coverage: tuple[int, int] | None = None
+    """(covered, facts): the input's fact sentences some proposition states, of all."""
 
     def __post_init__(self) -> None:
         if self.outcome not in OUTCOMES:
@@ -112,6 +114,11 @@ class CaseResult:
         return known + rest
 
     def to_dict(self) -> dict[str, Any]:
+        stated = (
+            {}
+            if self.coverage is None
+            else {"coverage": {"covered": self.coverage[0], "facts": self.coverage[1]}}
+        )  # absent when not measured (an expected failure, a file from before coverage)
         return {
             "id": self.id,
             "name": self.name,
@@ -128,6 +135,7 @@ class CaseResult:
             "judged_at": self.judged_at,
             "cassette_set": self.cassette_set,
             **({"judge_usage": self.judge_usage.to_dict()} if self.judge_usage.calls else {}),
+            **stated,
         }
 
     @classmethod
@@ -139,6 +147,7 @@ class CaseResult:
             response = None if response_data is None else AgenticResponse.from_dict(response_data)
             expected_error = data.get("expected_error")
             usage = data.get("usage")
+            stated = data.get("coverage")
             return cls(
                 id=case_id,
                 name=str(data.get("name", "")),
@@ -157,6 +166,9 @@ class CaseResult:
                 judged_at=str(data.get("judged_at") or ""),
                 cassette_set=str(data.get("cassette_set") or ""),
                 judge_usage=Usage.from_dict(data.get("judge_usage") or {}),
+                coverage=None
+                if stated is None
+                else (int(_need(stated, "covered", where)), int(_need(stated, "facts", where))),
             )
         except InputError as error:
             if str(error).startswith(where):

@@ -22,7 +22,7 @@ from .._pipeline import (
 )
 from .._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from .._text import split_sentences
-from ..checks import SUBSTANCE_RULES
+from ..checks import SUBSTANCE_RULES, WARNING, Severity
 
 Category = Literal["extraction", "grouping", "edge", "integration"]
 Rule = Literal["no_invention", "no_unresolved_pronouns", "no_duplication", "self_contained"]
@@ -120,6 +120,7 @@ class Case(_Strict):
     max_tokens_per_batch: int = Field(default=DEFAULT_MAX_TOKENS_PER_BATCH, ge=1)
     inputs: tuple[CaseInput, ...] = Field(min_length=1)
     checks: tuple[Rule, ...] | None = None
+    coverage: Severity = WARNING
     expect: Expectations
     level4: dict[str, Any] | None = None
     pipeline: PipelineSettings = Field(default_factory=PipelineSettings)

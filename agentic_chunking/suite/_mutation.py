@@ -48,7 +48,8 @@ CarefulJudge = Callable[[AgenticResponse, Mutation], Judgement]
 
 @dataclass(frozen=True, slots=True)
 class MutationOutcome:
-    """One case x operator: whether it applied, what fired, and whether it was killed."""
+    """One case x operator: whether it applied, what fired, whether it was killed (the
+    case failed on the operator's rule: an error) and whether it was at least warned."""
 
     case_id: str
     operator: str
@@ -57,6 +58,9 @@ class MutationOutcome:
     killed: bool
     fired: tuple[str, ...]
     detail: str
+    warned: bool = False
+    """A finding (error or warning) of the operator's rule showed the mutation: a
+    regressed model's suspect output is visible even where the case stays green."""
 
 
 def mutate_replies(
@@ -69,7 +73,9 @@ def mutate_replies(
     """
     entries = []
     for position, entry in enumerate(replies.extraction):
-        propositions = [mutation.replaced.get(p, p) for p in _propositions(entry)]
+        propositions = [
+            mutation.replaced.get(p, p) for p in _propositions(entry) if p not in mutation.removed
+        ]
         if position == 0:
             propositions.extend(mutation.added)
         entries.append(ExtractionReply(chunk_id=entry.chunk_id, propositions=tuple(propositions)))
@@ -157,7 +163,9 @@ def _case_outcomes(
         result = judge(case, mutated, judgement)
         fired = tuple(n for n, c in result.checks.items() if c.applies and c.passed is False)
         killed = mutation.rule in fired or (mutation.rule == NO_DUPLICATION and PARTITION in fired)
+        own = result.checks.get(mutation.rule)
+        warned = killed or (own is not None and bool(own.findings))
         yield MutationOutcome(
-            case.id, name, mutation.rule, True, killed, fired, mutation.description
+            case.id, name, mutation.rule, True, killed, fired, mutation.description, warned
         )
     reference.use(case, replies)

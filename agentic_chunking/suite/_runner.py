@@ -16,12 +16,14 @@ from .._errors import ModelCallError
 from .._models import AgenticResponse
 from .._pipeline import DEFAULT_MAX_CONCURRENCY, chunk_text_agentic
 from ..checks import (
+    COVERAGE,
     MIXED_DOMAINS,
     NO_DUPLICATION,
     NO_INVENTION,
     NO_UNRESOLVED_PRONOUNS,
     SELF_CONTAINED,
     Finding,
+    coverage,
     find_duplicates,
     find_inventions,
     find_mixed_domains,
@@ -101,6 +103,7 @@ def judge(case: Case, response: AgenticResponse, judgement: Judgement | None = N
     With a ``judgement`` (the judge model's verdicts), the findings combine with it.
     """
     checks: dict[str, CheckResult] = {}
+    covered: tuple[int, int] | None = None
     if case.expect.error is not None:
         checks[EXPECTED_ERROR] = _expected_error(case.expect.error, response)
     elif not response.is_success:
@@ -111,6 +114,10 @@ def judge(case: Case, response: AgenticResponse, judgement: Judgement | None = N
         )
     else:
         checks = _substance_checks(case, response, judgement)
+        propositions = [p for chunk in response.chunks for p in chunk.propositions]
+        stated = coverage(propositions, case.source_text)
+        checks[COVERAGE] = CheckResult.from_findings(stated.findings(case.coverage))
+        covered = (stated.covered, stated.facts)
     failed = any(c.applies and c.passed is False for c in checks.values())
     return CaseResult(
         id=case.id,
@@ -126,6 +133,7 @@ def judge(case: Case, response: AgenticResponse, judgement: Judgement | None = N
         expected=Expectation.from_dict(case.expect.model_dump(mode="json")),
         usage=Usage.of(response),
         judge_usage=judge_usage(judgement),
+        coverage=covered,
     )
 
 
@@ -136,7 +144,7 @@ def _substance_checks(
     propositions = [p for chunk in chunks for p in chunk]
     runners: dict[str, Callable[[], list[Finding]]] = {
         NO_INVENTION: lambda: find_inventions(propositions, case.source_text),
-        NO_UNRESOLVED_PRONOUNS: lambda: find_unresolved_pronouns(propositions),
+        NO_UNRESOLVED_PRONOUNS: lambda: find_unresolved_pronouns(propositions, case.source_text),
         NO_DUPLICATION: lambda: find_duplicates(chunks),
         SELF_CONTAINED: lambda: find_not_self_contained(propositions),
     }

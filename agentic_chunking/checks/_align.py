@@ -1,0 +1,254 @@
+"""Support aligned to sentences: which source sentence(s) a proposition states.
+
+A proposition is judged against a WINDOW of its source, not the bag of the whole source:
+the sentence sharing the most content words, numbers and names with it, grown by at most
+``MAX_WINDOW - 1`` neighbouring sentences while a neighbour supplies a content word or a
+name the window lacks (a number only through an anaphoric link: a following sentence
+that opens with a pronoun, "This ...", "The same ..."). Pure and cached per text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import lemminflect
+
+from .._text import split_sentences
+from ._language import GLUE_WORDS, Profile, profile, stem, stems_match, tokens, word_set
+
+MAX_WINDOW = 3
+"""The most consecutive source sentences one proposition may be aligned to."""
+
+PRONOUNS: frozenset[str] = word_set(
+    "he him his she her hers it its they them their theirs this these that those such former latter"
+)
+"""Words whose resolution may bring a name from an earlier sentence into a proposition."""
+
+_ANAPHORIC_OPENING = re.compile(
+    r"^\W*(?:he|she|it|they|this|that|these|those|such|the same|the former|the latter|its|their"
+    r"|his|her)\b",
+    re.IGNORECASE,
+)
+
+
+_LIST_MARKER = re.compile(r"^\s*(?:\d{1,2}|[a-zA-Z])[.)]\s+")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of a source: its text, its :class:`Profile`, every stem it holds
+    (glue words too) keyed by the stem's first three letters, and whether it has a
+    pronoun (``refers``) or opens with one (``opens_anaphoric``)."""
+
+    text: str
+    profile: Profile
+    by_prefix: dict[str, frozenset[str]]
+    refers: bool
+    opens_anaphoric: bool
+    glue: frozenset[str]
+    opener: str
+    persons: tuple[frozenset[str], ...]
+
+    memo: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
+
+    def supports(self, word_stem: str) -> bool:
+        """The stem, or a close variant with the same first three letters, is here."""
+        known = self.memo.get(word_stem)
+        if known is None:
+            candidates = self.by_prefix.get(word_stem[:3], frozenset())
+            known = word_stem in candidates or any(stems_match(word_stem, c) for c in candidates)
+            self.memo[word_stem] = known
+        return known
+
+
+@lru_cache(maxsize=8192)
+def _sentence(text: str) -> Sentence:
+    by_prefix: dict[str, set[str]] = {}
+    norms = []
+    for tok in tokens(text):
+        if not tok.number:
+            norms.append(tok.norm)
+            word_stem = stem(tok.norm)
+            by_prefix.setdefault(word_stem[:3], set()).add(word_stem)
+    return Sentence(
+        text,
+        profile(_LIST_MARKER.sub("", text)),
+        {k: frozenset(v) for k, v in by_prefix.items()},
+        any(w in PRONOUNS for w in norms),
+        bool(_ANAPHORIC_OPENING.match(text)),
+        _glue(text),
+        _opener(text),
+        person_names(text),
+    )
+
+
+def _opener(text: str) -> str:
+    """The stem of a capitalised first word that is no English dictionary word ("Marie"),
+    else ""."""
+    first = next(iter(tokens(_LIST_MARKER.sub("", text))), None)
+    if first is None or not first.capitalised or lemminflect.getAllLemmas(first.norm):
+        return ""  # "Now", "Boiling": English words, not names
+    return stem(first.norm)
+
+
+_UPPER = r"[A-Z\u00c0-\u00de]"
+_PERSON = re.compile(
+    rf"{_UPPER}[\w'\u2019-]*(?:\s+(?:de'|da|di|von|van|de|del|la|le)\b)*"
+    rf"(?:\s+{_UPPER}[\w'\u2019-]*)+"
+)
+
+
+@lru_cache(maxsize=8192)
+def person_names(text: str) -> tuple[frozenset[str], ...]:
+    """The stems of each person-shaped name of ``text``: two or more capitalised words,
+    the first no dictionary word and not all capitals ("Marie Curie", "Andrea Mantegna",
+    "Lorenzo de' Medici"; not "The Medici", "DNA Polymerase")."""
+    out = []
+    for match in _PERSON.finditer(text):
+        words = [w for w in match.group(0).split() if w[:1].isupper()]
+        first = words[0].strip("'\u2019")
+        if len(words) >= 2 and not first.isupper() and not lemminflect.getAllLemmas(first.lower()):
+            out.append(frozenset(stem(t.norm) for t in tokens(" ".join(words)) if not t.number))
+    return tuple(out)
+
+
+_POLAR = word_set("not no never none nothing without all every each most half few only always")
+
+
+@lru_cache(maxsize=8192)
+def _glue(text: str) -> frozenset[str]:
+    """The glue words of a text (a tie-breaker: "Not." aligns to "Not.", not "The.")."""
+    return frozenset(t.norm for t in tokens(text) if t.norm in GLUE_WORDS or t.norm in _POLAR)
+
+
+@lru_cache(maxsize=256)
+def source_sentences(source: str) -> tuple[Sentence, ...]:
+    """The sentences of ``source`` (the package's segmenter; PDF line-break hyphens are
+    joined by the tokenizer), each profiled once."""
+    return tuple(_sentence(s) for s in split_sentences(source))
+
+
+@dataclass(frozen=True)
+class Window:
+    """The source sentences ``sentences[start:end]`` a proposition is aligned to."""
+
+    sentences: tuple[Sentence, ...]
+    start: int
+    end: int
+
+    @property
+    def members(self) -> tuple[Sentence, ...]:
+        return self.sentences[self.start : self.end]
+
+    @property
+    def text(self) -> str:
+        """The aligned sentence(s), joined by a space: what a finding names."""
+        return " ".join(s.text for s in self.members)
+
+    def supports(self, word_stem: str) -> bool:
+        return any(s.supports(word_stem) for s in self.members)
+
+    def has_number(self, number: str) -> bool:
+        return any(number in s.profile.numbers for s in self.members)
+
+    def before(self) -> tuple[Sentence, ...]:
+        """The source sentences before the window."""
+        return self.sentences[: self.start]
+
+
+def _items(prop: Profile) -> frozenset[str]:
+    return prop.content | prop.names
+
+
+def _score(
+    prop: Profile,
+    glue: frozenset[str],
+    words: frozenset[str],
+    weights: dict[str, float],
+    sentences: tuple[Sentence, ...],
+    k: int,
+) -> tuple[float, ...]:
+    """How well sentence ``k`` states the proposition. First the evidence of its words:
+    each content word shared weighs 1 / the number of sentences that have it (a word
+    only this sentence has is the best evidence), a name half that (names are the context
+    a proposition carries to stand alone); a sentence opening with a pronoun ("It ...",
+    "The former ...") also gets half the weight of the words its two preceding sentences
+    give (what the pronoun resolves to). Then lower-case words shared, negations and
+    quantifiers shared, numbers shared, glue words shared, and fewest words the
+    proposition lacks."""
+    sentence = sentences[k]
+    own = {s for s in weights if sentence.supports(s)}
+    evidence = sum(weights[s] for s in own)
+    if sentence.opens_anaphoric:
+        context = {s for s in weights for b in sentences[max(0, k - 2) : k] if b.supports(s)}
+        evidence += 0.5 * sum(weights[s] for s in context - own)
+    common = sum(sentence.supports(s) for s in words)
+    polar = len(glue & sentence.glue & _POLAR)
+    extra = len(sentence.glue - glue) + len(sentence.profile.content - prop.content)
+    numbers = len(prop.numbers & sentence.profile.numbers)
+    return round(evidence, 9), common, polar, numbers, len(glue & sentence.glue), -extra
+
+
+def _common_words(proposition: str) -> frozenset[str]:
+    """The lower-case content stems: what may grow a window (a name may not, or a swapped
+    person would pull in the sentence of the person it was swapped for)."""
+    toks = tokens(proposition)
+    opener = stem(toks[0].norm) if toks and not _opener(proposition) else ""
+    return frozenset(
+        stem(t.norm)
+        for t in toks
+        if not t.number and not t.capitalised and t.norm not in GLUE_WORDS and len(t.norm) > 2
+    ) | (
+        {opener} - {""} if toks and not toks[0].number and toks[0].norm not in GLUE_WORDS else set()
+    )
+
+
+def _helps(
+    prop: Profile, words: frozenset[str], window: Window, candidate: int, after: bool
+) -> bool:
+    """Would sentence ``candidate`` supply what the window lacks: two of its missing
+    lower-case words, or, when the two sentences are linked by a pronoun (the later one
+    opens with it), one word or a number? (One word alone would let a term swapped in
+    from the next sentence pull that sentence into the window.)"""
+    sentence = window.sentences[candidate]
+    supplied = sum(not window.supports(s) and sentence.supports(s) for s in words)
+    anaphoric = sentence.opens_anaphoric if after else window.members[0].opens_anaphoric
+    if supplied >= 2 or (anaphoric and supplied):
+        return True
+    missing = {n for n in prop.numbers if not window.has_number(n)}
+    return anaphoric and bool(missing & sentence.profile.numbers)
+
+
+@lru_cache(maxsize=8192)
+def align(proposition: str, source: str) -> Window | None:
+    """The window of ``source`` that ``proposition`` states, or None for an empty source.
+
+    Guarantees: a window is 1 to ``MAX_WINDOW`` consecutive sentences and holds the
+    best-scoring sentence (see ``_score``; the earliest on a tie);
+    a proposition copied verbatim from a sentence aligns to a window that supports every
+    one of its words, names and numbers.
+    """
+    sentences = source_sentences(source)
+    if not sentences:
+        return None
+    prop = profile(proposition)
+    glue = _glue(proposition)
+    words = _common_words(proposition)
+    counts = {s: sum(x.supports(s) for x in sentences) for s in _items(prop)}
+    names = prop.names | {_opener(proposition)}  # "Jennifer Doudna ..." opens with a name
+    weights = {s: (0.5 if s in names else 1.0) / n for s, n in counts.items() if n}
+    scores = [_score(prop, glue, words, weights, sentences, k) for k in range(len(sentences))]
+    best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
+    window = Window(sentences, best, best + 1)
+    while window.end - window.start < MAX_WINDOW:
+        options = []
+        if window.start > 0 and _helps(prop, words, window, window.start - 1, after=False):
+            options.append(Window(sentences, window.start - 1, window.end))
+        if window.end < len(sentences) and _helps(prop, words, window, window.end, after=True):
+            options.append(Window(sentences, window.start, window.end + 1))
+        if not options:
+            break
+        window = max(options, key=lambda w: sum(w.supports(s) for s in _items(prop)))
+    return window

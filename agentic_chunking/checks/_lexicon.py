@@ -1,0 +1,44 @@
+"""The paraphrase lexicon: common synonyms and connectives a faithful proposition may use.
+
+Data: ``data/paraphrases.txt`` (hand-written, shipped in the package; its header says
+where it comes from). Loaded once; nothing is downloaded.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+
+from ._language import GLUE_WORDS, stem, tokens
+
+
+@lru_cache(maxsize=1)
+def _groups() -> tuple[tuple[tuple[tuple[str, ...], ...], ...], dict[str, tuple[int, ...]]]:
+    """Each group as a tuple of members (each a tuple of stems), and stem -> group ids
+    (a one-word member by its stem, a phrase by each of its non-glue stems)."""
+    text = (resources.files("agentic_chunking.checks") / "data" / "paraphrases.txt").read_text(
+        encoding="utf-8"
+    )
+    glue = {stem(w) for w in GLUE_WORDS}
+    groups: list[tuple[tuple[str, ...], ...]] = []  # a group: its members' stem tuples
+    index: dict[str, list[int]] = {}
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        members = tuple(
+            tuple(stem(t.norm) for t in tokens(member) if not t.number)
+            for member in line.split("|")
+        )
+        for member in members:  # a phrase ("due to") is found by its content words
+            keys = member if len(member) == 1 else [w for w in member if w not in glue]
+            for key in keys:
+                index.setdefault(key, []).append(len(groups))
+        groups.append(members)
+    return tuple(groups), {k: tuple(v) for k, v in index.items()}
+
+
+def paraphrases(word_stem: str) -> tuple[tuple[str, ...], ...]:
+    """The members (as stem tuples) of every group ``word_stem`` belongs to; empty when
+    the lexicon does not list it."""
+    groups, index = _groups()
+    return tuple(m for g in index.get(word_stem, ()) for m in groups[g])

@@ -1,0 +1,156 @@
+"""Numbers against the aligned window: invented, moved to another fact, wrong unit."""
+
+from __future__ import annotations
+
+from ._align import Window
+from ._finding import (
+    ERROR,
+    INVENTED_NUMBER,
+    INVENTED_UNIT,
+    MOVED_NUMBER,
+    NO_INVENTION,
+    WARNING,
+    Finding,
+    Severity,
+)
+from ._language import GLUE_WORDS, Profile, Token, stem, stems_match, tokens, unit_of, word_set
+
+MONTHS = word_set(
+    "january february march april may june july august september october november december"
+)
+"""Month names (lower case): a number after one is a date, not part of a name."""
+
+
+def aligned_finding(
+    prop: str, kind: str, reason: str, window: Window, severity: Severity
+) -> Finding:
+    """A ``no_invention`` finding that names the window it was judged against."""
+    return Finding(
+        prop, NO_INVENTION, reason, severity=severity, kind=kind, source_sentence=window.text
+    )
+
+
+def _moved(
+    proposition: str, prop: Profile, window: Window, src: Profile, after_name: set[str]
+) -> list[Finding]:
+    """Numbers of the source the proposition binds to another fact than the source does."""
+    findings: list[Finding] = []
+    moved = sorted(
+        n
+        for n in prop.numbers & src.numbers
+        if not window.has_number(n)
+        and not (n in after_name and any(n in b.profile.numbers for b in window.before()))
+    )  # "Unreal Engine 4" carried from an earlier sentence is a name, not a moved number
+    if moved:
+        own = {n for m in window.members for n in m.profile.numbers}
+        earlier = {n for b in window.before() for n in b.profile.numbers}
+        # certain when the sentence's own number was replaced, or only a later sentence has
+        # it; a number of an earlier sentence beside the sentence's own ("In 2018, ...")
+        # may be context carried to stand alone
+        replaced = bool(own - prop.numbers) or not set(moved) <= earlier
+        findings.append(
+            aligned_finding(
+                proposition,
+                MOVED_NUMBER,
+                f"numbers not in the aligned source sentence (found elsewhere): {', '.join(moved)}",
+                window,
+                ERROR if replaced else WARNING,
+            )
+        )
+    unbound = [
+        n for n in sorted(prop.numbers) if window.has_number(n) and not _bound(prop, n, window)
+    ]
+    if unbound:
+        findings.append(
+            aligned_finding(
+                proposition,
+                MOVED_NUMBER,
+                f"numbers bound to another fact than in the source: {', '.join(unbound)} (its"
+                " clause of the source shares no word with the proposition)",
+                window,
+                ERROR,
+            )
+        )
+    return findings
+
+
+def number_findings(proposition: str, prop: Profile, window: Window, src: Profile) -> list[Finding]:
+    toks = tokens(proposition)
+    after_name = {
+        t.norm
+        for i, t in enumerate(toks)
+        if t.number and i and toks[i - 1].capitalised and toks[i - 1].norm not in MONTHS
+    }
+    spelled_one = {t.norm for t in tokens(proposition) if t.number and t.text.lower() == "one"}
+    findings: list[Finding] = []
+    invented = sorted(prop.numbers - src.numbers)
+    certain = [n for n in invented if n not in spelled_one]
+    if certain:
+        findings.append(
+            aligned_finding(
+                proposition,
+                INVENTED_NUMBER,
+                f"numbers not in the source: {', '.join(certain)}",
+                window,
+                ERROR,
+            )
+        )
+    if len(certain) < len(invented):
+        findings.append(
+            aligned_finding(
+                proposition,
+                INVENTED_NUMBER,
+                '"one" counts something the source does not',
+                window,
+                WARNING,
+            )
+        )
+    findings += _moved(proposition, prop, window, src, after_name)
+    for number, unit in sorted(prop.number_units - src.number_units):
+        if number in src.numbers:
+            others = sorted(u for n, u in src.number_units if n == number)
+            said = f" (the source has {number} {', '.join(others)})" if others else ""
+            findings.append(
+                aligned_finding(
+                    proposition,
+                    INVENTED_UNIT,
+                    f"{number} {unit} is not in the source{said}",
+                    window,
+                    ERROR,
+                )
+            )
+    return findings
+
+
+_CLAUSE_BREAKS = frozenset({".", ",", ";", ":", "and", "but", "while", "whereas"})
+
+
+def _clauses_with(toks: tuple[Token, ...], number: str) -> list[set[str]]:
+    """The content stems of each clause (between punctuation or "and"/"but"/"while"; the
+    "and" of a range "4.5 and 5.5" does not break) that holds ``number``."""
+    clauses: list[set[str]] = []
+    current: set[str] = set()
+    holds = False
+    padded = (*toks, Token(".", ".", False, False))
+    for i, tok in enumerate(padded):
+        in_range = 0 < i < len(toks) - 1 and toks[i - 1].number and toks[i + 1].number
+        if not tok.number and tok.norm in _CLAUSE_BREAKS and not in_range:
+            if holds:
+                clauses.append(current)
+            current, holds = set(), False
+        elif tok.number:
+            holds = holds or tok.norm == number
+        elif tok.norm not in GLUE_WORDS and not (unit_of(tok.text) and toks[i - 1].number):
+            current.add(stem(tok.norm))  # a unit after its number is not a content word
+    return clauses
+
+
+def _bound(prop: Profile, number: str, window: Window) -> bool:
+    """Is ``number`` stated of the same thing as in the source: does a clause of the window
+    that holds it share a content word (or name) with the proposition? ("up to 60,000
+    worker bees" does not share one with "The queen lays 60,000 eggs a day".)"""
+    for sentence in window.members:
+        for clause in _clauses_with(tokens(sentence.text), number):
+            if not clause or any(stems_match(w, c) for w in prop.content for c in clause):
+                return True  # a clause of bare numbers binds nothing
+    return False

@@ -1,0 +1,118 @@
+"""The mutation operators of issue 10: what each changes, and which the checks catch."""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+
+from agentic_chunking import InputError
+from agentic_chunking.checks import (
+    COVERAGE,
+    NO_DUPLICATION,
+    NO_INVENTION,
+    SELF_CONTAINED,
+    coverage,
+    find_inventions,
+    find_not_self_contained,
+)
+from agentic_chunking.mutations import CERTAIN_OPERATORS, OPERATORS, apply_to_propositions
+
+SOURCE = (
+    "Marie Curie discovered polonium in 1898. Pierre Curie taught physics in Paris. "
+    "Boiling does not remove lead from water. The bridge may close in winter. "
+    "The battery lasts 300 cycles. The charger costs 40 dollars. "
+    "The human liver stores glycogen in liver cells."
+)
+FACTS = [
+    "Marie Curie discovered polonium in 1898.",
+    "Pierre Curie taught physics in Paris.",
+    "Boiling does not remove lead from water.",
+    "The bridge may close in winter.",
+    "The battery lasts 300 cycles.",
+    "The charger costs 40 dollars.",
+    "The human liver stores glycogen in liver cells.",
+]
+GROUPS = [{"category": "A", "facts": FACTS[:4]}, {"category": "B", "facts": FACTS[4:]}]
+NEW = (
+    "contain_duplicate",
+    "cut_definite",
+    "drop_fact",
+    "drop_modality",
+    "drop_number_fact",
+    "drop_negation",
+    "move_number",
+    "swap_person",
+    "swap_term",
+    "verbless_list",
+)
+
+
+def _facts(groups: list[dict[str, object]]) -> list[str]:
+    return [f for g in groups for f in g["facts"]]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("name", NEW)
+@pytest.mark.parametrize("seed", range(4))
+def test_each_operator_is_pure_deterministic_and_changes_one_thing(name: str, seed: int) -> None:
+    before = copy.deepcopy(GROUPS)
+    mutation = OPERATORS[name](GROUPS, SOURCE, seed=seed)
+    assert before == GROUPS and mutation.operator == name
+    assert mutation == OPERATORS[name](GROUPS, SOURCE, seed=seed)
+    changes = len(mutation.replaced) + len(mutation.added) + len(mutation.removed)
+    assert changes == 1, mutation
+    assert sorted(_facts(mutation.groups)) == sorted(apply_to_propositions(mutation, FACTS))
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_certain_mutations_are_errors_of_the_checks(seed: int) -> None:
+    for name in CERTAIN_OPERATORS:
+        mutation = OPERATORS[name](GROUPS, SOURCE, seed=seed)
+        props = _facts(mutation.groups)
+        findings = {
+            NO_INVENTION: find_inventions,
+            COVERAGE: lambda p, s: coverage(p, s).findings(),
+            SELF_CONTAINED: lambda p, s: find_not_self_contained(p),
+        }[mutation.rule](props, SOURCE)
+        assert any(f.is_error for f in findings), (name, mutation.description)
+
+
+def test_what_each_operator_does() -> None:
+    swapped = OPERATORS["swap_person"](GROUPS, SOURCE, seed=0)
+    assert set(swapped.replaced.values()) <= {
+        "Pierre Curie discovered polonium in 1898.",
+        "Marie Curie taught physics in Paris.",
+    }
+    negated = OPERATORS["drop_negation"](GROUPS, SOURCE)
+    assert list(negated.replaced.values()) == ["Boiling does remove lead from water."]
+    hedged = OPERATORS["drop_modality"](GROUPS, SOURCE)
+    assert list(hedged.replaced.values()) == ["The bridge will close in winter."]
+    cut = OPERATORS["cut_definite"](GROUPS, SOURCE)
+    assert list(cut.replaced.values()) == ["The liver stores glycogen in liver cells."]
+    verbless = OPERATORS["verbless_list"](GROUPS, SOURCE, seed=0)
+    (listed,) = verbless.replaced.values()
+    assert " and " in listed and verbless.rule == SELF_CONTAINED
+    contained = OPERATORS["contain_duplicate"](GROUPS, SOURCE, seed=0)
+    (added,) = contained.added
+    assert contained.rule == NO_DUPLICATION and any(f.rstrip(".") in added for f in FACTS)
+
+
+def test_a_dropped_fact_with_a_number_is_an_error_of_the_coverage_rule() -> None:
+    mutation = OPERATORS["drop_number_fact"](GROUPS, SOURCE, seed=0)
+    assert mutation.rule == COVERAGE
+    (dropped,) = mutation.removed
+    assert any(c.isdigit() for c in dropped)
+    findings = coverage(_facts(mutation.groups), SOURCE).findings()
+    assert [f.source_sentence for f in findings if f.is_error] == [dropped]
+    assert coverage(FACTS, SOURCE).findings() == []
+    plain = OPERATORS["drop_fact"](GROUPS, SOURCE, seed=0)
+    (lost,) = plain.removed
+    warnings = coverage(_facts(plain.groups), SOURCE).findings()
+    assert [(f.source_sentence, f.severity) for f in warnings] == [(lost, "warning")]
+
+
+def test_operators_refuse_input_with_nothing_to_mutate() -> None:
+    plain = [{"category": "A", "facts": ["Cats sleep.", "Dogs bark."]}]
+    for name in ("move_number", "swap_person", "drop_negation", "drop_modality"):
+        with pytest.raises(InputError):
+            OPERATORS[name](plain, "Cats sleep. Dogs bark.")
