@@ -6,20 +6,31 @@ Guarantees:
 - 429, 529, other 5xx and connection errors are retried by the SDK itself
   (``max_retries``, default 2, honouring ``retry-after``);
 - what survives those retries becomes a ConfigurationError (missing or rejected key,
-  unknown model) or a ModelCallError naming the stage and batch, raised ``from`` the SDK
-  error so callers can walk ``__cause__``;
+  unknown model, a base URL that is malformed or points at the wrong path) or a
+  ModelCallError naming the stage and batch, raised ``from`` the SDK error so callers can
+  walk ``__cause__``; so does a reply that is not a Messages-API message (an HTML page,
+  cut-off JSON), which the SDK would return as a string or raise as JSONDecodeError;
+- each call waits at most ``timeout`` seconds (``--timeout``, ``$AGENTIC_CHUNKING_TIMEOUT``,
+  default DEFAULT_TIMEOUT_S) per attempt, and ``on_wait`` hears about a call still in
+  flight every WAIT_NOTICE_S seconds;
+- a ``max_tokens`` that the SDK would only accept with streaming is refused by
+  ``check_max_tokens`` before any call is made;
 - the API key is never logged, echoed or put in a message.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
-from ._errors import ConfigurationError, ModelCallError
+from ._errors import ConfigurationError, InputError, ModelCallError
 from ._models import CallUsage
 
 if TYPE_CHECKING:  # the SDK takes seconds to import: load it only when a call is made
@@ -35,6 +46,17 @@ SUGGESTED_MODEL = "claude-sonnet-4-5"
 """A current model id offered when the requested one is unknown or retired."""
 
 DEFAULT_MAX_RETRIES = 2
+TIMEOUT_ENV_VAR = "AGENTIC_CHUNKING_TIMEOUT"
+DEFAULT_TIMEOUT_S = 120.0
+"""Seconds one attempt of a model call may take (the SDK's own default is 600)."""
+CONNECT_TIMEOUT_S = 5.0
+WAIT_NOTICE_S = 15.0
+"""A call still in flight after this many seconds is reported through ``on_wait``."""
+
+NONSTREAMING_MAX_TOKENS = 21_333
+"""The largest max_tokens the SDK sends without streaming: it refuses a call whose expected
+time, 3600 s * max_tokens / 128000, exceeds 600 s (anthropic ``_calculate_nonstreaming_timeout``).
+Some models have a lower limit (``anthropic._constants.MODEL_NONSTREAMING_TOKENS``)."""
 
 
 def resolve_model(model: str | None = None) -> str:
@@ -48,6 +70,65 @@ def resolve_model(model: str | None = None) -> str:
     return from_env or DEFAULT_MODEL
 
 
+def resolve_timeout(timeout: float | None = None) -> float:
+    """Seconds per call attempt: ``timeout``, else ``$AGENTIC_CHUNKING_TIMEOUT``, else 120.
+
+    Raises ConfigurationError for a value that is not a positive number of seconds.
+    """
+    if timeout is not None:
+        source, raw = "the timeout", str(timeout)
+    else:
+        raw = os.environ.get(TIMEOUT_ENV_VAR, "").strip()
+        source = TIMEOUT_ENV_VAR
+        if not raw:
+            return DEFAULT_TIMEOUT_S
+    try:
+        seconds = float(raw)
+    except ValueError:
+        seconds = float("nan")
+    if not seconds > 0 or seconds == float("inf"):
+        raise ConfigurationError(
+            f"{source} is {raw!r}; expected a positive number of seconds, e.g. 120"
+        )
+    return seconds
+
+
+def max_tokens_limit(model: str) -> int:
+    """The largest ``max_tokens`` one non-streaming call to ``model`` may ask for."""
+    try:
+        from anthropic._constants import MODEL_NONSTREAMING_TOKENS
+    except ImportError:  # pragma: no cover - a future SDK may move it
+        return NONSTREAMING_MAX_TOKENS
+    return min(
+        NONSTREAMING_MAX_TOKENS, MODEL_NONSTREAMING_TOKENS.get(model, NONSTREAMING_MAX_TOKENS)
+    )
+
+
+def check_max_tokens(model: str, **max_tokens: int) -> None:
+    """Raise InputError, before any call, when a max_tokens would need streaming.
+
+    Keywords name the option (``extraction_max_tokens=...``); the message names it as a
+    command-line flag and gives the limit.
+    """
+    limit = max_tokens_limit(model)
+    for name, value in max_tokens.items():
+        if value > limit:
+            flag = "--" + name.replace("_", "-")
+            raise InputError(
+                f"{flag} {value} is above {limit}, the most one call to {model!r} may ask "
+                f"for without streaming (the SDK refuses it); give {flag} {limit} or less"
+            )
+
+
+def _check_base_url(url: str) -> None:
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ConfigurationError(
+            f"the base URL {url!r} is not an http(s) URL with a host; set {BASE_URL_ENV_VAR} "
+            "to e.g. https://api.anthropic.com (or unset it to use the Anthropic API)"
+        )
+
+
 def make_client(
     *,
     api_key: str | None = None,
@@ -57,7 +138,8 @@ def make_client(
 ) -> anthropic.Anthropic:
     """Build an SDK client from the arguments, else ``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``.
 
-    Raises ConfigurationError when no API key is available.
+    ``timeout`` (seconds per attempt) defaults to ``resolve_timeout()``. Raises
+    ConfigurationError when no API key is available, or the base URL or timeout is malformed.
     """
     import anthropic
 
@@ -69,10 +151,15 @@ def make_client(
             "Messages-API server), or pass a ready client."
         )
     url = base_url or os.environ.get(BASE_URL_ENV_VAR, "").strip() or None
-    options: dict[str, Any] = {"api_key": key, "base_url": url, "max_retries": max_retries}
-    if timeout is not None:
-        options["timeout"] = timeout
-    return anthropic.Anthropic(**options)
+    if url is not None:
+        _check_base_url(url)
+    seconds = resolve_timeout(timeout)
+    return anthropic.Anthropic(
+        api_key=key,
+        base_url=url,
+        max_retries=max_retries,
+        timeout=anthropic.Timeout(seconds, connect=min(CONNECT_TIMEOUT_S, seconds)),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,37 +180,49 @@ def call_model(
     system: str,
     messages: Sequence[Mapping[str, str]],
     max_tokens: int,
+    on_wait: Callable[[str], None] | None = None,
 ) -> ModelReply:
     """Send one Messages-API request at temperature 0 and return its reply.
 
     ``batch`` is the 1-based extraction batch number (None for grouping). Raises
     ConfigurationError or ModelCallError (see the module docstring); never returns a
     partial reply silently: ``stop_reason`` is returned for the caller to judge.
+    ``on_wait`` gets a line every WAIT_NOTICE_S seconds while the call is in flight.
     """
     import anthropic
 
     started = time.perf_counter()
+    where = _where(stage, batch)
     try:
-        message = client.messages.create(
-            model=model,
-            max_tokens=max_tokens,
-            system=system,
-            messages=[dict(m) for m in messages],  # type: ignore[misc]
-            extra_body={"temperature": 0},
-        )
+        with _notify_while_waiting(on_wait, where, client.timeout):
+            message = client.messages.create(
+                model=model,
+                max_tokens=max_tokens,
+                system=system,
+                messages=[dict(m) for m in messages],  # type: ignore[misc]
+                extra_body={"temperature": 0},
+            )
     except anthropic.APIError as exc:
-        raise _translate(exc, stage=stage, batch=batch, model=model) from exc
+        raise _translate(exc, stage=stage, batch=batch, model=model, client=client) from exc
+    except json.JSONDecodeError as exc:  # a cut-off or invalid JSON body
+        raise _not_a_message(where, client, f"invalid JSON ({exc})", stage, batch) from exc
+    if not isinstance(message, anthropic.types.Message):  # e.g. an HTML page with HTTP 200
+        body = " ".join(str(message).split())[:80]
+        raise _not_a_message(where, client, f"not JSON: {body!r}", stage, batch)
     latency = time.perf_counter() - started
-    text = "".join(block.text for block in message.content if block.type == "text")
-    usage = CallUsage(
-        stage=stage,
-        batch=batch,
-        model=message.model or model,
-        input_tokens=message.usage.input_tokens,
-        output_tokens=message.usage.output_tokens,
-        stop_reason=message.stop_reason,
-        latency_s=latency,
-    )
+    try:
+        text = "".join(block.text for block in message.content if block.type == "text")
+        usage = CallUsage(
+            stage=stage,
+            batch=batch,
+            model=message.model or model,
+            input_tokens=message.usage.input_tokens,
+            output_tokens=message.usage.output_tokens,
+            stop_reason=message.stop_reason,
+            latency_s=latency,
+        )
+    except (AttributeError, TypeError) as exc:  # JSON, but not the shape of a Message
+        raise _not_a_message(where, client, f"JSON, but {exc}", stage, batch) from exc
     return ModelReply(text=text, stop_reason=message.stop_reason, usage=usage)
 
 
@@ -131,18 +230,69 @@ def _where(stage: str, batch: int | None) -> str:
     return f"{stage} call" if batch is None else f"{stage} call for batch {batch}"
 
 
+@contextmanager
+def _notify_while_waiting(
+    on_wait: Callable[[str], None] | None, where: str, timeout: Any
+) -> Iterator[None]:
+    """Call ``on_wait`` every WAIT_NOTICE_S seconds until the block ends."""
+    if on_wait is None:
+        yield
+        return
+    done = threading.Event()
+    started = time.monotonic()
+    limit = getattr(timeout, "read", timeout)
+    of_limit = f" of the {limit:g} s timeout per attempt" if isinstance(limit, int | float) else ""
+
+    def notify() -> None:
+        while not done.wait(WAIT_NOTICE_S):
+            waited = time.monotonic() - started
+            on_wait(f"{where}: still waiting for the model ({waited:.0f} s{of_limit})")
+
+    notifier = threading.Thread(target=notify, name="wait-notice", daemon=True)
+    notifier.start()
+    try:
+        yield
+    finally:
+        done.set()
+
+
+def _not_a_message(
+    where: str, client: anthropic.Anthropic, what: str, stage: str, batch: int | None
+) -> ModelCallError:
+    return ModelCallError(
+        f"{where}: the server at {client.base_url} answered HTTP 200 with a body that is not "
+        f"a Messages-API reply ({what}). Check {BASE_URL_ENV_VAR}: it must point at an "
+        "Anthropic Messages API, not a web page or a proxy that cuts replies.",
+        stage=stage,
+        batch=batch,
+    )
+
+
 def _translate(
-    exc: anthropic.APIError, *, stage: str, batch: int | None, model: str
+    exc: anthropic.APIError,
+    *,
+    stage: str,
+    batch: int | None,
+    model: str,
+    client: anthropic.Anthropic,
 ) -> ConfigurationError | ModelCallError:
     """Turn an SDK error that survived the retries into one of ours (message only)."""
     import anthropic
 
     where = _where(stage, batch)
     if isinstance(exc, anthropic.NotFoundError):
-        return ConfigurationError(
-            f"{where}: the model {model!r} was not found (HTTP 404 not_found_error): the "
-            f"id is unknown or retired. Choose another model, e.g. --model {SUGGESTED_MODEL} "
-            f"or {MODEL_ENV_VAR}={SUGGESTED_MODEL}."
+        return _not_found(exc, where=where, model=model)
+    if isinstance(exc, anthropic.APIStatusError) and exc.status_code == 413:
+        advice = (
+            "lower --max-tokens-per-batch so each batch is smaller"
+            if stage == "extraction"
+            else "chunk the document in parts: the grouping call carries every proposition"
+        )
+        return ModelCallError(
+            f"{where}: the request is too large for the server (HTTP 413 request_too_large); "
+            f"{advice}.",
+            stage=stage,
+            batch=batch,
         )
     if isinstance(exc, anthropic.AuthenticationError | anthropic.PermissionDeniedError):
         return ConfigurationError(
@@ -158,9 +308,49 @@ def _translate(
             stage=stage,
             batch=batch,
         )
+    if isinstance(exc, anthropic.APITimeoutError):
+        return ModelCallError(
+            f"{where}: no reply from {client.base_url} within the {_seconds(client)} timeout, "
+            f"on each of {client.max_retries + 1} attempts. Try again later, or give more "
+            f"time with --timeout SECONDS (or {TIMEOUT_ENV_VAR}).",
+            stage=stage,
+            batch=batch,
+        )
+    cause = exc.__cause__
+    detail = f"{type(cause).__name__}: {cause}" if cause is not None else str(exc)
     return ModelCallError(
-        f"{where} failed before a reply arrived ({type(exc).__name__}: {exc}); the SDK's "
-        f"retries did not help. Check the network or {BASE_URL_ENV_VAR}.",
+        f"{where} failed before a reply arrived: could not reach {client.base_url} "
+        f"({detail}); the SDK's retries did not help. Check the network and "
+        f"{BASE_URL_ENV_VAR} (unset it to use the Anthropic API).",
         stage=stage,
         batch=batch,
+    )
+
+
+def _seconds(client: anthropic.Anthropic) -> str:
+    limit = getattr(client.timeout, "read", client.timeout)
+    return f"{limit:g} s" if isinstance(limit, int | float) else "configured"
+
+
+def _not_found(exc: anthropic.NotFoundError, *, where: str, model: str) -> ConfigurationError:
+    """A 404 names the model only when the server says so; else it may be the base URL."""
+    url = str(exc.request.url)
+    message = exc.api_message or ""
+    if "model" in message.lower():
+        return ConfigurationError(
+            f"{where}: the model {model!r} was not found (HTTP 404: {message}): the id is "
+            f"unknown or retired. Choose another model, e.g. --model {SUGGESTED_MODEL} or "
+            f"{MODEL_ENV_VAR}={SUGGESTED_MODEL}."
+        )
+    path = urlsplit(url).path
+    if path != "/v1/messages":
+        return ConfigurationError(
+            f"{where}: HTTP 404 not found at {url}: check the base URL ({BASE_URL_ENV_VAR}): "
+            "it should be the server's root (e.g. https://api.anthropic.com, without /v1), "
+            "since /v1/messages is added to it."
+        )
+    return ConfigurationError(
+        f"{where}: HTTP 404 not found at {url} ({message or 'no detail'}): either the model "
+        f"{model!r} is unknown or retired (choose another, e.g. --model {SUGGESTED_MODEL}), "
+        f"or {BASE_URL_ENV_VAR} points at a server without the Messages API."
     )
