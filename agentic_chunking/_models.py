@@ -190,11 +190,39 @@ class CallUsage:
 
 
 @dataclass(frozen=True, slots=True)
+class ExtractedBatch:
+    """The propositions one extraction batch gave (kept on a failed response)."""
+
+    batch: int  # 1-based, as in messages and CallUsage.batch
+    chunk_id: str
+    propositions: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "Batch": self.batch,
+            "ChunkId": self.chunk_id,
+            "Propositions": list(self.propositions),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ExtractedBatch:
+        return cls(
+            batch=int(data["Batch"]),
+            chunk_id=str(data["ChunkId"]),
+            propositions=tuple(str(p) for p in data.get("Propositions", [])),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class AgenticResponse:
     """The pipeline's answer. Totals are derived from ``chunks``; check ``is_success`` first.
 
     A failed response has no chunks and a non-empty ``error_detail``. ``warnings`` lists
     what was noticed but did not fail the run (a skipped reply entry, an empty input chunk).
+    On a failure, ``extracted`` keeps every batch's propositions extracted before it
+    (nothing paid for is lost) and ``failed_batches`` the 1-based numbers of the extraction
+    batches that failed (empty when the grouping failed); both are written to the dict
+    form (``Extracted``, ``FailedBatches``) only when non-empty.
     """
 
     chunks: tuple[AgenticChunk, ...] = ()
@@ -202,6 +230,8 @@ class AgenticResponse:
     error_detail: str = ""
     calls: tuple[CallUsage, ...] = field(default=())
     warnings: tuple[str, ...] = ()
+    extracted: tuple[ExtractedBatch, ...] = ()
+    failed_batches: tuple[int, ...] = ()
 
     @classmethod
     def failure(
@@ -210,6 +240,8 @@ class AgenticResponse:
         *,
         calls: Sequence[CallUsage] = (),
         warnings: Sequence[str] = (),
+        extracted: Sequence[ExtractedBatch] = (),
+        failed_batches: Sequence[int] = (),
     ) -> AgenticResponse:
         """A failed response: no chunks, ``is_success`` false, the reason in ``error_detail``."""
         if not error_detail:
@@ -220,6 +252,8 @@ class AgenticResponse:
             error_detail=error_detail,
             calls=tuple(calls),
             warnings=tuple(warnings),
+            extracted=tuple(extracted),
+            failed_batches=tuple(failed_batches),
         )
 
     @property
@@ -243,6 +277,11 @@ class AgenticResponse:
         return sum(c.output_tokens for c in self.calls)
 
     def to_dict(self) -> dict[str, Any]:
+        partial: dict[str, Any] = {}
+        if self.extracted:
+            partial["Extracted"] = [e.to_dict() for e in self.extracted]
+        if self.failed_batches:
+            partial["FailedBatches"] = list(self.failed_batches)
         return {
             "Chunks": [c.to_dict() for c in self.chunks],
             "TotalChunks": self.total_chunks,
@@ -256,6 +295,7 @@ class AgenticResponse:
                 "OutputTokens": self.output_tokens,
                 "Calls": [c.to_dict() for c in self.calls],
             },
+            **partial,
         }
 
     @classmethod
@@ -269,6 +309,8 @@ class AgenticResponse:
             error_detail=str(data.get("ErrorDetail") or ""),
             calls=tuple(CallUsage.from_dict(c) for c in usage.get("Calls", [])),
             warnings=tuple(str(w) for w in data.get("Warnings", [])),
+            extracted=tuple(ExtractedBatch.from_dict(e) for e in data.get("Extracted", [])),
+            failed_batches=tuple(int(b) for b in data.get("FailedBatches", [])),
         )
         for name, expected in (
             ("TotalChunks", response.total_chunks),

@@ -7,7 +7,10 @@ propositions. Whatever the model does, nothing is lost quietly: a reply that is 
 refused, unreadable after one repair turn, or a grouping that is not a partition gives
 ``is_success`` false and an ``error_detail`` naming the batch (``batch N``, 1-based, and
 ``chunk <id>``) or the propositions and the cause. Transport failures that survive the
-SDK's retries raise ModelCallError; a missing key or unknown model, ConfigurationError.
+SDK's retries raise ModelCallError (its ``response`` keeps what was extracted before the
+failure); a missing key or unknown model, ConfigurationError. An interrupt (Ctrl-C) stops
+waiting at once: queued batches are cancelled, in-flight calls abandoned, no progress
+line is printed after it.
 """
 
 from __future__ import annotations
@@ -15,18 +18,26 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ._batches import Batch, coerce_inputs, plan_batches
-from ._client import DEFAULT_MAX_RETRIES, ModelReply, call_model, make_client, resolve_model
-from ._errors import InputError, ReplyParseError
+from ._client import (
+    DEFAULT_MAX_RETRIES,
+    ModelReply,
+    call_model,
+    check_max_tokens,
+    make_client,
+    resolve_model,
+)
+from ._errors import InputError, ModelCallError, ReplyParseError
 from ._models import (
     UNKNOWN_DOCUMENT_ID,
     AgenticChunk,
     AgenticChunkInput,
     AgenticResponse,
     CallUsage,
+    ExtractedBatch,
 )
 from ._normalise import parse_grouping
 from ._parse import parse_propositions_strict
@@ -59,6 +70,8 @@ class _Settings:
     extraction_max_tokens: int
     grouping_max_tokens: int
     max_repair_attempts: int
+    on_wait: Progress | None = None
+    cancelled: threading.Event = field(default_factory=threading.Event)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +81,7 @@ class _Outcome:
     value: Any
     error: str | None
     calls: tuple[CallUsage, ...]
+    failure: ModelCallError | None = None  # a call that failed outright (transport, HTTP)
 
 
 def chunk_text_agentic(
@@ -83,6 +97,7 @@ def chunk_text_agentic(
     max_repair_attempts: int = DEFAULT_MAX_REPAIR_ATTEMPTS,
     max_retries: int = DEFAULT_MAX_RETRIES,
     progress: Progress | None = None,
+    timeout: float | None = None,
 ) -> AgenticResponse:
     """Chunk ``inputs`` (ordered ``{chunk_id, text}``) into thematic propositions (Level 5).
 
@@ -91,7 +106,10 @@ def chunk_text_agentic(
     with ``max_retries``. Guarantees on success: every merged proposition is in exactly
     one chunk, verbatim; each chunk's ``source_chunk_ids`` lists, in input order, the input
     chunks its propositions came from; ``calls`` holds one CallUsage per request.
-    ``progress`` receives one-line progress messages.
+    ``progress`` receives one-line progress messages, including a notice while a call
+    is in flight for long. ``timeout`` is the seconds per call attempt of a client built
+    here (default ``$AGENTIC_CHUNKING_TIMEOUT``, else 120). A ``max_tokens`` the SDK only
+    allows with streaming is refused with InputError before any call.
     """
     _check_positive(
         max_concurrency=max_concurrency,
@@ -113,13 +131,22 @@ def chunk_text_agentic(
             "pass at least one chunk with text",
             warnings=warnings,
         )
-    active = client if client is not None else make_client(max_retries=max_retries)
+    model_id = resolve_model(model)
+    check_max_tokens(
+        model_id,
+        extraction_max_tokens=extraction_max_tokens,
+        grouping_max_tokens=grouping_max_tokens,
+    )
+    active = client or make_client(max_retries=max_retries, timeout=timeout)
+    cancelled = threading.Event()
     settings = _Settings(
         client=active,
-        model=resolve_model(model),
+        model=model_id,
         extraction_max_tokens=extraction_max_tokens,
         grouping_max_tokens=grouping_max_tokens,
         max_repair_attempts=max_repair_attempts,
+        on_wait=None if progress is None else _unless(cancelled, progress),
+        cancelled=cancelled,
     )
     try:
         return _run(chunks, batches, document_id, settings, max_concurrency, progress, warnings)
@@ -141,8 +168,21 @@ def _run(
     outcomes = _extract_all(batches, settings, max_concurrency, progress)
     calls = [call for outcome in outcomes for call in outcome.calls]
     errors = [outcome.error for outcome in outcomes if outcome.error]
+    extracted = _extracted(batches, outcomes)
     if errors:
-        return AgenticResponse.failure("; ".join(errors), calls=calls, warnings=warnings)
+        failed = [b.number for b, o in zip(batches, outcomes, strict=True) if o.error]
+        response = AgenticResponse.failure(
+            "; ".join(errors),
+            calls=calls,
+            warnings=warnings,
+            extracted=extracted,
+            failed_batches=failed,
+        )
+        failure = next((o.failure for o in outcomes if o.failure is not None), None)
+        if failure is not None:
+            failure.response = response
+            raise failure
+        return response
     warnings += tuple(
         f"{batch.label} gave no proposition (the model answered with an empty array)"
         for batch, outcome in zip(batches, outcomes, strict=True)
@@ -170,11 +210,38 @@ def _run(
     order = {chunk.chunk_id: position for position, chunk in enumerate(chunks)}
     if progress is not None and len(batches) > 1:
         progress(f"grouping {len(merged)} propositions")
-    grouped = _group(merged, settings)
+    try:
+        grouped = _group(merged, settings)
+    except ModelCallError as error:
+        error.response = AgenticResponse.failure(
+            str(error), calls=calls, warnings=warnings, extracted=extracted
+        )
+        raise
     calls.extend(grouped.calls)
     if grouped.error:
-        return AgenticResponse.failure(grouped.error, calls=calls, warnings=warnings)
+        return AgenticResponse.failure(
+            grouped.error, calls=calls, warnings=warnings, extracted=extracted
+        )
     return _build_response(grouped.value, merged, document_id, order, calls, warnings)
+
+
+def _unless(cancelled: threading.Event, progress: Progress) -> Progress:
+    """``progress``, silenced once ``cancelled`` is set (nothing is printed after Ctrl-C)."""
+
+    def report(line: str) -> None:
+        if not cancelled.is_set():
+            progress(line)
+
+    return report
+
+
+def _extracted(batches: Sequence[Batch], outcomes: Sequence[_Outcome]) -> list[ExtractedBatch]:
+    """The propositions of every batch that was extracted, in batch order."""
+    return [
+        ExtractedBatch(batch=b.number, chunk_id=b.chunk_id, propositions=tuple(o.value))
+        for b, o in zip(batches, outcomes, strict=True)
+        if o.error is None and o.value is not None
+    ]
 
 
 def _merge_note(kept: Merged, dropped: str, chunk_id: str) -> str:
@@ -197,10 +264,17 @@ def _extract_all(
 ) -> list[_Outcome]:
     """Run the extraction of every batch, at most ``max_concurrency`` at once; input order kept."""
     lock = threading.Lock()  # progress lines from worker threads, one at a time
+    stop = threading.Event()  # set by a call that failed outright: start no further batch
 
     def run(batch: Batch) -> _Outcome:
-        outcome = _extract(batch, settings)
-        if progress is not None and len(batches) > 1:
+        if stop.is_set():
+            return _Outcome(value=None, error=None, calls=())
+        try:
+            outcome = _extract(batch, settings)
+        except ModelCallError as error:
+            stop.set()
+            outcome = _Outcome(value=None, error=str(error), calls=(), failure=error)
+        if progress is not None and len(batches) > 1 and not settings.cancelled.is_set():
             status = "failed" if outcome.error else f"{len(outcome.value)} propositions"
             with lock:
                 progress(
@@ -212,14 +286,16 @@ def _extract_all(
     workers = min(max_concurrency, len(batches))
     if workers == 1:
         return [run(batch) for batch in batches]
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="extraction") as pool:
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="extraction")
+    try:
         futures: list[Future[_Outcome]] = [pool.submit(run, batch) for batch in batches]
-        try:
-            return [future.result() for future in futures]
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+        outcomes = [future.result() for future in futures]
+    except BaseException:  # Ctrl-C: abandon in-flight calls, cancel the queued ones
+        settings.cancelled.set()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+    return outcomes
 
 
 def _extract(batch: Batch, settings: _Settings) -> _Outcome:
@@ -276,6 +352,7 @@ def _converse(
             system=load_prompt(stage).text,
             messages=messages,
             max_tokens=max_tokens,
+            on_wait=settings.on_wait,
         )
         calls.append(reply.usage)
         # A cut or refused reply is not repaired: at temperature 0 the same request
@@ -308,10 +385,14 @@ def _incomplete(reply: ModelReply, *, stage: str, where: str, max_tokens: int) -
     """Return why a reply is not whole (cut at max_tokens, refused, ...), or None."""
     subject = "the grouping reply" if stage == "grouping" else f"the {stage} reply for {where}"
     if reply.stop_reason == "max_tokens":
-        return (
-            f"{subject} stopped at max_tokens ({max_tokens}) and is cut off; raise the "
-            f"{stage} max_tokens or lower max_tokens_per_batch"
+        advice = (
+            "raise extraction_max_tokens (--extraction-max-tokens) or lower "
+            "max_tokens_per_batch (--max-tokens-per-batch) for smaller batches"
+            if stage == "extraction"
+            else "raise grouping_max_tokens (--grouping-max-tokens), or chunk the document "
+            "in parts: the grouping reply repeats every proposition"
         )
+        return f"{subject} stopped at max_tokens ({max_tokens}) and is cut off; {advice}"
     if reply.stop_reason == "refusal":
         return f"the model gave a refusal (stop_reason refusal) for {where}; nothing was extracted"
     if reply.stop_reason not in (None, "end_turn", "stop_sequence"):
