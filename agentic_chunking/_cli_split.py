@@ -12,7 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from ._cli_io import int_at_least, read_text_file, write_json
+from ._cli_io import check_output_path, int_at_least, read_text_file, write_json
 
 DEFAULT_CHUNK_PREFIX = "L4"
 
@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
     from .semantic import SemanticSplitter
 
     text = read_text_file(args.path)
+    check_output_path(args.output, inputs=[args.path])
     document_id = args.document_id or args.path.stem
     splitter = SemanticSplitter(
         similarity_threshold=args.threshold,

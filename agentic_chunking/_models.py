@@ -48,14 +48,24 @@ class AgenticChunkInput:
         """Accept the seed's names (ChunkId, Text) or snake_case (chunk_id, text)."""
         chunk_id = data.get("ChunkId", data.get("chunk_id"))
         text = data.get("Text", data.get("text"))
-        if not isinstance(chunk_id, str) or not chunk_id.strip():
+        if chunk_id is None or (isinstance(chunk_id, str) and not chunk_id.strip()):
             raise InputError(
                 f"input chunk {dict(data)!r} has no chunk_id: give each chunk a non-empty "
                 "'chunk_id' (or 'ChunkId') string"
             )
-        if not isinstance(text, str):
+        if not isinstance(chunk_id, str):
+            raise InputError(
+                f"input chunk chunk_id {chunk_id!r} is a {type(chunk_id).__name__}, not a "
+                'string: quote it (e.g. "chunk_id": "C01")'
+            )
+        if text is None:
             raise InputError(
                 f"input chunk {chunk_id!r} has no text: give it a 'text' (or 'Text') string"
+            )
+        if not isinstance(text, str):
+            raise InputError(
+                f"input chunk {chunk_id!r}: text is a {type(text).__name__}, not a string; "
+                "give the chunk's text as one string"
             )
         return cls(chunk_id=chunk_id, text=text)
 
