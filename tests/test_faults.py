@@ -1,0 +1,545 @@
+"""Issue 15's fault trials, each pinned: no traceback, no lost or half-written file.
+
+Every live path runs against a server on 127.0.0.1 started here (FakeMessagesServer or a
+tiny http.server for replies no Messages API would give). A full disk is simulated with
+RLIMIT_FSIZE in a subprocess (writes past the limit fail with EFBIG, as ENOSPC would),
+Ctrl-C with SIGINT to a subprocess.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentic_chunking import _client
+from agentic_chunking._prompts import load_prompt
+from agentic_chunking.cli import main
+from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
+
+KEY = "sk-ant-faults-test-key"
+REPO = Path(__file__).resolve().parent.parent
+REPORT_FIXTURES = Path(__file__).parent / "fixtures" / "report"
+Run = Callable[..., tuple[int, str, str]]
+
+
+def echo_model(body: dict[str, Any]) -> FakeReply | str:
+    """Each batch's text becomes one proposition; the grouping puts all in one chunk."""
+    text = user_text(body)
+    if body["system"] == load_prompt("grouping").text:
+        facts = [line.split(". ", 1)[1] for line in text.splitlines()[1:-1]]
+        return json.dumps([{"category": "Everything", "facts": facts}])
+    return json.dumps([text.removeprefix("<text>\n").removesuffix("\n</text>")])
+
+
+@pytest.fixture(autouse=True)
+def _environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("AGENTIC_CHUNKING_MODEL", "AGENTIC_CHUNKING_TIMEOUT", "ANTHROPIC_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Run:
+    """``main([...])`` in-process: (exit status, stdout, stderr); never a traceback."""
+
+    def invoke(*argv: str | Path) -> tuple[int, str, str]:
+        status = main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        assert "Traceback" not in err and KEY not in out + err
+        return status, out, err
+
+    return invoke
+
+
+def serve(monkeypatch: pytest.MonkeyPatch, server: FakeMessagesServer, path: str = "") -> None:
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url + path)
+    # A reply sent after the client gave up (timeout, Ctrl-C) is a broken pipe in the
+    # server's thread; keep socketserver's report of it out of the CLI's stderr.
+    server._httpd.handle_error = lambda request, address: None  # type: ignore[method-assign]
+
+
+def document(tmp_path: Path, paragraphs: int = 3, name: str = "doc.md") -> Path:
+    path = tmp_path / name
+    path.write_text("\n\n".join(f"Fact number {i} is true." for i in range(1, paragraphs + 1)))
+    return path
+
+
+def leftovers(directory: Path, *expected: str) -> list[str]:
+    """Files in ``directory`` other than ``expected`` (a temporary file left behind)."""
+    return sorted(p.name for p in directory.iterdir() if p.name not in expected)
+
+
+# -- item 1: the output path, atomic writes, the failure document ----------------------
+
+
+def test_output_equal_to_the_input_is_refused_before_any_call(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    doc = document(tmp_path)
+    before = doc.read_bytes()
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", doc, "-o", doc)
+    assert status == 2 and "is the input file" in err
+    assert server.requests == [] and doc.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("target", "message"),
+    [("missing/out.json", "does not exist"), (".", "is a directory")],
+)
+def test_a_bad_output_path_is_refused_before_any_call(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, target: str, message: str
+) -> None:
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path), "-o", tmp_path / target)
+    assert status == 2 and message in err and server.requests == []
+
+
+def test_a_read_only_output_directory_is_refused_before_any_call(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    # The probe creates a temporary file in the directory; a read-only file system
+    # refuses it with EROFS (simulated: the tests run as root, for whom chmod is no bar).
+    def read_only(*args: object, **kwargs: object) -> None:
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr("agentic_chunking._cli_io.tempfile.TemporaryFile", read_only)
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path), "-o", tmp_path / "out.json")
+    assert status == 2 and "cannot write in" in err and "Read-only file system" in err
+    assert server.requests == []
+
+
+def _limited_file_size() -> None:  # runs in the child before exec
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (16 * 1024, 16 * 1024))
+
+
+def cli(
+    *argv: str | Path, env: dict[str, str] | None = None, full_disk: bool = False
+) -> subprocess.Popen[str]:
+    """The command line in a subprocess (``python -m agentic_chunking``)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "agentic_chunking", *map(str, argv)],
+        env={**os.environ, **(env or {})},
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_limited_file_size if full_disk else None,
+    )
+
+
+def test_full_disk_keeps_the_previous_report(tmp_path: Path) -> None:
+    out = tmp_path / "report.html"
+    out.write_text("<p>the previous report</p>\n")
+    child = cli("report", REPORT_FIXTURES / "results-reference.json", "-o", out, full_disk=True)
+    _, err = child.communicate(timeout=120)
+    assert child.returncode == 2, err
+    assert "Traceback" not in err and f"cannot write {out}" in err
+    assert out.read_text() == "<p>the previous report</p>\n"
+    assert leftovers(tmp_path, "report.html") == []
+
+
+def test_full_disk_keeps_the_previous_chunk_output(tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    out.write_text('{"previous": true}\n')
+    long_fact = "The fact is long. " * 1200  # the response JSON is well over 16 KiB
+    with FakeMessagesServer(
+        handler=lambda body: (
+            echo_model(body)
+            if body["system"] == load_prompt("grouping").text
+            else json.dumps([long_fact])
+        )
+    ) as server:
+        child = cli(
+            "chunk",
+            document(tmp_path, 1),
+            "-o",
+            out,
+            env={"ANTHROPIC_BASE_URL": server.base_url},
+            full_disk=True,
+        )
+        _, err = child.communicate(timeout=120)
+    assert child.returncode == 2, err
+    assert "Traceback" not in err and f"cannot write {out}" in err
+    assert out.read_text() == '{"previous": true}\n'
+    assert leftovers(tmp_path, "out.json", "doc.md") == []
+
+
+def batch_two_fails(failure: FakeReply | str) -> Callable[[dict[str, Any]], FakeReply | str]:
+    """Batch 2 (the paragraph with "number 2") gets ``failure``, repair turns too; the rest echo."""
+
+    def handler(body: dict[str, Any]) -> FakeReply | str:
+        grouping = body["system"] == load_prompt("grouping").text
+        asks_batch_two = "number 2" in json.dumps(body["messages"])
+        return failure if asks_batch_two and not grouping else echo_model(body)
+
+    return handler
+
+
+def test_a_failed_run_keeps_the_previous_output_and_saves_what_was_extracted(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    out = tmp_path / "out.json"
+    out.write_text('{"previous": true}\n')
+    with FakeMessagesServer(handler=batch_two_fails("no JSON here at all")) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path), "-o", out)
+    assert status == 1
+    assert out.read_text() == '{"previous": true}\n'
+    failed = json.loads((tmp_path / "out.failed.json").read_text())
+    assert failed["IsSuccess"] is False and failed["FailedBatches"] == [2]
+    assert [e["Batch"] for e in failed["Extracted"]] == [1, 3]
+    assert failed["Extracted"][0]["Propositions"] == ["Fact number 1 is true."]
+    assert "out.json was kept as it was" in err and "out.failed.json" in err
+    assert "2 propositions extracted before the failure" in err
+
+
+def test_on_failure_write_puts_the_failure_document_in_the_output(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    out = tmp_path / "out.json"
+    out.write_text('{"previous": true}\n')
+    with FakeMessagesServer(handler=batch_two_fails("no JSON here at all")) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path), "-o", out, "--on-failure", "write")
+    assert status == 1 and f"written to {out}" in err
+    assert json.loads(out.read_text())["FailedBatches"] == [2]
+    assert not (tmp_path / "out.failed.json").exists()
+
+
+def test_a_failed_model_call_exits_3_and_keeps_the_propositions_before_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    out = tmp_path / "out.json"
+    broken = FakeReply(status=500, text="boom", headers={"x-should-retry": "false"})
+    with FakeMessagesServer(handler=batch_two_fails(broken)) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path), "-o", out, "--max-concurrency", "1")
+    assert status == 3 and "call for batch 2 failed with HTTP 500" in err
+    assert not out.exists()
+    failed = json.loads((tmp_path / "out.failed.json").read_text())
+    assert failed["FailedBatches"] == [2]
+    assert failed["Extracted"] == [
+        {"Batch": 1, "ChunkId": "P0001", "Propositions": ["Fact number 1 is true."]}
+    ]
+    # batch 3 was not started after batch 2 failed outright: no money spent on a lost run
+    assert not any("number 3" in user_text(r.body) for r in server.requests)
+
+
+# -- item 2 and 5: replies no Messages API gives, and messages that say what is true ---
+
+
+class _RawServer:
+    """A loopback HTTP server answering every POST with one fixed status, type and body."""
+
+    def __init__(self, status: int, content_type: str, body: bytes) -> None:
+        reply = (status, content_type, body)
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers.get("content-length") or 0))
+                code, kind, data = reply
+                self.send_response(code)
+                self.send_header("content-type", kind)
+                self.send_header("content-length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.base_url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+
+    def __enter__(self) -> _RawServer:
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+@pytest.mark.parametrize(
+    ("content_type", "body", "what"),
+    [
+        ("text/html", b"<html><body><h1>Welcome to nginx!</h1></body></html>", "not JSON"),
+        ("application/json", b'{"id": "msg_1", "type": "mess', "invalid JSON"),
+        ("application/json", b'{"hello": "world"}', "JSON, but"),
+    ],
+    ids=["html", "cut-json", "other-json"],
+)
+def test_a_200_reply_that_is_not_a_message_is_one_plain_line(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    run: Run,
+    content_type: str,
+    body: bytes,
+    what: str,
+) -> None:
+    with _RawServer(200, content_type, body) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 3
+    assert "answered HTTP 200 with a body that is not a Messages-API reply" in err
+    assert what in err and "ANTHROPIC_BASE_URL" in err and len(err.splitlines()) == 1
+
+
+def test_a_404_on_a_base_url_with_a_path_says_check_the_base_url(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server, "/v1")  # requests go to /v1/v1/messages
+        status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 2 and "check the base URL" in err and "/v1/v1/messages" in err
+    assert "model" not in err.split("check the base URL")[0].split(":", 2)[-1]
+
+
+def test_a_404_naming_the_model_says_the_model_is_unknown(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    reply = FakeReply(status=404, text="model: claude-nope")
+    with FakeMessagesServer([reply]) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 1), "--model", "claude-nope")
+    assert status == 2 and "'claude-nope' was not found" in err and "--model" in err
+
+
+@pytest.mark.parametrize(
+    ("stage", "advice"),
+    [("extraction", "lower --max-tokens-per-batch"), ("grouping", "chunk the document in parts")],
+)
+def test_a_413_says_the_request_is_too_large_not_lower_concurrency(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, stage: str, advice: str
+) -> None:
+    too_large = FakeReply(status=413, text="request too large")
+
+    def handler(body: dict[str, Any]) -> FakeReply | str:
+        grouping = body["system"] == load_prompt("grouping").text
+        return too_large if grouping == (stage == "grouping") else echo_model(body)
+
+    with FakeMessagesServer(handler=handler) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 2))
+    assert status == 3 and "HTTP 413" in err and advice in err
+    assert "concurrency" not in err
+
+
+@pytest.mark.parametrize("url", ["localhost:8080", "http//127.0.0.1:9", "ftp://127.0.0.1"])
+def test_a_malformed_base_url_is_named(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, url: str
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", url)
+    status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 2 and repr(url) in err and "ANTHROPIC_BASE_URL" in err
+
+
+def test_an_unreachable_server_names_the_url(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    with _RawServer(200, "text/plain", b"") as server:
+        url = server.base_url  # closed on exit: nothing listens there any more
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", url)
+    status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 3 and f"could not reach {url}" in err and "Connection error." not in err
+
+
+# -- item 4: timeouts, wait notices, max_tokens that need streaming --------------------
+
+
+@pytest.mark.parametrize("how", ["option", "environment"])
+def test_a_hung_server_times_out_with_a_plain_message(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, how: str
+) -> None:
+    hung = FakeReply(text='["Never in time."]', delay_s=3.0)
+    option: list[str] = []
+    if how == "option":
+        option = ["--timeout", "0.3"]
+    else:
+        monkeypatch.setenv("AGENTIC_CHUNKING_TIMEOUT", "0.3")
+    with FakeMessagesServer(handler=lambda body: hung) as server:
+        serve(monkeypatch, server)
+        started = time.monotonic()
+        status, _, err = run("chunk", document(tmp_path, 1), *option)
+    assert status == 3 and "no reply from" in err and "0.3 s timeout" in err
+    assert "--timeout SECONDS" in err and time.monotonic() - started < 10
+
+
+def test_the_default_timeout_is_minutes_not_half_an_hour() -> None:
+    assert 60 <= _client.DEFAULT_TIMEOUT_S <= 300
+    client = _client.make_client(api_key="k", base_url="http://127.0.0.1:9")
+    assert client.timeout.read == _client.DEFAULT_TIMEOUT_S  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("value", ["soon", "0", "-5", "inf"])
+def test_a_bad_timeout_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, value: str
+) -> None:
+    monkeypatch.setenv("AGENTIC_CHUNKING_TIMEOUT", value)
+    status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 2 and "AGENTIC_CHUNKING_TIMEOUT" in err and repr(value) in err
+
+
+def test_a_long_call_prints_a_progress_line_while_in_flight(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    monkeypatch.setattr(_client, "WAIT_NOTICE_S", 0.2)
+    slow = FakeReply(text='["Fact number 1 is true."]', delay_s=0.9)
+    with FakeMessagesServer(
+        handler=lambda body: (
+            echo_model(body) if body["system"] == load_prompt("grouping").text else slow
+        )
+    ) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 0
+    assert "extraction call for batch 1: still waiting for the model" in err
+    assert "of the 120 s timeout per attempt" in err
+
+
+def test_no_progress_line_for_a_quick_call(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    monkeypatch.setattr(_client, "WAIT_NOTICE_S", 0.5)
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 0 and "still waiting" not in err
+
+
+@pytest.mark.parametrize(
+    ("flag", "model", "limit"),
+    [
+        ("--grouping-max-tokens", "claude-haiku-4-5", _client.NONSTREAMING_MAX_TOKENS),
+        ("--extraction-max-tokens", "claude-opus-4-20250514", 8192),
+    ],
+)
+def test_max_tokens_that_need_streaming_are_refused_before_any_call(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, flag: str, model: str, limit: int
+) -> None:
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path), flag, str(limit + 1), "--model", model)
+        assert status == 2 and f"{flag} {limit + 1} is above {limit}" in err
+        assert f"give {flag} {limit} or less" in err and server.requests == []
+        status, _, err = run("chunk", document(tmp_path), flag, str(limit), "--model", model)
+    assert status == 0, err
+
+
+def test_a_grouping_cut_at_max_tokens_does_not_blame_the_batch_size(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    def handler(body: dict[str, Any]) -> FakeReply | str:
+        if body["system"] == load_prompt("grouping").text:
+            return FakeReply(text='[{"category": "A", "facts": ["Fact', stop_reason="max_tokens")
+        return echo_model(body)
+
+    with FakeMessagesServer(handler=handler) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 2))
+    assert status == 1 and "--grouping-max-tokens" in err
+    assert "max_tokens_per_batch" not in err and "--max-tokens-per-batch" not in err
+
+
+# -- item 2: input files --------------------------------------------------------------
+
+
+def test_a_directory_is_called_a_directory(tmp_path: Path, run: Run) -> None:
+    status, _, err = run("chunk", tmp_path)
+    assert status == 2 and "is a directory" in err and "unknown file type" not in err
+
+
+def test_a_nul_only_file_is_refused_before_any_call(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    doc = tmp_path / "zeros.txt"
+    doc.write_bytes(b"\x00" * 64)
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", doc)
+    assert status == 2 and "NUL bytes" in err and server.requests == []
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ({"chunk_id": 7, "text": "A fact."}, "chunk_id 7 is a int, not a string"),
+        ({"chunk_id": "C1", "text": ["A fact."]}, "text is a list, not a string"),
+        ({"text": "A fact."}, "has no chunk_id"),
+        ({"chunk_id": "C1"}, "has no text"),
+    ],
+)
+def test_a_wrongly_typed_field_is_not_called_missing(
+    tmp_path: Path, run: Run, item: dict[str, Any], message: str
+) -> None:
+    path = tmp_path / "chunks.json"
+    path.write_text(json.dumps([item]))
+    status, _, err = run("chunk", path)
+    assert status == 2 and message in err
+
+
+# -- item 3: Ctrl-C -------------------------------------------------------------------
+
+
+def test_ctrl_c_stops_at_once_with_one_line_and_no_half_written_file(tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    out.write_text('{"previous": true}\n')
+    slow = FakeReply(text='["A fact."]', delay_s=8.0)
+    with FakeMessagesServer(handler=lambda body: slow) as server:
+        child = cli(
+            "chunk",
+            document(tmp_path, 6),
+            "-o",
+            out,
+            env={"ANTHROPIC_BASE_URL": server.base_url},
+        )
+        deadline = time.monotonic() + 60
+        while len(server.requests) < 4 and time.monotonic() < deadline:  # 4 calls in flight
+            time.sleep(0.05)
+        assert len(server.requests) == 4
+        interrupted = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        _, err = child.communicate(timeout=30)
+        took = time.monotonic() - interrupted
+    assert child.returncode == 130 and took < 2.0
+    assert err.splitlines() == [
+        "agentic-chunking chunk: interrupted; no file was left half-written"
+    ]
+    assert out.read_text() == '{"previous": true}\n'
+    assert leftovers(tmp_path, "out.json", "doc.md") == []
+    assert len(server.requests) == 4  # the queued batches were cancelled, not sent
+
+
+# -- exit codes, documented ------------------------------------------------------------
+
+
+def test_the_readme_documents_every_exit_code() -> None:
+    from agentic_chunking import cli as cli_module
+
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## When things go wrong", 1)[1].split("\n## ", 1)[0]
+    for code in (
+        cli_module.EXIT_OK,
+        cli_module.EXIT_FAILED,
+        cli_module.EXIT_USAGE,
+        cli_module.EXIT_MODEL_CALL,
+        cli_module.EXIT_INTERRUPTED,
+    ):
+        assert f"| {code} |" in section
