@@ -543,3 +543,61 @@ def test_the_readme_documents_every_exit_code() -> None:
         cli_module.EXIT_INTERRUPTED,
     ):
         assert f"| {code} |" in section
+
+
+# -- item 2: a results file given to `report`, validated by schema --------------------
+
+
+def test_six_wrongly_typed_fields_give_six_plain_lines(tmp_path: Path, run: Run) -> None:
+    data = json.loads((REPORT_FIXTURES / "results-reference.json").read_text())
+    data["prompt_versions"] = ["extraction.v1"]
+    data["cases"][0]["checks"] = []
+    data["cases"][1]["inputs"] = "one chunk"
+    data["cases"][2]["response"]["Chunks"] = {"ChunkId": "X"}
+    data["cases"][3]["expected"] = [1, 2]
+    data["cases"][0]["usage"] = "lots"
+    bad = tmp_path / "results-bad.json"
+    bad.write_text(json.dumps(data))
+    status, _, err = run("report", bad, "-o", tmp_path / "out.html")
+    assert status == 2 and "(6 fields)" in err and str(bad) in err
+    listed = [line.strip() for line in err.splitlines() if line.startswith("  ")]
+    ids = [case["id"] for case in data["cases"]]
+    assert [line.split(":")[0] for line in listed] == [
+        "prompt_versions",
+        f"cases[0] ({ids[0]!r}).checks",
+        f"cases[0] ({ids[0]!r}).usage",
+        f"cases[1] ({ids[1]!r}).inputs",
+        f"cases[2] ({ids[2]!r}).response.Chunks",
+        f"cases[3] ({ids[3]!r}).expected",
+    ]
+    assert "found 'lots'" in err and not (tmp_path / "out.html").exists()
+
+
+def test_a_valid_results_file_passes_the_schema(tmp_path: Path, run: Run) -> None:
+    status, _, err = run(
+        "report", REPORT_FIXTURES / "results-reference.json", "-o", tmp_path / "out.html"
+    )
+    assert status == 0, err
+
+
+def test_report_output_on_a_read_only_file_system_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    out = tmp_path / "out.html"
+    out.write_text("previous")
+
+    def read_only(path: object, text: str, **options: object) -> None:
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr("agentic_chunking._cli_io.write_text_atomic", read_only)
+    status, _, err = run("report", REPORT_FIXTURES / "results-reference.json", "-o", out)
+    assert status == 2 and f"cannot write {out}: Read-only file system" in err
+    assert out.read_text() == "previous"
+
+
+def test_report_output_equal_to_a_results_file_is_refused(tmp_path: Path, run: Run) -> None:
+    results = tmp_path / "results.json"
+    results.write_text((REPORT_FIXTURES / "results-reference.json").read_text())
+    before = results.read_bytes()
+    status, _, err = run("report", results, "-o", results)
+    assert status == 2 and "is the input file" in err and results.read_bytes() == before
