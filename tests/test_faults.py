@@ -601,3 +601,98 @@ def test_report_output_equal_to_a_results_file_is_refused(tmp_path: Path, run: R
     before = results.read_bytes()
     status, _, err = run("report", results, "-o", results)
     assert status == 2 and "is the input file" in err and results.read_bytes() == before
+
+
+# -- item 2 and 5: a broken cassette or case file in the suite ------------------------
+
+
+@pytest.mark.parametrize(
+    ("corrupt", "problem"),
+    [
+        (lambda text: "", "is empty"),
+        (lambda text: text[:200], "is not valid YAML at line"),
+        (lambda text: "\x00\x01\x02 binary", "holds binary data"),
+        (lambda text: text.replace('"stop_reason":', '"stop_reas', 1)[:-1], "cut off"),
+        (lambda text: "version: 1\n", "lacks the field 'interactions'"),
+    ],
+    ids=["empty", "truncated", "binary", "cut-reply", "no-interactions"],
+)
+def test_a_corrupt_cassette_is_named_with_the_rerecord_command(
+    tmp_path: Path, corrupt: Callable[[str], str], problem: str
+) -> None:
+    from agentic_chunking.suite._cassette_check import check_cassette
+
+    path = tmp_path / "TC-001.yaml"
+    path.write_text(corrupt((REPO / "cassettes" / "reference" / "TC-001.yaml").read_text()))
+    error = check_cassette(path, case_id="TC-001", model="claude-x")
+    assert error is not None and problem in str(error) and str(path) in str(error)
+    assert "pytest tests/test_cases.py -k TC-001 --record --model claude-x" in str(error)
+
+
+def test_every_shipped_cassette_passes_the_check() -> None:
+    from agentic_chunking.suite._cassette_check import check_cassette
+
+    cassettes = sorted((REPO / "cassettes").rglob("*.yaml"))
+    assert len(cassettes) >= 32
+    for path in cassettes:
+        assert check_cassette(path, case_id=path.stem, model=path.parent.name) is None
+
+
+def test_a_missing_cassette_is_left_to_the_replay_message(tmp_path: Path) -> None:
+    from agentic_chunking.suite._cassette_check import check_cassette
+
+    assert check_cassette(tmp_path / "TC-001.yaml", case_id="TC-001", model="m") is None
+
+
+@pytest.fixture
+def suite_copy(
+    pytester: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> pytest.Pytester:
+    """The suite's wiring and three cases (TC-001 to TC-003) with their reference cassettes.
+
+    Run in-process as tests/test_suite_plugin.py does: what the inner run imports that
+    cannot be imported twice (numpy, matplotlib) is loaded here first; no plugin autoload.
+    """
+    from agentic_chunking.report import RunResults, build_report
+
+    build_report([RunResults(model="warm-up")], reports_dir=tmp_path_factory.mktemp("warm"))
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    for folder in ("cases", "cassettes/reference", "tests"):
+        (pytester.path / folder).mkdir(parents=True)
+    for case_id in ("TC-001", "TC-002", "TC-003"):
+        for folder in ("cases", "cassettes/reference"):
+            (pytester.path / folder / f"{case_id}.yaml").write_bytes(
+                (REPO / folder / f"{case_id}.yaml").read_bytes()
+            )
+    (pytester.path / "tests" / "test_cases.py").write_bytes(
+        (REPO / "tests" / "test_cases.py").read_bytes()
+    )
+    (pytester.path / "conftest.py").write_bytes((REPO / "conftest.py").read_bytes())
+    return pytester
+
+
+def test_a_case_that_cannot_run_is_an_error_in_the_results_not_a_pass(
+    suite_copy: pytest.Pytester,
+) -> None:
+    broken = {"TC-002": "cassettes/reference/TC-002.yaml", "TC-003": "cases/TC-003.yaml"}
+    for path in broken.values():
+        (suite_copy.path / path).write_bytes(b"\x00\xff binary garbage")
+    result = suite_copy.runpytest(
+        "--import-mode=importlib",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "pytest_recording.plugin",
+        "tests/test_cases.py::test_case",
+    )
+    output = result.stdout.str()
+    assert "Traceback" not in output and "site-packages" not in output  # no library frames
+    result.stdout.fnmatch_lines(["*1/3 cases passed*"])
+    results = json.loads((suite_copy.path / "reports" / "results-reference.json").read_text())
+    outcomes = {case["id"]: case["outcome"] for case in results["cases"]}
+    assert outcomes == {"TC-001": "passed", "TC-002": "error", "TC-003": "error"}
+    for case in results["cases"][1:]:
+        assert str(suite_copy.path / broken[case["id"]]) in case["error"]
+        assert str(suite_copy.path / broken[case["id"]]) in output

@@ -17,11 +17,12 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from .._client import API_KEY_ENV_VAR, DEFAULT_MODEL, MODEL_ENV_VAR, make_client
-from .._errors import CassetteError, ConfigurationError
+from .._errors import CaseError, CassetteError, ConfigurationError
 from .._prompts import PROMPT_VERSIONS
 from ..report import CaseResult, RunResults, build_report, load_results, write_results
 from ..report._results import model_slug, now_iso
 from ._cases import load_case
+from ._cassette_check import check_cassette
 from ._cassettes import cassette_dir, cassette_path
 from ._cassettes import vcr_config as suite_vcr_config
 from ._replies import REFERENCE_MODEL
@@ -170,19 +171,40 @@ def run_suite_case(
     """Run a case by id, keep its result for the report, and fail plainly on a bad cassette."""
 
     def run(case_id: str) -> CaseResult:
-        case = load_case(suite_session.cases_dir / f"{case_id}.yaml")
         path = cassette_path(suite_session.cassette_root, suite_session.model, case_id)
         try:
+            case = load_case(suite_session.cases_dir / f"{case_id}.yaml")
             result = run_case(case, client=suite_client, model=suite_session.model, cassette=path)
-        except CassetteError as error:
-            suite_session.results[case_id] = _error_result(case_id, str(error))
-            pytest.fail(str(error), pytrace=False)
+        except (CaseError, CassetteError) as error:
+            cannot_run = str(error)  # failed below, outside the handler: no chained report
         except ConfigurationError as error:
             pytest.exit(f"{case_id}: {error}", returncode=2)
-        suite_session.results[case_id] = result
-        return result
+        else:
+            suite_session.results[case_id] = result
+            return result
+        suite_session.results[case_id] = _error_result(case_id, cannot_run)
+        pytest.fail(cannot_run, pytrace=False)
 
     return run
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before vcrpy loads a case's cassette: a corrupt one fails the case plainly.
+
+    The case is kept in the results as ``error`` with the message (file and re-record
+    command), so the report never counts it as passed.
+    """
+    suite = item.config.stash.get(_SESSION, None)
+    callspec = getattr(item, "callspec", None)
+    if suite is None or suite.record or callspec is None or "case_id" not in callspec.params:
+        return
+    case_id = str(callspec.params["case_id"])
+    path = cassette_path(suite.cassette_root, suite.model, case_id)
+    problem = check_cassette(path, case_id=case_id, model=suite.model)
+    if problem is not None:
+        suite.results[case_id] = _error_result(case_id, str(problem))
+        pytest.fail(str(problem), pytrace=False)
 
 
 def assert_case_passed(result: CaseResult) -> None:
