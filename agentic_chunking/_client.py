@@ -30,103 +30,52 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from ._errors import ConfigurationError, InputError, ModelCallError
+from ._client_config import (
+    API_KEY_ENV_VAR,
+    BASE_URL_ENV_VAR,
+    CONNECT_TIMEOUT_S,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_MODEL,
+    DEFAULT_TIMEOUT_S,
+    MODEL_ENV_VAR,
+    NONSTREAMING_MAX_TOKENS,
+    SUGGESTED_MODEL,
+    TIMEOUT_ENV_VAR,
+    check_base_url,
+    check_max_tokens,
+    max_tokens_limit,
+    resolve_model,
+    resolve_timeout,
+    shown_url,
+)
+from ._errors import ConfigurationError, ModelCallError
 from ._models import CallUsage
 
 if TYPE_CHECKING:  # the SDK takes seconds to import: load it only when a call is made
     import anthropic
 
-DEFAULT_MODEL = "claude-3-7-sonnet-20250219"
-"""The model seed 000 tested (Claude 3.7 Sonnet)."""
+__all__ = [  # the configuration is re-exported: callers import it from here
+    "API_KEY_ENV_VAR",
+    "BASE_URL_ENV_VAR",
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_MODEL",
+    "DEFAULT_TIMEOUT_S",
+    "MODEL_ENV_VAR",
+    "NONSTREAMING_MAX_TOKENS",
+    "SUGGESTED_MODEL",
+    "TIMEOUT_ENV_VAR",
+    "WAIT_NOTICE_S",
+    "ModelReply",
+    "call_model",
+    "check_max_tokens",
+    "make_client",
+    "max_tokens_limit",
+    "resolve_model",
+    "resolve_timeout",
+]
 
-MODEL_ENV_VAR = "AGENTIC_CHUNKING_MODEL"
-API_KEY_ENV_VAR = "ANTHROPIC_API_KEY"
-BASE_URL_ENV_VAR = "ANTHROPIC_BASE_URL"
-SUGGESTED_MODEL = "claude-sonnet-4-5"
-"""A current model id offered when the requested one is unknown or retired."""
-
-DEFAULT_MAX_RETRIES = 2
-TIMEOUT_ENV_VAR = "AGENTIC_CHUNKING_TIMEOUT"
-DEFAULT_TIMEOUT_S = 120.0
-"""Seconds one attempt of a model call may take (the SDK's own default is 600)."""
-CONNECT_TIMEOUT_S = 5.0
 WAIT_NOTICE_S = 15.0
 """A call still in flight after this many seconds is reported through ``on_wait``."""
-
-NONSTREAMING_MAX_TOKENS = 21_333
-"""The largest max_tokens the SDK sends without streaming: it refuses a call whose expected
-time, 3600 s * max_tokens / 128000, exceeds 600 s (anthropic ``_calculate_nonstreaming_timeout``).
-Some models have a lower limit (``anthropic._constants.MODEL_NONSTREAMING_TOKENS``)."""
-
-
-def resolve_model(model: str | None = None) -> str:
-    """Return the model id: ``model`` if given, else ``$AGENTIC_CHUNKING_MODEL``, else the default.
-
-    The id is passed through untouched (``reference``, used by the suite, included).
-    """
-    if model is not None and model.strip():
-        return model.strip()
-    from_env = os.environ.get(MODEL_ENV_VAR, "").strip()
-    return from_env or DEFAULT_MODEL
-
-
-def resolve_timeout(timeout: float | None = None) -> float:
-    """Seconds per call attempt: ``timeout``, else ``$AGENTIC_CHUNKING_TIMEOUT``, else 120.
-
-    Raises ConfigurationError for a value that is not a positive number of seconds.
-    """
-    if timeout is not None:
-        source, raw = "the timeout", str(timeout)
-    else:
-        raw = os.environ.get(TIMEOUT_ENV_VAR, "").strip()
-        source = TIMEOUT_ENV_VAR
-        if not raw:
-            return DEFAULT_TIMEOUT_S
-    try:
-        seconds = float(raw)
-    except ValueError:
-        seconds = float("nan")
-    if not seconds > 0 or seconds == float("inf"):
-        raise ConfigurationError(
-            f"{source} is {raw!r}; expected a positive number of seconds, e.g. 120"
-        )
-    return seconds
-
-
-def max_tokens_limit(model: str) -> int:
-    """The largest ``max_tokens`` one non-streaming call to ``model`` may ask for."""
-    try:
-        from anthropic._constants import MODEL_NONSTREAMING_TOKENS
-    except ImportError:  # pragma: no cover - a future SDK may move it
-        return NONSTREAMING_MAX_TOKENS
-    return min(
-        NONSTREAMING_MAX_TOKENS, MODEL_NONSTREAMING_TOKENS.get(model, NONSTREAMING_MAX_TOKENS)
-    )
-
-
-def check_max_tokens(model: str, **max_tokens: int) -> None:
-    """Raise InputError, before any call, when a max_tokens would need streaming.
-
-    Keywords name the option (``extraction_max_tokens=...``); the message names it as a
-    command-line flag and gives the limit.
-    """
-    limit = max_tokens_limit(model)
-    for name, value in max_tokens.items():
-        if value > limit:
-            flag = "--" + name.replace("_", "-")
-            raise InputError(
-                f"{flag} {value} is above {limit}, the most one call to {model!r} may ask "
-                f"for without streaming (the SDK refuses it); give {flag} {limit} or less"
-            )
-
-
-def _check_base_url(url: str) -> None:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
-        raise ConfigurationError(
-            f"the base URL {url!r} is not an http(s) URL with a host; set {BASE_URL_ENV_VAR} "
-            "to e.g. https://api.anthropic.com (or unset it to use the Anthropic API)"
-        )
 
 
 def make_client(
@@ -152,7 +101,7 @@ def make_client(
         )
     url = base_url or os.environ.get(BASE_URL_ENV_VAR, "").strip() or None
     if url is not None:
-        _check_base_url(url)
+        check_base_url(url)
     seconds = resolve_timeout(timeout)
     return anthropic.Anthropic(
         api_key=key,
@@ -259,8 +208,9 @@ def _notify_while_waiting(
 def _not_a_message(
     where: str, client: anthropic.Anthropic, what: str, stage: str, batch: int | None
 ) -> ModelCallError:
+    server = shown_url(client.base_url)
     return ModelCallError(
-        f"{where}: the server at {client.base_url} answered HTTP 200 with a body that is not "
+        f"{where}: the server at {server} answered HTTP 200 with a body that is not "
         f"a Messages-API reply ({what}). Check {BASE_URL_ENV_VAR}: it must point at an "
         "Anthropic Messages API, not a web page or a proxy that cuts replies.",
         stage=stage,
@@ -308,9 +258,10 @@ def _translate(
             stage=stage,
             batch=batch,
         )
+    server = shown_url(client.base_url)
     if isinstance(exc, anthropic.APITimeoutError):
         return ModelCallError(
-            f"{where}: no reply from {client.base_url} within the {_seconds(client)} timeout, "
+            f"{where}: no reply from {server} within the {_seconds(client)} timeout, "
             f"on each of {client.max_retries + 1} attempts. Try again later, or give more "
             f"time with --timeout SECONDS (or {TIMEOUT_ENV_VAR}).",
             stage=stage,
@@ -319,7 +270,7 @@ def _translate(
     cause = exc.__cause__
     detail = f"{type(cause).__name__}: {cause}" if cause is not None else str(exc)
     return ModelCallError(
-        f"{where} failed before a reply arrived: could not reach {client.base_url} "
+        f"{where} failed before a reply arrived: could not reach {server} "
         f"({detail}); the SDK's retries did not help. Check the network and "
         f"{BASE_URL_ENV_VAR} (unset it to use the Anthropic API).",
         stage=stage,
@@ -334,7 +285,7 @@ def _seconds(client: anthropic.Anthropic) -> str:
 
 def _not_found(exc: anthropic.NotFoundError, *, where: str, model: str) -> ConfigurationError:
     """A 404 names the model only when the server says so; else it may be the base URL."""
-    url = str(exc.request.url)
+    url = shown_url(exc.request.url)
     message = exc.api_message or ""
     if "model" in message.lower():
         return ConfigurationError(

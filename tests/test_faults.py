@@ -148,7 +148,14 @@ def cli(
 def test_full_disk_keeps_the_previous_report(tmp_path: Path) -> None:
     out = tmp_path / "report.html"
     out.write_text("<p>the previous report</p>\n")
-    child = cli("report", REPORT_FIXTURES / "results-reference.json", "-o", out, full_disk=True)
+    child = cli(
+        "report",
+        REPORT_FIXTURES / "results-reference.json",
+        "-o",
+        out,
+        "--no-plots",
+        full_disk=True,
+    )
     _, err = child.communicate(timeout=120)
     assert child.returncode == 2, err
     assert "Traceback" not in err and f"cannot write {out}" in err
@@ -359,6 +366,31 @@ def test_an_unreachable_server_names_the_url(
     monkeypatch.setenv("ANTHROPIC_BASE_URL", url)
     status, _, err = run("chunk", document(tmp_path, 1))
     assert status == 3 and f"could not reach {url}" in err and "Connection error." not in err
+
+
+@pytest.mark.parametrize(
+    ("template", "expected"),
+    [
+        ("http://user:{secret}@{host}/v1", 2),  # 404: check the base URL
+        ("{host}/?key={secret}", 2),  # malformed: no scheme
+        ("http://user:{secret}@{host}", 3),  # the server is gone: could not reach
+    ],
+)
+def test_no_secret_in_a_base_url_reaches_a_message(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, template: str, expected: int
+) -> None:
+    secret = "sk-ant-api03-" + "s" * 24
+    server = FakeMessagesServer(handler=echo_model).start()
+    host = server.base_url.removeprefix("http://")
+    if expected == 3:
+        server.stop()
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", template.format(secret=secret, host=host))
+    try:
+        status, out, err = run("chunk", document(tmp_path, 1))
+    finally:
+        server.stop()
+    assert status == expected and "ANTHROPIC_BASE_URL" in err
+    assert secret not in out + err
 
 
 # -- item 4: timeouts, wait notices, max_tokens that need streaming --------------------
@@ -575,7 +607,11 @@ def test_six_wrongly_typed_fields_give_six_plain_lines(tmp_path: Path, run: Run)
 
 def test_a_valid_results_file_passes_the_schema(tmp_path: Path, run: Run) -> None:
     status, _, err = run(
-        "report", REPORT_FIXTURES / "results-reference.json", "-o", tmp_path / "out.html"
+        "report",
+        REPORT_FIXTURES / "results-reference.json",
+        "-o",
+        tmp_path / "out.html",
+        "--no-plots",
     )
     assert status == 0, err
 
