@@ -732,3 +732,57 @@ def test_a_case_that_cannot_run_is_an_error_in_the_results_not_a_pass(
     for case in results["cases"][1:]:
         assert str(suite_copy.path / broken[case["id"]]) in case["error"]
         assert str(suite_copy.path / broken[case["id"]]) in output
+
+
+# -- split: -o and --overlap ------------------------------------------------------------
+
+SPLIT_TEXT = (
+    "Cats purr and cats sleep. Cats purr and cats eat. Cats purr and cats play.\n\n"
+    "Battery cells store charge. Battery cells store heat. Battery cells store power.\n"
+)
+
+
+@pytest.fixture
+def hashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The split command's default embedder made the deterministic one (no extra needed)."""
+    import agentic_chunking.semantic._splitter as splitter_module
+    from agentic_chunking.semantic import HashingEmbedder
+
+    monkeypatch.setattr(splitter_module, "MiniLMEmbedder", HashingEmbedder)
+
+
+@pytest.mark.usefixtures("hashing")
+def test_split_output_equal_to_the_input_is_refused(tmp_path: Path, run: Run) -> None:
+    doc = tmp_path / "pets.md"
+    doc.write_text(SPLIT_TEXT)
+    status, _, err = run("split", doc, "-o", doc)
+    assert status == 2 and "is the input file" in err and doc.read_text() == SPLIT_TEXT
+
+
+@pytest.mark.usefixtures("hashing")
+@pytest.mark.parametrize(("overlap", "warned"), [(5, True), (1, False), (0, False)])
+def test_split_says_when_the_overlap_is_larger_than_a_chunk(
+    tmp_path: Path, run: Run, overlap: int, warned: bool
+) -> None:
+    doc = tmp_path / "pets.md"
+    doc.write_text(SPLIT_TEXT)
+    status, out, err = run("split", doc, "--window", "1", "--overlap", str(overlap))
+    assert status == 0 and len(json.loads(out)) == 2
+    assert (f"--overlap {overlap} was not met for 1 of 1 chunks" in err) is warned
+
+
+@pytest.mark.usefixtures("hashing")
+def test_split_on_a_full_disk_keeps_the_previous_output(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    doc = tmp_path / "pets.md"
+    doc.write_text(SPLIT_TEXT)
+    out = tmp_path / "out.json"
+    out.write_text("[]\n")
+
+    def full(path: object, text: str, **options: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("agentic_chunking._cli_io.write_text_atomic", full)
+    status, _, err = run("split", doc, "-o", out)
+    assert status == 2 and "No space left on device" in err and out.read_text() == "[]\n"
