@@ -786,3 +786,103 @@ def test_split_on_a_full_disk_keeps_the_previous_output(
     monkeypatch.setattr("agentic_chunking._cli_io.write_text_atomic", full)
     status, _, err = run("split", doc, "-o", out)
     assert status == 2 and "No space left on device" in err and out.read_text() == "[]\n"
+
+
+# -- the library: what a failure keeps, what an interrupt abandons ---------------------
+
+
+def test_a_failed_call_keeps_the_extracted_propositions_on_the_error() -> None:
+    from agentic_chunking import AgenticChunkInput, AgenticResponse, ModelCallError
+    from agentic_chunking import chunk_text_agentic as chunk
+
+    broken = FakeReply(status=529, headers={"x-should-retry": "false"})
+    inputs = [AgenticChunkInput(f"C{i}", f"Fact number {i} is true.") for i in (1, 2, 3)]
+    with (
+        FakeMessagesServer(handler=batch_two_fails(broken)) as server,
+        _client.make_client(api_key=KEY, base_url=server.base_url, max_retries=0) as client,
+        pytest.raises(ModelCallError) as caught,
+    ):
+        chunk(inputs, "DOC", client=client, model="reference", max_concurrency=1)
+    response = caught.value.response
+    assert isinstance(response, AgenticResponse) and not response.is_success
+    assert response.failed_batches == (2,)
+    assert [(e.batch, e.chunk_id, e.propositions) for e in response.extracted] == [
+        (1, "C1", ("Fact number 1 is true.",))
+    ]
+    assert AgenticResponse.from_dict(response.to_dict()).to_dict() == response.to_dict()
+
+
+def test_a_failed_grouping_keeps_every_extracted_proposition() -> None:
+    from agentic_chunking import AgenticChunkInput
+    from agentic_chunking import chunk_text_agentic as chunk
+
+    def handler(body: dict[str, Any]) -> FakeReply | str:
+        if body["system"] == load_prompt("grouping").text:
+            return FakeReply(text="[{", stop_reason="max_tokens")
+        return echo_model(body)
+
+    inputs = [AgenticChunkInput(f"C{i}", f"Fact number {i} is true.") for i in (1, 2)]
+    with (
+        FakeMessagesServer(handler=handler) as server,
+        _client.make_client(api_key=KEY, base_url=server.base_url, max_retries=0) as client,
+    ):
+        response = chunk(inputs, "DOC", client=client, model="reference")
+    assert not response.is_success and response.failed_batches == ()
+    assert [e.propositions for e in response.extracted] == [
+        ("Fact number 1 is true.",),
+        ("Fact number 2 is true.",),
+    ]
+    assert "Extracted" in response.to_dict() and "FailedBatches" not in response.to_dict()
+
+
+def test_a_successful_response_has_no_partial_fields() -> None:
+    from agentic_chunking import AgenticChunkInput
+    from agentic_chunking import chunk_text_agentic as chunk
+
+    with (
+        FakeMessagesServer(handler=echo_model) as server,
+        _client.make_client(api_key=KEY, base_url=server.base_url, max_retries=0) as client,
+    ):
+        response = chunk([AgenticChunkInput("C1", "One fact.")], "DOC", client=client)
+    assert response.is_success and response.extracted == ()
+    assert not {"Extracted", "FailedBatches"} & set(response.to_dict())
+
+
+def test_an_interrupt_abandons_in_flight_calls_and_prints_nothing_after(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agentic_chunking import AgenticChunkInput
+    from agentic_chunking import chunk_text_agentic as chunk
+
+    monkeypatch.setattr(_client, "WAIT_NOTICE_S", 0.1)
+    lines: list[tuple[float, str]] = []
+    slow = FakeReply(text='["A fact."]', delay_s=2.0)
+    inputs = [AgenticChunkInput(f"C{i}", f"Fact number {i} is true.") for i in range(1, 7)]
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGALRM, interrupt)
+    with FakeMessagesServer(handler=lambda body: slow) as server:
+        server._httpd.handle_error = lambda request, address: None  # type: ignore[method-assign]
+        client = _client.make_client(api_key=KEY, base_url=server.base_url, max_retries=0)
+        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        started = time.monotonic()
+        try:
+            with pytest.raises(KeyboardInterrupt):
+                chunk(
+                    inputs,
+                    "DOC",
+                    client=client,
+                    progress=lambda line: lines.append((time.monotonic(), line)),
+                )
+            interrupted = time.monotonic()
+            time.sleep(2.5)  # the abandoned calls end meanwhile: nothing may be printed
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+            client.close()
+    assert interrupted - started < 1.5  # not the 2 s of the in-flight calls
+    assert len(server.requests) == 4  # the two queued batches were cancelled
+    assert any("still waiting" in line for _, line in lines)  # notices before it
+    assert [line for at, line in lines if at > interrupted] == []
