@@ -742,15 +742,6 @@ SPLIT_TEXT = (
 )
 
 
-@pytest.fixture
-def hashing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The split command's default embedder made the deterministic one (no extra needed)."""
-    import agentic_chunking.semantic._splitter as splitter_module
-    from agentic_chunking.semantic import HashingEmbedder
-
-    monkeypatch.setattr(splitter_module, "MiniLMEmbedder", HashingEmbedder)
-
-
 @pytest.mark.usefixtures("hashing")
 def test_split_output_equal_to_the_input_is_refused(tmp_path: Path, run: Run) -> None:
     doc = tmp_path / "pets.md"
