@@ -877,3 +877,46 @@ def test_an_interrupt_abandons_in_flight_calls_and_prints_nothing_after(
     assert len(server.requests) == 4  # the two queued batches were cancelled
     assert any("still waiting" in line for _, line in lines)  # notices before it
     assert [line for at, line in lines if at > interrupted] == []
+
+
+_SAVE_BIG_CASSETTE = """
+import sys
+from vcr.persisters.filesystem import FilesystemPersister
+from vcr.request import Request
+from vcr.serializers import yamlserializer
+from agentic_chunking.suite._persister import atomic_persister
+
+persister = atomic_persister() if sys.argv[2] == "atomic" else FilesystemPersister
+request = Request("POST", "http://127.0.0.1/v1/messages", "{}", {})
+response = {
+    "status": {"code": 200, "message": "OK"},
+    "headers": {"content-type": ["application/json"]},
+    "body": {"string": '"' + "x" * 40000 + '"'},
+}
+try:
+    persister.save_cassette(sys.argv[1], {"requests": [request], "responses": [response]},
+                            yamlserializer)
+except OSError as error:
+    print(error.strerror)
+"""
+
+
+@pytest.mark.parametrize(("persister", "kept"), [("atomic", True), ("vcrpy", False)])
+def test_a_cassette_written_on_a_full_disk_keeps_the_previous_one(
+    tmp_path: Path, persister: str, kept: bool
+) -> None:
+    # vcrpy's own persister is the control: the same full disk cuts its cassette.
+    cassette = tmp_path / "TC-001.yaml"
+    previous = (REPO / "cassettes" / "reference" / "TC-001.yaml").read_text()
+    cassette.write_text(previous)
+    child = subprocess.run(
+        [sys.executable, "-c", _SAVE_BIG_CASSETTE, str(cassette), persister],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=_limited_file_size,
+        check=False,
+    )
+    assert child.stderr == "" and child.stdout.strip() == "File too large"
+    assert (cassette.read_text() == previous) is kept
+    assert leftovers(tmp_path, "TC-001.yaml") == []

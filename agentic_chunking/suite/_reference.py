@@ -17,6 +17,7 @@ from .._client import make_client
 from ..testing import FakeMessagesServer
 from ._cases import load_cases
 from ._cassettes import cassette_path, vcr_config
+from ._persister import atomic_persister
 from ._replies import REFERENCE_MODEL, ReferenceServer, load_replies
 from ._runner import run_pipeline
 
@@ -51,6 +52,7 @@ def rebuild_reference_cassettes(
     scrub = options["before_record_request"]
     options["before_record_request"] = lambda request: _at_reference_host(scrub(request))
     recorder = vcr.VCR(record_mode="all", **options)
+    recorder.register_persister(atomic_persister())
     reference = ReferenceServer()
     written: list[Path] = []
     with FakeMessagesServer(handler=reference) as server:

@@ -25,6 +25,7 @@ from ._cases import load_case
 from ._cassette_check import check_cassette
 from ._cassettes import cassette_dir, cassette_path
 from ._cassettes import vcr_config as suite_vcr_config
+from ._persister import atomic_persister
 from ._replies import REFERENCE_MODEL
 from ._runner import failure_message, run_case
 
@@ -114,6 +115,11 @@ def pytest_configure(config: pytest.Config) -> None:
         reports_dir=root / config.getoption("--reports-dir"),
         baseline=Path(baseline) if baseline else None,
     )
+
+
+def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
+    """Cassettes recorded by the suite are written atomically (suite/_persister.py)."""
+    vcr.register_persister(atomic_persister())
 
 
 @pytest.fixture(scope="session")
