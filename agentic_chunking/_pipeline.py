@@ -28,6 +28,7 @@ from ._client import (
     call_model,
     check_max_tokens,
     make_client,
+    max_tokens_limit,
     resolve_model,
 )
 from ._errors import InputError, ModelCallError, ReplyParseError
@@ -357,7 +358,9 @@ def _converse(
         calls.append(reply.usage)
         # A cut or refused reply is not repaired: at temperature 0 the same request
         # gives the same cut (or the same refusal), so a retry would only add cost.
-        incomplete = _incomplete(reply, stage=stage, where=where, max_tokens=max_tokens)
+        incomplete = _incomplete(
+            reply, stage=stage, where=where, max_tokens=max_tokens, model=settings.model
+        )
         if incomplete:
             return _Outcome(value=None, error=incomplete, calls=tuple(calls))
         try:
@@ -381,18 +384,15 @@ def _converse(
     )
 
 
-def _incomplete(reply: ModelReply, *, stage: str, where: str, max_tokens: int) -> str | None:
+def _incomplete(
+    reply: ModelReply, *, stage: str, where: str, max_tokens: int, model: str
+) -> str | None:
     """Return why a reply is not whole (cut at max_tokens, refused, ...), or None."""
     subject = "the grouping reply" if stage == "grouping" else f"the {stage} reply for {where}"
     if reply.stop_reason == "max_tokens":
-        advice = (
-            "raise extraction_max_tokens (--extraction-max-tokens) or lower "
-            "max_tokens_per_batch (--max-tokens-per-batch) for smaller batches"
-            if stage == "extraction"
-            else "raise grouping_max_tokens (--grouping-max-tokens), or chunk the document "
-            "in parts: the grouping reply repeats every proposition"
+        return f"{subject} stopped at max_tokens ({max_tokens}) and is cut off; " + _cut_advice(
+            stage, max_tokens, max_tokens_limit(model)
         )
-        return f"{subject} stopped at max_tokens ({max_tokens}) and is cut off; {advice}"
     if reply.stop_reason == "refusal":
         return f"the model gave a refusal (stop_reason refusal) for {where}; nothing was extracted"
     if reply.stop_reason not in (None, "end_turn", "stop_sequence"):
@@ -401,6 +401,19 @@ def _incomplete(reply: ModelReply, *, stage: str, where: str, max_tokens: int) -
             "expected end_turn"
         )
     return None
+
+
+def _cut_advice(stage: str, max_tokens: int, limit: int) -> str:
+    """What to do about a cut reply: never to raise max_tokens past what a call allows."""
+    smaller = (
+        "lower max_tokens_per_batch (--max-tokens-per-batch) for smaller batches"
+        if stage == "extraction"
+        else "chunk the document in parts: the grouping reply lists every proposition"
+    )
+    if max_tokens >= limit:
+        return f"{stage}_max_tokens is already the most one call allows ({limit}); {smaller}"
+    flag = f"--{stage}-max-tokens"
+    return f"raise {stage}_max_tokens ({flag}, up to {limit}) or {smaller}"
 
 
 def _build_response(

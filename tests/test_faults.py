@@ -490,6 +490,27 @@ def test_a_grouping_cut_at_max_tokens_does_not_blame_the_batch_size(
     assert "max_tokens_per_batch" not in err and "--max-tokens-per-batch" not in err
 
 
+@pytest.mark.parametrize(
+    ("max_tokens", "advice"),
+    [
+        ("4000", "raise grouping_max_tokens (--grouping-max-tokens, up to 21333)"),
+        ("21333", "grouping_max_tokens is already the most one call allows (21333)"),
+    ],
+)
+def test_a_cut_reply_never_advises_max_tokens_past_the_limit(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, max_tokens: str, advice: str
+) -> None:
+    def handler(body: dict[str, Any]) -> FakeReply | str:
+        if body["system"] == load_prompt("grouping").text:
+            return FakeReply(text='[{"category": "A"', stop_reason="max_tokens")
+        return echo_model(body)
+
+    with FakeMessagesServer(handler=handler) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 2), "--grouping-max-tokens", max_tokens)
+    assert status == 1 and advice in err and "chunk the document in parts" in err
+
+
 # -- item 2: input files --------------------------------------------------------------
 
 
