@@ -247,6 +247,8 @@ def _chunk_list(path: Path, data: Any) -> tuple[list[AgenticChunkInput], str | N
             chunks.append(AgenticChunkInput.from_dict(item))
         except InputError as error:
             raise InputError(f"{path}: item {position}: {error}") from None
-    if not any(chunk.text.strip() for chunk in chunks):
-        raise InputError(f"{path}: every input chunk has empty text; nothing to chunk")
+    if not any(chunk.text.replace("\x00", "").strip() for chunk in chunks):
+        raise InputError(
+            f"{path}: every input chunk has empty text (or only NUL characters); nothing to chunk"
+        )
     return chunks, document_id

@@ -190,12 +190,14 @@ def _notify_while_waiting(
     done = threading.Event()
     started = time.monotonic()
     limit = getattr(timeout, "read", timeout)
-    of_limit = f" of the {limit:g} s timeout per attempt" if isinstance(limit, int | float) else ""
+    per_attempt = (
+        f"; the timeout is {limit:g} s per attempt" if isinstance(limit, int | float) else ""
+    )
 
     def notify() -> None:
         while not done.wait(WAIT_NOTICE_S):
             waited = time.monotonic() - started
-            on_wait(f"{where}: still waiting for the model ({waited:.0f} s{of_limit})")
+            on_wait(f"{where}: still waiting for the model ({waited:.0f} s so far{per_attempt})")
 
     notifier = threading.Thread(target=notify, name="wait-notice", daemon=True)
     notifier.start()

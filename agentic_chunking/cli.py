@@ -64,7 +64,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except OSError as error:  # a file the command reads or writes besides -o (e.g. reports/)
         where = f"{error.filename}: " if error.filename else ""
-        print(f"{prog}: error: {where}{error.strerror or error}", file=sys.stderr)
+        print(
+            f"{prog}: error: {where}{error.strerror or error}; check the path and its "
+            "permissions, or choose another place with -o",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     return status
 

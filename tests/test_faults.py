@@ -443,7 +443,7 @@ def test_a_long_call_prints_a_progress_line_while_in_flight(
         status, _, err = run("chunk", document(tmp_path, 1))
     assert status == 0
     assert "extraction call for batch 1: still waiting for the model" in err
-    assert "of the 120 s timeout per attempt" in err
+    assert "s so far; the timeout is 120 s per attempt)" in err
 
 
 def test_no_progress_line_for_a_quick_call(
@@ -548,6 +548,17 @@ def test_a_wrongly_typed_field_is_not_called_missing(
     assert status == 2 and message in err
 
 
+def test_a_chunk_list_of_nul_text_is_refused_before_any_call(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    path = tmp_path / "chunks.json"
+    path.write_text(json.dumps([{"chunk_id": "C1", "text": "\u0000\u0000"}]))
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", path)
+    assert status == 2 and "only NUL characters" in err and server.requests == []
+
+
 # -- item 3: Ctrl-C -------------------------------------------------------------------
 
 
@@ -650,6 +661,16 @@ def test_report_output_on_a_read_only_file_system_is_one_line(
     status, _, err = run("report", REPORT_FIXTURES / "results-reference.json", "-o", out)
     assert status == 2 and f"cannot write {out}: Read-only file system" in err
     assert out.read_text() == "previous"
+
+
+def test_report_into_an_unwritable_reports_folder_is_one_line(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "reports").write_text("a file where the reports folder should be")
+    status, _, err = run("report", REPORT_FIXTURES / "results-reference.json", "--no-plots")
+    assert status == 2 and "reports" in err and "choose another place with -o" in err
+    assert len(err.splitlines()) == 1
 
 
 def test_report_output_equal_to_a_results_file_is_refused(tmp_path: Path, run: Run) -> None:
