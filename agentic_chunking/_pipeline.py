@@ -138,7 +138,7 @@ def chunk_text_agentic(
         extraction_max_tokens=extraction_max_tokens,
         grouping_max_tokens=grouping_max_tokens,
     )
-    active = client or make_client(max_retries=max_retries, timeout=timeout)
+    active = client if client is not None else make_client(max_retries=max_retries, timeout=timeout)
     cancelled = threading.Event()
     settings = _Settings(
         client=active,
