@@ -962,3 +962,29 @@ def test_a_cassette_written_on_a_full_disk_keeps_the_previous_one(
     assert child.stderr == "" and child.stdout.strip() == "File too large"
     assert (cassette.read_text() == previous) is kept
     assert leftovers(tmp_path, "TC-001.yaml") == []
+
+
+def test_a_model_call_failing_while_recording_is_an_error_in_the_results(
+    suite_copy: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    broken = FakeReply(status=500, text="boom", headers={"x-should-retry": "false"})
+    with FakeMessagesServer(handler=lambda body: broken) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        result = suite_copy.runpytest(
+            "--import-mode=importlib",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "pytest_recording.plugin",
+            "tests/test_cases.py::test_case[TC-001]",
+            "--record",
+            "--model",
+            "loopback-model",
+        )
+    output = result.stdout.str()
+    assert "Traceback" not in output and "site-packages" not in output
+    result.stdout.fnmatch_lines(["*failed with HTTP 500*", "*0/1 cases passed*"])
+    results = json.loads((suite_copy.path / "reports" / "results-loopback-model.json").read_text())
+    assert [(c["id"], c["outcome"]) for c in results["cases"]] == [("TC-001", "error")]
+    assert "HTTP 500" in results["cases"][0]["error"]
+    assert not (suite_copy.path / "cassettes" / "loopback-model" / "TC-001.yaml").exists()

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from .._client import API_KEY_ENV_VAR, DEFAULT_MODEL, MODEL_ENV_VAR, make_client
-from .._errors import CaseError, CassetteError, ConfigurationError
+from .._errors import CaseError, CassetteError, ConfigurationError, ModelCallError
 from .._prompts import PROMPT_VERSIONS
 from ..report import CaseResult, RunResults, build_report, load_results, write_results
 from ..report._results import model_slug, now_iso
@@ -181,7 +181,7 @@ def run_suite_case(
         try:
             case = load_case(suite_session.cases_dir / f"{case_id}.yaml")
             result = run_case(case, client=suite_client, model=suite_session.model, cassette=path)
-        except (CaseError, CassetteError) as error:
+        except (CaseError, CassetteError, ModelCallError) as error:
             cannot_run = str(error)  # failed below, outside the handler: no chained report
         except ConfigurationError as error:
             pytest.exit(f"{case_id}: {error}", returncode=2)
