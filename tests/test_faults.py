@@ -189,6 +189,15 @@ def test_full_disk_keeps_the_previous_chunk_output(tmp_path: Path) -> None:
     assert leftovers(tmp_path, "out.json", "doc.md") == []
 
 
+def grouping_answers(reply: FakeReply) -> Callable[[dict[str, Any]], FakeReply | str]:
+    """The grouping call gets ``reply``; the extraction calls echo."""
+
+    def handler(body: dict[str, Any]) -> FakeReply | str:
+        return reply if body["system"] == load_prompt("grouping").text else echo_model(body)
+
+    return handler
+
+
 def batch_two_fails(failure: FakeReply | str) -> Callable[[dict[str, Any]], FakeReply | str]:
     """Batch 2 (the paragraph with "number 2") gets ``failure``, repair turns too; the rest echo."""
 
@@ -475,21 +484,6 @@ def test_max_tokens_that_need_streaming_are_refused_before_any_call(
     assert status == 0, err
 
 
-def test_a_grouping_cut_at_max_tokens_does_not_blame_the_batch_size(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
-) -> None:
-    def handler(body: dict[str, Any]) -> FakeReply | str:
-        if body["system"] == load_prompt("grouping").text:
-            return FakeReply(text='[{"category": "A", "facts": ["Fact', stop_reason="max_tokens")
-        return echo_model(body)
-
-    with FakeMessagesServer(handler=handler) as server:
-        serve(monkeypatch, server)
-        status, _, err = run("chunk", document(tmp_path, 2))
-    assert status == 1 and "--grouping-max-tokens" in err
-    assert "max_tokens_per_batch" not in err and "--max-tokens-per-batch" not in err
-
-
 @pytest.mark.parametrize(
     ("max_tokens", "advice"),
     [
@@ -497,18 +491,15 @@ def test_a_grouping_cut_at_max_tokens_does_not_blame_the_batch_size(
         ("21333", "grouping_max_tokens is already the most one call allows (21333)"),
     ],
 )
-def test_a_cut_reply_never_advises_max_tokens_past_the_limit(
+def test_a_cut_grouping_never_blames_the_batch_size_or_advises_past_the_limit(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, max_tokens: str, advice: str
 ) -> None:
-    def handler(body: dict[str, Any]) -> FakeReply | str:
-        if body["system"] == load_prompt("grouping").text:
-            return FakeReply(text='[{"category": "A"', stop_reason="max_tokens")
-        return echo_model(body)
-
-    with FakeMessagesServer(handler=handler) as server:
+    cut = FakeReply(text='[{"category": "A", "facts": ["Fact', stop_reason="max_tokens")
+    with FakeMessagesServer(handler=grouping_answers(cut)) as server:
         serve(monkeypatch, server)
         status, _, err = run("chunk", document(tmp_path, 2), "--grouping-max-tokens", max_tokens)
     assert status == 1 and advice in err and "chunk the document in parts" in err
+    assert "max_tokens_per_batch" not in err and "--max-tokens-per-batch" not in err
 
 
 # -- item 2: input files --------------------------------------------------------------
@@ -849,14 +840,10 @@ def test_a_failed_grouping_keeps_every_extracted_proposition() -> None:
     from agentic_chunking import AgenticChunkInput
     from agentic_chunking import chunk_text_agentic as chunk
 
-    def handler(body: dict[str, Any]) -> FakeReply | str:
-        if body["system"] == load_prompt("grouping").text:
-            return FakeReply(text="[{", stop_reason="max_tokens")
-        return echo_model(body)
-
     inputs = [AgenticChunkInput(f"C{i}", f"Fact number {i} is true.") for i in (1, 2)]
+    cut = FakeReply(text="[{", stop_reason="max_tokens")
     with (
-        FakeMessagesServer(handler=handler) as server,
+        FakeMessagesServer(handler=grouping_answers(cut)) as server,
         _client.make_client(api_key=KEY, base_url=server.base_url, max_retries=0) as client,
     ):
         response = chunk(inputs, "DOC", client=client, model="reference")
