@@ -120,6 +120,8 @@ def run(args: argparse.Namespace) -> int:
     """Chunk ``args.path`` and write the response; return the exit status."""
     inputs, file_document_id = read_inputs(args.path)
     check_output_path(args.output, inputs=[args.path])
+    if args.output is not None and args.on_failure == "keep":  # where a failure would go
+        check_output_path(failure_path(args.output), inputs=[args.path])
     document_id = args.document_id or file_document_id or args.path.stem
     try:
         response = chunk_text_agentic(

@@ -48,12 +48,18 @@ def check_output_path(
     Called before any work (and any paid model call): the directory must exist (or is
     created, with ``make_directory``) and accept a new file (probed by creating and
     removing a temporary file, which catches a read-only file system and permissions
-    alike); ``output`` must not be a directory, nor the input. None (stdout) is fine.
+    alike); ``output`` must not be a directory, a device or pipe (the rename would replace
+    it), nor the input. None (stdout) is fine.
     """
     if output is None:
         return
     if output.is_dir():
         raise InputError(f"-o {output} is a directory; give a file path, e.g. {output}/out.json")
+    if output.exists() and not output.is_file():
+        raise InputError(
+            f"-o {output} is not a regular file (a device or a pipe), which a file written "
+            "atomically would replace; leave out -o to write to stdout, and redirect that"
+        )
     for source in inputs:
         if output.exists() and source.exists() and output.samefile(source):
             raise InputError(

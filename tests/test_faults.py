@@ -96,9 +96,28 @@ def test_output_equal_to_the_input_is_refused_before_any_call(
     assert server.requests == [] and doc.read_bytes() == before
 
 
+def test_the_failure_document_may_not_replace_the_input(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    chunks = tmp_path / "out.failed.json"  # where a failed run with -o out.json would write
+    chunks.write_text(json.dumps([{"chunk_id": "C1", "text": "Fact number 1 is true."}]))
+    before = chunks.read_bytes()
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", chunks, "-o", tmp_path / "out.json")
+        assert status == 2 and "out.failed.json is the input file" in err
+        assert server.requests == [] and chunks.read_bytes() == before
+        status, _, err = run("chunk", chunks, "-o", tmp_path / "out.json", "--on-failure", "write")
+    assert status == 0, err
+
+
 @pytest.mark.parametrize(
     ("target", "message"),
-    [("missing/out.json", "does not exist"), (".", "is a directory")],
+    [
+        ("missing/out.json", "does not exist"),
+        (".", "is a directory"),
+        ("/dev/null", "is not a regular file"),
+    ],
 )
 def test_a_bad_output_path_is_refused_before_any_call(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, target: str, message: str
