@@ -6,12 +6,14 @@ No traceback reaches the user: every failure is one line on stderr and an exit s
 
 - 0 success; 1 the result says IsSuccess false; 2 a usage, input or configuration error;
 - 3 a model call failed (the server, the network, a timeout); 130 interrupted (Ctrl-C),
-  after one line and nothing else.
+  after one line and nothing else; 141 the reader of stdout went away (``| head``),
+  silently, as a shell tool does.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -25,6 +27,7 @@ EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_MODEL_CALL = 3
 EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool killed by it
 
 # Modules that register a subcommand; listed here so the help shows them in this order.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -56,6 +59,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{prog}: interrupted; no file was left half-written", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # stdout's reader closed it (e.g. `| head`): nothing to say
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     except ModelCallError as error:
         print(f"{prog}: error: {error}", file=sys.stderr)
         return EXIT_MODEL_CALL
@@ -71,6 +77,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_USAGE
     return status
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush raises nothing."""
+    with contextlib.suppress(OSError, ValueError):  # no file descriptor: nothing to flush
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def entry() -> None:  # pragma: no cover - exercised by the subprocess tests

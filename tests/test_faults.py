@@ -8,6 +8,7 @@ Ctrl-C with SIGINT to a subprocess.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import resource
@@ -601,6 +602,27 @@ def test_ctrl_c_stops_at_once_with_one_line_and_no_half_written_file(tmp_path: P
     assert len(server.requests) == 4  # the queued batches were cancelled, not sent
 
 
+def test_a_closed_stdout_ends_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    # As `| head -c 10` closes the pipe: the write fails with EPIPE (simulated: the pipes
+    # of this sandbox never report EPIPE, so a real pipe cannot show it here).
+    class ClosedPipe:
+        def write(self, text: str) -> int:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self) -> None:
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def fileno(self) -> int:
+            raise io.UnsupportedOperation("fileno")
+
+    monkeypatch.chdir(tmp_path)  # the report goes to ./reports/
+    monkeypatch.setattr(sys, "stdout", ClosedPipe())
+    status = main(["report", str(REPORT_FIXTURES / "results-reference.json"), "--no-plots"])
+    assert status == 141 and capsys.readouterr().err == ""
+
+
 # -- exit codes, documented ------------------------------------------------------------
 
 
@@ -615,6 +637,7 @@ def test_the_readme_documents_every_exit_code() -> None:
         cli_module.EXIT_USAGE,
         cli_module.EXIT_MODEL_CALL,
         cli_module.EXIT_INTERRUPTED,
+        cli_module.EXIT_BROKEN_PIPE,
     ):
         assert f"| {code} |" in section
 
