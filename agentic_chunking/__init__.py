@@ -20,6 +20,7 @@ from ._models import (
     AgenticChunkInput,
     AgenticResponse,
     CallUsage,
+    ExtractedBatch,
     estimate_tokens,
 )
 from ._normalise import GroupingReply, ThemeGroup, normalise_agentic_output, parse_grouping
@@ -44,6 +45,7 @@ __all__ = [
     "CaseError",
     "CassetteError",
     "ConfigurationError",
+    "ExtractedBatch",
     "GroupingReply",
     "InputError",
     "ModelCallError",

@@ -5,7 +5,11 @@ chunk, ids ``P0001``, ``P0002``, ...) or a ``.json`` / ``.yaml`` list of
 ``{chunk_id, text}`` objects (extra keys allowed, e.g. a Level 4 splitter's index, offsets
 and metadata; a mapping with an ``inputs`` or ``chunks`` list, such as a case file, works
 too). Writes ``AgenticResponse.to_dict()`` as JSON to ``-o OUT`` or stdout. Exit status:
-0 success, 1 when the response has IsSuccess false, 2 for an input or configuration error.
+0 success, 1 when the response has IsSuccess false, 2 for an input or configuration error,
+3 when a model call failed, 130 when interrupted. ``-o OUT`` is checked before any model
+call. On a failure, OUT is kept as it was and the failure document (with every
+proposition extracted before the failure) goes to ``OUT.failed.json``, unless
+``--on-failure write`` asks for it in OUT.
 """
 
 from __future__ import annotations
@@ -19,10 +23,10 @@ from typing import Any
 
 import yaml
 
-from ._cli_io import int_at_least, read_text_file, write_json
-from ._client import resolve_model
-from ._errors import InputError
-from ._models import AgenticChunkInput
+from ._cli_io import check_output_path, int_at_least, read_text_file, write_json
+from ._client import DEFAULT_TIMEOUT_S, TIMEOUT_ENV_VAR, resolve_model
+from ._errors import InputError, ModelCallError
+from ._models import AgenticChunkInput, AgenticResponse
 from ._pipeline import (
     DEFAULT_EXTRACTION_MAX_TOKENS,
     DEFAULT_GROUPING_MAX_TOKENS,
@@ -36,6 +40,8 @@ TEXT_SUFFIXES = (".txt", ".md", ".markdown")
 JSON_SUFFIXES = (".json",)
 YAML_SUFFIXES = (".yaml", ".yml")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\f\v]*\n")
+ON_FAILURE_CHOICES = ("keep", "write")
+FAILED_SUFFIX = ".failed.json"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -82,6 +88,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             help=f"max_tokens of the {stage} call(s) (default {default})",
         )
     parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        metavar="SECONDS",
+        help=f"seconds one model call may take, per attempt (default ${TIMEOUT_ENV_VAR}, "
+        f"else {DEFAULT_TIMEOUT_S:g})",
+    )
+    parser.add_argument(
         "-o", "--output", type=Path, metavar="OUT", help="write the JSON here (default: stdout)"
     )
     parser.add_argument(
@@ -90,12 +103,32 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="print the plan (batches, grouping windows, estimated tokens and cost) and stop; "
         "no model call, no key needed",
     )
+    parser.add_argument(
+        "--on-failure",
+        choices=ON_FAILURE_CHOICES,
+        default="keep",
+        help=f"on a failed run, keep OUT as it was and write the failure document to "
+        f"OUT{FAILED_SUFFIX} (keep, the default), or write it to OUT (write)",
+    )
     parser.set_defaults(func=run)
+
+
+def _seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds") from None
+    if not 0 < seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"{value!r} must be a positive number of seconds")
+    return seconds
 
 
 def run(args: argparse.Namespace) -> int:
     """Chunk ``args.path`` and write the response; return the exit status."""
     inputs, file_document_id = read_inputs(args.path)
+    check_output_path(args.output, inputs=[args.path])
+    if args.output is not None and args.on_failure == "keep":  # where a failure would go
+        check_output_path(failure_path(args.output), inputs=[args.path])
     document_id = args.document_id or file_document_id or args.path.stem
     if args.dry_run:
         plan = plan_run(
@@ -106,23 +139,57 @@ def run(args: argparse.Namespace) -> int:
         )
         print("\n".join([f"plan for {args.path} (no model called):", *plan.lines()]))
         return 0
-    response = chunk_text_agentic(
-        inputs,
-        document_id,
-        model=args.model,
-        max_tokens_per_batch=args.max_tokens_per_batch,
-        max_concurrency=args.max_concurrency,
-        extraction_max_tokens=args.extraction_max_tokens,
-        grouping_max_tokens=args.grouping_max_tokens,
-        progress=lambda line: print(f"agentic-chunking chunk: {line}", file=sys.stderr),
-    )
-    write_json(response.to_dict(), args.output)
+    try:
+        response = chunk_text_agentic(
+            inputs,
+            document_id,
+            model=args.model,
+            max_tokens_per_batch=args.max_tokens_per_batch,
+            max_concurrency=args.max_concurrency,
+            extraction_max_tokens=args.extraction_max_tokens,
+            grouping_max_tokens=args.grouping_max_tokens,
+            progress=_say,
+            timeout=args.timeout,
+        )
+    except ModelCallError as error:
+        if isinstance(error.response, AgenticResponse):
+            _write_failure(error.response, args.output, args.on_failure)
+        raise
     for warning in response.warnings:
-        print(f"agentic-chunking chunk: warning: {warning}", file=sys.stderr)
+        _say(f"warning: {warning}")
     if not response.is_success:
-        print(f"agentic-chunking chunk: failed: {response.error_detail}", file=sys.stderr)
+        _write_failure(response, args.output, args.on_failure)
+        _say(f"failed: {response.error_detail}")
         return 1
+    write_json(response.to_dict(), args.output)
     return 0
+
+
+def _say(line: str) -> None:
+    print(f"agentic-chunking chunk: {line}", file=sys.stderr)
+
+
+def failure_path(output: Path) -> Path:
+    """Where ``--on-failure keep`` puts the failure document: ``OUT.failed.json`` beside OUT."""
+    return output.with_name(output.stem + FAILED_SUFFIX)
+
+
+def _write_failure(response: AgenticResponse, output: Path | None, on_failure: str) -> None:
+    """Write a failed run's document where ``--on-failure`` says, and say where it went."""
+    kept = sum(len(batch.propositions) for batch in response.extracted)
+    saved = f" (with the {kept} propositions extracted before the failure)" if kept else ""
+    if output is None or on_failure == "write":
+        write_json(response.to_dict(), output)
+        if output is not None:
+            _say(f"the failure document{saved} was written to {output}")
+        return
+    target = failure_path(output)
+    write_json(response.to_dict(), target)
+    before = "kept as it was" if output.exists() else "not written"
+    _say(
+        f"{output} was {before}; the failure document{saved} is in {target} "
+        "(--on-failure write puts it in the output instead)"
+    )
 
 
 def read_inputs(path: Path) -> tuple[list[AgenticChunkInput], str | None]:
@@ -131,6 +198,8 @@ def read_inputs(path: Path) -> tuple[list[AgenticChunkInput], str | None]:
     Raises InputError for a missing, unreadable or empty file, an unknown suffix, invalid
     JSON/YAML, or a wrong shape; the message names the file and the way out.
     """
+    if path.is_dir():
+        raise InputError(f"{path}: is a directory; give a document or a chunk-list file")
     suffix = path.suffix.lower()
     if suffix not in TEXT_SUFFIXES + JSON_SUFFIXES + YAML_SUFFIXES:
         lists = ", ".join(JSON_SUFFIXES + YAML_SUFFIXES)
@@ -196,6 +265,8 @@ def _chunk_list(path: Path, data: Any) -> tuple[list[AgenticChunkInput], str | N
             chunks.append(AgenticChunkInput.from_dict(item))
         except InputError as error:
             raise InputError(f"{path}: item {position}: {error}") from None
-    if not any(chunk.text.strip() for chunk in chunks):
-        raise InputError(f"{path}: every input chunk has empty text; nothing to chunk")
+    if not any(chunk.text.replace("\x00", "").strip() for chunk in chunks):
+        raise InputError(
+            f"{path}: every input chunk has empty text (or only NUL characters); nothing to chunk"
+        )
     return chunks, document_id

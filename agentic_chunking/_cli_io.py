@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable
+import tempfile
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +30,78 @@ def read_text_file(path: Path) -> str:
         raise InputError(f"{path}: not UTF-8 text ({error.reason}); save it as UTF-8") from None
     except OSError as error:
         raise InputError(f"{path}: cannot be read ({error.strerror})") from None
+    if "\x00" in text:
+        raise InputError(
+            f"{path}: contains NUL bytes, so it is binary (or UTF-16), not UTF-8 text; "
+            "give a text file saved as UTF-8"
+        )
     if not text.strip():
         raise InputError(f"{path}: the file is empty; give a document with some text")
     return text
+
+
+def check_output_path(
+    output: Path | None, *, inputs: Sequence[Path], make_directory: bool = False
+) -> None:
+    """Raise InputError unless ``output`` can be written and is none of ``inputs``.
+
+    Called before any work (and any paid model call): the directory must exist (or is
+    created, with ``make_directory``) and accept a new file (probed by creating and
+    removing a temporary file, which catches a read-only file system and permissions
+    alike); ``output`` must not be a directory, a device or pipe (the rename would replace
+    it), nor the input. None (stdout) is fine.
+    """
+    if output is None:
+        return
+    if output.is_dir():
+        raise InputError(f"-o {output} is a directory; give a file path, e.g. {output}/out.json")
+    if output.exists() and not output.is_file():
+        raise InputError(
+            f"-o {output} is not a regular file (a device or a pipe), which a file written "
+            "atomically would replace; leave out -o to write to stdout, and redirect that"
+        )
+    for source in inputs:
+        if output.exists() and source.exists() and output.samefile(source):
+            raise InputError(
+                f"-o {output} is the input file {source}: writing would replace it; "
+                "choose another output path"
+            )
+    directory = output.parent
+    if make_directory:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(
+                f"-o {output}: cannot create the directory {directory} ({error.strerror}); "
+                "choose another path"
+            ) from None
+    if not directory.is_dir():
+        raise InputError(
+            f"-o {output}: the directory {directory} does not exist; create it or choose "
+            "another path"
+        )
+    try:
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as error:
+        raise InputError(
+            f"-o {output}: cannot write in {directory} ({error.strerror}); choose a writable "
+            "directory"
+        ) from None
+
+
+def write_output_text(text: str, output: Path) -> None:
+    """Write ``text`` to ``output`` atomically; InputError naming the path if that fails.
+
+    On any failure (full disk, read-only file system) the previous file is kept whole.
+    """
+    try:
+        write_text_atomic(output, text)
+    except OSError as error:
+        raise InputError(
+            f"cannot write {output}: {error.strerror or error}; the previous file, if any, is "
+            "unchanged. Free some space or choose a writable path with -o"
+        ) from None
 
 
 def write_json(data: Any, output: Path | None) -> None:
@@ -40,12 +110,7 @@ def write_json(data: Any, output: Path | None) -> None:
     if output is None:
         sys.stdout.write(text)
         return
-    try:
-        write_text_atomic(output, text)
-    except OSError as error:
-        raise InputError(
-            f"cannot write the output to {output}: {error.strerror}; choose a writable path with -o"
-        ) from error
+    write_output_text(text, output)
 
 
 def int_at_least(least: int) -> Callable[[str], int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ._files import write_text_atomic
+from ._cli_io import check_output_path, write_output_text
 
 DEFAULT_REPORTS_DIR = Path("reports")
 
@@ -56,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
     """Load the files, write the page, print its path; 0 on success (errors raise)."""
     from .report import build_report, load_results, render_report
 
+    sources = [*args.results, *([args.baseline] if args.baseline else [])]
+    check_output_path(args.output, inputs=sources, make_directory=True)
     runs = [load_results(path) for path in args.results]
     baseline = None if args.baseline is None else load_results(args.baseline)
     if args.output is None:
@@ -64,8 +66,6 @@ def run(args: argparse.Namespace) -> int:
         )
     else:
         path = args.output
-        path.parent.mkdir(parents=True, exist_ok=True)
-        html = render_report(runs, baseline=baseline, plots=args.plots)
-        write_text_atomic(path, html)
+        write_output_text(render_report(runs, baseline=baseline, plots=args.plots), path)
     print(f"report written to {path}")
     return 0

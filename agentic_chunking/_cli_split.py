@@ -12,9 +12,14 @@ from __future__ import annotations
 import argparse
 import math
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ._cli_io import int_at_least, read_text_file, write_json
+from ._cli_io import check_output_path, int_at_least, read_text_file, write_json
+
+if TYPE_CHECKING:
+    from .semantic import SemanticChunk
 
 DEFAULT_CHUNK_PREFIX = "L4"
 
@@ -113,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
     from .semantic import SemanticSplitter, render_explanation
 
     text = read_text_file(args.path)
+    check_output_path(args.output, inputs=[args.path])
     document_id = args.document_id or args.path.stem
     splitter = SemanticSplitter(
         similarity_threshold=args.threshold,
@@ -143,4 +149,23 @@ def run(args: argparse.Namespace) -> int:
     ]
     write_json(records, args.output)
     print(f"agentic-chunking split: {len(records)} chunks from {args.path}", file=sys.stderr)
+    short = _short_overlaps(text, chunks, args.overlap)
+    if short:
+        print(
+            f"agentic-chunking split: warning: --overlap {args.overlap} was not met for "
+            f"{short} of {len(chunks) - 1} chunks: the previous chunk had fewer segments, or "
+            "the overlap did not fit under --max-tokens; each got what fits",
+            file=sys.stderr,
+        )
     return 0
+
+
+def _short_overlaps(text: str, chunks: Sequence[SemanticChunk], requested: int) -> int:
+    """How many chunks after the first repeat fewer than ``requested`` segments."""
+    from .semantic import segment_spans
+
+    if requested == 0:
+        return 0
+    return sum(
+        len(segment_spans(text[chunk.start : chunk.body_start])) < requested for chunk in chunks[1:]
+    )

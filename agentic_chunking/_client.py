@@ -6,46 +6,76 @@ Guarantees:
 - 429, 529, other 5xx and connection errors are retried by the SDK itself
   (``max_retries``, default 2, honouring ``retry-after``);
 - what survives those retries becomes a ConfigurationError (missing or rejected key,
-  unknown model) or a ModelCallError naming the stage and batch, raised ``from`` the SDK
-  error so callers can walk ``__cause__``;
+  unknown model, a base URL that is malformed or points at the wrong path) or a
+  ModelCallError naming the stage and batch, raised ``from`` the SDK error so callers can
+  walk ``__cause__``; so does a reply that is not a Messages-API message (an HTML page,
+  cut-off JSON), which the SDK would return as a string or raise as JSONDecodeError;
+- each call waits at most ``timeout`` seconds (``--timeout``, ``$AGENTIC_CHUNKING_TIMEOUT``,
+  default DEFAULT_TIMEOUT_S) per attempt, and ``on_wait`` hears about a call still in
+  flight every WAIT_NOTICE_S seconds;
+- a ``max_tokens`` that the SDK would only accept with streaming is refused by
+  ``check_max_tokens`` before any call is made;
 - the API key is never logged, echoed or put in a message.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import threading
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
+from ._client_config import (
+    API_KEY_ENV_VAR,
+    BASE_URL_ENV_VAR,
+    CONNECT_TIMEOUT_S,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_MODEL,
+    DEFAULT_TIMEOUT_S,
+    MODEL_ENV_VAR,
+    NONSTREAMING_MAX_TOKENS,
+    SUGGESTED_MODEL,
+    TIMEOUT_ENV_VAR,
+    check_base_url,
+    check_max_tokens,
+    max_tokens_limit,
+    resolve_model,
+    resolve_timeout,
+    shown_url,
+)
 from ._errors import ConfigurationError, ModelCallError
 from ._models import CallUsage
 
 if TYPE_CHECKING:  # the SDK takes seconds to import: load it only when a call is made
     import anthropic
 
-DEFAULT_MODEL = "claude-3-7-sonnet-20250219"
-"""The model seed 000 tested (Claude 3.7 Sonnet)."""
+__all__ = [  # the configuration is re-exported: callers import it from here
+    "API_KEY_ENV_VAR",
+    "BASE_URL_ENV_VAR",
+    "DEFAULT_MAX_RETRIES",
+    "DEFAULT_MODEL",
+    "DEFAULT_TIMEOUT_S",
+    "MODEL_ENV_VAR",
+    "NONSTREAMING_MAX_TOKENS",
+    "SUGGESTED_MODEL",
+    "TIMEOUT_ENV_VAR",
+    "WAIT_NOTICE_S",
+    "ModelReply",
+    "call_model",
+    "check_max_tokens",
+    "make_client",
+    "max_tokens_limit",
+    "resolve_model",
+    "resolve_timeout",
+]
 
-MODEL_ENV_VAR = "AGENTIC_CHUNKING_MODEL"
-API_KEY_ENV_VAR = "ANTHROPIC_API_KEY"
-BASE_URL_ENV_VAR = "ANTHROPIC_BASE_URL"
-SUGGESTED_MODEL = "claude-sonnet-4-5"
-"""A current model id offered when the requested one is unknown or retired."""
-
-DEFAULT_MAX_RETRIES = 2
-
-
-def resolve_model(model: str | None = None) -> str:
-    """Return the model id: ``model`` if given, else ``$AGENTIC_CHUNKING_MODEL``, else the default.
-
-    The id is passed through untouched (``reference``, used by the suite, included).
-    """
-    if model is not None and model.strip():
-        return model.strip()
-    from_env = os.environ.get(MODEL_ENV_VAR, "").strip()
-    return from_env or DEFAULT_MODEL
+WAIT_NOTICE_S = 15.0
+"""A call still in flight after this many seconds is reported through ``on_wait``."""
 
 
 def make_client(
@@ -57,7 +87,8 @@ def make_client(
 ) -> anthropic.Anthropic:
     """Build an SDK client from the arguments, else ``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``.
 
-    Raises ConfigurationError when no API key is available.
+    ``timeout`` (seconds per attempt) defaults to ``resolve_timeout()``. Raises
+    ConfigurationError when no API key is available, or the base URL or timeout is malformed.
     """
     import anthropic
 
@@ -69,10 +100,15 @@ def make_client(
             "Messages-API server), or pass a ready client."
         )
     url = base_url or os.environ.get(BASE_URL_ENV_VAR, "").strip() or None
-    options: dict[str, Any] = {"api_key": key, "base_url": url, "max_retries": max_retries}
-    if timeout is not None:
-        options["timeout"] = timeout
-    return anthropic.Anthropic(**options)
+    if url is not None:
+        check_base_url(url)
+    seconds = resolve_timeout(timeout)
+    return anthropic.Anthropic(
+        api_key=key,
+        base_url=url,
+        max_retries=max_retries,
+        timeout=anthropic.Timeout(seconds, connect=min(CONNECT_TIMEOUT_S, seconds)),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,37 +129,49 @@ def call_model(
     system: str,
     messages: Sequence[Mapping[str, str]],
     max_tokens: int,
+    on_wait: Callable[[str], None] | None = None,
 ) -> ModelReply:
     """Send one Messages-API request at temperature 0 and return its reply.
 
     ``batch`` is the 1-based extraction batch number (None for grouping). Raises
     ConfigurationError or ModelCallError (see the module docstring); never returns a
     partial reply silently: ``stop_reason`` is returned for the caller to judge.
+    ``on_wait`` gets a line every WAIT_NOTICE_S seconds while the call is in flight.
     """
     import anthropic
 
     started = time.perf_counter()
+    where = _where(stage, batch)
     try:
-        message = client.messages.create(
-            model=model,
-            max_tokens=max_tokens,
-            system=system,
-            messages=[dict(m) for m in messages],  # type: ignore[misc]
-            extra_body={"temperature": 0},
-        )
+        with _notify_while_waiting(on_wait, where, client.timeout):
+            message = client.messages.create(
+                model=model,
+                max_tokens=max_tokens,
+                system=system,
+                messages=[dict(m) for m in messages],  # type: ignore[misc]
+                extra_body={"temperature": 0},
+            )
     except anthropic.APIError as exc:
-        raise _translate(exc, stage=stage, batch=batch, model=model) from exc
+        raise _translate(exc, stage=stage, batch=batch, model=model, client=client) from exc
+    except json.JSONDecodeError as exc:  # a cut-off or invalid JSON body
+        raise _not_a_message(where, client, f"invalid JSON ({exc})", stage, batch) from exc
+    if not isinstance(message, anthropic.types.Message):  # e.g. an HTML page with HTTP 200
+        body = " ".join(str(message).split())[:80]
+        raise _not_a_message(where, client, f"not JSON: {body!r}", stage, batch)
     latency = time.perf_counter() - started
-    text = "".join(block.text for block in message.content if block.type == "text")
-    usage = CallUsage(
-        stage=stage,
-        batch=batch,
-        model=message.model or model,
-        input_tokens=message.usage.input_tokens,
-        output_tokens=message.usage.output_tokens,
-        stop_reason=message.stop_reason,
-        latency_s=latency,
-    )
+    try:
+        text = "".join(block.text for block in message.content if block.type == "text")
+        usage = CallUsage(
+            stage=stage,
+            batch=batch,
+            model=message.model or model,
+            input_tokens=message.usage.input_tokens,
+            output_tokens=message.usage.output_tokens,
+            stop_reason=message.stop_reason,
+            latency_s=latency,
+        )
+    except (AttributeError, TypeError) as exc:  # JSON, but not the shape of a Message
+        raise _not_a_message(where, client, f"JSON, but {exc}", stage, batch) from exc
     return ModelReply(text=text, stop_reason=message.stop_reason, usage=usage)
 
 
@@ -131,18 +179,72 @@ def _where(stage: str, batch: int | None) -> str:
     return f"{stage} call" if batch is None else f"{stage} call for batch {batch}"
 
 
+@contextmanager
+def _notify_while_waiting(
+    on_wait: Callable[[str], None] | None, where: str, timeout: Any
+) -> Iterator[None]:
+    """Call ``on_wait`` every WAIT_NOTICE_S seconds until the block ends."""
+    if on_wait is None:
+        yield
+        return
+    done = threading.Event()
+    started = time.monotonic()
+    limit = getattr(timeout, "read", timeout)
+    per_attempt = (
+        f"; the timeout is {limit:g} s per attempt" if isinstance(limit, int | float) else ""
+    )
+
+    def notify() -> None:
+        while not done.wait(WAIT_NOTICE_S):
+            waited = time.monotonic() - started
+            on_wait(f"{where}: still waiting for the model ({waited:.0f} s so far{per_attempt})")
+
+    notifier = threading.Thread(target=notify, name="wait-notice", daemon=True)
+    notifier.start()
+    try:
+        yield
+    finally:
+        done.set()
+
+
+def _not_a_message(
+    where: str, client: anthropic.Anthropic, what: str, stage: str, batch: int | None
+) -> ModelCallError:
+    server = shown_url(client.base_url)
+    return ModelCallError(
+        f"{where}: the server at {server} answered HTTP 200 with a body that is not "
+        f"a Messages-API reply ({what}). Check {BASE_URL_ENV_VAR}: it must point at an "
+        "Anthropic Messages API, not a web page or a proxy that cuts replies.",
+        stage=stage,
+        batch=batch,
+    )
+
+
 def _translate(
-    exc: anthropic.APIError, *, stage: str, batch: int | None, model: str
+    exc: anthropic.APIError,
+    *,
+    stage: str,
+    batch: int | None,
+    model: str,
+    client: anthropic.Anthropic,
 ) -> ConfigurationError | ModelCallError:
     """Turn an SDK error that survived the retries into one of ours (message only)."""
     import anthropic
 
     where = _where(stage, batch)
     if isinstance(exc, anthropic.NotFoundError):
-        return ConfigurationError(
-            f"{where}: the model {model!r} was not found (HTTP 404 not_found_error): the "
-            f"id is unknown or retired. Choose another model, e.g. --model {SUGGESTED_MODEL} "
-            f"or {MODEL_ENV_VAR}={SUGGESTED_MODEL}."
+        return _not_found(exc, where=where, model=model)
+    if isinstance(exc, anthropic.APIStatusError) and exc.status_code == 413:
+        advice = (
+            "lower --max-tokens-per-batch so each batch is smaller"
+            if stage == "extraction"
+            else "chunk the document in parts: the grouping call carries every proposition"
+        )
+        return ModelCallError(
+            f"{where}: the request is too large for the server (HTTP 413 request_too_large); "
+            f"{advice}.",
+            stage=stage,
+            batch=batch,
         )
     if isinstance(exc, anthropic.AuthenticationError | anthropic.PermissionDeniedError):
         return ConfigurationError(
@@ -158,9 +260,50 @@ def _translate(
             stage=stage,
             batch=batch,
         )
+    server = shown_url(client.base_url)
+    if isinstance(exc, anthropic.APITimeoutError):
+        return ModelCallError(
+            f"{where}: no reply from {server} within the {_seconds(client)} timeout, "
+            f"on each of {client.max_retries + 1} attempts. Try again later, or give more "
+            f"time with --timeout SECONDS (or {TIMEOUT_ENV_VAR}).",
+            stage=stage,
+            batch=batch,
+        )
+    cause = exc.__cause__
+    detail = f"{type(cause).__name__}: {cause}" if cause is not None else str(exc)
     return ModelCallError(
-        f"{where} failed before a reply arrived ({type(exc).__name__}: {exc}); the SDK's "
-        f"retries did not help. Check the network or {BASE_URL_ENV_VAR}.",
+        f"{where} failed before a reply arrived: could not reach {server} "
+        f"({detail}); the SDK's retries did not help. Check the network and "
+        f"{BASE_URL_ENV_VAR} (unset it to use the Anthropic API).",
         stage=stage,
         batch=batch,
+    )
+
+
+def _seconds(client: anthropic.Anthropic) -> str:
+    limit = getattr(client.timeout, "read", client.timeout)
+    return f"{limit:g} s" if isinstance(limit, int | float) else "configured"
+
+
+def _not_found(exc: anthropic.NotFoundError, *, where: str, model: str) -> ConfigurationError:
+    """A 404 names the model only when the server says so; else it may be the base URL."""
+    url = shown_url(exc.request.url)
+    message = exc.api_message or ""
+    if "model" in message.lower():
+        return ConfigurationError(
+            f"{where}: the model {model!r} was not found (HTTP 404: {message}): the id is "
+            f"unknown or retired. Choose another model, e.g. --model {SUGGESTED_MODEL} or "
+            f"{MODEL_ENV_VAR}={SUGGESTED_MODEL}."
+        )
+    path = urlsplit(url).path
+    if path != "/v1/messages":
+        return ConfigurationError(
+            f"{where}: HTTP 404 not found at {url}: check the base URL ({BASE_URL_ENV_VAR}): "
+            "it should be the server's root (e.g. https://api.anthropic.com, without /v1), "
+            "since /v1/messages is added to it."
+        )
+    return ConfigurationError(
+        f"{where}: HTTP 404 not found at {url} ({message or 'no detail'}): either the model "
+        f"{model!r} is unknown or retired (choose another, e.g. --model {SUGGESTED_MODEL}), "
+        f"or {BASE_URL_ENV_VAR} points at a server without the Messages API."
     )

@@ -13,6 +13,8 @@ Every message names the bad value, what was expected, and the way out.
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class AgenticChunkingError(Exception):
     """Root of every error this package raises on purpose."""
@@ -30,12 +32,15 @@ class ModelCallError(AgenticChunkingError):
     """Raised when a model call fails or returns a reply that is not whole.
 
     ``stage`` is "extraction" or "grouping"; ``batch`` the extraction batch index, if any.
+    ``response``, set by ``chunk_text_agentic``, is the failed AgenticResponse holding every
+    proposition extracted before the failure and the batch that failed (None otherwise).
     """
 
     def __init__(self, message: str, *, stage: str, batch: int | None = None) -> None:
         super().__init__(message)
         self.stage = stage
         self.batch = batch
+        self.response: Any = None  # an AgenticResponse; typed loosely: models sit above errors
 
 
 class ReplyParseError(AgenticChunkingError):

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ._errors import ModelCallError
 from ._models import CallUsage, estimate_tokens
 from ._normalise import NumberedReply, parse_numbered_grouping
 from ._partition import NumberedPartition, check_numbered_partition
@@ -31,6 +31,7 @@ from ._prompts import (
     grouping_merge_user_message,
     grouping_user_message,
 )
+from ._threads import map_abandoning
 
 ID_OUTPUT_TOKENS = 2
 """Output tokens one cited number costs ("17, "), a deliberate overestimate."""
@@ -53,6 +54,8 @@ class Outcome:
     value: Any
     error: str | None
     calls: tuple[CallUsage, ...]
+    failure: ModelCallError | None = None
+    """A call that failed outright (transport, HTTP): re-raised with what was extracted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,9 +158,12 @@ def group(
             on_done("grouping window", len(windows), label, status, outcome.calls)
         return outcome
 
-    workers = max(1, min(max_concurrency, len(windows)))
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="grouping") as pool:
-        outcomes = list(pool.map(run, range(1, len(windows) + 1), windows))
+    outcomes = map_abandoning(
+        lambda numbered: run(*numbered),
+        list(enumerate(windows, start=1)),
+        max_workers=max_concurrency,
+        name="grouping",
+    )
     calls = [call for outcome in outcomes for call in outcome.calls]
     errors = [outcome.error for outcome in outcomes if outcome.error]
     if errors:

@@ -49,14 +49,24 @@ class AgenticChunkInput:
         """Accept the seed's names (ChunkId, Text) or snake_case (chunk_id, text)."""
         chunk_id = data.get("ChunkId", data.get("chunk_id"))
         text = data.get("Text", data.get("text"))
-        if not isinstance(chunk_id, str) or not chunk_id.strip():
+        if chunk_id is None or (isinstance(chunk_id, str) and not chunk_id.strip()):
             raise InputError(
                 f"input chunk {dict(data)!r} has no chunk_id: give each chunk a non-empty "
                 "'chunk_id' (or 'ChunkId') string"
             )
-        if not isinstance(text, str):
+        if not isinstance(chunk_id, str):
+            raise InputError(
+                f"input chunk chunk_id {chunk_id!r} is a {type(chunk_id).__name__}, not a "
+                'string: quote it (e.g. "chunk_id": "C01")'
+            )
+        if text is None:
             raise InputError(
                 f"input chunk {chunk_id!r} has no text: give it a 'text' (or 'Text') string"
+            )
+        if not isinstance(text, str):
+            raise InputError(
+                f"input chunk {chunk_id!r}: text is a {type(text).__name__}, not a string; "
+                "give the chunk's text as one string"
             )
         return cls(chunk_id=chunk_id, text=text)
 
@@ -191,6 +201,30 @@ class CallUsage:
 
 
 @dataclass(frozen=True, slots=True)
+class ExtractedBatch:
+    """The propositions one extraction batch gave (kept on a failed response)."""
+
+    batch: int  # 1-based, as in messages and CallUsage.batch
+    chunk_id: str
+    propositions: tuple[str, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "Batch": self.batch,
+            "ChunkId": self.chunk_id,
+            "Propositions": list(self.propositions),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ExtractedBatch:
+        return cls(
+            batch=int(data["Batch"]),
+            chunk_id=str(data["ChunkId"]),
+            propositions=tuple(str(p) for p in data.get("Propositions", [])),
+        )
+
+
+@dataclass(frozen=True, slots=True)
 class AgenticResponse:
     """The pipeline's answer. Totals are derived from ``chunks``; check ``is_success`` first.
 
@@ -198,6 +232,10 @@ class AgenticResponse:
     what was noticed but did not fail the run (a skipped reply entry, an empty input chunk)
     as :class:`PipelineWarning` records; a plain string given is kept as kind ``other``
     (or the kind its old wording names).
+    On a failure, ``extracted`` keeps every batch's propositions extracted before it
+    (nothing paid for is lost) and ``failed_batches`` the 1-based numbers of the extraction
+    batches that failed (empty when the grouping failed); both are written to the dict
+    form (``Extracted``, ``FailedBatches``) only when non-empty.
     """
 
     chunks: tuple[AgenticChunk, ...] = ()
@@ -205,6 +243,8 @@ class AgenticResponse:
     error_detail: str = ""
     calls: tuple[CallUsage, ...] = field(default=())
     warnings: tuple[PipelineWarning, ...] = ()
+    extracted: tuple[ExtractedBatch, ...] = ()
+    failed_batches: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if any(not isinstance(w, PipelineWarning) for w in self.warnings):
@@ -218,6 +258,8 @@ class AgenticResponse:
         *,
         calls: Sequence[CallUsage] = (),
         warnings: Sequence[PipelineWarning | str] = (),
+        extracted: Sequence[ExtractedBatch] = (),
+        failed_batches: Sequence[int] = (),
     ) -> AgenticResponse:
         """A failed response: no chunks, ``is_success`` false, the reason in ``error_detail``."""
         if not error_detail:
@@ -228,6 +270,8 @@ class AgenticResponse:
             error_detail=error_detail,
             calls=tuple(calls),
             warnings=tuple(PipelineWarning.of(w) for w in warnings),
+            extracted=tuple(extracted),
+            failed_batches=tuple(failed_batches),
         )
 
     @property
@@ -251,6 +295,11 @@ class AgenticResponse:
         return sum(c.output_tokens for c in self.calls)
 
     def to_dict(self) -> dict[str, Any]:
+        partial: dict[str, Any] = {}
+        if self.extracted:
+            partial["Extracted"] = [e.to_dict() for e in self.extracted]
+        if self.failed_batches:
+            partial["FailedBatches"] = list(self.failed_batches)
         return {
             "Chunks": [c.to_dict() for c in self.chunks],
             "TotalChunks": self.total_chunks,
@@ -264,6 +313,7 @@ class AgenticResponse:
                 "OutputTokens": self.output_tokens,
                 "Calls": [c.to_dict() for c in self.calls],
             },
+            **partial,
         }
 
     @classmethod
@@ -277,6 +327,8 @@ class AgenticResponse:
             error_detail=str(data.get("ErrorDetail") or ""),
             calls=tuple(CallUsage.from_dict(c) for c in usage.get("Calls", [])),
             warnings=tuple(PipelineWarning.of(w) for w in data.get("Warnings", [])),
+            extracted=tuple(ExtractedBatch.from_dict(e) for e in data.get("Extracted", [])),
+            failed_batches=tuple(int(b) for b in data.get("FailedBatches", [])),
         )
         for name, expected in (
             ("TotalChunks", response.total_chunks),

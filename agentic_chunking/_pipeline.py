@@ -7,20 +7,31 @@ propositions. Whatever the model does, nothing is lost quietly: a reply that is 
 refused, unreadable after one repair turn, or a grouping that is not a partition gives
 ``is_success`` false and an ``error_detail`` naming the batch (``batch N``, 1-based, and
 ``chunk <id>``) or the propositions and the cause. Transport failures that survive the
-SDK's retries raise ModelCallError; a missing key or unknown model, ConfigurationError.
+SDK's retries raise ModelCallError (its ``response`` keeps what was extracted before the
+failure); a missing key or unknown model, ConfigurationError. An interrupt (Ctrl-C) stops
+waiting at once: queued batches are cancelled, in-flight calls abandoned, no progress
+line is printed after it.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from . import _notes as notes
 from ._batches import Batch, coerce_inputs, plan_batches
-from ._client import DEFAULT_MAX_RETRIES, ModelReply, call_model, make_client, resolve_model
-from ._errors import InputError, ReplyParseError
+from ._client import (
+    DEFAULT_MAX_RETRIES,
+    ModelReply,
+    call_model,
+    check_max_tokens,
+    make_client,
+    max_tokens_limit,
+    resolve_model,
+)
+from ._errors import InputError, ModelCallError, ReplyParseError
 from ._grouping import Breach, group
 from ._grouping import Outcome as _Outcome
 from ._models import (
@@ -29,6 +40,7 @@ from ._models import (
     AgenticChunkInput,
     AgenticResponse,
     CallUsage,
+    ExtractedBatch,
 )
 from ._parse import parse_propositions_strict
 from ._partition import Merged, merge_duplicates
@@ -41,6 +53,7 @@ from ._prompts import (
     partition_repair_message,
     repair_user_message,
 )
+from ._threads import map_abandoning
 from ._warning import PipelineWarning
 
 if TYPE_CHECKING:
@@ -61,6 +74,8 @@ class _Settings:
     extraction_max_tokens: int
     grouping_max_tokens: int
     max_repair_attempts: int
+    on_wait: Progress | None = None
+    cancelled: threading.Event = field(default_factory=threading.Event)
 
 
 def chunk_text_agentic(
@@ -76,6 +91,7 @@ def chunk_text_agentic(
     max_repair_attempts: int = DEFAULT_MAX_REPAIR_ATTEMPTS,
     max_retries: int = DEFAULT_MAX_RETRIES,
     progress: Progress | None = None,
+    timeout: float | None = None,
 ) -> AgenticResponse:
     """Chunk ``inputs`` (ordered ``{chunk_id, text}``) into thematic propositions (Level 5).
 
@@ -84,7 +100,10 @@ def chunk_text_agentic(
     with ``max_retries``. Guarantees on success: every merged proposition is in exactly
     one chunk, verbatim; each chunk's ``source_chunk_ids`` lists, in input order, the input
     chunks its propositions came from; ``calls`` holds one CallUsage per request.
-    ``progress`` receives one-line progress messages.
+    ``progress`` receives one-line progress messages, including a notice while a call
+    is in flight for long. ``timeout`` is the seconds per call attempt of a client built
+    here (default ``$AGENTIC_CHUNKING_TIMEOUT``, else 120). A ``max_tokens`` the SDK only
+    allows with streaming is refused with InputError before any call.
     """
     _check_positive(
         max_concurrency=max_concurrency,
@@ -102,13 +121,22 @@ def chunk_text_agentic(
             "pass at least one chunk with text",
             warnings=warnings,
         )
-    active = client if client is not None else make_client(max_retries=max_retries)
+    model_id = resolve_model(model)
+    check_max_tokens(
+        model_id,
+        extraction_max_tokens=extraction_max_tokens,
+        grouping_max_tokens=grouping_max_tokens,
+    )
+    active = client if client is not None else make_client(max_retries=max_retries, timeout=timeout)
+    cancelled = threading.Event()
     settings = _Settings(
         client=active,
-        model=resolve_model(model),
+        model=model_id,
         extraction_max_tokens=extraction_max_tokens,
         grouping_max_tokens=grouping_max_tokens,
         max_repair_attempts=max_repair_attempts,
+        on_wait=None if progress is None else _unless(cancelled, progress),
+        cancelled=cancelled,
     )
     try:
         return _run(chunks, batches, document_id, settings, max_concurrency, progress, warnings)
@@ -131,8 +159,21 @@ def _run(
     outcomes = _extract_all(batches, settings, max_concurrency, tally)
     calls = [call for outcome in outcomes for call in outcome.calls]
     errors = [outcome.error for outcome in outcomes if outcome.error]
+    extracted = _extracted(batches, outcomes)
     if errors:
-        return AgenticResponse.failure("; ".join(errors), calls=calls, warnings=warnings)
+        failed = [b.number for b, o in zip(batches, outcomes, strict=True) if o.error]
+        response = AgenticResponse.failure(
+            "; ".join(errors),
+            calls=calls,
+            warnings=warnings,
+            extracted=extracted,
+            failed_batches=failed,
+        )
+        failure = next((o.failure for o in outcomes if o.failure is not None), None)
+        if failure is not None:
+            failure.response = response
+            raise failure
+        return response
     warnings += tuple(
         notes.no_proposition(batch)
         for batch, outcome in zip(batches, outcomes, strict=True)
@@ -160,21 +201,29 @@ def _run(
     order = {chunk.chunk_id: position for position, chunk in enumerate(chunks)}
     if progress is not None and len(batches) > 1:
         progress(f"grouping {len(merged)} propositions")
-    grouped = group(
-        [m.text for m in merged],
-        lambda **ask: _converse(
-            where=_grouping_where(ask["stage"], ask["batch"]),
+    try:
+        grouped = group(
+            [m.text for m in merged],
+            lambda **ask: _converse(
+                where=_grouping_where(ask["stage"], ask["batch"]),
+                max_tokens=settings.grouping_max_tokens,
+                settings=settings,
+                **ask,
+            ),
             max_tokens=settings.grouping_max_tokens,
-            settings=settings,
-            **ask,
-        ),
-        max_tokens=settings.grouping_max_tokens,
-        max_concurrency=max_concurrency,
-        on_done=None if tally is None else tally.done,
-    )
+            max_concurrency=max_concurrency,
+            on_done=None if tally is None else tally.done,
+        )
+    except ModelCallError as error:
+        error.response = AgenticResponse.failure(
+            str(error), calls=calls, warnings=warnings, extracted=extracted
+        )
+        raise
     calls.extend(grouped.calls)
     if grouped.error:
-        return AgenticResponse.failure(grouped.error, calls=calls, warnings=warnings)
+        return AgenticResponse.failure(
+            grouped.error, calls=calls, warnings=warnings, extracted=extracted
+        )
     return _build_response(grouped.value, merged, document_id, order, calls, warnings)
 
 
@@ -183,6 +232,25 @@ def _grouping_where(stage: str, window: int | None) -> str:
     if stage == "grouping_merge":
         return "grouping merge"
     return "grouping" if window is None else f"grouping window {window}"
+
+
+def _unless(cancelled: threading.Event, progress: Progress) -> Progress:
+    """``progress``, silenced once ``cancelled`` is set (nothing is printed after Ctrl-C)."""
+
+    def report(line: str) -> None:
+        if not cancelled.is_set():
+            progress(line)
+
+    return report
+
+
+def _extracted(batches: Sequence[Batch], outcomes: Sequence[_Outcome]) -> list[ExtractedBatch]:
+    """The propositions of every batch that was extracted, in batch order."""
+    return [
+        ExtractedBatch(batch=b.number, chunk_id=b.chunk_id, propositions=tuple(o.value))
+        for b, o in zip(batches, outcomes, strict=True)
+        if o.error is None and o.value is not None
+    ]
 
 
 def _check_positive(**values: int) -> None:
@@ -198,25 +266,28 @@ def _extract_all(
     tally: ProgressTally | None,
 ) -> list[_Outcome]:
     """Run the extraction of every batch, at most ``max_concurrency`` at once; input order kept."""
+    stop = threading.Event()  # set by a call that failed outright: start no further batch
 
     def run(batch: Batch) -> _Outcome:
-        outcome = _extract(batch, settings)
-        if tally is not None and len(batches) > 1:
+        if stop.is_set():
+            return _Outcome(value=None, error=None, calls=())
+        try:
+            outcome = _extract(batch, settings)
+        except ModelCallError as error:
+            stop.set()
+            outcome = _Outcome(value=None, error=str(error), calls=(), failure=error)
+        if tally is not None and len(batches) > 1 and not settings.cancelled.is_set():
             status = "failed" if outcome.error else f"{len(outcome.value)} propositions"
             tally.done("extraction batch", len(batches), batch.label, status, outcome.calls)
         return outcome
 
-    workers = min(max_concurrency, len(batches))
-    if workers == 1:
-        return [run(batch) for batch in batches]
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="extraction") as pool:
-        futures: list[Future[_Outcome]] = [pool.submit(run, batch) for batch in batches]
-        try:
-            return [future.result() for future in futures]
-        except BaseException:
-            for future in futures:
-                future.cancel()
-            raise
+    return map_abandoning(
+        run,
+        batches,
+        max_workers=max_concurrency,
+        name="extraction",
+        on_interrupt=settings.cancelled.set,  # no progress line after Ctrl-C
+    )
 
 
 def _extract(batch: Batch, settings: _Settings) -> _Outcome:
@@ -261,11 +332,14 @@ def _converse(
             system=load_prompt(stage).text,
             messages=messages,
             max_tokens=max_tokens,
+            on_wait=settings.on_wait,
         )
         calls.append(reply.usage)
         # A cut or refused reply is not repaired: at temperature 0 the same request
         # gives the same cut (or the same refusal), so a retry would only add cost.
-        incomplete = _incomplete(reply, stage=stage, where=where, max_tokens=max_tokens)
+        incomplete = _incomplete(
+            reply, stage=stage, where=where, max_tokens=max_tokens, model=settings.model
+        )
         if incomplete:
             return _Outcome(value=None, error=incomplete, calls=tuple(calls))
         try:
@@ -298,7 +372,9 @@ def _converse(
     )
 
 
-def _incomplete(reply: ModelReply, *, stage: str, where: str, max_tokens: int) -> str | None:
+def _incomplete(
+    reply: ModelReply, *, stage: str, where: str, max_tokens: int, model: str
+) -> str | None:
     """Return why a reply is not whole (cut at max_tokens, refused, ...), or None."""
     if stage == "extraction":
         subject = f"the {stage} reply for {where}"
@@ -307,11 +383,8 @@ def _incomplete(reply: ModelReply, *, stage: str, where: str, max_tokens: int) -
     else:
         subject = f"the {where} reply"
     if reply.stop_reason == "max_tokens":
-        setting = "grouping" if stage.startswith("grouping") else stage
-        smaller = " or lower max_tokens_per_batch" if stage == "extraction" else ""
-        return (
-            f"{subject} stopped at max_tokens ({max_tokens}) and is cut off; raise the "
-            f"{setting} max_tokens{smaller}"
+        return f"{subject} stopped at max_tokens ({max_tokens}) and is cut off; " + _cut_advice(
+            stage, max_tokens, max_tokens_limit(model)
         )
     if reply.stop_reason == "refusal":
         return f"the model gave a refusal (stop_reason refusal) for {where}; nothing was extracted"
@@ -321,6 +394,21 @@ def _incomplete(reply: ModelReply, *, stage: str, where: str, max_tokens: int) -
             "expected end_turn"
         )
     return None
+
+
+def _cut_advice(stage: str, max_tokens: int, limit: int) -> str:
+    """What to do about a cut reply: never to raise max_tokens past what a call allows."""
+    if stage == "judge":
+        return f"raise the judge's max_tokens (up to {limit})"
+    setting = "grouping" if stage.startswith("grouping") else stage
+    smaller = (
+        "lower max_tokens_per_batch (--max-tokens-per-batch) for smaller batches"
+        if stage == "extraction"
+        else "chunk the document in parts"
+    )
+    if max_tokens >= limit:
+        return f"{setting}_max_tokens is already the most one call allows ({limit}); {smaller}"
+    return f"raise {setting}_max_tokens (--{setting}-max-tokens, up to {limit}) or {smaller}"
 
 
 def _build_response(

@@ -2,17 +2,32 @@
 
 Each command module exposes ``register(subparsers)``, which adds its parser and sets
 ``func`` to a callable taking the parsed arguments and returning the exit status.
-Domain errors become one-line messages on stderr and exit status 2, never a traceback.
+No traceback reaches the user: every failure is one line on stderr and an exit status,
+
+- 0 success; 1 the result says IsSuccess false; 2 a usage, input or configuration error;
+- 3 a model call failed (the server, the network, a timeout); 130 interrupted (Ctrl-C),
+  after one line and nothing else; 141 the reader of stdout went away (``| head``),
+  silently, as a shell tool does.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
+import threading
 from collections.abc import Sequence
 
-from ._errors import AgenticChunkingError
+from ._errors import AgenticChunkingError, ModelCallError
+
+EXIT_OK = 0
+EXIT_FAILED = 1
+EXIT_USAGE = 2
+EXIT_MODEL_CALL = 3
+EXIT_INTERRUPTED = 130
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool killed by it
 
 # Modules that register a subcommand; listed here so the help shows them in this order.
 COMMAND_MODULES: tuple[str, ...] = (
@@ -36,16 +51,55 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; return its exit status (0 success, 1 failed result, 2 error)."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    """Run the command line; return its exit status (see the module docstring)."""
+    prog = "agentic-chunking"
     try:
+        args = build_parser().parse_args(argv)
+        prog = f"agentic-chunking {args.command}"
         status: int = args.func(args)
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted; no file was left half-written", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # stdout's reader closed it (e.g. `| head`): nothing to say
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
+    except ModelCallError as error:
+        print(f"{prog}: error: {error}", file=sys.stderr)
+        return EXIT_MODEL_CALL
     except AgenticChunkingError as error:
-        print(f"agentic-chunking {args.command}: error: {error}", file=sys.stderr)
-        return 2
+        print(f"{prog}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as error:  # a file the command reads or writes besides -o (e.g. reports/)
+        where = f"{error.filename}: " if error.filename else ""
+        print(
+            f"{prog}: error: {where}{error.strerror or error}; check the path and its "
+            "permissions, or choose another place with -o",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
     return status
 
 
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null, so that the interpreter's last flush raises nothing."""
+    with contextlib.suppress(OSError, ValueError):  # no file descriptor: nothing to flush
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def entry() -> None:  # pragma: no cover - exercised by the subprocess tests
+    """The console script: ``main()``, then exit at once after an interrupt.
+
+    After Ctrl-C, abandoned model calls may still be in flight in worker threads, which
+    Python would wait for at exit; the process ends without waiting for them (every file
+    is written atomically, so there is nothing to finish).
+    """
+    status = main()
+    if status == EXIT_INTERRUPTED and threading.active_count() > 1:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(status)
+    sys.exit(status)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    entry()

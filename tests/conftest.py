@@ -1,4 +1,5 @@
-"""Fixtures shared by the report's tests: two saved results files (tests/fixtures/report)."""
+"""Shared fixtures: the report's two saved results files (tests/fixtures/report), an absent
+extra, and a deterministic embedder for the split command."""
 
 from __future__ import annotations
 
@@ -40,3 +41,12 @@ def block_import(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
         monkeypatch.setattr(builtins, "__import__", guarded)
 
     return block
+
+
+@pytest.fixture
+def hashing(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make the split command's default embedder the deterministic one (no extra needed)."""
+    import agentic_chunking.semantic._splitter as splitter_module
+    from agentic_chunking.semantic import HashingEmbedder
+
+    monkeypatch.setattr(splitter_module, "MiniLMEmbedder", HashingEmbedder)

@@ -19,8 +19,14 @@ CASE_IDS = [path.stem for path in case_files(CASES_DIR)]
 
 
 def test_there_are_32_valid_cases() -> None:
-    assert len(CASE_IDS) == CASE_COUNT
-    assert [f"TC-{n:03d}" for n in range(1, CASE_COUNT + 1)] == CASE_IDS
+    expected = [f"TC-{n:03d}" for n in range(1, CASE_COUNT + 1)]
+    missing = [case_id for case_id in expected if case_id not in CASE_IDS]
+    extra = [case_id for case_id in CASE_IDS if case_id not in expected]
+    assert not missing, (
+        f"case files missing from {CASES_DIR}: {', '.join(f'{m}.yaml' for m in missing)}; "
+        "restore them (git checkout -- cases/)"
+    )
+    assert not extra, f"unexpected case files in {CASES_DIR}: {', '.join(extra)}"
     for case_id in CASE_IDS:
         load_case(CASES_DIR / f"{case_id}.yaml")
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-import agentic_chunking.semantic._splitter as splitter_module
 from agentic_chunking._cli_chunk import read_inputs
 from agentic_chunking.cli import main
 from agentic_chunking.semantic import HashingEmbedder, MiniLMEmbedder, SemanticSplitter
@@ -17,12 +16,6 @@ TEXT = (
     "Cats purr and cats sleep. Cats purr and cats eat. Cats purr and cats play.\n\n"
     "Battery cells store charge. Battery cells store heat. Battery cells store power.\n"
 )
-
-
-@pytest.fixture
-def hashing(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Make the CLI's default embedder the deterministic one (no extra needed)."""
-    monkeypatch.setattr(splitter_module, "MiniLMEmbedder", HashingEmbedder)
 
 
 _TOPICS = {

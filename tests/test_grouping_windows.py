@@ -108,8 +108,8 @@ def test_copied_facts_overflow_max_tokens_where_numbers_fit(run: Any) -> None:
     response, _server = run(copying, inputs=inputs, grouping_max_tokens=102)
     assert not response.is_success
     assert response.error_detail.startswith(
-        "the grouping window 1 reply stopped at max_tokens (102) and is cut off; raise the "
-        "grouping max_tokens"
+        "the grouping window 1 reply stopped at max_tokens (102) and is cut off; raise "
+        "grouping_max_tokens (--grouping-max-tokens, up to 21333)"
     )
 
 

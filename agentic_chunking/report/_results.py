@@ -32,6 +32,7 @@ from ._records import (
     Usage,
     _need,
 )
+from ._schema import validate_results
 
 
 @dataclass(frozen=True, slots=True)
@@ -392,6 +393,7 @@ def load_results(path: Path | str) -> RunResults:
         raise InputError(f"results file {str(path)!r} is not readable JSON: {error}") from None
     if not isinstance(data, dict):
         raise InputError(f"results file {str(path)!r} holds a {type(data).__name__}, not an object")
+    validate_results(data, path)
     try:
         return RunResults.from_dict(data)
     except InputError as error:

@@ -170,6 +170,10 @@ def load_case(path: Path) -> Case:
         data = safe_load_yaml(path.read_text(encoding="utf-8"))
     except OSError as error:
         raise CaseError(f"{path}: cannot be read ({error.strerror})") from None
+    except UnicodeDecodeError as error:
+        raise CaseError(
+            f"{path}: is not UTF-8 text (byte {error.start}); save it as UTF-8"
+        ) from None
     except yaml.YAMLError as error:
         raise CaseError(f"{path}: is not valid YAML ({error})") from None
     if not isinstance(data, dict):

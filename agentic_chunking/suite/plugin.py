@@ -27,12 +27,13 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import pytest
 
 from .._client import API_KEY_ENV_VAR, DEFAULT_MODEL, MODEL_ENV_VAR, make_client
-from .._errors import CassetteError, ConfigurationError, ModelCallError
+from .._errors import CaseError, CassetteError, ConfigurationError, ModelCallError
 from .._pipeline import DEFAULT_MAX_CONCURRENCY
 from .._prompts import PROMPT_VERSIONS
 from ..report import CaseResult, RunResults, build_report, load_results
 from ..report._results import model_slug, now_iso, record_run
 from ._cases import load_case
+from ._cassette_check import check_cassette
 from ._cassettes import StagedPersister, cassette_dir, cassette_path
 from ._cassettes import vcr_config as suite_vcr_config
 from ._judge_options import add_judge_options, calibration_for, configured_judge_model
@@ -222,9 +223,9 @@ def run_suite_case(
     call failure; stop the session on a systemic failure."""
 
     def run(case_id: str) -> CaseResult:
-        case = load_case(suite_session.cases_dir / f"{case_id}.yaml")
         path = cassette_path(suite_session.cassette_root, suite_session.model, case_id)
         try:
+            case = load_case(suite_session.cases_dir / f"{case_id}.yaml")
             result = run_case(
                 case,
                 client=suite_client,
@@ -233,7 +234,7 @@ def run_suite_case(
                 max_concurrency=suite_session.max_concurrency,
                 judge_model=suite_session.judge_model,
             )
-        except CassetteError as error:
+        except (CaseError, CassetteError) as error:
             problem = str(error)
         except (ConfigurationError, ModelCallError) as error:
             problem = _stop_if_systemic(suite_session, case_id, error)
@@ -266,6 +267,8 @@ def _stop_if_systemic(suite: SuiteSession, case_id: str, error: Exception) -> st
         return str(error)
     reason = failure.message if failure is not None else str(error)
     done = len(suite.results)
+    # The case it stopped at could not run: it is an error in the results, never missing.
+    suite.results[case_id] = _stamped(suite, CaseResult(id=case_id, outcome="error", error=reason))
     suite.stopped_at = case_id
     suite.stopped = f"agentic-chunking stopped at {case_id}: {reason} No further case was run" + (
         f"; the {done} case(s) judged before it are kept in the results." if done else "."
@@ -275,6 +278,27 @@ def _stop_if_systemic(suite: SuiteSession, case_id: str, error: Exception) -> st
 
 def _exit(message: str) -> NoReturn:
     pytest.exit(message, returncode=SYSTEMIC_EXIT_CODE)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Before vcrpy loads a case's cassette: a corrupt one fails the case plainly.
+
+    The case is kept in the results as ``error`` with the message (file and re-record
+    command), so the report never counts it as passed.
+    """
+    suite = item.config.stash.get(_SESSION, None)
+    callspec = getattr(item, "callspec", None)
+    if suite is None or suite.record or callspec is None or "case_id" not in callspec.params:
+        return
+    case_id = str(callspec.params["case_id"])
+    path = cassette_path(suite.cassette_root, suite.model, case_id)
+    problem = check_cassette(path, case_id=case_id, model=suite.model)
+    if problem is not None:
+        suite.results[case_id] = _stamped(
+            suite, CaseResult(id=case_id, outcome="error", error=str(problem))
+        )
+        pytest.fail(str(problem), pytrace=False)
 
 
 def assert_case_passed(result: CaseResult) -> None:
@@ -343,9 +367,10 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     kind = "hand-written reference replies" if suite.replies == "reference" else "recorded replies"
     terminalreporter.section("agentic-chunking report")
     if suite.stopped is not None:
-        failed = len(suite.results) - passed
+        before = len(suite.results) - (suite.stopped_at in suite.results)
+        failed = before - passed
         terminalreporter.write_line(
-            f"STOPPED at {suite.stopped_at}: {len(suite.results)} case(s) judged before it "
+            f"STOPPED at {suite.stopped_at}: {before} case(s) judged before it "
             f"({failed} not passing), model {suite.model!r} ({kind}); no later case ran",
             red=True,
         )

@@ -1,0 +1,199 @@
+"""The results file's shape, checked with pydantic before it is read (as the case files are).
+
+``validate_results(data, path)`` raises one InputError listing every field of the wrong
+type or value, one line each, named by its path in the file (``cases[3] ('TC-004').outcome``),
+with what was expected and what was found; nothing else in the report then meets a
+wrongly typed value. Unknown keys are allowed (a newer writer may add some); figures that
+must agree with each other (totals, hashes) are checked by ``RunResults.from_dict`` after.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from .._errors import InputError
+from ._records import SCHEMA
+
+MAX_LISTED = 20
+"""At most this many wrong fields are listed; the count of the rest follows."""
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(strict=True, extra="allow")
+
+
+class _Finding(_Record):
+    proposition: str = ""
+    rule: str = ""
+    reason: str = ""
+    chunk_index: int | None = None
+    severity: Literal["error", "warning"] | None = None
+    kind: str | None = None
+    source_sentence: str | None = None
+
+
+class _Check(_Record):
+    applies: bool = True
+    passed: bool | None = None
+    findings: list[_Finding] = []
+
+
+class _Input(_Record):
+    chunk_id: str
+    text: str = ""
+    domains: list[str] = []
+
+
+class _Seed(_Record):
+    chunks: int | None = None
+    propositions: int | None = None
+    tokens: int | None = None
+    note: str | None = None
+
+
+class _Expected(_Record):
+    chunks: list[int] | None = None
+    propositions: list[int] | None = None
+    tokens: list[int] | None = None
+    themes: list[str] | None = None
+    seed: _Seed | None = None
+
+
+class _CaseUsage(_Record):
+    input_tokens: int = 0
+    output_tokens: int = 0
+    calls: int = 0
+
+
+class _Chunk(_Record):
+    ChunkId: str
+    DocumentId: str
+    ThematicCategory: str
+    Propositions: list[str]
+    MergedContent: str | None = None
+    PropositionCount: int | None = None
+    CharacterCount: int | None = None
+    TokenEstimate: int | None = None
+    Hash: str | None = None
+    SourceChunkIds: list[str] = []
+
+
+class _Call(_Record):
+    Stage: str
+    Batch: int | None = None
+    Model: str
+    InputTokens: int
+    OutputTokens: int
+    StopReason: str | None = None
+    LatencySeconds: float = 0.0
+
+
+class _ResponseUsage(_Record):
+    InputTokens: int = 0
+    OutputTokens: int = 0
+    Calls: list[_Call] = []
+
+
+class _Extracted(_Record):
+    Batch: int
+    ChunkId: str
+    Propositions: list[str] = []
+
+
+class _Response(_Record):
+    Chunks: list[_Chunk] = []
+    TotalChunks: int | None = None
+    TotalPropositions: int | None = None
+    TotalTokenEstimate: int | None = None
+    IsSuccess: bool = True
+    ErrorDetail: str | None = None
+    Warnings: list[str] = []
+    Usage: _ResponseUsage | None = None
+    Extracted: list[_Extracted] = []
+    FailedBatches: list[int] = []
+
+
+class _Case(_Record):
+    id: str
+    name: str = ""
+    category: str = ""
+    description: str = ""
+    outcome: Literal["passed", "failed", "error"] = "passed"
+    error: str | None = None
+    expected_error: list[str] | None = None
+    checks: dict[str, _Check] | None = None
+    inputs: list[_Input] = []
+    response: _Response | None = None
+    expected: _Expected | None = None
+    usage: _CaseUsage | None = None
+
+
+class _Results(_Record):
+    schema_: str = Field(alias="schema")
+    model: str
+    replies: Literal["reference", "recorded"] = "reference"
+    cassette_set: str = ""
+    prompt_versions: dict[str, str] | None = None
+    created_at: str = ""
+    cases: list[_Case] = []
+
+
+def validate_results(data: Mapping[str, Any], path: Path | str) -> None:
+    """Raise InputError naming every wrong field of the results ``data`` read from ``path``.
+
+    A file of another schema version is left to ``RunResults.from_dict``, which says so.
+    """
+    if data.get("schema") != SCHEMA:
+        return
+    try:
+        _Results.model_validate(data)
+    except ValidationError as invalid:
+        problems = [_describe(error, data) for error in invalid.errors()]
+        shown = problems[:MAX_LISTED]
+        if len(problems) > MAX_LISTED:
+            shown.append(f"... and {len(problems) - MAX_LISTED} more")
+        count = f"{len(problems)} field{'s' if len(problems) != 1 else ''}"
+        listing = "".join(f"\n  {line}" for line in shown)
+        raise InputError(
+            f"results file {str(path)!r} does not match the schema {SCHEMA} ({count}):"
+            f"{listing}\nFix these fields, or write the file again by running pytest."
+        ) from None
+
+
+def _describe(error: Mapping[str, Any], data: Mapping[str, Any]) -> str:
+    """``cases[3] ('TC-004').outcome: expected 'passed', 'failed' or 'error', found 7``."""
+    loc = tuple(error["loc"])
+    location = _location(loc, data)
+    message = str(error["msg"])
+    if error["type"] == "missing":
+        return f"{_location(loc[:-1], data)}: the field {loc[-1]!r} is missing"
+    message = message.removeprefix("Input should be ").removeprefix("input should be ")
+    found = repr(error.get("input"))
+    if len(found) > 60:
+        found = found[:57] + "..."
+    return f"{location}: expected {message}, found {found}"
+
+
+def _location(loc: Sequence[Any], data: Mapping[str, Any]) -> str:
+    text = ""
+    for position, part in enumerate(loc):
+        if isinstance(part, int):
+            text += f"[{part}]"
+            if position == 1 and loc[0] == "cases":
+                case_id = _case_id(data, part)
+                text += f" ({case_id!r})" if case_id else ""
+        else:
+            text += f".{part}" if text else str(part)
+    return text or "(the file)"
+
+
+def _case_id(data: Mapping[str, Any], index: int) -> str | None:
+    cases = data.get("cases")
+    if isinstance(cases, list) and index < len(cases) and isinstance(cases[index], dict):
+        case_id = cases[index].get("id")
+        return case_id if isinstance(case_id, str) else None
+    return None

@@ -1,0 +1,88 @@
+"""Is a cassette readable? A plain answer before vcrpy meets a broken file.
+
+vcrpy, handed an empty cassette, treats it as missing (so replay reports every request as
+stale); handed a truncated, binary or otherwise corrupt one, it raises a YAML or KeyError
+traceback that does not name the file. ``check_cassette`` reads the file as vcrpy will
+(the same deserialiser), checks that every recorded JSON reply is whole, and returns a
+CassetteError naming the file, what is wrong with it, and the command that records it
+again.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .._errors import CassetteError
+from ._cassettes import rerecord_command
+
+
+def check_cassette(path: Path, *, case_id: str, model: str) -> CassetteError | None:
+    """Return why the cassette at ``path`` cannot be replayed, or None when it can.
+
+    A missing file is None too: the replay itself says "no cassette" with the command.
+    """
+    path = Path(path)
+    if not path.is_file():
+        return None
+    problem = _problem(path)
+    if problem is None:
+        return None
+    return CassetteError(
+        f"{case_id}: the cassette {path} {problem}, so it cannot be replayed (truncated "
+        f"or corrupt). Re-record it with: {rerecord_command(case_id, model)}"
+    )
+
+
+def _problem(path: Path) -> str | None:
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        return f"cannot be read ({error.strerror})"
+    if not raw.strip():
+        return "is empty"
+    if b"\x00" in raw:
+        return "holds binary data (NUL bytes), not YAML text"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return f"is not UTF-8 text (byte {error.start})"
+    return _unreadable(text)
+
+
+def _unreadable(text: str) -> str | None:
+    """vcrpy's own deserialiser over ``text``: None, or what it choked on in words."""
+    import yaml
+    from vcr.serialize import deserialize
+    from vcr.serializers import yamlserializer
+
+    try:
+        _requests, responses, *_metadata = deserialize(text, yamlserializer)
+        for number, response in enumerate(responses, start=1):
+            cut = _cut_reply(response)
+            if cut:
+                return f"has reply {number} {cut}"
+    except yaml.MarkedYAMLError as error:
+        mark = error.problem_mark
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        return f"is not valid YAML{where} ({error.problem})"
+    except KeyError as error:
+        return f"lacks the field {error.args[0]!r} a cassette has"
+    except Exception as error:  # anything else vcrpy raises on this text: not a cassette
+        first_line = str(error).splitlines()[0] if str(error) else type(error).__name__
+        return f"is not a vcrpy cassette ({first_line})"
+    return None
+
+
+def _cut_reply(response: dict[str, Any]) -> str | None:
+    """Why a recorded response is not whole (a JSON body cut off), or None."""
+    body = response["body"]["string"]
+    headers = {str(k).lower(): v for k, v in (response.get("headers") or {}).items()}
+    kinds = headers.get("content-type") or []
+    if any("json" in str(kind) for kind in kinds):
+        try:
+            json.loads(body)
+        except ValueError:
+            return "cut off (its JSON body does not parse)"
+    return None
