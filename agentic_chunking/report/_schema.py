@@ -34,6 +34,8 @@ class _Finding(_Record):
     severity: Literal["error", "warning"] | None = None
     kind: str | None = None
     source_sentence: str | None = None
+    judge: str | None = None
+    judge_reason: str | None = None
 
 
 class _Check(_Record):
@@ -104,6 +106,12 @@ class _Extracted(_Record):
     Propositions: list[str] = []
 
 
+class _Warning(_Record):
+    Kind: str
+    Message: str = ""
+    Data: dict[str, Any] = {}
+
+
 class _Response(_Record):
     Chunks: list[_Chunk] = []
     TotalChunks: int | None = None
@@ -111,10 +119,15 @@ class _Response(_Record):
     TotalTokenEstimate: int | None = None
     IsSuccess: bool = True
     ErrorDetail: str | None = None
-    Warnings: list[str] = []
+    Warnings: list[_Warning | str] = []  # records; plain lines in files before them
     Usage: _ResponseUsage | None = None
     Extracted: list[_Extracted] = []
     FailedBatches: list[int] = []
+
+
+class _Coverage(_Record):
+    covered: int
+    facts: int
 
 
 class _Case(_Record):
@@ -130,6 +143,10 @@ class _Case(_Record):
     response: _Response | None = None
     expected: _Expected | None = None
     usage: _CaseUsage | None = None
+    judged_at: str = ""
+    cassette_set: str = ""
+    judge_usage: _CaseUsage | None = None
+    coverage: _Coverage | None = None
 
 
 class _Results(_Record):
@@ -140,6 +157,9 @@ class _Results(_Record):
     prompt_versions: dict[str, str] | None = None
     created_at: str = ""
     cases: list[_Case] = []
+    judge_model: str | None = None
+    judge_usage: _CaseUsage | None = None
+    judge_calibration: dict[str, dict[str, float | int | None]] | None = None
 
 
 def validate_results(data: Mapping[str, Any], path: Path | str) -> None:
