@@ -44,6 +44,15 @@ def test_a_fragment_is_at_least_warned_and_mostly_an_error(
     assert sum(o.killed for o in fragments) >= len(fragments) / 2
 
 
+def test_a_containment_duplicate_is_always_shown_as_a_possible_duplicate(
+    outcomes: list[MutationOutcome],
+) -> None:
+    # one proposition stating all of another is a warning (possible duplicate), never
+    # silently passed and never a hard failure on its own
+    contained = [o for o in outcomes if o.applied and o.operator == "contain_duplicate"]
+    assert contained and all(o.warned for o in contained)
+
+
 def test_every_operator_applies_wherever_its_rule_can_be_broken(
     outcomes: list[MutationOutcome],
 ) -> None:
