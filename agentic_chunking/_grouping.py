@@ -18,10 +18,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ._errors import ModelCallError
+from ._conversation import Breach, Outcome
 from ._models import CallUsage, estimate_tokens
 from ._normalise import NumberedReply, parse_numbered_grouping
 from ._partition import NumberedPartition, check_numbered_partition
@@ -45,25 +44,6 @@ MAX_WINDOW_INPUT_TOKENS = 60_000
 """A window's numbered list is kept under this many input tokens (estimate: chars / 4)."""
 MERGE_EXAMPLES = 3
 """Example propositions shown per category in the merge call."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """What a stage gave: the parsed value or an error, and every call made for it."""
-
-    value: Any
-    error: str | None
-    calls: tuple[CallUsage, ...]
-    failure: ModelCallError | None = None
-    """A call that failed outright (transport, HTTP): re-raised with what was extracted."""
-
-
-@dataclass(frozen=True, slots=True)
-class Breach:
-    """Why a parsed reply is refused: ``reason`` for the repair turn, ``detail`` for the user."""
-
-    reason: str
-    detail: str
 
 
 class Ask(Protocol):

@@ -16,24 +16,22 @@ line is printed after it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from . import _notes as notes
 from ._batches import Batch, coerce_inputs, plan_batches
 from ._client import (
     DEFAULT_MAX_RETRIES,
-    ModelReply,
-    call_model,
     check_max_tokens,
     make_client,
-    max_tokens_limit,
     resolve_model,
 )
-from ._errors import InputError, ModelCallError, ReplyParseError
-from ._grouping import Breach, group
-from ._grouping import Outcome as _Outcome
+from ._conversation import CallSettings, Progress, converse
+from ._conversation import Outcome as _Outcome
+from ._errors import InputError, ModelCallError
+from ._grouping import group
 from ._models import (
     UNKNOWN_DOCUMENT_ID,
     AgenticChunk,
@@ -49,9 +47,6 @@ from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ._prompts import (
     EXTRACTION_SHAPE,
     extraction_user_message,
-    load_prompt,
-    partition_repair_message,
-    repair_user_message,
 )
 from ._threads import map_abandoning
 from ._warning import PipelineWarning
@@ -64,18 +59,11 @@ DEFAULT_GROUPING_MAX_TOKENS = 4000
 DEFAULT_MAX_CONCURRENCY = 4
 DEFAULT_MAX_REPAIR_ATTEMPTS = 1
 
-Progress = Callable[[str], None]
 
-
-@dataclass(frozen=True, slots=True)
-class _Settings:
-    client: anthropic.Anthropic
-    model: str
+@dataclass(frozen=True, slots=True, kw_only=True)
+class _Settings(CallSettings):
     extraction_max_tokens: int
     grouping_max_tokens: int
-    max_repair_attempts: int
-    on_wait: Progress | None = None
-    cancelled: threading.Event = field(default_factory=threading.Event)
 
 
 def chunk_text_agentic(
@@ -204,7 +192,7 @@ def _run(
     try:
         grouped = group(
             [m.text for m in merged],
-            lambda **ask: _converse(
+            lambda **ask: converse(
                 where=_grouping_where(ask["stage"], ask["batch"]),
                 max_tokens=settings.grouping_max_tokens,
                 settings=settings,
@@ -293,7 +281,7 @@ def _extract_all(
 def _extract(batch: Batch, settings: _Settings) -> _Outcome:
     """Extract one batch, with at most ``max_repair_attempts`` repair turns."""
     messages = [{"role": "user", "content": extraction_user_message(batch.text)}]
-    return _converse(
+    return converse(
         stage="extraction",
         where=batch.label,
         batch=batch.number,
@@ -303,112 +291,6 @@ def _extract(batch: Batch, settings: _Settings) -> _Outcome:
         parse=parse_propositions_strict,
         shape=EXTRACTION_SHAPE,
     )
-
-
-def _converse(
-    *,
-    stage: str,
-    where: str,
-    batch: int | None,
-    messages: list[dict[str, str]],
-    max_tokens: int,
-    settings: _Settings,
-    parse: Callable[[str], Any],
-    shape: str,
-    check: Callable[[Any], Breach | None] | None = None,
-) -> _Outcome:
-    """Call, parse, check; on an unreadable reply, or one ``check`` refuses (a grouping
-    that is not a partition), append one repair turn naming the problem, up to the bound;
-    after the last attempt the parser's reason or the check's detail is the error."""
-    calls: list[CallUsage] = []
-    reason = ""
-    breach: Breach | None = None
-    for _attempt in range(settings.max_repair_attempts + 1):
-        reply = call_model(
-            settings.client,
-            stage=stage,
-            batch=batch,
-            model=settings.model,
-            system=load_prompt(stage).text,
-            messages=messages,
-            max_tokens=max_tokens,
-            on_wait=settings.on_wait,
-        )
-        calls.append(reply.usage)
-        # A cut or refused reply is not repaired: at temperature 0 the same request
-        # gives the same cut (or the same refusal), so a retry would only add cost.
-        incomplete = _incomplete(
-            reply, stage=stage, where=where, max_tokens=max_tokens, model=settings.model
-        )
-        if incomplete:
-            return _Outcome(value=None, error=incomplete, calls=tuple(calls))
-        try:
-            value = parse(reply.text)
-        except ReplyParseError as error:
-            reason, breach = error.reason, None
-            turn = repair_user_message(reason, shape=shape)
-        else:
-            breach = check(value) if check is not None else None
-            if breach is None:
-                return _Outcome(value=value, error=None, calls=tuple(calls))
-            turn = partition_repair_message(breach.reason, shape=shape)
-        messages = [
-            *messages,
-            {"role": "assistant", "content": reply.text.strip() or "(empty reply)"},
-            {"role": "user", "content": turn},
-        ]
-    repairs = settings.max_repair_attempts
-    after = f"(after {repairs} repair attempt{'s' if repairs != 1 else ''})"
-    if breach is not None:
-        return _Outcome(value=None, error=f"{breach.detail} {after}", calls=tuple(calls))
-    if stage == "extraction":
-        subject = f"the {stage} reply for {where}"
-    elif stage == "judge":
-        subject = where  # "judge call 1 of 2"
-    else:
-        subject = f"the {where} reply"
-    return _Outcome(
-        value=None, error=f"{subject} could not be parsed: {reason} {after}", calls=tuple(calls)
-    )
-
-
-def _incomplete(
-    reply: ModelReply, *, stage: str, where: str, max_tokens: int, model: str
-) -> str | None:
-    """Return why a reply is not whole (cut at max_tokens, refused, ...), or None."""
-    if stage == "extraction":
-        subject = f"the {stage} reply for {where}"
-    elif stage == "judge":
-        subject = where  # "judge call 1 of 2"
-    else:
-        subject = f"the {where} reply"
-    if reply.stop_reason == "max_tokens":
-        return f"{subject} stopped at max_tokens ({max_tokens}) and is cut off; " + _cut_advice(
-            stage, max_tokens, max_tokens_limit(model)
-        )
-    if reply.stop_reason == "refusal":
-        return f"the model gave a refusal (stop_reason refusal) for {where}; nothing was extracted"
-    if reply.stop_reason not in (None, "end_turn", "stop_sequence"):
-        return (
-            f"{subject} ended with stop_reason {reply.stop_reason!r}, so it is not whole; "
-            "expected end_turn"
-        )
-    return None
-
-
-def _cut_advice(stage: str, max_tokens: int, limit: int) -> str:
-    """What to do about a cut reply: never to raise max_tokens past what a call allows."""
-    if stage == "judge":
-        return f"raise the judge's max_tokens (up to {limit})"
-    setting = "grouping" if stage.startswith("grouping") else stage
-    smaller = (
-        "lower max_tokens_per_batch (--max-tokens-per-batch) for smaller batches"
-        if stage == "extraction"
-        else "chunk the document in parts"
-    )
-    if max_tokens >= limit:
-        return f"{setting}_max_tokens is already the most one call allows ({limit}); {smaller}"
-    return f"raise {setting}_max_tokens (--{setting}-max-tokens, up to {limit}) or {smaller}"
 
 
 def _build_response(

@@ -165,6 +165,12 @@ def test_an_unknown_model_under_record_stops_and_suggests_model(
     result.stdout.fnmatch_lines(["*--model*"])
 
 
+def _failures_section(result: pytest.RunResult) -> str:
+    """The output before pytest's short summary (which repeats each failure's first line,
+    cut to the terminal width locally and whole under CI=true)."""
+    return result.stdout.str().split("short test summary info")[0]
+
+
 def test_a_missing_cassette_fails_plainly_with_the_record_command(
     project: pytest.Pytester,
 ) -> None:
@@ -178,7 +184,7 @@ def test_a_missing_cassette_fails_plainly_with_the_record_command(
     )
     result.stdout.no_fnmatch_line("*Connection error*")
     result.stdout.no_fnmatch_line("*During handling of the above exception*")
-    assert result.stdout.str().count("TC-001: no cassette at") == 1  # once (+ a cut summary line)
+    assert _failures_section(result).count("TC-001: no cassette at") == 1  # printed once
 
 
 def test_a_changed_input_makes_the_cassette_stale_and_says_so(project: pytest.Pytester) -> None:
@@ -309,7 +315,9 @@ def test_a_case_of_its_own_failure_fails_that_case_only(
         result = _record_against(project, monkeypatch, server.base_url)
     result.assert_outcomes(failed=2)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
-    assert result.stdout.str().count("HTTP 400 (invalid_request_error): prompt is too long") == 2
+    assert (
+        _failures_section(result).count("HTTP 400 (invalid_request_error): prompt is too long") == 2
+    )
 
 
 # -- results merge per case --------------------------------------------------------------

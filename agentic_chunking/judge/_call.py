@@ -15,10 +15,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .._client import DEFAULT_MODEL
+from .._conversation import CallSettings, Outcome, converse
 from .._errors import ConfigurationError
-from .._grouping import Outcome as _Outcome
 from .._models import AgenticChunkInput, AgenticResponse, CallUsage
-from .._pipeline import DEFAULT_MAX_REPAIR_ATTEMPTS, _converse, _Settings
+from .._pipeline import DEFAULT_MAX_REPAIR_ATTEMPTS
 from ._request import JudgeRequest, plan_judge_requests
 from ._verdicts import Judgement, Pair, PairVerdict, PropositionVerdict, read_judge_reply
 
@@ -65,13 +65,7 @@ def run_judge(
     ConfigurationError for an unknown model or a rejected key, ModelCallError when the
     transport fails (the suite turns a cassette miss into its stale-cassette message).
     """
-    settings = _Settings(
-        client=client,
-        model=model,
-        extraction_max_tokens=max_tokens,
-        grouping_max_tokens=max_tokens,
-        max_repair_attempts=max_repair_attempts,
-    )
+    settings = CallSettings(client=client, model=model, max_repair_attempts=max_repair_attempts)
     verdicts: list[PropositionVerdict] = []
     answered: list[PairVerdict] = []
     calls: list[CallUsage] = []
@@ -85,9 +79,9 @@ def run_judge(
     return Judgement(model, tuple(verdicts), tuple(answered), tuple(calls))
 
 
-def _ask(request: JudgeRequest, settings: _Settings, max_tokens: int) -> _Outcome:
+def _ask(request: JudgeRequest, settings: CallSettings, max_tokens: int) -> Outcome:
     try:
-        return _converse(
+        return converse(
             stage=JUDGE_STAGE,
             where=request.label,
             batch=request.index,
