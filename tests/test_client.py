@@ -87,7 +87,7 @@ def test_the_body_has_temperature_zero_and_the_usage_is_recorded(
 @pytest.mark.parametrize(
     ("status", "error", "match"),
     [
-        (404, ConfigurationError, "not found.*--model claude-sonnet-4-5"),
+        (404, ConfigurationError, "not found.*--model claude-sonnet-4-6"),
         (401, ConfigurationError, "rejected.*ANTHROPIC_API_KEY"),
         (403, ConfigurationError, "rejected"),
         (400, ModelCallError, "batch 3 failed with HTTP 400 \\(invalid_request_error\\)"),
@@ -116,3 +116,13 @@ def test_model_call_error_carries_stage_and_batch(server: FakeMessagesServer) ->
         call(client, stage="grouping", batch=None)
     assert (caught.value.stage, caught.value.batch) == ("grouping", None)
     assert str(caught.value).startswith("grouping call failed")
+
+
+def test_the_suggested_model_is_not_one_the_installed_sdk_calls_deprecated() -> None:
+    # The "model not found" message offers SUGGESTED_MODEL; offering a retired id would
+    # send the user from one 404 to the next. The SDK ships its own deprecation table.
+    from agentic_chunking._client import SUGGESTED_MODEL
+
+    table = pytest.importorskip("anthropic._data.deprecated_models").DEPRECATED_MODELS
+    assert SUGGESTED_MODEL not in table
+    assert "claude-sonnet-4-5" in table  # the table is the one we think it is

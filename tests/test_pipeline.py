@@ -458,7 +458,7 @@ def test_a_missing_key_is_a_configuration_error_naming_the_variable() -> None:
 
 def test_an_unknown_model_suggests_another(serve: Any) -> None:
     _server, client = serve(lambda body: FakeReply(status=404, text="model: nope"))
-    with pytest.raises(ConfigurationError, match="--model claude-sonnet-4-5") as caught:
+    with pytest.raises(ConfigurationError, match="--model claude-sonnet-4-6") as caught:
         chunk_text_agentic(INPUTS[:1], "D", client=client, model="nope")
     assert "'nope'" in str(caught.value)
     assert isinstance(caught.value.__cause__, anthropic.NotFoundError)
