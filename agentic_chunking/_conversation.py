@@ -115,27 +115,27 @@ def converse(
     after = f"(after {repairs} repair attempt{'s' if repairs != 1 else ''})"
     if breach is not None:
         return Outcome(value=None, error=f"{breach.detail} {after}", calls=tuple(calls))
-    if stage == "extraction":
-        subject = f"the {stage} reply for {where}"
-    elif stage == "judge":
-        subject = where  # "judge call 1 of 2"
-    else:
-        subject = f"the {where} reply"
+    subject = _subject(stage, where)
     return Outcome(
         value=None, error=f"{subject} could not be parsed: {reason} {after}", calls=tuple(calls)
     )
+
+
+def _subject(stage: str, where: str) -> str:
+    """How messages name a reply: "the extraction reply for batch 2 (chunk X)", "the
+    grouping window 3 reply", or the judge's own label ("judge call 1 of 2")."""
+    if stage == "extraction":
+        return f"the {stage} reply for {where}"
+    if stage == "judge":
+        return where
+    return f"the {where} reply"
 
 
 def _incomplete(
     reply: ModelReply, *, stage: str, where: str, max_tokens: int, model: str
 ) -> str | None:
     """Return why a reply is not whole (cut at max_tokens, refused, ...), or None."""
-    if stage == "extraction":
-        subject = f"the {stage} reply for {where}"
-    elif stage == "judge":
-        subject = where  # "judge call 1 of 2"
-    else:
-        subject = f"the {where} reply"
+    subject = _subject(stage, where)
     if reply.stop_reason == "max_tokens":
         return f"{subject} stopped at max_tokens ({max_tokens}) and is cut off; " + _cut_advice(
             stage, max_tokens, max_tokens_limit(model)
