@@ -76,6 +76,8 @@ class Headline:
     coverage: tuple[tuple[int, int], tuple[int, int]] | None = None
     """(base, run) as (facts covered, facts), summed over the cases both measured; None
     when no case was measured in both."""
+    model: str = ""
+    """The run's model id (the label may carry a time or a ``baseline:`` prefix)."""
     cost_usd: tuple[float | None, float | None] = (None, None)
     """(base, run) estimated cost at each model's list price (``_prices``); None for a
     model with no known price. An estimate, never a bill."""
@@ -307,6 +309,7 @@ def _headline(base: Column, column: Column, moves: list[Move], diffs: list[CaseD
         tokens_in=tokens_in,
         tokens_out=tokens_out,
         coverage=_coverage(base.run, column.run),
+        model=column.run.model,
         cost_usd=(
             estimate_cost_usd(base.run.model, tokens_in[0], tokens_out[0]),
             estimate_cost_usd(column.run.model, tokens_in[1], tokens_out[1]),
