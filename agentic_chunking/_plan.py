@@ -22,6 +22,7 @@ from typing import Any
 from ._batches import plan_batches
 from ._grouping import GROUP_OUTPUT_TOKENS, estimate_output_tokens, window_capacity
 from ._models import AgenticChunkInput, CallUsage, estimate_tokens
+from ._prices import estimate_cost_usd
 from ._prompts import extraction_user_message, load_prompt
 from ._text import split_sentences
 
@@ -31,17 +32,6 @@ PROPOSITION_CHARS = 68
 """Mean characters of a proposition in the reference replies of the 32 cases."""
 MERGE_CHARS_PER_CATEGORY = 3 * PROPOSITION_CHARS + 40
 """Characters one category takes in the merge call: its label and three example facts."""
-
-PRICES_PER_MILLION: Mapping[str, tuple[float, float]] = {
-    "claude-3-7-sonnet-20250219": (3.0, 15.0),
-    "claude-sonnet-4-5": (3.0, 15.0),
-    "claude-sonnet-4-20250514": (3.0, 15.0),
-    "claude-3-5-haiku-20241022": (0.8, 4.0),
-    "claude-haiku-4-5": (1.0, 5.0),
-    "claude-opus-4-1": (15.0, 75.0),
-}
-"""USD per million input and output tokens, as Anthropic lists them (update when they
-change); a model not here gets no cost estimate."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,8 +93,7 @@ def plan_run(
         input_chars += categories * MERGE_CHARS_PER_CATEGORY
         output_tokens += categories * 2 + GROUP_OUTPUT_TOKENS * max(1, categories // 4)
     input_tokens = input_chars // 4
-    price = PRICES_PER_MILLION.get(model)
-    cost = None if price is None else (input_tokens * price[0] + output_tokens * price[1]) / 1e6
+    cost = estimate_cost_usd(model, input_tokens, output_tokens)
     return RunPlan(
         model=model,
         batches=len(batches),

@@ -178,3 +178,34 @@ def test_column_labels_are_unique(reference: RunResults, upgrade: RunResults) ->
     assert column_labels([upgrade], reference) == ["baseline: reference", "claude-next-20261201"]
     labels = column_labels([reference], reference)
     assert len(set(labels)) == 2 and labels[0].startswith("baseline: reference @")
+
+
+def _with_coverage(run: RunResults, covered: list[tuple[int, int] | None]) -> RunResults:
+    cases = [
+        replace(c, coverage=cov) for c, cov in zip(run.cases, covered + [None] * 99, strict=False)
+    ]
+    return replace(run, cases=tuple(cases) if isinstance(run.cases, tuple) else cases)
+
+
+def test_headline_sums_coverage_over_the_cases_both_measured(
+    reference: RunResults, upgrade: RunResults
+) -> None:
+    base = _with_coverage(reference, [(10, 10), (7, 8), (5, 5)])
+    new = _with_coverage(upgrade, [(8, 10), (8, 8), None])  # the third: not measured here
+    (headline,) = compare_runs([new], baseline=base).headlines
+    assert headline.coverage == ((17, 18), (16, 18))
+    (none,) = compare_runs([upgrade], baseline=reference).headlines
+    assert none.coverage is None  # nothing measured in both: no figure, not a zero
+
+
+def test_headline_cost_is_estimated_only_where_a_price_is_known(
+    reference: RunResults, upgrade: RunResults
+) -> None:
+    priced = replace(upgrade, model="claude-haiku-4-5")
+    (headline,) = compare_runs([priced], baseline=reference).headlines
+    assert headline.cost_usd[0] is None  # "reference" has no price
+    tokens_in, tokens_out = headline.tokens_in[1], headline.tokens_out[1]
+    assert tokens_in and tokens_out
+    assert headline.cost_usd[1] == pytest.approx((tokens_in * 1.0 + tokens_out * 5.0) / 1e6)
+    (unpriced,) = compare_runs([upgrade], baseline=reference).headlines
+    assert unpriced.cost_usd == (None, None)

@@ -139,3 +139,20 @@ def test_a_count_is_explained_by_granularity_only_where_that_applies(tc031: Case
     assert "grouper" not in status.explanation
     normal = metric_status(replace(tc031, expected=Expectation(chunks=(1, 2))), "chunks")
     assert "the grouper split themes more finely" in normal.explanation
+
+
+@pytest.mark.parametrize(
+    ("expected", "categories", "found"),
+    [
+        ("Big Cities", ["Large Cities"], True),
+        ("Major Causes of Decline", ["Weather", "Significant Causes of Decline"], True),
+        ("Reasons for Delay", ["Delays Due To Weather"], False),  # "reason" is not listed
+        ("Small Cities", ["Large Cities"], False),  # opposite groups never match
+        ("Big Cities", ["Large Towns"], False),  # every theme word must be said
+        ("Zoning", ["Land-Use Regulation"], False),  # a domain term is not in the lexicon
+    ],
+)
+def test_a_theme_is_found_by_the_paraphrase_lexicon(
+    expected: str, categories: list[str], found: bool
+) -> None:
+    assert theme_matches(expected, categories, similarity=None) is found

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from agentic_chunking import InputError
-from agentic_chunking.report import RunResults, build_report, render_report
+from agentic_chunking.report import RunResults, build_report, compare_runs, render_report
 
 MOMENT = datetime(2026, 11, 29, 12, 0, 0, tzinfo=UTC)
 
@@ -203,3 +203,26 @@ def test_build_report_writes_latest_and_timestamped_copy(
     (copy,) = (tmp_path / "reports").glob("report-*.html")
     assert re.fullmatch(r"report-\d{8}-\d{6}\.html", copy.name)
     assert copy.read_text(encoding="utf-8") == path.read_text(encoding="utf-8")
+
+
+def test_headline_shows_coverage_and_estimated_cost(
+    reference: RunResults, upgrade: RunResults
+) -> None:
+    def covered(run: RunResults, figures: list[tuple[int, int]]) -> RunResults:
+        cases = [replace(c, coverage=f) for c, f in zip(run.cases, figures, strict=False)]
+        return replace(run, cases=cases + list(run.cases[len(cases) :]))
+
+    base = covered(replace(reference, model="claude-3-5-haiku-20241022"), [(10, 10), (8, 9)])
+    new = covered(replace(upgrade, model="claude-haiku-4-5"), [(9, 10), (6, 9)])
+    text = _text(render_report([new], baseline=base, generated_at=MOMENT))
+    headline = text[text.index("Is it safe against") : text.index("What moved")]
+    assert "Facts covered Cost (estimate)" in headline
+    assert "15/19 (-3)" in headline
+    (h,) = compare_runs([new], baseline=base).headlines
+    assert h.cost_usd[0] is not None and h.cost_usd[1] is not None
+    change = h.cost_usd[1] - h.cost_usd[0]
+    sign = "+" if change >= 0 else "-"
+    assert f"~${h.cost_usd[1]:.4f} {sign}${abs(change):.4f}" in headline
+    plain = _text(render_report([upgrade], baseline=reference, generated_at=MOMENT))
+    headline = plain[plain.index("Is it safe against") : plain.index("What moved")]
+    assert "not measured no price known for claude-next-20261201" in headline

@@ -22,6 +22,7 @@ from ._finding import (
     Severity,
 )
 from ._invention import find_inventions
+from ._lexicon import says_by_lexicon
 from ._pronouns import find_unresolved_pronouns
 from ._self_contained import find_not_self_contained
 
@@ -51,4 +52,5 @@ __all__ = [
     "find_uncovered_sentences",
     "find_unresolved_pronouns",
     "same_fact",
+    "says_by_lexicon",
 ]

@@ -42,3 +42,17 @@ def paraphrases(word_stem: str) -> tuple[tuple[str, ...], ...]:
     the lexicon does not list it."""
     groups, index = _groups()
     return tuple(m for g in index.get(word_stem, ()) for m in groups[g])
+
+
+def says_by_lexicon(words: str, text: str) -> bool:
+    """True when every content word of ``words`` is in ``text``, by stem or by one of its
+    listed paraphrases (a phrase member must be there whole): "Big Cities" is said by
+    "Large Cities", "Small Cities" is not. False when ``words`` has no content word."""
+    wanted = [stem(t.norm) for t in tokens(words) if not t.number and t.norm not in GLUE_WORDS]
+    have = {stem(t.norm) for t in tokens(text) if not t.number}
+    if not wanted:
+        return False
+    return all(
+        word in have or any(member and set(member) <= have for member in paraphrases(word))
+        for word in wanted
+    )

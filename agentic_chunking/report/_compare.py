@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .._prices import estimate_cost_usd
 from ._diff import CaseDiff, diff_case
 from ._metrics import metric_status, missing_themes
 from ._records import METRICS
@@ -72,6 +73,14 @@ class Headline:
     passed: tuple[int, int]
     tokens_in: tuple[int, int]
     tokens_out: tuple[int, int]
+    coverage: tuple[tuple[int, int], tuple[int, int]] | None = None
+    """(base, run) as (facts covered, facts), summed over the cases both measured; None
+    when no case was measured in both."""
+    model: str = ""
+    """The run's model id (the label may carry a time or a ``baseline:`` prefix)."""
+    cost_usd: tuple[float | None, float | None] = (None, None)
+    """(base, run) estimated cost at each model's list price (``_prices``); None for a
+    model with no known price. An estimate, never a bill."""
 
     @property
     def verdict(self) -> str:
@@ -280,6 +289,8 @@ def _headline(base: Column, column: Column, moves: list[Move], diffs: list[CaseD
     def total(run: RunResults, attribute: str) -> int:
         return sum(int(getattr(c.usage, attribute)) for c in run.cases)
 
+    tokens_in = (total(base.run, "input_tokens"), total(column.run, "input_tokens"))
+    tokens_out = (total(base.run, "output_tokens"), total(column.run, "output_tokens"))
     return Headline(
         label=column.label,
         new_errors=sum(len(d.new_errors) for d in mine),
@@ -295,6 +306,27 @@ def _headline(base: Column, column: Column, moves: list[Move], diffs: list[CaseD
             sum(c.outcome == "passed" for c in base.run.cases),
             sum(c.outcome == "passed" for c in column.run.cases),
         ),
-        tokens_in=(total(base.run, "input_tokens"), total(column.run, "input_tokens")),
-        tokens_out=(total(base.run, "output_tokens"), total(column.run, "output_tokens")),
+        tokens_in=tokens_in,
+        tokens_out=tokens_out,
+        coverage=_coverage(base.run, column.run),
+        model=column.run.model,
+        cost_usd=(
+            estimate_cost_usd(base.run.model, tokens_in[0], tokens_out[0]),
+            estimate_cost_usd(column.run.model, tokens_in[1], tokens_out[1]),
+        ),
+    )
+
+
+def _coverage(base: RunResults, run: RunResults) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """(base, run) facts covered and facts, over the cases whose coverage both measured."""
+    pairs = [
+        (b.coverage, c.coverage)
+        for c in run.cases
+        if c.coverage is not None and (b := base.case(c.id)) is not None and b.coverage is not None
+    ]
+    if not pairs:
+        return None
+    return (
+        (sum(b[0] for b, _ in pairs), sum(b[1] for b, _ in pairs)),
+        (sum(c[0] for _, c in pairs), sum(c[1] for _, c in pairs)),
     )

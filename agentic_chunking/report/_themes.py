@@ -3,8 +3,9 @@
 A theme is found in a ThematicCategory when the category holds every content word of
 the theme, compared by English stem ("batteries" in "Battery Technology"), or, when the
 ``semantic`` extra is installed, when their all-MiniLM-L6-v2 vectors are at least
-``THEME_SIMILARITY`` alike ("Zoning" in "Land-Use Regulation"). ``theme_matches`` is the
-one entry point: a paraphrase lexicon can be added there.
+``THEME_SIMILARITY`` alike ("Zoning" in "Land-Use Regulation"), or when the checks'
+paraphrase lexicon says every theme word ("Big Cities" in "Large Cities":
+``checks.says_by_lexicon``). ``theme_matches`` is the one entry point.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
+
+from ..checks import says_by_lexicon
 
 THEME_SIMILARITY = 0.4
 """Cosine similarity from which a category carries a theme. Measured with the default
@@ -71,7 +74,8 @@ def default_similarity() -> Similarity | None:
 def theme_matches(
     expected: str, categories: Sequence[str], *, similarity: Similarity | str | None = "default"
 ) -> bool:
-    """True when some category carries ``expected``: by stems, else by meaning.
+    """True when some category carries ``expected``: by stems, else by a paraphrase the
+    checks' lexicon lists, else by meaning.
 
     ``similarity`` scores the theme against the categories (0-1); ``"default"`` takes
     ``default_similarity()``, None compares stems only.
@@ -80,6 +84,8 @@ def theme_matches(
     if not wanted or not categories:
         return False
     if any(wanted <= content_stems(c) for c in categories):
+        return True
+    if any(says_by_lexicon(expected, c) for c in categories):
         return True
     score = default_similarity() if similarity == "default" else similarity
     if score is None or isinstance(score, str):

@@ -1,0 +1,25 @@
+"""Model prices: the one table the run plan and the comparison page estimate costs from."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+PRICES_PER_MILLION: Mapping[str, tuple[float, float]] = {
+    "claude-3-7-sonnet-20250219": (3.0, 15.0),
+    "claude-sonnet-4-5": (3.0, 15.0),
+    "claude-sonnet-4-20250514": (3.0, 15.0),
+    "claude-3-5-haiku-20241022": (0.8, 4.0),
+    "claude-haiku-4-5": (1.0, 5.0),
+    "claude-opus-4-1": (15.0, 75.0),
+}
+"""USD per million input and output tokens, as Anthropic lists them (update when they
+change); a model not here gets no cost estimate."""
+
+
+def estimate_cost_usd(model: str, input_tokens: int, output_tokens: int) -> float | None:
+    """The cost in USD of ``input_tokens`` in and ``output_tokens`` out at ``model``'s listed
+    price (an estimate: list prices, no discounts), or None when no price is known."""
+    price = PRICES_PER_MILLION.get(model)
+    if price is None:
+        return None
+    return (input_tokens * price[0] + output_tokens * price[1]) / 1e6
