@@ -18,10 +18,10 @@ from typing import Any
 import lemminflect
 
 from ._errors import InputError
-from ._mutation_base import Groups, Mutation, _ordered, _replace, _usable
+from ._mutation_base import Groups, Mutation, _ordered, _replace, _subject_end, _usable
 from ._text import split_sentences
 from .checks import COVERAGE, NO_DUPLICATION, NO_INVENTION, NO_UNRESOLVED_PRONOUNS, SELF_CONTAINED
-from .checks._language import GLUE_WORDS, lemma, looks_like_finite_verb, tokens, word_set
+from .checks._language import GLUE_WORDS, lemma, tokens, word_set
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])")
 _NEGATION = (
@@ -223,13 +223,9 @@ def verbless_list(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mu
 
 
 def _subject(fact: str) -> str | None:
-    toks = tokens(fact)
-    for i, tok in enumerate(toks):
-        if i and looks_like_finite_verb(toks, i):
-            match = re.search(rf"\b{re.escape(tok.text)}\b", fact)
-            head = fact[: match.start()].strip().rstrip(",") if match else ""
-            return head or None
-    return None
+    """The words before the first finite verb, without a trailing comma (None if none)."""
+    end = _subject_end(fact)
+    return None if end is None else (fact[:end].strip().rstrip(",") or None)
 
 
 def cut_definite(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutation:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import copy
 import random
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from ._errors import InputError
+from .checks._language import looks_like_finite_verb, tokens
 
 Groups = list[dict[str, Any]]
 
@@ -70,3 +72,13 @@ def _replace(groups: Groups, g: int, f: int, new: str) -> Groups:
     out = copy.deepcopy(groups)
     out[g]["facts"][f] = new
     return out
+
+
+def _subject_end(fact: str) -> int | None:
+    """Character offset where the first finite verb starts, if a subject precedes it."""
+    toks = tokens(fact)
+    for i, tok in enumerate(toks):
+        if i and looks_like_finite_verb(toks, i):
+            match = re.search(rf"\b{re.escape(tok.text)}\b", fact)
+            return match.start() if match and match.start() > 0 else None
+    return None

@@ -17,7 +17,15 @@ from typing import Any
 
 from ._errors import InputError
 from ._fact_mutations import CERTAIN_OPERATORS, FACT_OPERATORS
-from ._mutation_base import Groups, Mutation, _ordered, _replace, _usable, apply_to_propositions
+from ._mutation_base import (
+    Groups,
+    Mutation,
+    _ordered,
+    _replace,
+    _subject_end,
+    _usable,
+    apply_to_propositions,
+)
 from .checks import (
     MIXED_DOMAINS,
     NO_DUPLICATION,
@@ -31,7 +39,6 @@ from .checks import (
     find_unresolved_pronouns,
     same_fact,
 )
-from .checks._language import looks_like_finite_verb, tokens
 
 _FICTIONAL = ("Quimby Institute", "Zelinski Foundation", "Marrowvale Consortium", "Ostrander Group")
 _NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -64,16 +71,6 @@ def invent_fact(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Muta
                 replaced={fact: new},
             )
     raise InputError("invent_fact found no fact it could make unsupported; give facts with words")
-
-
-def _subject_end(fact: str) -> int | None:
-    """Character offset where the first finite verb starts, if a subject precedes it."""
-    toks = tokens(fact)
-    for i, tok in enumerate(toks):
-        if i and looks_like_finite_verb(toks, i):
-            match = re.search(rf"\b{re.escape(tok.text)}\b", fact)
-            return match.start() if match and match.start() > 0 else None
-    return None
 
 
 def unresolve_pronoun(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutation:
