@@ -14,14 +14,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ._client import API_KEY_ENV_VAR, make_client
+from ._client import API_KEY_ENV_VAR, REPLAY_API_KEY, make_client
 from ._errors import ConfigurationError, InputError, ModelCallError
 from ._prompts import PROMPT_VERSIONS
 
 DEFAULT_ITEMS = Path("benchmarks/data/judge_calibration.jsonl")
 DEFAULT_CALIBRATION_DIR = Path("calibration")
 CASSETTE_NAME = "judge-calibration.yaml"
-REPLAY_API_KEY = "replay-needs-no-key"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -20,6 +20,8 @@ DEFAULT_MODEL = "claude-3-7-sonnet-20250219"
 MODEL_ENV_VAR = "AGENTIC_CHUNKING_MODEL"
 API_KEY_ENV_VAR = "ANTHROPIC_API_KEY"
 BASE_URL_ENV_VAR = "ANTHROPIC_BASE_URL"
+REPLAY_API_KEY = "replay-needs-no-key"
+"""The dummy key a replay client carries: the SDK refuses to build a request without one."""
 SUGGESTED_MODEL = "claude-sonnet-4-6"
 """A current model id offered when the requested one is unknown or retired."""
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-from .._client import API_KEY_ENV_VAR, DEFAULT_MODEL, MODEL_ENV_VAR, make_client
+from .._client import API_KEY_ENV_VAR, DEFAULT_MODEL, MODEL_ENV_VAR, REPLAY_API_KEY, make_client
 from .._errors import CaseError, CassetteError, ConfigurationError, ModelCallError
 from .._pipeline import DEFAULT_MAX_CONCURRENCY
 from .._prompts import PROMPT_VERSIONS
@@ -44,7 +44,6 @@ from ._systemic import systemic_failure
 if TYPE_CHECKING:
     import anthropic
 
-REPLAY_API_KEY = "replay-needs-no-key"
 SYSTEMIC_EXIT_CODE = int(pytest.ExitCode.INTERRUPTED)
 """The exit code of a session stopped by a systemic failure (pytest's "interrupted")."""
 
