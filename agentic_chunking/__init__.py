@@ -4,7 +4,7 @@ The public API is re-exported here; implementation modules are private.
 """
 
 from ._batches import Batch, plan_batches
-from ._client import DEFAULT_MODEL
+from ._client import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL
 from ._errors import (
     AgenticChunkingError,
     CaseError,
@@ -32,6 +32,7 @@ from ._text import split_sentences
 from ._warning import PipelineWarning
 
 __all__ = [
+    "DEFAULT_JUDGE_MODEL",
     "DEFAULT_MAX_TOKENS_PER_BATCH",
     "DEFAULT_MODEL",
     "PROMPT_VERSIONS",

@@ -24,7 +24,13 @@ from typing import Any
 import yaml
 
 from ._cli_io import check_output_path, int_at_least, read_text_file, write_json
-from ._client import DEFAULT_TIMEOUT_S, TIMEOUT_ENV_VAR, resolve_model
+from ._client import (
+    DEFAULT_MODEL,
+    DEFAULT_TIMEOUT_S,
+    MODEL_ENV_VAR,
+    TIMEOUT_ENV_VAR,
+    resolve_model,
+)
 from ._errors import InputError, ModelCallError
 from ._models import AgenticChunkInput, AgenticResponse
 from ._pipeline import (
@@ -60,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--model",
-        help="model id (default: $AGENTIC_CHUNKING_MODEL, else claude-3-7-sonnet-20250219)",
+        help=f"model id (default: ${MODEL_ENV_VAR}, else {DEFAULT_MODEL})",
     )
     parser.add_argument(
         "--max-tokens-per-batch",

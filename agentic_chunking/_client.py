@@ -34,17 +34,19 @@ from ._client_config import (
     API_KEY_ENV_VAR,
     BASE_URL_ENV_VAR,
     CONNECT_TIMEOUT_S,
+    DEFAULT_JUDGE_MODEL,
     DEFAULT_MAX_RETRIES,
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
     MODEL_ENV_VAR,
     NONSTREAMING_MAX_TOKENS,
     REPLAY_API_KEY,
-    SUGGESTED_MODEL,
     TIMEOUT_ENV_VAR,
     check_base_url,
     check_max_tokens,
+    deprecation_notice,
     max_tokens_limit,
+    models_to_choose_from,
     resolve_model,
     resolve_timeout,
     shown_url,
@@ -58,20 +60,22 @@ if TYPE_CHECKING:  # the SDK takes seconds to import: load it only when a call i
 __all__ = [  # the configuration is re-exported: callers import it from here
     "API_KEY_ENV_VAR",
     "BASE_URL_ENV_VAR",
+    "DEFAULT_JUDGE_MODEL",
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_MODEL",
     "DEFAULT_TIMEOUT_S",
     "MODEL_ENV_VAR",
     "NONSTREAMING_MAX_TOKENS",
     "REPLAY_API_KEY",
-    "SUGGESTED_MODEL",
     "TIMEOUT_ENV_VAR",
     "WAIT_NOTICE_S",
     "ModelReply",
     "call_model",
     "check_max_tokens",
+    "deprecation_notice",
     "make_client",
     "max_tokens_limit",
+    "models_to_choose_from",
     "resolve_model",
     "resolve_timeout",
 ]
@@ -294,8 +298,8 @@ def _not_found(exc: anthropic.NotFoundError, *, where: str, model: str) -> Confi
     if "model" in message.lower():
         return ConfigurationError(
             f"{where}: the model {model!r} was not found (HTTP 404: {message}): the id is "
-            f"unknown or retired. Choose another model, e.g. --model {SUGGESTED_MODEL} or "
-            f"{MODEL_ENV_VAR}={SUGGESTED_MODEL}."
+            f"unknown or retired. Choose another with --model or {MODEL_ENV_VAR} "
+            f"({models_to_choose_from()})."
         )
     path = urlsplit(url).path
     if path != "/v1/messages":
@@ -306,6 +310,7 @@ def _not_found(exc: anthropic.NotFoundError, *, where: str, model: str) -> Confi
         )
     return ConfigurationError(
         f"{where}: HTTP 404 not found at {url} ({message or 'no detail'}): either the model "
-        f"{model!r} is unknown or retired (choose another, e.g. --model {SUGGESTED_MODEL}), "
+        f"{model!r} is unknown or retired (choose another with --model; "
+        f"{models_to_choose_from()}), "
         f"or {BASE_URL_ENV_VAR} points at a server without the Messages API."
     )

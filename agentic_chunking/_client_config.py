@@ -10,20 +10,30 @@ from __future__ import annotations
 
 import os
 import re
+import typing
+from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from ._errors import ConfigurationError, InputError
 
-DEFAULT_MODEL = "claude-3-7-sonnet-20250219"
-"""The model seed 000 tested (Claude 3.7 Sonnet)."""
+DEFAULT_MODEL = "claude-sonnet-4-6"
+"""The pipeline's default model: Claude Sonnet 4.6, the newest model that the installed SDK
+lists, does not mark deprecated, and still accepts ``temperature: 0`` (Sonnet 5 and later
+reject a non-default temperature with HTTP 400, and the suite's replay needs the
+reproducibility temperature 0 gives). Its tier is the seed's (SEED_MODEL, a Sonnet)."""
+
+DEFAULT_JUDGE_MODEL = "claude-sonnet-4-6"
+"""The judge's default model: the same current Sonnet, at the same temperature 0, so that
+judging costs what the pipeline's Sonnet tier costs per token."""
+
+SEED_MODEL = "claude-3-7-sonnet-20250219"
+"""The model seed 000 tested (Claude 3.7 Sonnet); retired, so no longer a default."""
 
 MODEL_ENV_VAR = "AGENTIC_CHUNKING_MODEL"
 API_KEY_ENV_VAR = "ANTHROPIC_API_KEY"
 BASE_URL_ENV_VAR = "ANTHROPIC_BASE_URL"
 REPLAY_API_KEY = "replay-needs-no-key"
 """The dummy key a replay client carries: the SDK refuses to build a request without one."""
-SUGGESTED_MODEL = "claude-sonnet-4-6"
-"""A current model id offered when the requested one is unknown or retired."""
 
 DEFAULT_MAX_RETRIES = 2
 TIMEOUT_ENV_VAR = "AGENTIC_CHUNKING_TIMEOUT"
@@ -46,6 +56,66 @@ def resolve_model(model: str | None = None) -> str:
         return model.strip()
     from_env = os.environ.get(MODEL_ENV_VAR, "").strip()
     return from_env or DEFAULT_MODEL
+
+
+def sdk_model_table() -> tuple[tuple[str, ...], Mapping[str, str]]:
+    """The installed anthropic SDK's own model table: the ids its ``Model`` type lists, and
+    the ids it marks deprecated with their end-of-life dates.
+
+    Read from the SDK at call time (``anthropic.types.Model``, ``anthropic._data``), never
+    from a list of ours; a release that moves or drops either gives an empty part, and
+    callers degrade to a plain message.
+    """
+    listed: tuple[str, ...] = ()
+    deprecated: Mapping[str, str] = {}
+    try:
+        from anthropic.types import Model
+    except ImportError:
+        pass
+    else:
+        for part in typing.get_args(Model):
+            if typing.get_origin(part) is typing.Literal:
+                listed = tuple(str(model) for model in typing.get_args(part))
+    try:
+        from anthropic._data import DEPRECATED_MODELS
+    except ImportError:
+        pass
+    else:
+        deprecated = {str(k): str(v) for k, v in dict(DEPRECATED_MODELS).items()}
+    return listed, deprecated
+
+
+def current_models() -> tuple[str, ...]:
+    """The model ids the installed SDK lists and does not mark deprecated, in its order."""
+    listed, deprecated = sdk_model_table()
+    return tuple(model for model in listed if model not in deprecated)
+
+
+def models_to_choose_from(*, most: int = 6) -> str:
+    """A phrase naming current models to pick from, read from the installed SDK; a plain
+    pointer to the documentation when the SDK lists none."""
+    models = current_models()
+    if not models:
+        return (
+            "the installed anthropic SDK lists no models; see "
+            "https://docs.anthropic.com/en/docs/about-claude/models for current ids"
+        )
+    shown = ", ".join(models[:most])
+    more = f" and {len(models) - most} more" if len(models) > most else ""
+    return f"current models the installed anthropic SDK lists: {shown}{more}"
+
+
+def deprecation_notice(model: str, *, role: str = "model") -> str | None:
+    """One line saying that the installed SDK marks ``model`` deprecated (with its end of
+    life), or None when it does not; a notice, never a failure."""
+    _, deprecated = sdk_model_table()
+    end_of_life = deprecated.get(model)
+    if end_of_life is None:
+        return None
+    return (
+        f"the installed anthropic SDK marks the {role} {model!r} deprecated (end of life "
+        f"{end_of_life}); choose another before then ({models_to_choose_from(most=3)})"
+    )
 
 
 def resolve_timeout(timeout: float | None = None) -> float:

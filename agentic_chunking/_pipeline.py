@@ -83,7 +83,7 @@ def chunk_text_agentic(
 ) -> AgenticResponse:
     """Chunk ``inputs`` (ordered ``{chunk_id, text}``) into thematic propositions (Level 5).
 
-    Model: ``model``, else ``$AGENTIC_CHUNKING_MODEL``, else claude-3-7-sonnet-20250219.
+    Model: ``model``, else ``$AGENTIC_CHUNKING_MODEL``, else DEFAULT_MODEL (claude-sonnet-4-6).
     Without ``client`` one is built from ``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``
     with ``max_retries``. Guarantees on success: every merged proposition is in exactly
     one chunk, verbatim; each chunk's ``source_chunk_ids`` lists, in input order, the input

@@ -5,6 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 PRICES_PER_MILLION: Mapping[str, tuple[float, float]] = {
+    "claude-opus-5-5": (4.0, 20.0),
+    "claude-sonnet-5-5": (2.0, 10.0),
+    "claude-opus-5": (5.0, 25.0),
+    "claude-sonnet-5": (2.0, 10.0),
+    "claude-sonnet-4-6": (3.0, 15.0),
     "claude-3-7-sonnet-20250219": (3.0, 15.0),
     "claude-sonnet-4-5": (3.0, 15.0),
     "claude-sonnet-4-20250514": (3.0, 15.0),

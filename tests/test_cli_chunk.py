@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from agentic_chunking import DEFAULT_MODEL
 from agentic_chunking._prompts import load_prompt
 from agentic_chunking.cli import main
 from agentic_chunking.testing import FakeMessagesServer, user_text
@@ -86,7 +87,7 @@ def test_output_file_document_id_and_options(
     assert out == "" and err == ""  # one batch: no progress
     result = json.loads(out_path.read_text(encoding="utf-8"))
     assert result["Chunks"][0]["ChunkId"] == "DOC-9-0001"
-    assert server.requests[0].body["model"] == "claude-3-7-sonnet-20250219"
+    assert server.requests[0].body["model"] == DEFAULT_MODEL
     assert [r.body["max_tokens"] for r in server.requests] == [300, 600]
 
 

@@ -8,6 +8,7 @@ import anthropic
 import pytest
 
 from agentic_chunking import ConfigurationError, ModelCallError
+from agentic_chunking import _client_config as client_config
 from agentic_chunking._client import DEFAULT_MODEL, call_model, make_client, resolve_model
 from agentic_chunking.testing import FakeMessagesServer, FakeReply
 
@@ -40,7 +41,7 @@ def call(client: anthropic.Anthropic, **overrides: object) -> object:
 
 
 def test_model_resolution_order(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert resolve_model(None) == DEFAULT_MODEL == "claude-3-7-sonnet-20250219"
+    assert resolve_model(None) == DEFAULT_MODEL
     monkeypatch.setenv("AGENTIC_CHUNKING_MODEL", " claude-env ")
     assert resolve_model(None) == "claude-env"
     assert resolve_model("reference") == "reference"
@@ -87,7 +88,7 @@ def test_the_body_has_temperature_zero_and_the_usage_is_recorded(
 @pytest.mark.parametrize(
     ("status", "error", "match"),
     [
-        (404, ConfigurationError, "not found.*--model claude-sonnet-4-6"),
+        (404, ConfigurationError, "not found.*--model.*claude-fake-current"),
         (401, ConfigurationError, "rejected.*ANTHROPIC_API_KEY"),
         (403, ConfigurationError, "rejected"),
         (400, ModelCallError, "batch 3 failed with HTTP 400 \\(invalid_request_error\\)"),
@@ -95,7 +96,11 @@ def test_the_body_has_temperature_zero_and_the_usage_is_recorded(
     ],
 )
 def test_errors_are_translated_with_their_cause(
-    server: FakeMessagesServer, status: int, error: type[Exception], match: str
+    server: FakeMessagesServer,
+    status: int,
+    error: type[Exception],
+    match: str,
+    fake_sdk_table: None,
 ) -> None:
     server.add_replies(FakeReply(status=status, text="scripted failure"))
     with (
@@ -118,11 +123,49 @@ def test_model_call_error_carries_stage_and_batch(server: FakeMessagesServer) ->
     assert str(caught.value).startswith("grouping call failed")
 
 
-def test_the_suggested_model_is_not_one_the_installed_sdk_calls_deprecated() -> None:
-    # The "model not found" message offers SUGGESTED_MODEL; offering a retired id would
-    # send the user from one 404 to the next. The SDK ships its own deprecation table.
-    from agentic_chunking._client import SUGGESTED_MODEL
+@pytest.fixture
+def fake_sdk_table(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The SDK's model table replaced by one of the test's: no test reads a release's data."""
+    monkeypatch.setattr(
+        client_config,
+        "sdk_model_table",
+        lambda: (
+            ("claude-fake-current", "claude-fake-retiring", "claude-fake-other"),
+            {"claude-fake-retiring": "June 1st, 2099", "claude-fake-gone": "May 1st, 2000"},
+        ),
+    )
 
-    table = pytest.importorskip("anthropic._data.deprecated_models").DEPRECATED_MODELS
-    assert SUGGESTED_MODEL not in table
-    assert "claude-sonnet-4-5" in table  # the table is the one we think it is
+
+def test_current_models_are_the_listed_ones_not_marked_deprecated(fake_sdk_table: None) -> None:
+    assert client_config.current_models() == ("claude-fake-current", "claude-fake-other")
+    phrase = client_config.models_to_choose_from(most=1)
+    assert "claude-fake-current and 1 more" in phrase and "retiring" not in phrase
+
+
+def test_a_deprecated_model_gets_a_notice_naming_its_end_of_life(fake_sdk_table: None) -> None:
+    notice = client_config.deprecation_notice("claude-fake-retiring", role="default model")
+    assert notice is not None
+    assert "default model 'claude-fake-retiring' deprecated" in notice
+    assert "June 1st, 2099" in notice and "claude-fake-current" in notice
+    assert client_config.deprecation_notice("claude-fake-current") is None
+
+
+def test_an_sdk_without_a_model_table_degrades_to_a_plain_pointer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import anthropic._data
+    import anthropic.types
+
+    monkeypatch.delattr(anthropic.types, "Model")
+    monkeypatch.delattr(anthropic._data, "DEPRECATED_MODELS")
+    assert client_config.sdk_model_table() == ((), {})
+    assert "lists no models" in client_config.models_to_choose_from()
+    assert client_config.deprecation_notice(DEFAULT_MODEL) is None
+
+
+def test_the_installed_sdk_table_is_read_as_ids_and_dates() -> None:
+    # Shape only: which ids a release lists or retires is the release's business.
+    listed, deprecated = client_config.sdk_model_table()
+    assert all(isinstance(m, str) and m for m in listed)
+    assert all(isinstance(d, str) for d in deprecated.values())
+    assert not set(client_config.current_models()) & set(deprecated)

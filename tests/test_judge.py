@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import agentic_chunking.judge as judge_api
+from agentic_chunking import DEFAULT_JUDGE_MODEL
 from agentic_chunking._client import make_client
 from agentic_chunking._errors import ConfigurationError, InputError, ReplyParseError
 from agentic_chunking._models import AgenticChunk, AgenticChunkInput, AgenticResponse
@@ -195,7 +196,7 @@ def test_the_judge_model_comes_from_the_option_then_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv("AGENTIC_CHUNKING_JUDGE_MODEL", raising=False)
-    assert resolve_judge_model(None) == "claude-3-7-sonnet-20250219"
+    assert resolve_judge_model(None) == DEFAULT_JUDGE_MODEL
     monkeypatch.setenv("AGENTIC_CHUNKING_JUDGE_MODEL", "env-judge")
     assert resolve_judge_model(None) == "env-judge"
     assert resolve_judge_model(" opt-judge ") == "opt-judge"

@@ -13,6 +13,7 @@ import anthropic
 import pytest
 
 from agentic_chunking import (
+    DEFAULT_MODEL,
     AgenticChunkInput,
     ConfigurationError,
     ModelCallError,
@@ -438,7 +439,7 @@ def test_model_comes_from_the_environment_then_the_default(
     monkeypatch.delenv("AGENTIC_CHUNKING_MODEL")
     server2, client2 = serve(default_script())
     chunk_text_agentic(INPUTS, "D", client=client2)
-    assert {r.body["model"] for r in server2.requests} == {"claude-3-7-sonnet-20250219"}
+    assert {r.body["model"] for r in server2.requests} == {DEFAULT_MODEL}
 
 
 def test_the_client_is_built_from_the_environment(
@@ -456,9 +457,12 @@ def test_a_missing_key_is_a_configuration_error_naming_the_variable() -> None:
         chunk_text_agentic(INPUTS, "D")
 
 
-def test_an_unknown_model_suggests_another(serve: Any) -> None:
+def test_an_unknown_model_suggests_another(serve: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentic_chunking import _client_config
+
+    monkeypatch.setattr(_client_config, "sdk_model_table", lambda: (("claude-listed",), {}))
     _server, client = serve(lambda body: FakeReply(status=404, text="model: nope"))
-    with pytest.raises(ConfigurationError, match="--model claude-sonnet-4-6") as caught:
+    with pytest.raises(ConfigurationError, match=r"--model.*claude-listed") as caught:
         chunk_text_agentic(INPUTS[:1], "D", client=client, model="nope")
     assert "'nope'" in str(caught.value)
     assert isinstance(caught.value.__cause__, anthropic.NotFoundError)

@@ -368,3 +368,20 @@ def test_a_clean_pipeline_failure_is_a_completed_run_and_replaces_the_cassette(
     for case_id in CASES:
         text = (old.parent / f"{case_id}.yaml").read_text()
         assert text != "interactions: []\n" and "refusal" in text, text
+
+
+def test_the_summary_notes_deprecated_defaults_and_models_without_failing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agentic_chunking import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL, _client_config
+    from agentic_chunking.suite.plugin import sdk_notices
+
+    retired = {DEFAULT_MODEL: "May 1st, 2099", "claude-old": "June 2nd, 2099"}
+    monkeypatch.setattr(_client_config, "sdk_model_table", lambda: (("claude-new",), retired))
+    notices = sdk_notices("claude-old", DEFAULT_JUDGE_MODEL)
+    assert any("model 'claude-old' deprecated" in n and "June 2nd" in n for n in notices)
+    assert any(f"{DEFAULT_MODEL!r}" in n and "default model" in n for n in notices)
+    assert all("claude-new" in n for n in notices)
+    monkeypatch.setattr(_client_config, "sdk_model_table", lambda: (("claude-new",), {}))
+    assert sdk_notices("claude-old", None) == []
+    assert sdk_notices("reference", "reference") == []

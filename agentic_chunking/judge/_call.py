@@ -14,7 +14,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .._client import DEFAULT_MODEL
+from .._client import DEFAULT_JUDGE_MODEL
 from .._conversation import CallSettings, Outcome, converse
 from .._errors import ConfigurationError
 from .._models import AgenticChunkInput, AgenticResponse, CallUsage
@@ -38,12 +38,12 @@ JUDGE_SHAPE = (
 
 def resolve_judge_model(judge_model: str | None = None, *, default: str | None = None) -> str:
     """The judge model: ``judge_model`` if given, else ``$AGENTIC_CHUNKING_JUDGE_MODEL``,
-    else ``default`` (the suite passes its own rule here), else the pipeline's default model.
+    else ``default`` (the suite passes its own rule here), else DEFAULT_JUDGE_MODEL.
     """
     if judge_model is not None and judge_model.strip():
         return judge_model.strip()
     from_env = os.environ.get(JUDGE_MODEL_ENV_VAR, "").strip()
-    return from_env or default or DEFAULT_MODEL
+    return from_env or default or DEFAULT_JUDGE_MODEL
 
 
 def run_judge(

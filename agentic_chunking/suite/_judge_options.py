@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .._client import DEFAULT_MODEL
+from .._client import DEFAULT_JUDGE_MODEL
 from .._errors import InputError
 from ..judge import JUDGE_MODEL_ENV_VAR, calibration_path, load_calibration
 from ._judging import suite_judge_model
@@ -24,7 +24,7 @@ def add_judge_options(group: Any) -> None:
         "--judge-model",
         default=None,
         help="the model that judges each case after its pipeline calls, recorded in the same "
-        f"cassette (default: ${JUDGE_MODEL_ENV_VAR}, else {DEFAULT_MODEL}; the "
+        f"cassette (default: ${JUDGE_MODEL_ENV_VAR}, else {DEFAULT_JUDGE_MODEL}; the "
         f"'{REFERENCE_MODEL}' set is judged by the hand-written '{REFERENCE_MODEL}' judge)",
     )
     group.addoption(

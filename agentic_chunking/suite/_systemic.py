@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._client import API_KEY_ENV_VAR, BASE_URL_ENV_VAR, SUGGESTED_MODEL
+from .._client import API_KEY_ENV_VAR, BASE_URL_ENV_VAR, models_to_choose_from
 from ._cassettes import error_chain
 
 MESSAGES_PATH = "/v1/messages"
@@ -79,7 +79,7 @@ def _not_found(sdk: BaseException, model: str) -> SystemicFailure:
     return SystemicFailure(
         "model_unknown",
         f"the model {model!r} was not found (HTTP 404 not_found_error): the id is unknown "
-        f"or retired. Choose another with --model, e.g. --model {SUGGESTED_MODEL}.",
+        f"or retired. Choose another with --model ({models_to_choose_from()}).",
     )
 
 

@@ -26,7 +26,15 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-from .._client import API_KEY_ENV_VAR, DEFAULT_MODEL, MODEL_ENV_VAR, REPLAY_API_KEY, make_client
+from .._client import (
+    API_KEY_ENV_VAR,
+    DEFAULT_JUDGE_MODEL,
+    DEFAULT_MODEL,
+    MODEL_ENV_VAR,
+    REPLAY_API_KEY,
+    deprecation_notice,
+    make_client,
+)
 from .._errors import CaseError, CassetteError, ConfigurationError, ModelCallError
 from .._pipeline import DEFAULT_MAX_CONCURRENCY
 from .._prompts import PROMPT_VERSIONS
@@ -383,3 +391,21 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         terminalreporter.write_line(f"report: {suite.report_path}")
     if suite.report_error is not None:
         terminalreporter.write_line(f"report not written: {suite.report_error}", red=True)
+    for notice in sdk_notices(suite.model, suite.judge_model):
+        terminalreporter.write_line(f"note: {notice}", yellow=True)
+
+
+def sdk_notices(model: str, judge_model: str | None) -> list[str]:
+    """Notices, never failures, for the defaults and this run's models that the installed
+    SDK marks deprecated: a new SDK release may retire one without turning the run red."""
+    roles: dict[str, list[str]] = {}
+    for name, role in (
+        (model, "model"),
+        (judge_model, "judge model"),
+        (DEFAULT_MODEL, "default model"),
+        (DEFAULT_JUDGE_MODEL, "default judge model"),
+    ):
+        if name is not None and name != REFERENCE_MODEL:
+            roles.setdefault(name, []).append(role)
+    notices = (deprecation_notice(name, role=" and ".join(r)) for name, r in roles.items())
+    return [notice for notice in notices if notice is not None]
