@@ -14,6 +14,7 @@ Guarantees of ``plan_judge_requests``:
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from collections.abc import Iterable, Sequence
@@ -104,8 +105,10 @@ def plan_judge_requests(
     if pairs is None:
         pairs = candidate_pairs(propositions)
     calls = min(MAX_CALLS, math.ceil(len(propositions) / max_per_call))
-    size = math.ceil(len(propositions) / calls)
-    groups = [propositions[start : start + size] for start in range(0, len(propositions), size)]
+    # Sizes differ by at most one, so ``calls`` groups are made (ceil-sized slices could
+    # make fewer: 4 propositions in 3 calls would be two slices of 2).
+    bounds = [len(propositions) * i // calls for i in range(calls + 1)]
+    groups = [propositions[start:end] for start, end in itertools.pairwise(bounds)]
     requests = []
     for index, group in enumerate(groups, start=1):
         numbers = {p.number for p in group}
