@@ -3,8 +3,6 @@
 The public API is re-exported here; implementation modules are private.
 """
 
-from ._batches import Batch, plan_batches
-from ._client import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL
 from ._errors import (
     AgenticChunkingError,
     CaseError,
@@ -23,13 +21,15 @@ from ._models import (
     ExtractedBatch,
     estimate_tokens,
 )
-from ._normalise import GroupingReply, ThemeGroup, normalise_agentic_output, parse_grouping
-from ._parse import parse_propositions, parse_propositions_strict
-from ._pipeline import chunk_text_agentic
-from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH, pre_chunk_for_extraction
-from ._prompts import PROMPT_VERSIONS
 from ._text import split_sentences
 from ._warning import PipelineWarning
+from .client import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL
+from .pipeline._batches import Batch, plan_batches
+from .pipeline._normalise import GroupingReply, ThemeGroup, normalise_agentic_output, parse_grouping
+from .pipeline._parse import parse_propositions, parse_propositions_strict
+from .pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH, pre_chunk_for_extraction
+from .pipeline._prompts import PROMPT_VERSIONS
+from .pipeline._run import chunk_text_agentic
 
 __all__ = [
     "DEFAULT_JUDGE_MODEL",

@@ -1,5 +1,5 @@
 """``python -m agentic_chunking`` runs the command line."""
 
-from .cli import entry
+from .cli._main import entry
 
 entry()

@@ -156,7 +156,7 @@ def _row(name: str, rule: str, items: list[Item], show: int, notes: list[str]) -
 def _reference_findings() -> Counter[str]:
     """Errors and warnings of the 32 cases replayed from the reference replies, judged
     exactly as the suite judges them (a loopback server serves the replies)."""
-    from agentic_chunking._client import make_client
+    from agentic_chunking.client import make_client
     from agentic_chunking.suite import load_cases
     from agentic_chunking.suite._replies import REFERENCE_MODEL, ReferenceServer, load_replies
     from agentic_chunking.suite._runner import judge, run_pipeline

@@ -20,9 +20,9 @@ import time
 from typing import Any
 
 from agentic_chunking import AgenticChunkInput, chunk_text_agentic
-from agentic_chunking._client import make_client
-from agentic_chunking._pipeline import DEFAULT_MAX_CONCURRENCY
-from agentic_chunking._prompts import load_prompt
+from agentic_chunking.client import make_client
+from agentic_chunking.pipeline._prompts import load_prompt
+from agentic_chunking.pipeline._run import DEFAULT_MAX_CONCURRENCY
 from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
 
 

@@ -25,7 +25,6 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _generated import propositions, with_copies
 
-from agentic_chunking._partition import merge_duplicates
 from agentic_chunking.checks import (
     _cached,
     _duplicates,
@@ -35,6 +34,7 @@ from agentic_chunking.checks import (
     same_fact,
 )
 from agentic_chunking.checks._duplicates import CERTAIN, CONTAINED, EXACT, REWORDED
+from agentic_chunking.pipeline._partition import merge_duplicates
 
 
 def cold() -> None:

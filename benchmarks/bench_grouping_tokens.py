@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 
 from agentic_chunking import AgenticResponse
-from agentic_chunking._client import make_client
+from agentic_chunking.client import make_client
 from agentic_chunking.suite._cases import load_cases
 from agentic_chunking.suite._replies import REFERENCE_MODEL, ReferenceServer, load_replies
 from agentic_chunking.suite._runner import run_pipeline

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agentic_chunking._prompts import load_prompt
+from agentic_chunking.pipeline._prompts import load_prompt
 from agentic_chunking.testing import FakeMessagesServer, FakeReply
 
 CONCURRENCY = 4

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from agentic_chunking._client import make_client
+from agentic_chunking.client import make_client
 from agentic_chunking.suite import REFERENCE_MODEL, ReferenceServer, load_cases, load_replies
 from agentic_chunking.suite._runner import run_case
 from agentic_chunking.testing import FakeMessagesServer

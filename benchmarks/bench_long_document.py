@@ -34,8 +34,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _generated import themed_propositions
 
 from agentic_chunking import AgenticChunkInput, AgenticResponse, _grouping, chunk_text_agentic
-from agentic_chunking._client import make_client
-from agentic_chunking._pipeline import DEFAULT_GROUPING_MAX_TOKENS
+from agentic_chunking.client import make_client
+from agentic_chunking.pipeline._run import DEFAULT_GROUPING_MAX_TOKENS
 from agentic_chunking.testing import FakeMessagesServer, ScriptedPipeline
 
 PER_CHUNK = 25

@@ -31,7 +31,7 @@ from typing import Any
 import httpx2
 import vcr
 
-from agentic_chunking._client import make_client
+from agentic_chunking.client import make_client
 from agentic_chunking.suite import case_files, cassette_path, judge, load_case, run_case
 from agentic_chunking.suite import vcr_config as suite_vcr_config
 from agentic_chunking.suite._runner import run_pipeline

@@ -20,10 +20,10 @@ from pathlib import Path
 
 import yaml
 
-from agentic_chunking._client import make_client
 from agentic_chunking._files import write_text_atomic
 from agentic_chunking._text import split_sentences
 from agentic_chunking.checks._language import profile
+from agentic_chunking.client import make_client
 from agentic_chunking.judge import candidate_pairs, number_propositions
 from agentic_chunking.suite._cases import load_cases
 from agentic_chunking.suite._replies import REFERENCE_MODEL, ReferenceServer, load_replies

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from agentic_chunking._cli_chunk import read_inputs
 from agentic_chunking.cli import main
+from agentic_chunking.cli._chunk import read_inputs
 from agentic_chunking.semantic import HashingEmbedder, MiniLMEmbedder, SemanticSplitter
 
 TEXT = (

@@ -8,8 +8,8 @@ import anthropic
 import pytest
 
 from agentic_chunking import ConfigurationError, ModelCallError
-from agentic_chunking import _client_config as client_config
-from agentic_chunking._client import DEFAULT_MODEL, call_model, make_client, resolve_model
+from agentic_chunking.client import DEFAULT_MODEL, call_model, make_client, resolve_model
+from agentic_chunking.client import _config as client_config
 from agentic_chunking.testing import FakeMessagesServer, FakeReply
 
 KEY = "sk-ant-client-test-key"

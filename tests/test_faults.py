@@ -24,9 +24,9 @@ from typing import Any
 
 import pytest
 
-from agentic_chunking import _client
-from agentic_chunking._prompts import load_prompt
 from agentic_chunking.cli import main
+from agentic_chunking.client import _anthropic as _client
+from agentic_chunking.pipeline._prompts import load_prompt
 from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
 
 KEY = "sk-ant-faults-test-key"
@@ -137,7 +137,7 @@ def test_a_read_only_output_directory_is_refused_before_any_call(
     def read_only(*args: object, **kwargs: object) -> None:
         raise OSError(30, "Read-only file system")
 
-    monkeypatch.setattr("agentic_chunking._cli_io.tempfile.TemporaryFile", read_only)
+    monkeypatch.setattr("agentic_chunking.cli._io.tempfile.TemporaryFile", read_only)
     with FakeMessagesServer(handler=echo_model) as server:
         serve(monkeypatch, server)
         status, _, err = run("chunk", document(tmp_path), "-o", tmp_path / "out.json")
@@ -690,7 +690,7 @@ def test_report_output_on_a_read_only_file_system_is_one_line(
     def read_only(path: object, text: str, **options: object) -> None:
         raise OSError(30, "Read-only file system")
 
-    monkeypatch.setattr("agentic_chunking._cli_io.write_text_atomic", read_only)
+    monkeypatch.setattr("agentic_chunking.cli._io.write_text_atomic", read_only)
     status, _, err = run("report", REPORT_FIXTURES / "results-reference.json", "-o", out)
     assert status == 2 and f"cannot write {out}: Read-only file system" in err
     assert out.read_text() == "previous"
@@ -851,7 +851,7 @@ def test_split_on_a_full_disk_keeps_the_previous_output(
     def full(path: object, text: str, **options: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("agentic_chunking._cli_io.write_text_atomic", full)
+    monkeypatch.setattr("agentic_chunking.cli._io.write_text_atomic", full)
     status, _, err = run("split", doc, "-o", out)
     assert status == 2 and "No space left on device" in err and out.read_text() == "[]\n"
 

@@ -11,8 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agentic_chunking import AgenticChunkInput, chunk_text_agentic
-from agentic_chunking._client import make_client
-from agentic_chunking._grouping import (
+from agentic_chunking.client import make_client
+from agentic_chunking.pipeline._grouping import (
     MAX_WINDOW_INPUT_TOKENS,
     OUTPUT_SHARE,
     estimate_output_tokens,

@@ -12,10 +12,8 @@ from hypothesis import strategies as st
 
 import agentic_chunking.judge as judge_api
 from agentic_chunking import DEFAULT_JUDGE_MODEL
-from agentic_chunking._client import make_client
 from agentic_chunking._errors import ConfigurationError, InputError, ReplyParseError
 from agentic_chunking._models import AgenticChunk, AgenticChunkInput, AgenticResponse
-from agentic_chunking._prompts import load_prompt
 from agentic_chunking.checks import (
     NO_DUPLICATION,
     NO_INVENTION,
@@ -24,6 +22,7 @@ from agentic_chunking.checks import (
     WARNING,
     Finding,
 )
+from agentic_chunking.client import make_client
 from agentic_chunking.judge import (
     MAX_CALLS,
     Judgement,
@@ -38,6 +37,7 @@ from agentic_chunking.judge import (
     resolve_judge_model,
     run_judge,
 )
+from agentic_chunking.pipeline._prompts import load_prompt
 from agentic_chunking.report import CheckResult, FindingRecord
 from agentic_chunking.report._records import JUDGE_STATUSES as RECORD_JUDGE_STATUSES
 from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text

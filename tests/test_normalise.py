@@ -162,7 +162,7 @@ def test_response_dict_uses_the_seed_names_and_round_trips() -> None:
 
 def test_numbered_grouping_keeps_numbers_as_given_and_maps_texts() -> None:
     from agentic_chunking import ReplyParseError
-    from agentic_chunking._normalise import NumberedGroup, parse_numbered_grouping
+    from agentic_chunking.pipeline._normalise import NumberedGroup, parse_numbered_grouping
 
     listed = ["First fact.", "Second  fact.", "Third fact."]
     raw = (

@@ -19,8 +19,8 @@ from agentic_chunking import (
     ModelCallError,
     chunk_text_agentic,
 )
-from agentic_chunking._client import make_client
-from agentic_chunking._prompts import load_prompt
+from agentic_chunking.client import make_client
+from agentic_chunking.pipeline._prompts import load_prompt
 from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
 
 KEY = "sk-ant-test-secret-0123456789"
@@ -458,7 +458,7 @@ def test_a_missing_key_is_a_configuration_error_naming_the_variable() -> None:
 
 
 def test_an_unknown_model_suggests_another(serve: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from agentic_chunking import _client_config
+    from agentic_chunking.client import _config as _client_config
 
     monkeypatch.setattr(_client_config, "sdk_model_table", lambda: (("claude-listed",), {}))
     _server, client = serve(lambda body: FakeReply(status=404, text="model: nope"))

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agentic_chunking import AgenticChunkInput, InputError, plan_batches
-from agentic_chunking._partition import (
+from agentic_chunking.pipeline._partition import (
     Merged,
     check_numbered_partition,
     check_partition,

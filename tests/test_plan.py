@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from agentic_chunking import AgenticChunkInput, CallUsage
-from agentic_chunking._grouping import window_capacity
-from agentic_chunking._plan import ProgressTally, plan_run
-from agentic_chunking._prices import PRICES_PER_MILLION
 from agentic_chunking.cli import main
+from agentic_chunking.client import PRICES_PER_MILLION
+from agentic_chunking.pipeline._grouping import window_capacity
+from agentic_chunking.pipeline._plan import ProgressTally, plan_run
 
 SENTENCE = "Glaciers carve deep valleys into the rock of the mountains over many centuries. "
 

@@ -8,7 +8,7 @@ from importlib import resources
 import pytest
 
 from agentic_chunking import PROMPT_VERSIONS
-from agentic_chunking._prompts import (
+from agentic_chunking.pipeline._prompts import (
     extraction_user_message,
     grouping_merge_user_message,
     grouping_user_message,
@@ -37,12 +37,12 @@ def test_versions_come_from_the_first_line_of_each_file() -> None:
         "judge": "judge-v1",
     }
     for stage, name in FILES.items():
-        raw = resources.files("agentic_chunking").joinpath("prompts", name)
+        raw = resources.files("agentic_chunking.pipeline").joinpath("prompts", name)
         assert raw.read_text("utf-8").startswith(f"# version: {PROMPT_VERSIONS[stage]}\n")
 
 
 def test_grouping_v1_is_kept_for_the_cassettes_that_answer_it() -> None:
-    raw = resources.files("agentic_chunking").joinpath("prompts", "grouping.v1.txt")
+    raw = resources.files("agentic_chunking.pipeline").joinpath("prompts", "grouping.v1.txt")
     assert raw.read_text("utf-8").startswith("# version: grouping-v1\n")
 
 
@@ -50,7 +50,7 @@ def test_extraction_v2_asks_for_the_passages_own_words_and_v1_is_kept() -> None:
     text = load_prompt("extraction").text
     assert "Keep the passage's own words" in text and "no synonyms" in text
     assert "only the words needed to resolve a reference or to repeat a subject" in text
-    v1 = resources.files("agentic_chunking").joinpath("prompts", "extraction.v1.txt")
+    v1 = resources.files("agentic_chunking.pipeline").joinpath("prompts", "extraction.v1.txt")
     assert v1.read_text("utf-8").startswith("# version: extraction-v1\n")
 
 

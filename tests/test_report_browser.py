@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from agentic_chunking._client import make_client
-from agentic_chunking.mutations import invent_fact
+from agentic_chunking.client import make_client
+from agentic_chunking.mutations._operators import invent_fact
 from agentic_chunking.report import RunResults, load_results, render_report
 from agentic_chunking.suite import ReferenceServer, load_cases, load_replies, run_case
 from agentic_chunking.suite._mutation import mutate_replies

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import vcr
 
-from agentic_chunking._client import make_client
+from agentic_chunking.client import make_client
 from agentic_chunking.report import RunResults, load_results, record_run
 from agentic_chunking.suite import load_case, run_case
 from agentic_chunking.suite._cassettes import vcr_config

@@ -16,7 +16,7 @@ from agentic_chunking.report import (
     warning_summary,
 )
 
-# The pipeline's own wording (agentic_chunking/_pipeline.py), one line of each kind.
+# The pipeline's own wording (agentic_chunking/pipeline/_notes.py), one line of each kind.
 REPEATED = (
     "duplicate merged before grouping (repeated): 'Bees dance.' from chunk BEE-C02 kept once "
     "as 'Bees dance.' (first from chunk BEE-C01)"

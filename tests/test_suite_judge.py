@@ -15,16 +15,16 @@ from typing import Any
 
 import pytest
 
-from agentic_chunking._client import make_client
 from agentic_chunking._errors import CassetteError, InputError
-from agentic_chunking._prompts import load_prompt
 from agentic_chunking.checks import NO_INVENTION
+from agentic_chunking.client import make_client
 from agentic_chunking.judge import (
     SIMULATED_JUDGE_MODEL,
     read_judge_request,
     simulated_careful_judge,
 )
 from agentic_chunking.mutations import Mutation
+from agentic_chunking.pipeline._prompts import load_prompt
 from agentic_chunking.report import RunResults, render_report
 from agentic_chunking.suite import ReferenceServer, load_case, load_replies, run_case
 from agentic_chunking.suite._cassettes import vcr_config

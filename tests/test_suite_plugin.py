@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from agentic_chunking._client import make_client
+from agentic_chunking.client import make_client
 from agentic_chunking.report import RunResults, build_report, load_results, write_results
 from agentic_chunking.suite import ReferenceServer, find_secrets, load_case, load_replies
 from agentic_chunking.suite.plugin import SYSTEMIC_EXIT_CODE
@@ -373,7 +373,8 @@ def test_a_clean_pipeline_failure_is_a_completed_run_and_replaces_the_cassette(
 def test_the_summary_notes_deprecated_defaults_and_models_without_failing(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from agentic_chunking import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL, _client_config
+    from agentic_chunking import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL
+    from agentic_chunking.client import _config as _client_config
     from agentic_chunking.suite.plugin import sdk_notices
 
     retired = {DEFAULT_MODEL: "May 1st, 2099", "claude-old": "June 2nd, 2099"}

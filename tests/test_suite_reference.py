@@ -29,7 +29,7 @@ def test_reference_cassettes_are_up_to_date_with_the_reply_files(tmp_path: Path)
 
 
 def test_hand_written_fact_texts_are_served_as_numbers_of_the_numbered_list() -> None:
-    from agentic_chunking._prompts import grouping_user_message
+    from agentic_chunking.pipeline._prompts import grouping_user_message
     from agentic_chunking.suite._replies import GroupEntry, ReferenceReplies, numbered_list
 
     listed = ["B fact.", "A  fact.", "C fact."]

@@ -14,9 +14,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ._client import API_KEY_ENV_VAR, REPLAY_API_KEY, make_client
-from ._errors import ConfigurationError, InputError, ModelCallError
-from ._prompts import PROMPT_VERSIONS
+from .._errors import ConfigurationError, InputError, ModelCallError
+from ..client import API_KEY_ENV_VAR, REPLAY_API_KEY, make_client
+from ..pipeline._prompts import PROMPT_VERSIONS
 
 DEFAULT_ITEMS = Path("benchmarks/data/judge_calibration.jsonl")
 DEFAULT_CALIBRATION_DIR = Path("calibration")
@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Calibrate, write the file, print the figures; 0 on success (errors raise)."""
-    from .judge import (
+    from ..judge import (
         Calibration,
         calibrate,
         calibration_path,
@@ -100,7 +100,7 @@ def _recorder(record: bool, cassette: Path, model: str) -> Any:
         raise ConfigurationError(
             "calibrate-judge records and replays with vcrpy: pip install 'agentic-chunking[suite]'"
         ) from None
-    from .suite import vcr_config
+    from ..suite import vcr_config
 
     if record:
         if not os.environ.get(API_KEY_ENV_VAR, "").strip():
@@ -120,7 +120,7 @@ def _recorder(record: bool, cassette: Path, model: str) -> Any:
 
 
 def _explained(error: ModelCallError, cassette: Path, model: str) -> Exception:
-    from .suite import cassette_error
+    from ..suite import cassette_error
 
     explained = cassette_error(error, path=cassette, case_id="calibrate-judge", model=model)
     if explained is None:

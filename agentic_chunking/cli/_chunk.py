@@ -23,24 +23,24 @@ from typing import Any
 
 import yaml
 
-from ._cli_io import check_output_path, int_at_least, read_text_file, write_json
-from ._client import (
+from .._errors import InputError, ModelCallError
+from .._models import AgenticChunkInput, AgenticResponse
+from ..client import (
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
     MODEL_ENV_VAR,
     TIMEOUT_ENV_VAR,
     resolve_model,
 )
-from ._errors import InputError, ModelCallError
-from ._models import AgenticChunkInput, AgenticResponse
-from ._pipeline import (
+from ..pipeline._plan import plan_run
+from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
+from ..pipeline._run import (
     DEFAULT_EXTRACTION_MAX_TOKENS,
     DEFAULT_GROUPING_MAX_TOKENS,
     DEFAULT_MAX_CONCURRENCY,
     chunk_text_agentic,
 )
-from ._plan import plan_run
-from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
+from ._io import check_output_path, int_at_least, read_text_file, write_json
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
 JSON_SUFFIXES = (".json",)

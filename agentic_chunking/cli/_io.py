@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ._errors import InputError
-from ._files import write_text_atomic
+from .._errors import InputError
+from .._files import write_text_atomic
 
 
 def read_text_file(path: Path) -> str:

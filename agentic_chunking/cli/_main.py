@@ -20,7 +20,7 @@ import sys
 import threading
 from collections.abc import Sequence
 
-from ._errors import AgenticChunkingError, ModelCallError
+from .._errors import AgenticChunkingError, ModelCallError
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -31,10 +31,10 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool killed 
 
 # Modules that register a subcommand; listed here so the help shows them in this order.
 COMMAND_MODULES: tuple[str, ...] = (
-    "agentic_chunking._cli_calibrate",
-    "agentic_chunking._cli_chunk",
-    "agentic_chunking._cli_report",
-    "agentic_chunking._cli_split",
+    "agentic_chunking.cli._calibrate",
+    "agentic_chunking.cli._chunk",
+    "agentic_chunking.cli._report",
+    "agentic_chunking.cli._split",
 )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ._cli_io import check_output_path, write_output_text
+from ._io import check_output_path, write_output_text
 
 DEFAULT_REPORTS_DIR = Path("reports")
 
@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     """Load the files, write the page, print its path; 0 on success (errors raise)."""
-    from .report import build_report, load_results, render_report
+    from ..report import build_report, load_results, render_report
 
     sources = [*args.results, *([args.baseline] if args.baseline else [])]
     check_output_path(args.output, inputs=sources, make_directory=True)

@@ -16,10 +16,10 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ._cli_io import check_output_path, int_at_least, read_text_file, write_json
+from ._io import check_output_path, int_at_least, read_text_file, write_json
 
 if TYPE_CHECKING:
-    from .semantic import SemanticChunk
+    from ..semantic import SemanticChunk
 
 DEFAULT_CHUNK_PREFIX = "L4"
 
@@ -115,7 +115,7 @@ def _finite(value: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     """Split ``args.path`` and write the chunks as JSON; return the exit status."""
-    from .semantic import SemanticSplitter, render_explanation
+    from ..semantic import SemanticSplitter, render_explanation
 
     text = read_text_file(args.path)
     check_output_path(args.output, inputs=[args.path])
@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _short_overlaps(text: str, chunks: Sequence[SemanticChunk], requested: int) -> int:
     """How many chunks after the first repeat fewer than ``requested`` segments."""
-    from .semantic import segment_spans
+    from ..semantic import segment_spans
 
     if requested == 0:
         return 0

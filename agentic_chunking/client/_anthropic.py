@@ -30,7 +30,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from ._client_config import (
+from .._errors import ConfigurationError, ModelCallError
+from .._models import CallUsage
+from ._config import (
     API_KEY_ENV_VAR,
     BASE_URL_ENV_VAR,
     CONNECT_TIMEOUT_S,
@@ -51,8 +53,6 @@ from ._client_config import (
     resolve_timeout,
     shown_url,
 )
-from ._errors import ConfigurationError, ModelCallError
-from ._models import CallUsage
 
 if TYPE_CHECKING:  # the SDK takes seconds to import: load it only when a call is made
     import anthropic

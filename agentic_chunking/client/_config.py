@@ -14,7 +14,7 @@ import typing
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
-from ._errors import ConfigurationError, InputError
+from .._errors import ConfigurationError, InputError
 
 DEFAULT_MODEL = "claude-sonnet-4-6"
 """The pipeline's default model: Claude Sonnet 4.6, the newest model that the installed SDK

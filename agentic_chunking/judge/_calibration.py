@@ -27,7 +27,7 @@ from typing import Any
 from .._errors import InputError
 from .._files import write_text_atomic
 from .._models import AgenticChunk, AgenticChunkInput, AgenticResponse
-from .._prompts import PROMPT_VERSIONS
+from ..pipeline._prompts import PROMPT_VERSIONS
 from ..report._results import model_slug
 from ._verdicts import NEEDS_CONTEXT, NOT_ATOMIC, NOT_SUPPORTED, Judgement, Pair
 

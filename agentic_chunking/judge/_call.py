@@ -14,11 +14,11 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .._client import DEFAULT_JUDGE_MODEL
-from .._conversation import CallSettings, Outcome, converse
 from .._errors import ConfigurationError
 from .._models import AgenticChunkInput, AgenticResponse, CallUsage
-from .._pipeline import DEFAULT_MAX_REPAIR_ATTEMPTS
+from ..client import DEFAULT_JUDGE_MODEL
+from ..pipeline._conversation import CallSettings, Outcome, converse
+from ..pipeline._run import DEFAULT_MAX_REPAIR_ATTEMPTS
 from ._request import JudgeRequest, plan_judge_requests
 from ._verdicts import Judgement, Pair, PairVerdict, PropositionVerdict, read_judge_reply
 

@@ -17,7 +17,7 @@ from typing import Any, Literal, NoReturn, cast
 
 from .._errors import ReplyParseError
 from .._models import CallUsage
-from .._parse import load_json_array
+from ..pipeline._parse import load_json_array
 
 Verdict = Literal["supported", "not_supported", "needs_context", "not_atomic"]
 SUPPORTED: Verdict = "supported"

@@ -8,8 +8,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._errors import InputError
-from .checks._language import looks_like_finite_verb, tokens
+from .._errors import InputError
+from ..checks._language import looks_like_finite_verb, tokens
 
 Groups = list[dict[str, Any]]
 

@@ -17,11 +17,11 @@ from typing import Any
 
 import lemminflect
 
-from ._errors import InputError
-from ._mutation_base import Groups, Mutation, _ordered, _replace, _subject_end, _usable
-from ._text import split_sentences
-from .checks import COVERAGE, NO_DUPLICATION, NO_INVENTION, NO_UNRESOLVED_PRONOUNS, SELF_CONTAINED
-from .checks._language import GLUE_WORDS, lemma, tokens, word_set
+from .._errors import InputError
+from .._text import split_sentences
+from ..checks import COVERAGE, NO_DUPLICATION, NO_INVENTION, NO_UNRESOLVED_PRONOUNS, SELF_CONTAINED
+from ..checks._language import GLUE_WORDS, lemma, tokens, word_set
+from ._base import Groups, Mutation, _ordered, _replace, _subject_end, _usable
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])")
 _NEGATION = (

@@ -15,18 +15,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from ._errors import InputError
-from ._fact_mutations import CERTAIN_OPERATORS, FACT_OPERATORS
-from ._mutation_base import (
-    Groups,
-    Mutation,
-    _ordered,
-    _replace,
-    _subject_end,
-    _usable,
-    apply_to_propositions,
-)
-from .checks import (
+from .._errors import InputError
+from ..checks import (
     MIXED_DOMAINS,
     NO_DUPLICATION,
     NO_INVENTION,
@@ -39,6 +29,16 @@ from .checks import (
     find_unresolved_pronouns,
     same_fact,
 )
+from ._base import (
+    Groups,
+    Mutation,
+    _ordered,
+    _replace,
+    _subject_end,
+    _usable,
+    apply_to_propositions,
+)
+from ._facts import CERTAIN_OPERATORS, FACT_OPERATORS
 
 _FICTIONAL = ("Quimby Institute", "Zelinski Foundation", "Marrowvale Consortium", "Ostrander Group")
 _NUMBER_WORDS = ("two", "three", "four", "five", "six", "seven", "eight", "nine")
@@ -216,6 +216,6 @@ OPERATORS: dict[str, Callable[..., Mutation]] = {
     **FACT_OPERATORS,
 }
 """Operator name -> function ``(groups, source, *, seed=0, labelled_sentences=None)``; the
-last nine (issue 10) live in ``_fact_mutations``."""
+last nine (issue 10) live in ``mutations._facts``."""
 
 __all__ = ["CERTAIN_OPERATORS", "OPERATORS", "Mutation", "apply_to_propositions"]

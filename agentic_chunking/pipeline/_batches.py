@@ -10,8 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._errors import InputError
-from ._models import AgenticChunkInput
+from .._errors import InputError
+from .._models import AgenticChunkInput
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH, pre_chunk_for_extraction
 
 

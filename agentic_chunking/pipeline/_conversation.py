@@ -17,9 +17,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ._client import ModelReply, call_model, max_tokens_limit
-from ._errors import ModelCallError, ReplyParseError
-from ._models import CallUsage
+from .._errors import ModelCallError, ReplyParseError
+from .._models import CallUsage
+from ..client import ModelReply, call_model, max_tokens_limit
 from ._prompts import load_prompt, partition_repair_message, repair_user_message
 
 if TYPE_CHECKING:

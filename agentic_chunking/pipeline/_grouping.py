@@ -20,8 +20,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from .._models import CallUsage, estimate_tokens
 from ._conversation import Breach, Outcome
-from ._models import CallUsage, estimate_tokens
 from ._normalise import NumberedReply, parse_numbered_grouping
 from ._partition import NumberedPartition, check_numbered_partition
 from ._prompts import (

@@ -7,14 +7,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ._errors import ReplyParseError
-from ._models import (
+from .._errors import ReplyParseError
+from .._models import (
     UNKNOWN_DOCUMENT_ID,
     AgenticChunk,
     AgenticResponse,
 )
+from .._warning import SKIPPED_ENTRY, PipelineWarning
 from ._parse import load_json_array
-from ._warning import SKIPPED_ENTRY, PipelineWarning
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,16 +8,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ._batches import Batch
-from ._partition import Merged, normalise_space
-from ._warning import (
+from .._warning import (
     DUPLICATE_MERGED,
     EMPTY_INPUT,
     NO_PROPOSITION,
     POSSIBLE_DUPLICATE,
     PipelineWarning,
 )
-from .checks._duplicates import REWORDED, duplicate_pairs
+from ..checks._duplicates import REWORDED, duplicate_pairs
+from ._batches import Batch
+from ._partition import Merged, normalise_space
 
 
 def empty_input(chunk_id: str) -> PipelineWarning:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ._errors import ReplyParseError
+from .._errors import ReplyParseError
 
 _FENCE = re.compile(r"```[ \t]*[A-Za-z0-9_+-]*[ \t]*\r?\n?(.*?)```", re.DOTALL)
 _TRAILING_COMMA = re.compile(r",(\s*[\]}])")

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from .checks._duplicates import certain_key
+from ..checks._duplicates import certain_key
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,12 +19,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .._models import AgenticChunkInput, CallUsage, estimate_tokens
+from .._text import split_sentences
+from ..client import estimate_cost_usd
 from ._batches import plan_batches
 from ._grouping import GROUP_OUTPUT_TOKENS, estimate_output_tokens, window_capacity
-from ._models import AgenticChunkInput, CallUsage, estimate_tokens
-from ._prices import estimate_cost_usd
 from ._prompts import extraction_user_message, load_prompt
-from ._text import split_sentences
 
 PROPOSITIONS_PER_SENTENCE = 1.57
 """Propositions a source sentence gives, on average (440 from 280 sentences, 32 cases)."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ._text import sentence_spans
+from .._text import sentence_spans
 
 DEFAULT_MAX_TOKENS_PER_BATCH = 2000
 CHARS_PER_TOKEN = 4

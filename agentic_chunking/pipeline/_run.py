@@ -20,19 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from . import _notes as notes
-from ._batches import Batch, coerce_inputs, plan_batches
-from ._client import (
-    DEFAULT_MAX_RETRIES,
-    check_max_tokens,
-    make_client,
-    resolve_model,
-)
-from ._conversation import CallSettings, Progress, converse
-from ._conversation import Outcome as _Outcome
-from ._errors import InputError, ModelCallError
-from ._grouping import group
-from ._models import (
+from .._errors import InputError, ModelCallError
+from .._models import (
     UNKNOWN_DOCUMENT_ID,
     AgenticChunk,
     AgenticChunkInput,
@@ -40,6 +29,18 @@ from ._models import (
     CallUsage,
     ExtractedBatch,
 )
+from .._warning import PipelineWarning
+from ..client import (
+    DEFAULT_MAX_RETRIES,
+    check_max_tokens,
+    make_client,
+    resolve_model,
+)
+from . import _notes as notes
+from ._batches import Batch, coerce_inputs, plan_batches
+from ._conversation import CallSettings, Progress, converse
+from ._conversation import Outcome as _Outcome
+from ._grouping import group
 from ._parse import parse_propositions_strict
 from ._partition import Merged, merge_duplicates
 from ._plan import ProgressTally
@@ -49,7 +50,6 @@ from ._prompts import (
     extraction_user_message,
 )
 from ._threads import map_abandoning
-from ._warning import PipelineWarning
 
 if TYPE_CHECKING:
     import anthropic

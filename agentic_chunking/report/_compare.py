@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .._prices import estimate_cost_usd
+from ..client import estimate_cost_usd
 from ._diff import CaseDiff, diff_case
 from ._metrics import metric_status, missing_themes
 from ._records import METRICS
@@ -79,7 +79,7 @@ class Headline:
     model: str = ""
     """The run's model id (the label may carry a time or a ``baseline:`` prefix)."""
     cost_usd: tuple[float | None, float | None] = (None, None)
-    """(base, run) estimated cost at each model's list price (``_prices``); None for a
+    """(base, run) estimated cost at each model's list price (``client._prices``); None for a
     model with no known price. An estimate, never a bill."""
 
     @property

@@ -15,14 +15,14 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from .._errors import CaseError
 from .._models import AgenticChunkInput
-from .._pipeline import (
+from .._text import split_sentences
+from ..checks import SUBSTANCE_RULES, WARNING, Severity
+from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
+from ..pipeline._run import (
     DEFAULT_EXTRACTION_MAX_TOKENS,
     DEFAULT_GROUPING_MAX_TOKENS,
     DEFAULT_MAX_REPAIR_ATTEMPTS,
 )
-from .._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
-from .._text import split_sentences
-from ..checks import SUBSTANCE_RULES, WARNING, Severity
 
 Category = Literal["extraction", "grouping", "edge", "integration"]
 Rule = Literal["no_invention", "no_unresolved_pronouns", "no_duplication", "self_contained"]

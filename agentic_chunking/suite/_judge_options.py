@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from .._client import DEFAULT_JUDGE_MODEL
 from .._errors import InputError
+from ..client import DEFAULT_JUDGE_MODEL
 from ..judge import JUDGE_MODEL_ENV_VAR, calibration_path, load_calibration
 from ._judging import suite_judge_model
 from ._replies import REFERENCE_MODEL

@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .._client import make_client
 from .._errors import InputError
 from .._models import AgenticResponse
-from .._parse import parse_propositions_strict
 from ..checks import MIXED_DOMAINS, NO_DUPLICATION
+from ..client import make_client
 from ..judge import Judgement
-from ..mutations import OPERATORS, Mutation
+from ..mutations._operators import OPERATORS, Mutation
+from ..pipeline._parse import parse_propositions_strict
 from ..testing import FakeMessagesServer
 from ._cases import Case, load_cases
 from ._replies import (
@@ -41,7 +41,7 @@ if TYPE_CHECKING:
 
 
 Operator = Callable[..., Mutation]
-"""A mutation operator, called as ``agentic_chunking.mutations.OPERATORS`` are."""
+"""A mutation operator, called as ``agentic_chunking.mutations._operators.OPERATORS`` are."""
 CarefulJudge = Callable[[AgenticResponse, Mutation], Judgement]
 """Judges a mutated response knowing the mutation (a simulated judge, never a model)."""
 
@@ -104,7 +104,7 @@ def kill_matrix(
 
     ``careful_judge`` (e.g. ``agentic_chunking.judge.simulated_careful_judge``) judges each
     mutated response and its verdicts combine with the checks, as the suite's recorded
-    judge does; ``operators`` replaces ``agentic_chunking.mutations.OPERATORS``.
+    judge does; ``operators`` replaces ``agentic_chunking.mutations._operators.OPERATORS``.
     """
     reference = ReferenceServer()
     outcomes: list[MutationOutcome] = []

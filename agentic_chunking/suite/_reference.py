@@ -14,9 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .._client import make_client
 from .._errors import CaseError, ModelCallError
 from .._models import AgenticResponse
+from ..client import make_client
 from ..judge import Judgement
 from ..testing import FakeMessagesServer
 from ._cases import Case, load_cases

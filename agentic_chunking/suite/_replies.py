@@ -27,10 +27,10 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .._batches import plan_batches
 from .._errors import CaseError
-from .._partition import normalise_space
-from .._prompts import extraction_user_message, load_prompt
+from ..pipeline._batches import plan_batches
+from ..pipeline._partition import normalise_space
+from ..pipeline._prompts import extraction_user_message, load_prompt
 from ..testing import FakeReply
 from ._cases import Case, _describe, safe_load_yaml
 from ._judge_replies import JudgeReplies, answer_judge_request

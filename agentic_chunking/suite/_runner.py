@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING
 
 from .._errors import ModelCallError
 from .._models import AgenticResponse
-from .._pipeline import DEFAULT_MAX_CONCURRENCY, chunk_text_agentic
 from ..checks import (
     COVERAGE,
     MIXED_DOMAINS,
@@ -30,6 +29,7 @@ from ..checks import (
     find_not_self_contained,
     find_unresolved_pronouns,
 )
+from ..pipeline._run import DEFAULT_MAX_CONCURRENCY, chunk_text_agentic
 from ..report import CaseResult, CheckResult, Expectation, FindingRecord, InputRecord, Usage
 from ._cases import Case
 from ._cassettes import cassette_error

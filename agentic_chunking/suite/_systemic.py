@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .._client import API_KEY_ENV_VAR, BASE_URL_ENV_VAR, models_to_choose_from
+from ..client import API_KEY_ENV_VAR, BASE_URL_ENV_VAR, models_to_choose_from
 from ._cassettes import error_chain
 
 MESSAGES_PATH = "/v1/messages"

@@ -26,7 +26,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-from .._client import (
+from .._errors import CaseError, CassetteError, ConfigurationError, ModelCallError
+from ..client import (
     API_KEY_ENV_VAR,
     DEFAULT_JUDGE_MODEL,
     DEFAULT_MODEL,
@@ -35,9 +36,8 @@ from .._client import (
     deprecation_notice,
     make_client,
 )
-from .._errors import CaseError, CassetteError, ConfigurationError, ModelCallError
-from .._pipeline import DEFAULT_MAX_CONCURRENCY
-from .._prompts import PROMPT_VERSIONS
+from ..pipeline._prompts import PROMPT_VERSIONS
+from ..pipeline._run import DEFAULT_MAX_CONCURRENCY
 from ..report import CaseResult, RunResults, build_report, load_results
 from ..report._results import model_slug, now_iso, record_run
 from ._cases import load_case
