@@ -98,6 +98,12 @@ def verdict_of(changes: Iterable[Change]) -> str:
     return "review" if lines else "same"
 
 
+def at_or_above(verdict: str, threshold: str) -> bool:
+    """True when ``verdict`` is ``threshold`` or graver (``--fail-on``); ValueError for a
+    value not in ``VERDICTS``."""
+    return VERDICTS.index(verdict) >= VERDICTS.index(threshold)
+
+
 def worst(verdicts: Iterable[str]) -> str:
     """The gravest of ``verdicts`` (``same`` for none)."""
     return max(verdicts, key=VERDICTS.index, default="same")

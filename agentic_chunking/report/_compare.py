@@ -16,9 +16,13 @@ vanished, or an expected theme, matched by meaning, was lost or regained).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
+from .._files import write_text_atomic
 from .._prices import estimate_cost_usd
 from ._changes import (
     CASE_RULE,
@@ -35,6 +39,13 @@ from ._records import METRICS
 from ._results import CaseResult, RunResults
 
 KINDS = ("verdict", "count", "theme")
+COMPARISON_SCHEMA = "agentic-chunking-comparison/1"
+_CATEGORY_KEYS = {
+    "new_errors": "new error",
+    "new_warnings": "new warning",
+    "dropped_facts": "dropped fact",
+    "flagged_rewordings": "flagged rewording",
+}
 _GOOD = {"passed": 0, "failed": 1, "error": 2}
 
 
@@ -124,6 +135,71 @@ class Comparison:
         """The gravest verdict of the runs against the base: ``unsafe``, ``review`` or
         ``same`` (``same`` with nothing to compare)."""
         return worst(h.verdict for h in self.headlines)
+
+    @property
+    def summary(self) -> str:
+        """The verdict in one line, as the terminal and the CI log show it:
+        ``verdict against BASE: unsafe (2 new errors, 1 dropped fact)``."""
+        if len(self.columns) < 2:
+            return "nothing to compare: one run"
+        counts = [
+            (sum(h.new_errors for h in self.headlines), "new error"),
+            (sum(h.new_warnings for h in self.headlines), "new warning"),
+            (sum(h.dropped_facts for h in self.headlines), "dropped fact"),
+            (sum(h.flagged for h in self.headlines), "flagged rewording"),
+            (len(self.resolved), "resolved"),
+        ]
+        errors = sum(c.is_error for c in self.changes)
+        parts = [
+            f"{n} {word}{'s' if n != 1 and word != 'resolved' else ''}" for n, word in counts if n
+        ]
+        if errors and errors != counts[0][0]:
+            parts.insert(0, f"{errors} error line{'s' if errors != 1 else ''}")
+        detail = f" ({', '.join(parts)})" if parts else ""
+        return f"verdict against {self.reference.label}: {self.verdict}{detail}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The comparison for machines (``report --json``, schema ``COMPARISON_SCHEMA``):
+        the verdict, the base, each run's verdict and counts, the list of what changed,
+        the resolved lines and the per-case deltas."""
+        base = self.reference if self.columns else None
+        return {
+            "schema": COMPARISON_SCHEMA,
+            "verdict": self.verdict,
+            "summary": self.summary,
+            "base": None if base is None else _run_dict(base),
+            "runs": [
+                {**_run_dict(column), **_headline_dict(headline)}
+                for column, headline in zip(self.columns[1:], self.headlines, strict=True)
+            ],
+            "changes": [c.to_dict() for c in self.changes],
+            "resolved": [c.to_dict() for c in self.resolved],
+            "cases": [self._case_dict(d) for d in self.diffs],
+        }
+
+    def _case_dict(self, diff: CaseDiff) -> dict[str, Any]:
+        base = self.reference.run.case(diff.case_id)
+        column = next(c for c in self.columns if c.label == diff.label)
+        run = column.run.case(diff.case_id)
+        lines = [c for c in self.changes if c.case_id == diff.case_id and c.label == diff.label]
+        gone = [c for c in self.resolved if c.case_id == diff.case_id and c.label == diff.label]
+        return {
+            "case": diff.case_id,
+            "run": diff.label,
+            "outcome": [
+                None if base is None else base.outcome,
+                None if run is None else run.outcome,
+            ],
+            "verdict": verdict_of(lines),
+            **{
+                key: sum(c.category == category for c in lines)
+                for key, category in _CATEGORY_KEYS.items()
+            },
+            "resolved": len(gone),
+            "propositions": {
+                status: diff.count(status) for status in ("dropped", "reworded", "added")
+            },
+        }
 
     @property
     def rules(self) -> list[str]:
@@ -400,3 +476,36 @@ def _coverage(base: RunResults, run: RunResults) -> tuple[tuple[int, int], tuple
         (sum(b[0] for b, _ in pairs), sum(b[1] for b, _ in pairs)),
         (sum(c[0] for _, c in pairs), sum(c[1] for _, c in pairs)),
     )
+
+
+def _run_dict(column: Column) -> dict[str, Any]:
+    run = column.run
+    return {
+        "label": column.label,
+        "model": run.model,
+        "replies": run.replies,
+        "judge_model": run.judge_model,
+        "created_at": run.created_at,
+        "cases": len(run.cases),
+    }
+
+
+def _headline_dict(headline: Headline) -> dict[str, Any]:
+    return {
+        "verdict": headline.verdict,
+        "new_errors": headline.new_errors,
+        "new_warnings": headline.new_warnings,
+        "dropped_facts": headline.dropped_facts,
+        "flagged_rewordings": headline.flagged,
+        "resolved": headline.resolved,
+        "cases_passed": list(headline.passed),
+        "judging_differs": headline.judging_differs,
+        "changed_cases": list(headline.changed_cases),
+    }
+
+
+def write_comparison(comparison: Comparison, path: Path) -> Path:
+    """Write ``comparison.to_dict()`` as JSON to ``path`` (atomically) and return it."""
+    text = json.dumps(comparison.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    write_text_atomic(Path(path), text)
+    return Path(path)
