@@ -8,7 +8,15 @@ string that comes from a results file is escaped.
 
 from .._warning import WARNING_KINDS
 from ._changes import VERDICTS, Change, at_or_above, verdict_of
-from ._compare import COMPARISON_SCHEMA, Column, Comparison, Move, compare_runs, write_comparison
+from ._compare import (
+    COMPARISON_SCHEMA,
+    Column,
+    Comparison,
+    Move,
+    compare_case,
+    compare_runs,
+    write_comparison,
+)
 from ._metrics import MetricStatus, deviation_notes, metric_status, missing_themes, theme_found
 from ._records import (
     CHECK_ORDER,
@@ -59,6 +67,7 @@ __all__ = [
     "WarningGroup",
     "at_or_above",
     "build_report",
+    "compare_case",
     "compare_runs",
     "deviation_notes",
     "load_results",

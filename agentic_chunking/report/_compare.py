@@ -338,6 +338,21 @@ def order_runs(
     return unique[0], unique[1:]
 
 
+def compare_case(
+    before: CaseResult, after: CaseResult, label: str, verdict: Move | None = None
+) -> tuple[CaseDiff, list[Change], list[Change]]:
+    """(diff, changes, resolved) of one case from the base ``before`` to ``after``: the lines
+    of the list of what changed (``_changes``), plus a ``case`` error line when the substance
+    verdict got worse with no new error line to show for it. ``verdict`` is the case's
+    verdict move when the caller has it (computed here otherwise)."""
+    diff = diff_case(before, after, label)
+    found, gone = case_changes(diff, before, after)
+    move = verdict if verdict is not None else _verdict_move(before, after, label)
+    if move is not None and move.severity == "regression" and not any(c.is_error for c in found):
+        found.append(Change("new error", "error", after.id, label, (CASE_RULE,), "", move.text))
+    return diff, found, gone
+
+
 def compare_runs(runs: Sequence[RunResults], *, baseline: RunResults | None = None) -> Comparison:
     """Compare every run with the base (``order_runs``), case by case and finding by finding."""
     base, others = order_runs(runs, baseline)
@@ -374,25 +389,8 @@ def compare_runs(runs: Sequence[RunResults], *, baseline: RunResults | None = No
             moves += [verdict] if verdict else []
             moves += _count_moves(ref, new, column.label)
             moves += _theme_moves(ref, new, column.label)
-            diff = diff_case(ref, new, column.label)
+            diff, found, gone = compare_case(ref, new, column.label, verdict)
             diffs.append(diff)
-            found, gone = case_changes(diff, ref, new)
-            if (
-                verdict is not None
-                and verdict.severity == "regression"
-                and not any(c.is_error for c in found)
-            ):
-                found.append(
-                    Change(
-                        "new error",
-                        "error",
-                        case_id,
-                        column.label,
-                        (CASE_RULE,),
-                        "",
-                        verdict.text,
-                    )
-                )
             changes += found
             resolved += gone
     moves.sort(key=lambda m: KINDS.index(m.kind))
