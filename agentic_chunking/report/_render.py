@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._errors import InputError
 from .._files import write_text_atomic
+from ._changes import unverified_quotes
 from ._compare import Comparison, compare_runs
 from ._metrics import metric_statuses, missing_themes
 from ._plots import CAPTIONS, all_plots
@@ -52,6 +53,7 @@ def _environment() -> jinja2.Environment:
         name, name.replace("_", " ").capitalize()
     )
     environment.filters["signed"] = _signed
+    environment.filters["unverified"] = unverified_quotes
     return environment
 
 
@@ -98,6 +100,7 @@ def _case_view(case: CaseResult) -> dict[str, Any]:
         "missing_themes": missing_themes(case),
         "chunks": chunks,
         "loose_findings": loose,
+        "source": "\n".join(i.text for i in case.inputs),
     }
 
 

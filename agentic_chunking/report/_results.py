@@ -33,6 +33,7 @@ from ._records import (
     _need,
 )
 from ._schema import validate_results
+from ._stats import CalibrationRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,17 +276,18 @@ class RunResults:
         )
 
     @property
+    def calibration_rows(self) -> tuple[CalibrationRow, ...]:
+        """The judge's calibration per rule, with n and 95% Wilson intervals (``_stats``)."""
+        figures = self.judge_calibration or {}
+        return tuple(CalibrationRow.of(rule, values) for rule, values in figures.items())
+
+    @property
     def judge_calibration_text(self) -> str:
-        """The judge's calibration in words: ``not calibrated``, or balanced accuracy per rule."""
+        """The judge's calibration in words: ``not calibrated``, or per rule the balanced
+        accuracy with its 95% interval, n, and "too few items to trust" under 30 items."""
         if not self.judge_calibration:
             return "not calibrated"
-        parts = []
-        for rule, figures in self.judge_calibration.items():
-            accuracy = figures.get("balanced_accuracy")
-            shown = "n/a" if accuracy is None else f"{accuracy:.2f}"
-            items = int(figures.get("good_items", 0) + figures.get("bad_items", 0))
-            parts.append(f"{rule} balanced accuracy {shown} ({items} items)")
-        return "calibrated: " + "; ".join(parts)
+        return "calibrated: " + "; ".join(row.text for row in self.calibration_rows)
 
     @property
     def judge_usage(self) -> Usage:
