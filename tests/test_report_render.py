@@ -130,7 +130,7 @@ def test_comparison_leads_with_whether_it_is_safe(compared: str) -> None:
     text = _text(compared)
     start = text.index("Is it safe against baseline: reference?")
     assert start < text.index("What moved") < text.index("Summary")
-    assert "✘ unsafe against baseline: reference: 2 new error(s)." in text
+    assert "✘ unsafe against baseline: reference: 2 new errors." in text
     # the headline row: unsafe, 2 new errors (four findings on two facts), 0 new
     # warnings, 0 dropped facts, 0 flagged rewordings, 0 resolved, 2 cases passed (was 4)
     assert "claude-next-20261201 unsafe 2 0 0 0 0 2 was 4" in text
@@ -189,7 +189,7 @@ def test_runs_that_could_not_run_still_render(reference: RunResults) -> None:
     )
     text = _text(render_report([broken], baseline=reference, generated_at=MOMENT, plots=False))
     assert "TC-031 · broken: passed → error: model call failed: HTTP 529" in text
-    assert "✘ unsafe against baseline: reference: 4 new error(s)." in text
+    assert "✘ unsafe against baseline: reference: 4 new errors." in text
     assert "✘ new error TC-031 · case — passed → error: model call failed: HTTP 529" in text
     assert "✘ Could not run model call failed: HTTP 529" in text
     alone = _text(render_report([broken], plots=False))

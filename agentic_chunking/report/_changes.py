@@ -7,7 +7,10 @@ lines a person reads and a CI job counts (``Change``):
   proposition**: every rule it newly breaks is on that line, the gravest first, so a fact
   that breaks three rules counts once;
 - ``dropped fact``: a source sentence no proposition states any more (a new ``coverage``
-  finding), one line per sentence; an error when its number is lost with it;
+  finding), one line per sentence, an error when its number is lost with it; or a
+  proposition of the base that no proposition of the run states, even in part (no
+  partner in the alignment, none containing it: ``STATED_WITHIN``), while the checks
+  still count its sentence covered;
 - ``flagged rewording``: a proposition reworded so that a negation, a number or a name
   changed, when no new finding names it already (then the flags go on that line);
 - ``resolved``: base findings that are gone, one line per proposition (shown below).
@@ -27,10 +30,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from ._diff import CaseDiff, PropositionPair
+from ._diff import CaseDiff, PropositionPair, propositions_of
 from ._records import FindingRecord
 from ._results import CaseResult
 
@@ -43,6 +46,11 @@ CASE_RULE = "case"
 """The rule named by a line about a whole case (it no longer runs, or is missing)."""
 REWORDING_RULE = "rewording"
 COVERAGE_RULE = "coverage"
+SAME_SENTENCE = 70.0
+"""rapidfuzz ``token_set_ratio`` from which a proposition's base wording states a sentence."""
+STATED_WITHIN = 90.0
+"""``token_set_ratio`` from which a dropped proposition is still stated within another one
+(a merge of two facts into one sentence is no dropped fact)."""
 _QUOTED = re.compile(r"[\"“”]([^\"“”]{3,}?)[\"“”]|'([^']{3,}?)'(?![a-z])")
 
 
@@ -187,6 +195,97 @@ def _source(case: CaseResult | None) -> str:
     return "" if case is None else "\n".join(i.text for i in case.inputs)
 
 
+def _similar(a: str, b: str) -> float:
+    from rapidfuzz import fuzz
+
+    return float(fuzz.token_set_ratio(a.casefold(), b.casefold()))
+
+
+def _replacements(diff: CaseDiff, after: CaseResult) -> dict[str, str]:
+    """Added propositions that took the place of a dropped one (after text -> base text):
+    the dropped one's predecessor is aligned with the added one's predecessor (or both
+    open the output). The word alignment misses these when the new text is too far from the
+    old ("Hepatocytes." for "Hepatocytes store glucose as glycogen.")."""
+    after_texts = propositions_of(after)
+    kept = [p for p in diff.propositions if p.status != "added"]
+    added = {p.after for p in diff.propositions if p.status == "added"}
+    used: set[int] = set()
+    position: list[int | None] = []
+    for pair in kept:
+        index = next(
+            (j for j, t in enumerate(after_texts) if t == pair.after and j not in used), None
+        )
+        if index is not None:
+            used.add(index)
+        position.append(index)
+    found: dict[str, str] = {}
+    for i, pair in enumerate(kept):
+        if pair.status != "dropped":
+            continue
+        anchor = -1 if i == 0 else position[i - 1]
+        if anchor is None or anchor + 1 >= len(after_texts):
+            continue
+        candidate = after_texts[anchor + 1]
+        if candidate in added and candidate not in found and anchor + 1 not in used:
+            used.add(anchor + 1)
+            position[i] = anchor + 1
+            found[candidate] = pair.before or ""
+    return found
+
+
+def _fold_coverage(
+    groups: dict[str, list[FindingRecord]], was: dict[str, str]
+) -> dict[str, list[FindingRecord]]:
+    """Coverage groups (an uncovered sentence) moved onto the proposition group whose fault
+    left the sentence uncovered; the others kept as they are."""
+    proposition_groups = {k: g for k, g in groups.items() if g[0].proposition}
+    folded = dict(proposition_groups)
+    for subject, group in groups.items():
+        if subject in proposition_groups:
+            continue
+        owner = next(
+            (
+                key
+                for key, findings in proposition_groups.items()
+                if any(f.source_sentence == subject for f in findings)
+                or (key in was and _similar(was[key], subject) >= SAME_SENTENCE)
+            ),
+            None,
+        )
+        if owner is None:
+            folded[subject] = group
+        else:
+            folded[owner] = sorted([*folded[owner], *group], key=lambda f: not f.is_error)
+    return folded
+
+
+def _dropped_propositions(diff: CaseDiff, sentences: list[str], named: set[str]) -> list[Change]:
+    """Lines for base propositions the run states nowhere, whose sentence has no line yet."""
+    stated = [p.after for p in diff.propositions if p.after]
+    lines = []
+    for pair in diff.propositions:
+        text = pair.before or ""
+        if pair.status != "dropped" or text in named:
+            continue
+        if any(_similar(text, sentence) >= SAME_SENTENCE for sentence in sentences):
+            continue  # its sentence is on a dropped-fact line already
+        if any(_similar(text, other) >= STATED_WITHIN for other in stated):
+            continue  # stated within another proposition (e.g. two facts merged)
+        lines.append(
+            Change(
+                "dropped fact",
+                "warning",
+                diff.case_id,
+                diff.label,
+                (COVERAGE_RULE,),
+                text,
+                "stated in the base; no proposition of this run states it (the checks still "
+                "count its sentence covered)",
+            )
+        )
+    return lines
+
+
 def case_changes(
     diff: CaseDiff, before: CaseResult, after: CaseResult
 ) -> tuple[list[Change], list[Change]]:
@@ -195,14 +294,22 @@ def case_changes(
     reworded = {p.after: p for p in diff.propositions if p.status == "reworded" and p.after}
     was = {after_text: p.before or "" for after_text, p in reworded.items()}
     new, gone = _carried(diff.new_findings, diff.resolved_findings, was)
+    replaced = _replacements(diff, after)
+    was.update(replaced)
     changes: list[Change] = []
-    for subject, group in _grouped(new).items():
+    for subject, group in _fold_coverage(_grouped(new), was).items():
         coverage = group[0].rule == COVERAGE_RULE and not group[0].proposition
         category = (
             "dropped fact" if coverage else "new error" if group[0].is_error else "new warning"
         )
-        changes.append(_line(category, group, diff, source, reworded.get(subject)))
-    named = {c.text for c in changes}
+        line = _line(category, group, diff, source, reworded.get(subject))
+        if subject in replaced:
+            line = replace(line, was=replaced[subject])
+        changes.append(line)
+    named = {c.text for c in changes} | set(replaced.values())
+    sentences = [c.text for c in changes if c.category == "dropped fact"]
+    if propositions_of(after):  # a run with no output is one ``case`` line, not one per fact
+        changes += _dropped_propositions(diff, sentences, named)
     for pair in diff.notable:
         if pair.after not in named:
             changes.append(

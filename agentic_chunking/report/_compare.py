@@ -142,21 +142,27 @@ class Comparison:
         ``verdict against BASE: unsafe (2 new errors, 1 dropped fact)``."""
         if len(self.columns) < 2:
             return "nothing to compare: one run"
+        detail = f" ({self.detail})" if self.detail else ""
+        return f"verdict against {self.reference.label}: {self.verdict}{detail}"
+
+    @property
+    def detail(self) -> str:
+        """The counts behind the verdict, summed over the runs: ``9 new errors, 2 dropped
+        facts (1 with its number lost: an error), 3 resolved``; empty when nothing changed."""
         counts = [
             (sum(h.new_errors for h in self.headlines), "new error"),
             (sum(h.new_warnings for h in self.headlines), "new warning"),
             (sum(h.dropped_facts for h in self.headlines), "dropped fact"),
             (sum(h.flagged for h in self.headlines), "flagged rewording"),
-            (len(self.resolved), "resolved"),
         ]
-        errors = sum(c.is_error for c in self.changes)
-        parts = [
-            f"{n} {word}{'s' if n != 1 and word != 'resolved' else ''}" for n, word in counts if n
-        ]
-        if errors and errors != counts[0][0]:
-            parts.insert(0, f"{errors} error line{'s' if errors != 1 else ''}")
-        detail = f" ({', '.join(parts)})" if parts else ""
-        return f"verdict against {self.reference.label}: {self.verdict}{detail}"
+        parts = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in counts if n]
+        lost = sum(c.is_error for c in self.changes if c.category == "dropped fact")
+        if lost:
+            index = next(i for i, part in enumerate(parts) if "dropped fact" in part)
+            parts[index] += f" ({lost} with its number lost: an error)"
+        if self.resolved:
+            parts.append(f"{len(self.resolved)} resolved")
+        return ", ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
         """The comparison for machines (``report --json``, schema ``COMPARISON_SCHEMA``):
