@@ -416,6 +416,7 @@ def test_fail_on_new_fails_on_what_the_baseline_did_not_have(project: pytest.Pyt
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     result.stdout.fnmatch_lines(
         [
+            "TC-030 (*) failed with model 'reference' (judge 'reference'):",
             "*verdict against baseline: reference*: unsafe (1 new error)",
             "*new error TC-030 [[]expected_error[]]*no such words*",
         ]

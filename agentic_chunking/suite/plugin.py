@@ -378,10 +378,12 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.fail(str(problem), pytrace=False)
 
 
-def assert_case_passed(result: CaseResult) -> None:
-    """Fail the test with every offending proposition and its reason."""
+def assert_case_passed(result: CaseResult, suite: SuiteSession | None = None) -> None:
+    """Fail the test with every offending proposition and its reason; with the ``suite``
+    session, the message names the pipeline model and the judge model."""
     if result.outcome != "passed":
-        pytest.fail(failure_message(result), pytrace=False)
+        names = {} if suite is None else {"model": suite.model, "judge_model": suite.judge_model}
+        pytest.fail(failure_message(result, **names), pytrace=False)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
