@@ -339,3 +339,20 @@ def test_twelve_injected_faults_are_each_a_line_of_the_first_screen(tmp_path: Pa
     assert width <= 1400
     # swapping the order flips it: B as the base, A's faithful answers are no new error
     assert compare_runs([model_b, model_a]).verdict != "unsafe"
+
+    # the filters work without a script: a rule chosen in the form hides the other lines
+    chosen = render_report([model_a, model_b], plots=False).replace(
+        '<option value="coverage">', '<option value="coverage" selected>', 1
+    )
+    count = (
+        "<script>addEventListener('load', () => document.body.setAttribute('data-shown', "
+        "[...document.querySelectorAll('#what-moved > ul.changes > li.change')]"
+        ".filter(li => getComputedStyle(li).display !== 'none').length));</script></body>"
+    )
+    filtered = tmp_path / "filtered.html"
+    filtered.write_text(chosen.replace("</body>", count, 1), encoding="utf-8")
+    dom, console = _open(filtered, tmp_path / "profile2", tmp_path / "filtered.png")
+    shown = int(re.search(r'data-shown="(\d+)"', dom).group(1))  # type: ignore[union-attr]
+    with_coverage = [c for c in comparison.changes if "coverage" in c.rules]
+    assert 0 < len(with_coverage) < len(comparison.changes)
+    assert shown == len(with_coverage)

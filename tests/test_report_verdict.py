@@ -248,3 +248,17 @@ def test_the_comparison_json_round_trips_through_json(reference: RunResults) -> 
     data = compare_runs([reference, replace(reference, model="same-model")]).to_dict()
     assert json.loads(json.dumps(data)) == data
     assert data["verdict"] == "same" and data["changes"] == []
+
+
+def test_only_plain_identifiers_become_filter_css() -> None:
+    odd = 'x"] { display: none } body:has('
+    after = _case(
+        [*FACTS, "A new fact."],
+        _error("A new fact.", odd, "odd rule name"),
+        _error("A new fact.", "no_invention", "'new' is not in the source"),
+    )
+    html = render_report([_run("a", _case(FACTS)), _run("b", after)], plots=False)
+    style = html[html.index("<style>") : html.index("</style>")]
+    assert 'option[value="no_invention"]:checked' in style
+    assert 'option[value="TC-001"]:checked' in style
+    assert "odd rule name" in html and odd not in style
