@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ._cli_io import check_output_path, write_output_text
+from ._errors import InputError
 
 if TYPE_CHECKING:
     from .report import RunResults
@@ -107,6 +108,11 @@ def run(args: argparse.Namespace) -> int:
     )
 
     sources = [*args.results, *([args.baseline] if args.baseline else [])]
+    if len(sources) < 2 and (args.fail_on is not None or args.json_out is not None):
+        raise InputError(
+            "--fail-on and --json need a comparison: give two results files (the base first) "
+            "or --base FILE"
+        )
     check_output_path(args.output, inputs=sources, make_directory=True)
     if args.json_out is not None:
         check_output_path(args.json_out, inputs=sources, make_directory=True)

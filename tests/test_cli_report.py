@@ -142,3 +142,13 @@ def test_json_holds_the_verdict_the_list_and_the_case_deltas(tmp_path: Path) -> 
     assert tc031["verdict"] == "unsafe"
     same = next(c for c in data["cases"] if c["case"] == "TC-027")
     assert same["verdict"] == "same" and same["new_errors"] == 0
+
+
+def test_a_gate_without_a_comparison_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "x.html"
+    assert main(["report", str(REFERENCE), "--fail-on", "unsafe", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--fail-on and --json need a comparison" in err and err.count("\n") == 1
+    assert not out.exists()
