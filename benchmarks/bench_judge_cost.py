@@ -1,7 +1,12 @@
 """What the judge costs: judge tokens per proposition on the 32 cases, and the ratio to the
 pipeline's own tokens, measured in the same run.
 
-Run: python benchmarks/bench_judge_cost.py
+Run: python benchmarks/bench_judge_cost.py [--price-model M]
+
+Besides tokens, it prints judge cost / pipeline cost at the price table's rates
+(``agentic_chunking/client/_prices.py``; output tokens cost more than input), for the pipeline's
+default model unless ``--price-model`` names another listed model. Both sides at the same
+model's rates: the ratio is what judging adds to a run.
 
 The cases run on the hand-written reference replies (pipeline and judge), served by a
 loopback FakeMessagesServer: the token counts are THE FAKE SERVER'S ESTIMATE (request
@@ -12,9 +17,15 @@ reports/results-<model>.json as ``judge_usage``.
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
-from agentic_chunking.client import make_client
+from agentic_chunking.client import (
+    DEFAULT_MODEL,
+    PRICES_PER_MILLION,
+    estimate_cost_usd,
+    make_client,
+)
 from agentic_chunking.suite import REFERENCE_MODEL, ReferenceServer, load_cases, load_replies
 from agentic_chunking.suite._runner import run_case
 from agentic_chunking.testing import FakeMessagesServer
@@ -23,6 +34,9 @@ CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--price-model", default=DEFAULT_MODEL, choices=sorted(PRICES_PER_MILLION))
+    price_model = parser.parse_args().price_model
     reference = ReferenceServer()
     rows = []
     with FakeMessagesServer(handler=reference) as server:
@@ -63,6 +77,18 @@ def main() -> None:
         f"{j_in} in / {j_out} out = {j_in / props:.1f} in and {j_out / props:.1f} out per "
         f"proposition; judge / pipeline tokens = {(j_in + j_out) / p_all:.2f} "
         "(fake server's estimate, reference replies)"
+    )
+    p_in = sum(r.usage.input_tokens for _, r in judged)
+    p_out = sum(r.usage.output_tokens for _, r in judged)
+    judge_cost = estimate_cost_usd(price_model, j_in, j_out)
+    pipeline_cost = estimate_cost_usd(price_model, p_in, p_out)
+    input_only = estimate_cost_usd(price_model, j_in, 0)
+    assert judge_cost is not None and pipeline_cost is not None and input_only is not None
+    rates = PRICES_PER_MILLION[price_model]
+    print(
+        f"at {price_model}'s rates (${rates[0]:g} in / ${rates[1]:g} out per million): judge "
+        f"${judge_cost:.4f} / pipeline ${pipeline_cost:.4f} = {judge_cost / pipeline_cost:.2f} "
+        f"(judge input alone: {input_only / pipeline_cost:.2f})"
     )
 
 

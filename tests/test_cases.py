@@ -12,7 +12,7 @@ import pytest
 
 from agentic_chunking.report import CaseResult
 from agentic_chunking.suite import CASE_COUNT, case_files, load_case
-from agentic_chunking.suite.plugin import assert_case_passed
+from agentic_chunking.suite.plugin import SuiteSession, assert_case_passed
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
 CASE_IDS = [path.stem for path in case_files(CASES_DIR)]
@@ -34,5 +34,7 @@ def test_there_are_32_valid_cases() -> None:
 @pytest.mark.vcr
 @pytest.mark.block_network
 @pytest.mark.parametrize("case_id", CASE_IDS)
-def test_case(case_id: str, run_suite_case: Callable[[str], CaseResult]) -> None:
-    assert_case_passed(run_suite_case(case_id))
+def test_case(
+    case_id: str, run_suite_case: Callable[[str], CaseResult], suite_session: SuiteSession
+) -> None:
+    assert_case_passed(run_suite_case(case_id), suite_session)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 from pathlib import Path
 
@@ -18,14 +19,18 @@ def test_help_lists_the_report_command(capsys: pytest.CaptureFixture[str]) -> No
     with pytest.raises(SystemExit):
         build_parser().parse_args(["report", "--help"])
     out = capsys.readouterr().out
-    assert "--baseline PATH" in out and "-o OUT.html" in out and "--no-plots" in out
+    assert "--base PATH, --baseline PATH" in out and "-o OUT.html" in out and "--no-plots" in out
+    assert "the FIRST is the base" in " ".join(out.split())
+    assert "--fail-on {unsafe,review}" in out and "--json FILE" in out
 
 
 def test_two_files_make_a_comparison(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "deep" / "out.html"
     status = main(["report", str(REFERENCE), str(UPGRADE), "-o", str(out), "--no-plots"])
     assert status == 0
-    assert capsys.readouterr().out == f"report written to {out}\n"
+    assert capsys.readouterr().out == (
+        f"report written to {out}\nverdict against reference: unsafe (2 new errors)\n"
+    )
     html = out.read_text(encoding="utf-8")
     assert "What moved" in html
     assert "Side by side, per case" in html
@@ -37,7 +42,7 @@ def test_baseline_is_the_reference(tmp_path: Path) -> None:
     assert main(["report", str(UPGRADE), "--baseline", str(REFERENCE), "-o", str(out)]) == 0
     html = out.read_text(encoding="utf-8")
     assert "baseline: reference" in html and "(baseline)" in html
-    assert "Not safe: 2 substance verdict(s) got worse" in html
+    assert 'data-verdict="unsafe"' in html
     assert html.count("<svg") == 2
 
 
@@ -75,3 +80,75 @@ def test_bad_file_is_a_one_line_error(
     assert captured.err.startswith("agentic-chunking report: error: results file ")
     assert str(missing) in captured.err and captured.err.count("\n") == 1
     assert not (tmp_path / "x.html").exists()
+
+
+def _report(tmp_path: Path, *argv: str) -> tuple[int, str]:
+    out = tmp_path / "page.html"
+    status = main(["report", *argv, "-o", str(out), "--no-plots"])
+    return status, out.read_text(encoding="utf-8")
+
+
+def test_the_first_file_is_the_base_and_swapping_them_flips_the_verdict(tmp_path: Path) -> None:
+    # the upgrade was run later than the reference: a base chosen by time would not move
+    status, forward = _report(tmp_path, str(REFERENCE), str(UPGRADE), "--fail-on", "review")
+    assert status == 1 and 'data-verdict="unsafe"' in forward
+    status, backward = _report(tmp_path, str(UPGRADE), str(REFERENCE), "--fail-on", "review")
+    assert 'data-verdict="unsafe"' not in backward
+    assert "Is it safe against claude-next-20261201?" in backward
+    assert status == (1 if 'data-verdict="review"' in backward else 0)
+    # --base names it explicitly, whatever the order of the files
+    status, based = _report(tmp_path, str(REFERENCE), "--base", str(UPGRADE))
+    assert status == 0 and "Is it safe against baseline: claude-next-20261201?" in based
+
+
+@pytest.mark.parametrize(
+    ("fail_on", "expected"), [(None, 0), ("unsafe", 1), ("review", 1)], ids=str
+)
+def test_fail_on_gates_on_the_verdict(tmp_path: Path, fail_on: str | None, expected: int) -> None:
+    extra = [] if fail_on is None else ["--fail-on", fail_on]
+    assert _report(tmp_path, str(REFERENCE), str(UPGRADE), *extra)[0] == expected
+    # the same run against itself is 'same': no level fails it
+    assert _report(tmp_path, str(REFERENCE), str(REFERENCE), *extra)[0] == 0
+
+
+def test_fail_on_refuses_an_unknown_level(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        build_parser().parse_args(["report", str(REFERENCE), "--fail-on", "bad"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--fail-on: invalid choice: 'bad'" in err and "unsafe" in err and "review" in err
+
+
+def test_json_holds_the_verdict_the_list_and_the_case_deltas(tmp_path: Path) -> None:
+    target = tmp_path / "ci" / "comparison.json"
+    status, html = _report(tmp_path, str(REFERENCE), str(UPGRADE), "--json", str(target))
+    assert status == 0
+    data = json.loads(target.read_text(encoding="utf-8"))
+    assert data["schema"] == "agentic-chunking-comparison/1"
+    assert data["verdict"] == "unsafe" and f'data-verdict="{data["verdict"]}"' in html
+    assert data["base"]["model"] == "reference"
+    (run,) = data["runs"]
+    assert (run["model"], run["verdict"], run["new_errors"]) == (
+        "claude-next-20261201",
+        "unsafe",
+        2,
+    )
+    assert [(c["case"], c["category"], c["rules"][0]) for c in data["changes"]] == [
+        ("TC-019", "new error", "no_invention"),
+        ("TC-031", "new error", "no_invention"),
+    ]
+    tc031 = next(c for c in data["cases"] if c["case"] == "TC-031")
+    assert tc031["outcome"] == ["passed", "failed"] and tc031["new_errors"] == 1
+    assert tc031["verdict"] == "unsafe"
+    same = next(c for c in data["cases"] if c["case"] == "TC-027")
+    assert same["verdict"] == "same" and same["new_errors"] == 0
+
+
+def test_a_gate_without_a_comparison_is_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "x.html"
+    assert main(["report", str(REFERENCE), "--fail-on", "unsafe", "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "--fail-on and --json need a comparison" in err and err.count("\n") == 1
+    assert not out.exists()

@@ -10,21 +10,29 @@ external asset at all is asserted statically in test_report_render.
 from __future__ import annotations
 
 import dataclasses
+import html
 import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
+from agentic_chunking._errors import InputError
 from agentic_chunking.client import make_client
+from agentic_chunking.mutations import OPERATORS, Mutation
 from agentic_chunking.mutations._operators import invent_fact
-from agentic_chunking.report import RunResults, load_results, render_report
+from agentic_chunking.report import RunResults, compare_runs, load_results, render_report
 from agentic_chunking.suite import ReferenceServer, load_cases, load_replies, run_case
+from agentic_chunking.suite._cases import Case
 from agentic_chunking.suite._mutation import mutate_replies
 from agentic_chunking.suite._runner import run_pipeline
 from agentic_chunking.testing import FakeMessagesServer, FakeReply
+
+if TYPE_CHECKING:
+    import anthropic
 
 FIXTURES = Path(__file__).parent / "fixtures" / "report"
 REPO = Path(__file__).resolve().parents[1]
@@ -127,8 +135,13 @@ headline, then the moves, summaries and cases collapsed (measured 3,932 px; the 
 before issue 12 was about 48,000 px)."""
 
 MEASURE = (
-    "<script>addEventListener('load', () => document.body.setAttribute("
-    "'data-height', document.documentElement.scrollHeight));</script></body>"
+    "<script>addEventListener('load', () => {"
+    "const b = document.body, d = document.documentElement;"
+    "b.setAttribute('data-height', d.scrollHeight);"
+    "b.setAttribute('data-width', d.scrollWidth);"
+    "const last = [...document.querySelectorAll('#what-moved li.change')].pop();"
+    "if (last) b.setAttribute('data-list-end', Math.ceil(last.getBoundingClientRect().bottom));"
+    "});</script></body>"
 )
 
 
@@ -169,10 +182,10 @@ def _judged_through_loopback(model: str, returned: str, faulty: bool, hour: int)
 
 
 def test_a_three_way_report_of_32_cases_is_one_screen_then_collapsed(tmp_path: Path) -> None:
-    runs = [
-        _judged_through_loopback("fake-b", "fake-b-20261201", faulty=True, hour=11),
+    runs = [  # the base is the first given; the others keep the order given, not their times
         _judged_through_loopback("reference", "reference", faulty=False, hour=12),
         _judged_through_loopback("fake-a", "fake-a-20261201", faulty=False, hour=10),
+        _judged_through_loopback("fake-b", "fake-b-20261201", faulty=True, hour=11),
     ]
     html = render_report(runs)
     page = tmp_path / "three-way.html"
@@ -185,6 +198,8 @@ def test_a_three_way_report_of_32_cases_is_one_screen_then_collapsed(tmp_path: P
 
     assert console == []
     height = int(re.search(r'data-height="(\d+)"', dom).group(1))  # type: ignore[union-attr]
+    width = int(re.search(r'data-width="(\d+)"', dom).group(1))  # type: ignore[union-attr]
+    assert width <= 1400  # the three-way header fits the 1,400 px window: no sideways scroll
     (ARTIFACTS / "report-three-way-height.txt").write_text(f"{height}\n")
     assert 2_000 < height <= PAGE_HEIGHT_BOUND_PX
     text = re.sub(r"<[^>]+>", " ", dom)
@@ -193,8 +208,152 @@ def test_a_three_way_report_of_32_cases_is_one_screen_then_collapsed(tmp_path: P
     assert "Is it safe against reference?" in text
     header = text[text.index("Run Model Replies") : text.index("Is it safe against")]
     assert header.index("reference (base") < header.index("fake-a") < header.index("fake-b")
-    assert "fake-a safe 0 0 0 0 0 0" in text
-    assert "fake-b not safe" in text
+    assert "fake-a same 0 0 0 0 0" in text
+    assert "fake-b unsafe" in text
     assert "API returned: fake-b-20261201" in text
     assert screenshot.stat().st_size > 20_000
     assert _png_colours(screenshot) > 50
+
+
+# -- twelve injected faults: every one is a line of the first screen (issue 22) --------------
+
+TWELVE_FAULTS = (
+    "invent_fact",
+    "unresolve_pronoun",
+    "fragment",
+    "mix_domains",
+    "move_number",
+    "swap_person",
+    "drop_negation",
+    "verbless_list",
+    "drop_number_fact",
+    "drop_fact",
+    "contain_duplicate",
+    "invent_fact",
+)
+"""One fault per case, each in a different case: the operators the suite is meant to see."""
+FIRST_SCREEN_PX = 1_400
+"""The list of what changed ends within this many pixels of the top (a 1,400 px screen)."""
+
+
+def _faulty_model_b(model: str) -> tuple[RunResults, RunResults, list[tuple[str, Mutation]]]:
+    """Model A (faithful: the reference replies) and model B (the same replies with
+    TWELVE_FAULTS injected, one case each), both through the loopback server and judged as
+    the suite judges; and the faults, by case."""
+    cases = [c for c in load_cases(REPO / "cases") if c.expect.error is None]
+    reference = ReferenceServer()
+    faults: list[tuple[str, Mutation]] = []
+    a_results, b_results = [], []
+    with (
+        FakeMessagesServer(handler=reference) as server,
+        make_client(api_key="loopback", base_url=server.base_url, max_retries=0) as client,
+    ):
+        pending = list(TWELVE_FAULTS)
+        for case in cases:
+            replies = load_replies(case, REPO / "cases" / "reference_replies")
+            reference.use(case, replies)
+            a_results.append(run_case(case, client=client, model=model))
+            mutation = _first_that_applies(case, pending, client, model) if pending else None
+            if mutation is not None:
+                original = run_pipeline(case, client=client, model=model)
+                reference.use(case, mutate_replies(replies, original, mutation))
+                faults.append((case.id, mutation))
+            b_results.append(run_case(case, client=client, model=model))
+    assert len(faults) == len(TWELVE_FAULTS), [op for _, m in faults for op in [m.operator]]
+
+    def run(name: str, results: list[object], hour: int) -> RunResults:
+        return RunResults(
+            model=name,
+            replies="recorded",
+            created_at=f"2026-12-01T{hour:02d}:00:00+00:00",
+            cases=tuple(results),  # type: ignore[arg-type]
+        )
+
+    # B is recorded after A, then A is replayed: a base chosen by time would be B
+    return run("model-a", a_results, 12), run("model-b", b_results, 11), faults
+
+
+def _first_that_applies(
+    case: Case, pending: list[str], client: anthropic.Anthropic, model: str
+) -> Mutation | None:
+    """The first pending operator that applies to ``case`` (removed from ``pending``)."""
+    original = run_pipeline(case, client=client, model=model)
+    groups = [
+        {"category": c.thematic_category, "facts": list(c.propositions)} for c in original.chunks
+    ]
+    for name in dict.fromkeys(pending):
+        if name == "mix_domains" and not case.has_domain_labels:
+            continue
+        try:
+            mutation = OPERATORS[name](
+                groups, case.source_text, seed=0, labelled_sentences=case.labelled_sentences()
+            )
+        except InputError:
+            continue
+        pending.remove(name)
+        return mutation
+    return None
+
+
+def test_twelve_injected_faults_are_each_a_line_of_the_first_screen(tmp_path: Path) -> None:
+    model_a, model_b, faults = _faulty_model_b("model-a")
+    comparison = compare_runs([model_a, model_b])  # A first: A is the base, whatever the times
+    assert comparison.reference.run is model_a and comparison.verdict == "unsafe"
+    page = tmp_path / "twelve.html"
+    page.write_text(
+        render_report([model_a, model_b], plots=False).replace("</body>", MEASURE, 1),
+        encoding="utf-8",
+    )
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    screenshot = ARTIFACTS / "report-twelve-faults.png"
+    screenshot.unlink(missing_ok=True)
+
+    dom, console = _open(page, tmp_path / "profile", screenshot)
+
+    assert console == []
+    listing = dom[
+        dom.index('<ul class="changes">') : dom.index("</ul>", dom.index('<ul class="changes">'))
+    ]
+    lines = re.findall(
+        r'<li class="change[^"]*" data-case="([^"]+)"[^>]*>(.*?)</li>', listing, re.S
+    )
+    text = [
+        (case_id, html.unescape(" ".join(re.sub(r"<[^>]+>", " ", body).split())))
+        for case_id, body in lines
+    ]
+    for case_id, mutation in faults:
+        mine = [line for c, line in text if c == case_id]
+        assert mine, f"{mutation.operator} in {case_id}: no line in the list"
+        wanted = [*mutation.replaced.values(), *mutation.added]
+        if mutation.removed:  # a dropped fact: the sentence no longer covered, or the fact
+            assert any("dropped fact" in line for line in mine), (mutation.operator, mine)
+        elif wanted:  # the faulty proposition itself is on a line
+            assert any(w in line for w in wanted for line in mine), (mutation.operator, mine)
+        else:  # a fact moved to another chunk: its rule is on the case's line
+            assert any(mutation.rule in line for line in mine), (mutation.operator, mine)
+    # one line per fact: a fault that also leaves its sentence uncovered is still one line
+    assert len(text) == len(faults)
+    end = int(re.search(r'data-list-end="(\d+)"', dom).group(1))  # type: ignore[union-attr]
+    (ARTIFACTS / "report-twelve-faults-list-end.txt").write_text(f"{end}\n")
+    assert end <= FIRST_SCREEN_PX
+    width = int(re.search(r'data-width="(\d+)"', dom).group(1))  # type: ignore[union-attr]
+    assert width <= 1400
+    # swapping the order flips it: B as the base, A's faithful answers are no new error
+    assert compare_runs([model_b, model_a]).verdict != "unsafe"
+
+    # the filters work without a script: a rule chosen in the form hides the other lines
+    chosen = render_report([model_a, model_b], plots=False).replace(
+        '<option value="coverage">', '<option value="coverage" selected>', 1
+    )
+    count = (
+        "<script>addEventListener('load', () => document.body.setAttribute('data-shown', "
+        "[...document.querySelectorAll('#what-moved > ul.changes > li.change')]"
+        ".filter(li => getComputedStyle(li).display !== 'none').length));</script></body>"
+    )
+    filtered = tmp_path / "filtered.html"
+    filtered.write_text(chosen.replace("</body>", count, 1), encoding="utf-8")
+    dom, console = _open(filtered, tmp_path / "profile2", tmp_path / "filtered.png")
+    shown = int(re.search(r'data-shown="(\d+)"', dom).group(1))  # type: ignore[union-attr]
+    with_coverage = [c for c in comparison.changes if "coverage" in c.rules]
+    assert 0 < len(with_coverage) < len(comparison.changes)
+    assert shown == len(with_coverage)

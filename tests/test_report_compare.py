@@ -31,23 +31,34 @@ def test_the_same_run_given_twice_is_one_column(reference: RunResults) -> None:
     assert [c.label for c in again.columns] == ["baseline: reference"]
 
 
-def test_the_base_is_explicit_then_the_reference_then_the_oldest(
+def test_the_base_is_the_first_run_given_or_the_baseline_never_the_time(
     reference: RunResults, upgrade: RunResults
 ) -> None:
     later = replace(upgrade, model="later", created_at="2027-01-01T00:00:00+00:00")
-    # the reference run is the base of recorded runs, whatever the order given
+    # the first run given is the base, the others follow in the order given, whatever
+    # their times or reply kinds
     assert [c.run.model for c in compare_runs([later, upgrade, reference]).columns] == [
-        "reference",
-        upgrade.model,
         "later",
+        upgrade.model,
+        "reference",
     ]
-    # without a reference run: the oldest; with --baseline: that one
-    assert [c.run.model for c in compare_runs([later, upgrade]).columns] == [upgrade.model, "later"]
+    assert [c.run.model for c in compare_runs([upgrade, later]).columns] == [upgrade.model, "later"]
+    # with --baseline: that one, then the runs in the order given
     assert [c.run.model for c in compare_runs([upgrade, reference], baseline=later).columns] == [
         "later",
-        "reference",
         upgrade.model,
+        "reference",
     ]
+
+
+def test_swapping_the_order_flips_the_verdict(reference: RunResults, upgrade: RunResults) -> None:
+    # the upgrade is the later run: a base chosen by time would be the same both ways
+    assert upgrade.created_at > reference.created_at
+    forward = compare_runs([reference, upgrade])
+    backward = compare_runs([upgrade, reference])
+    assert forward.reference.run is reference and forward.verdict == "unsafe"
+    assert backward.reference.run is upgrade and backward.verdict != "unsafe"
+    assert {c.case_id for c in backward.resolved} >= {"TC-019", "TC-031"}
 
 
 def test_verdict_flips_are_listed_first_and_make_it_unsafe(comparison: Comparison) -> None:
@@ -141,8 +152,13 @@ def test_findings_are_compared_one_by_one(comparison: Comparison) -> None:
         ("self_contained", "error"),
     ]
     (headline,) = comparison.headlines
-    assert (headline.new_errors, headline.resolved, headline.added) == (4, 0, 2)
-    assert headline.verdict == "not safe"
+    # four error findings on two propositions: one line per fact
+    assert (headline.new_errors, headline.resolved, headline.added) == (2, 0, 2)
+    assert headline.verdict == "unsafe"
+    (line,) = [c for c in comparison.changes if c.case_id == "TC-031"]
+    assert line.category == "new error"
+    assert line.rules == ("no_invention", "no_unresolved_pronouns", "self_contained")
+    assert line.text == "It also controls which genes are expressed."
 
 
 def test_a_new_mistake_inside_an_already_failing_case_is_new(comparison: Comparison) -> None:
@@ -159,7 +175,7 @@ def test_a_new_mistake_inside_an_already_failing_case_is_new(comparison: Compari
     result = compare_runs([later], baseline=replace(failing, cases=(case,)))
     assert result.of_kind("verdict") == []  # the verdict did not move ...
     (headline,) = result.headlines
-    assert headline.new_errors == 1 and headline.verdict == "not safe"  # ... the finding did
+    assert headline.new_errors == 1 and headline.verdict == "unsafe"  # ... the finding did
     assert not result.safe
 
 

@@ -130,14 +130,18 @@ def test_comparison_leads_with_whether_it_is_safe(compared: str) -> None:
     text = _text(compared)
     start = text.index("Is it safe against baseline: reference?")
     assert start < text.index("What moved") < text.index("Summary")
+    assert "✘ unsafe against baseline: reference: 2 new errors." in text
+    # the headline row: unsafe, 2 new errors (four findings on two facts), 0 new
+    # warnings, 0 dropped facts, 0 flagged rewordings, 0 resolved, 2 cases passed (was 4)
+    assert "claude-next-20261201 unsafe 2 0 0 0 0 2 was 4" in text
+    # under it, one line per fact, each with its case, rules, proposition and reason
+    listing = text[text.index("What changed (2 line(s)") : text.index("What moved")]
     assert (
-        "✘ Not safe: 2 substance verdict(s) got worse against baseline: reference; "
-        "4 new error finding(s)." in text
+        "✘ new error TC-031 · no_invention, no_unresolved_pronouns, self_contained · "
+        "It also controls which genes are expressed. — 'expressed' and 'controls' are not "
+        "in the source" in listing
     )
-    # the headline row: not safe, 4 new errors, 0 new warnings, 0 resolved, 0 dropped,
-    # 0 reworded, 2 added, 2 cases passed (was 4)
-    assert "claude-next-20261201 not safe 4 0 0 0 0 2 2 was 4" in text
-    assert "changed: TC-001 TC-019 TC-031" in text
+    assert "✘ new error TC-019 · no_invention · The tag" in listing
     order = [
         text.index(t, start)
         for t in ("Substance verdicts (2)", "Counts beyond the soft ranges (1)", "Themes (")
@@ -149,9 +153,10 @@ def test_comparison_leads_with_whether_it_is_safe(compared: str) -> None:
 
 def test_changed_cases_come_first_collapsed_with_their_diff(compared: str) -> None:
     cases = compared[compared.index('<section id="cases">') :]
-    ids = re.findall(r'<details class="case" id="case-(TC-\d+)"', cases)
+    ids = re.findall(r'<details class="case[^"]*" id="case-(TC-\d+)"', cases)
     assert ids[:3] == ["TC-001", "TC-019", "TC-031"]
-    assert re.search(r'<details class="case" id="case-[^"]+" open', cases) is None
+    assert re.findall(r'<details class="case changed" id="case-(TC-\d+)"', cases) == ids[:3]
+    assert re.search(r'<details class="case[^"]*" id="case-[^"]+" open', cases) is None
     tc031 = _text(cases[cases.index('id="case-TC-031"') :])
     assert "Against baseline: reference:" in tc031
     assert "✘ new error · No invention: It also controls which genes are expressed." in tc031
@@ -161,7 +166,8 @@ def test_changed_cases_come_first_collapsed_with_their_diff(compared: str) -> No
 def test_safe_upgrade_says_so(reference: RunResults) -> None:
     other = replace(reference, model="claude-same", replies="recorded")
     text = _text(render_report([other], baseline=reference, generated_at=MOMENT, plots=False))
-    assert "✔ No substance verdict got worse against baseline: reference." in text
+    assert "✔ same as baseline: reference: no new finding, no dropped fact" in text
+    assert "Nothing changed: no new finding" in text
     assert "Nothing moved." in text
 
 
@@ -183,7 +189,8 @@ def test_runs_that_could_not_run_still_render(reference: RunResults) -> None:
     )
     text = _text(render_report([broken], baseline=reference, generated_at=MOMENT, plots=False))
     assert "TC-031 · broken: passed → error: model call failed: HTTP 529" in text
-    assert "Not safe: 4 substance verdict(s) got worse" in text
+    assert "✘ unsafe against baseline: reference: 4 new errors." in text
+    assert "✘ new error TC-031 · case — passed → error: model call failed: HTTP 529" in text
     assert "✘ Could not run model call failed: HTTP 529" in text
     alone = _text(render_report([broken], plots=False))
     assert "broken · 0/4 passed · 4 errors" in alone
@@ -216,7 +223,7 @@ def test_headline_shows_coverage_and_estimated_cost(
     new = covered(replace(upgrade, model="claude-haiku-4-5"), [(9, 10), (6, 9)])
     text = _text(render_report([new], baseline=base, generated_at=MOMENT))
     headline = text[text.index("Is it safe against") : text.index("What moved")]
-    assert "Facts covered Cost (estimate)" in headline
+    assert "Facts covered Model tokens in / out Cost (estimate)" in headline
     assert "15/19 (-3)" in headline
     (h,) = compare_runs([new], baseline=base).headlines
     assert h.cost_usd[0] is not None and h.cost_usd[1] is not None
@@ -225,4 +232,5 @@ def test_headline_shows_coverage_and_estimated_cost(
     assert f"~${h.cost_usd[1]:.4f} {sign}${abs(change):.4f}" in headline
     plain = _text(render_report([upgrade], baseline=reference, generated_at=MOMENT))
     headline = plain[plain.index("Is it safe against") : plain.index("What moved")]
-    assert "not measured no price known for claude-next-20261201" in headline
+    assert "not measured 4260 / 4850" in headline
+    assert "no price known for claude-next-20261201" in headline

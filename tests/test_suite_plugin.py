@@ -386,3 +386,109 @@ def test_the_summary_notes_deprecated_defaults_and_models_without_failing(
     monkeypatch.setattr(_client_config, "sdk_model_table", lambda: (("claude-new",), {}))
     assert sdk_notices("claude-old", None) == []
     assert sdk_notices("reference", "reference") == []
+
+
+# -- the verdict against --baseline, and --fail-on-new (issue 22) --------------------------
+
+
+def _break_tc030(project: pytest.Pytester) -> None:
+    """Make TC-030 red without making its cassette stale: expect an error text it lacks."""
+    case = project.path / "cases" / "TC-030.yaml"
+    text = case.read_text()
+    case.write_text(text.replace('error: ["max_tokens", "batch 1"]', 'error: ["no such words"]'))
+
+
+def _saved(project: pytest.Pytester, name: str) -> Path:
+    target = project.path / name
+    shutil.copy(project.path / "reports" / "results-reference.json", target)
+    return target
+
+
+def test_fail_on_new_passes_a_red_case_the_baseline_knew(project: pytest.Pytester) -> None:
+    shutil.copytree(REPO / "cassettes" / "reference", project.path / "cassettes" / "reference")
+    _break_tc030(project)
+    first = project.runpytest(*INNER, CASE_TESTS)
+    first.assert_outcomes(passed=1, failed=1)  # a red case: pytest's own exit code is 1
+    assert first.ret == pytest.ExitCode.TESTS_FAILED
+    known = _saved(project, "known-red.json")
+
+    again = project.runpytest(*INNER, CASE_TESTS, "--baseline", str(known), "--fail-on-new")
+    again.assert_outcomes(passed=1, xfailed=1)
+    assert again.ret == pytest.ExitCode.OK
+    again.stdout.fnmatch_lines(["*verdict against baseline: reference*: same"])
+    junit = project.path / "junit.xml"
+    project.runpytest(*INNER, CASE_TESTS, "--baseline", str(known), f"--junitxml={junit}")
+    xml = junit.read_text()
+    assert '<property name="verdict_against_baseline" value="same"' in xml
+    assert "no such words" in xml  # the case's findings travel in the JUnit file
+
+
+def test_fail_on_new_fails_on_what_the_baseline_did_not_have(project: pytest.Pytester) -> None:
+    shutil.copytree(REPO / "cassettes" / "reference", project.path / "cassettes" / "reference")
+    project.runpytest(*INNER, CASE_TESTS).assert_outcomes(passed=2)
+    green = _saved(project, "green.json")
+    _break_tc030(project)
+
+    result = project.runpytest(*INNER, CASE_TESTS, "--baseline", str(green), "--fail-on-new")
+    result.assert_outcomes(passed=1, failed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+    result.stdout.fnmatch_lines(
+        [
+            "TC-030 (*) failed with model 'reference' (judge 'reference'):",
+            "*verdict against baseline: reference*: unsafe (1 new error)",
+            "*new error TC-030 [[]expected_error[]]*no such words*",
+        ]
+    )
+    page = (project.path / "reports" / "latest.html").read_text()
+    assert 'data-verdict="unsafe"' in page  # the same verdict on the page
+
+
+def test_fail_on_new_needs_a_baseline_and_a_bad_baseline_stops_before_any_case(
+    project: pytest.Pytester,
+) -> None:
+    result = project.runpytest(*INNER, CASE_TESTS, "--fail-on-new")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--fail-on-new compares with a baseline: give --baseline*"])
+    missing = project.path / "missing.json"
+    result = project.runpytest(*INNER, CASE_TESTS, "--baseline", str(missing))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--baseline: results file*missing.json*does not exist*"])
+    assert not (project.path / "reports").exists()  # no case ran
+
+
+def test_a_no_judge_run_never_overwrites_the_judged_results(project: pytest.Pytester) -> None:
+    shutil.copytree(REPO / "cassettes" / "reference", project.path / "cassettes" / "reference")
+    project.runpytest(*INNER, CASE_TESTS).assert_outcomes(passed=2)
+    judged = project.path / "reports" / "results-reference.json"
+    before = judged.read_bytes()
+    project.runpytest(*INNER, CASE_TESTS, "--no-judge").assert_outcomes(passed=2)
+    assert judged.read_bytes() == before
+    unjudged = load_results(project.path / "reports" / "results-reference-unjudged.json")
+    assert unjudged.judge_model is None and load_results(judged).judge_model == "reference"
+
+
+def _not_found_for(model: str) -> Exception:
+    import anthropic
+    import httpx2
+
+    request = httpx2.Request(
+        "POST", "http://127.0.0.1:9/v1/messages", json={"model": model, "max_tokens": 1}
+    )
+    response = httpx2.Response(404, request=request, json={"type": "error"})
+    return anthropic.NotFoundError("not found", response=response, body=None)
+
+
+def test_a_404_for_the_judge_model_names_the_judge_not_the_pipeline_model() -> None:
+    from agentic_chunking.judge import resolve_judge_model
+    from agentic_chunking.suite._systemic import systemic_failure
+
+    judge = resolve_judge_model()  # the default judge model, whatever it is on this branch
+    pipeline = "claude-x"
+    failure = systemic_failure(_not_found_for(judge), model=pipeline, judge_model=judge)
+    assert failure is not None and failure.kind == "model_unknown"
+    assert f"the judge model {judge!r} was not found" in failure.message
+    assert f"the pipeline model {pipeline!r} answered" in failure.message
+    assert "--judge-model" in failure.message and "--no-judge" in failure.message
+    own = systemic_failure(_not_found_for(pipeline), model=pipeline, judge_model=judge)
+    assert own is not None and f"the model {pipeline!r} was not found" in own.message
+    assert "--judge-model" not in own.message

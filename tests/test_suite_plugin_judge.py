@@ -36,9 +36,11 @@ def test_replay_is_judged_by_the_reference_judge_unless_no_judge(project: pytest
     page = (project.path / "reports" / "latest.html").read_text()
     assert "not calibrated" in page
 
-    # --no-judge: the same cassettes, the judge's interactions left unplayed.
+    # --no-judge: the same cassettes, the judge's interactions left unplayed; its results
+    # go to a file of their own, the judged results stay as they were.
     project.runpytest(*INNER, CASE_TESTS, "--no-judge").assert_outcomes(passed=2)
-    results = _results(project, "reference")
+    assert _results(project, "reference")["judge_model"] == "reference"
+    results = _results(project, "reference-unjudged")
     assert "judge_model" not in results
     assert all("judge_usage" not in case for case in results["cases"])  # type: ignore[attr-defined]
 

@@ -193,6 +193,20 @@ def write_calibration(calibration: Calibration, path: Path) -> Path:
     return path
 
 
+def calibration_figures(
+    judge_model: str | None, directory: Path
+) -> Mapping[str, Mapping[str, float]] | None:
+    """The figures per rule of ``judge_model`` in ``directory/judge-<model>.json``; None
+    without a judge, a file, a readable file, or when it was made with another prompt."""
+    if judge_model is None:
+        return None
+    try:
+        calibration = load_calibration(calibration_path(directory, judge_model))
+    except (InputError, OSError):
+        return None
+    return calibration.figures if calibration is not None else None
+
+
 def load_calibration(path: Path) -> Calibration | None:
     """The calibration in ``path``; None when it was measured with another judge prompt
     (it no longer describes this judge). FileNotFoundError when there is none; InputError

@@ -7,7 +7,16 @@ string that comes from a results file is escaped.
 """
 
 from .._warning import WARNING_KINDS
-from ._compare import Column, Comparison, Move, compare_runs
+from ._changes import VERDICTS, Change, at_or_above, verdict_of
+from ._compare import (
+    COMPARISON_SCHEMA,
+    Column,
+    Comparison,
+    Move,
+    compare_case,
+    compare_runs,
+    write_comparison,
+)
 from ._metrics import MetricStatus, deviation_notes, metric_status, missing_themes, theme_found
 from ._records import (
     CHECK_ORDER,
@@ -35,12 +44,15 @@ from ._warnings import WarningGroup, warning_groups, warning_summary
 
 __all__ = [
     "CHECK_ORDER",
+    "COMPARISON_SCHEMA",
     "METRICS",
     "OUTCOMES",
     "REPLY_KINDS",
     "SCHEMA",
+    "VERDICTS",
     "WARNING_KINDS",
     "CaseResult",
+    "Change",
     "CheckResult",
     "Column",
     "Comparison",
@@ -53,7 +65,9 @@ __all__ = [
     "SeedFigures",
     "Usage",
     "WarningGroup",
+    "at_or_above",
     "build_report",
+    "compare_case",
     "compare_runs",
     "deviation_notes",
     "load_results",
@@ -63,7 +77,9 @@ __all__ = [
     "record_run",
     "render_report",
     "theme_found",
+    "verdict_of",
     "warning_groups",
     "warning_summary",
+    "write_comparison",
     "write_results",
 ]

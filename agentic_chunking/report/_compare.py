@@ -1,30 +1,51 @@
 """Run against run: what moved between a base run and each other run, case by case.
 
-The base is explicit: the baseline when one is given, else the reference (hand-written)
-run when recorded runs are compared with it, else the oldest run; the other runs follow
-oldest first, and a run given twice (same model, time and cases) appears once.
+The base is explicit, never inferred from times: the baseline when one is given, else the
+first run given (``agentic-chunking report BASE.json OTHER.json``); the other runs follow
+in the order given, and a run given twice (same model, time and cases) appears once.
 
 Per case and column, ``diffs`` holds the findings that are new or resolved and the
-propositions aligned across the runs (``_diff``); ``headlines`` sums them per column into
-the answer to "is this run safe against the base". Moves come in three kinds, in the order
-a reader needs them: ``verdict`` (a case's outcome or a substance check changed, or a case
-is missing), ``count`` (a count left or re-entered its soft range, or moved while outside
-it), ``theme`` (ThematicCategory labels appeared or vanished, or an expected theme, matched
-by meaning, was lost or regained).
+propositions aligned across the runs (``_diff``); ``changes`` is the one list of what
+changed (``_changes``: one line per fact) and ``verdict`` the one verdict it gives
+(``unsafe``, ``review``, ``same``), per column in ``headlines`` and overall. Moves come
+in three kinds, in the order a reader needs them: ``verdict`` (a case's outcome or a
+substance check changed, or a case is missing), ``count`` (a count left or re-entered its
+soft range, or moved while outside it), ``theme`` (ThematicCategory labels appeared or
+vanished, or an expected theme, matched by meaning, was lost or regained).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
 
+from .._files import write_text_atomic
 from ..client import estimate_cost_usd
+from ._changes import (
+    CASE_RULE,
+    Change,
+    case_changes,
+    missing_case,
+    ordered,
+    verdict_of,
+    worst,
+)
 from ._diff import CaseDiff, diff_case
 from ._metrics import metric_status, missing_themes
 from ._records import METRICS
 from ._results import CaseResult, RunResults
 
 KINDS = ("verdict", "count", "theme")
+COMPARISON_SCHEMA = "agentic-chunking-comparison/1"
+_CATEGORY_KEYS = {
+    "new_errors": "new error",
+    "new_warnings": "new warning",
+    "dropped_facts": "dropped fact",
+    "flagged_rewordings": "flagged rewording",
+}
 _GOOD = {"passed": 0, "failed": 1, "error": 2}
 
 
@@ -53,16 +74,20 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Headline:
-    """Is one run safe against the base? Its figures, summed over the cases of both.
+    """One run against the base: its verdict and figures, summed over the cases of both.
 
-    ``verdict`` is ``not safe`` (a new error finding, a substance verdict worse, or a case
-    missing), ``review`` (no new error, but new warnings, propositions dropped, or rewordings
-    that change a negation, number or name) or ``safe``.
+    ``verdict`` is ``verdict_of`` this run's lines of the list of what changed; the line
+    counts (``new_errors``, ``new_warnings``, ``dropped_facts``, ``flagged``, ``resolved``)
+    count each fact once. ``dropped``, ``reworded``, ``notable`` and ``added`` count
+    propositions as aligned across the runs.
     """
 
     label: str
+    verdict: str
     new_errors: int
     new_warnings: int
+    dropped_facts: int
+    flagged: int
     resolved: int
     dropped: int
     reworded: int
@@ -79,16 +104,16 @@ class Headline:
     model: str = ""
     """The run's model id (the label may carry a time or a ``baseline:`` prefix)."""
     cost_usd: tuple[float | None, float | None] = (None, None)
-    """(base, run) estimated cost at each model's list price (``client._prices``); None for a
+    """(base, run) estimated cost at each model's list price (``_prices``); None for a
     model with no known price. An estimate, never a bill."""
+    judge: tuple[str | None, str | None] = (None, None)
+    """(base, run) judge model; None for a run that was not judged."""
 
     @property
-    def verdict(self) -> str:
-        if self.new_errors or self.verdict_regressions:
-            return "not safe"
-        if self.new_warnings or self.dropped or self.notable:
-            return "review"
-        return "safe"
+    def judging_differs(self) -> bool:
+        """True when one run was judged and the other not, or by another judge model: its
+        findings then differ by judging as well as by model, and the page says so."""
+        return self.judge[0] != self.judge[1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,6 +124,93 @@ class Comparison:
     moves: tuple[Move, ...]
     diffs: tuple[CaseDiff, ...] = ()
     headlines: tuple[Headline, ...] = ()
+    changes: tuple[Change, ...] = ()
+    """The one list of what changed, every run against the base (``_changes``), in
+    display order: new errors, new warnings, dropped facts, flagged rewordings."""
+    resolved: tuple[Change, ...] = ()
+    """Base findings gone in a run, one line per proposition or sentence."""
+
+    @property
+    def verdict(self) -> str:
+        """The gravest verdict of the runs against the base: ``unsafe``, ``review`` or
+        ``same`` (``same`` with nothing to compare)."""
+        return worst(h.verdict for h in self.headlines)
+
+    @property
+    def summary(self) -> str:
+        """The verdict in one line, as the terminal and the CI log show it:
+        ``verdict against BASE: unsafe (2 new errors, 1 dropped fact)``."""
+        if len(self.columns) < 2:
+            return "nothing to compare: one run"
+        detail = f" ({self.detail})" if self.detail else ""
+        return f"verdict against {self.reference.label}: {self.verdict}{detail}"
+
+    @property
+    def detail(self) -> str:
+        """The counts behind the verdict, summed over the runs: ``9 new errors, 2 dropped
+        facts (1 with its number lost: an error), 3 resolved``; empty when nothing changed."""
+        counts = [
+            (sum(h.new_errors for h in self.headlines), "new error"),
+            (sum(h.new_warnings for h in self.headlines), "new warning"),
+            (sum(h.dropped_facts for h in self.headlines), "dropped fact"),
+            (sum(h.flagged for h in self.headlines), "flagged rewording"),
+        ]
+        parts = [f"{n} {word}{'s' if n != 1 else ''}" for n, word in counts if n]
+        lost = sum(c.is_error for c in self.changes if c.category == "dropped fact")
+        if lost:
+            index = next(i for i, part in enumerate(parts) if "dropped fact" in part)
+            parts[index] += f" ({lost} with its number lost: an error)"
+        if self.resolved:
+            parts.append(f"{len(self.resolved)} resolved")
+        return ", ".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The comparison for machines (``report --json``, schema ``COMPARISON_SCHEMA``):
+        the verdict, the base, each run's verdict and counts, the list of what changed,
+        the resolved lines and the per-case deltas."""
+        base = self.reference if self.columns else None
+        return {
+            "schema": COMPARISON_SCHEMA,
+            "verdict": self.verdict,
+            "summary": self.summary,
+            "base": None if base is None else _run_dict(base),
+            "runs": [
+                {**_run_dict(column), **_headline_dict(headline)}
+                for column, headline in zip(self.columns[1:], self.headlines, strict=True)
+            ],
+            "changes": [c.to_dict() for c in self.changes],
+            "resolved": [c.to_dict() for c in self.resolved],
+            "cases": [self._case_dict(d) for d in self.diffs],
+        }
+
+    def _case_dict(self, diff: CaseDiff) -> dict[str, Any]:
+        base = self.reference.run.case(diff.case_id)
+        column = next(c for c in self.columns if c.label == diff.label)
+        run = column.run.case(diff.case_id)
+        lines = [c for c in self.changes if c.case_id == diff.case_id and c.label == diff.label]
+        gone = [c for c in self.resolved if c.case_id == diff.case_id and c.label == diff.label]
+        return {
+            "case": diff.case_id,
+            "run": diff.label,
+            "outcome": [
+                None if base is None else base.outcome,
+                None if run is None else run.outcome,
+            ],
+            "verdict": verdict_of(lines),
+            **{
+                key: sum(c.category == category for c in lines)
+                for key, category in _CATEGORY_KEYS.items()
+            },
+            "resolved": len(gone),
+            "propositions": {
+                status: diff.count(status) for status in ("dropped", "reworded", "added")
+            },
+        }
+
+    @property
+    def rules(self) -> list[str]:
+        """The rules named by the lines of ``changes`` and ``resolved``, sorted."""
+        return sorted({r for c in (*self.changes, *self.resolved) for r in c.rules})
 
     def diff(self, case_id: str, label: str) -> CaseDiff | None:
         """What changed in ``case_id`` from the base to the column ``label``, if both have it."""
@@ -131,9 +243,8 @@ class Comparison:
 
     @property
     def safe(self) -> bool:
-        """True when no column is ``not safe`` against the base (no new error finding, no
-        substance verdict worse, no case missing)."""
-        return not self.verdict_regressions and all(h.verdict != "not safe" for h in self.headlines)
+        """True when no run is ``unsafe`` against the base."""
+        return self.verdict != "unsafe"
 
 
 def column_labels(runs: Sequence[RunResults], baseline: RunResults | None) -> list[str]:
@@ -220,21 +331,32 @@ def _same_run(a: RunResults, b: RunResults) -> bool:
 def order_runs(
     runs: Sequence[RunResults], baseline: RunResults | None
 ) -> tuple[RunResults | None, list[RunResults]]:
-    """(base, others): the explicit baseline, else the reference run when recorded runs are
-    there too, else the oldest; the others oldest first, each run once."""
+    """(base, others): the explicit ``baseline``, else the first of ``runs``; the others in
+    the order given, each run once. Times never choose the base."""
     unique: list[RunResults] = []
     for run in runs:
         if not any(_same_run(run, seen) for seen in unique):
             unique.append(run)
     if baseline is not None:
-        others = [r for r in unique if not _same_run(r, baseline)]
-        return baseline, sorted(others, key=lambda r: r.created_at)
-    by_time = sorted(unique, key=lambda r: r.created_at)
-    if not by_time:
+        return baseline, [r for r in unique if not _same_run(r, baseline)]
+    if not unique:
         return None, []
-    references = [r for r in by_time if r.is_reference]
-    base = references[0] if references and len(references) < len(by_time) else by_time[0]
-    return base, [r for r in by_time if r is not base]
+    return unique[0], unique[1:]
+
+
+def compare_case(
+    before: CaseResult, after: CaseResult, label: str, verdict: Move | None = None
+) -> tuple[CaseDiff, list[Change], list[Change]]:
+    """(diff, changes, resolved) of one case from the base ``before`` to ``after``: the lines
+    of the list of what changed (``_changes``), plus a ``case`` error line when the substance
+    verdict got worse with no new error line to show for it. ``verdict`` is the case's
+    verdict move when the caller has it (computed here otherwise)."""
+    diff = diff_case(before, after, label)
+    found, gone = case_changes(diff, before, after)
+    move = verdict if verdict is not None else _verdict_move(before, after, label)
+    if move is not None and move.severity == "regression" and not any(c.is_error for c in found):
+        found.append(Change("new error", "error", after.id, label, (CASE_RULE,), "", move.text))
+    return diff, found, gone
 
 
 def compare_runs(runs: Sequence[RunResults], *, baseline: RunResults | None = None) -> Comparison:
@@ -253,6 +375,8 @@ def compare_runs(runs: Sequence[RunResults], *, baseline: RunResults | None = No
     reference = columns[0]
     moves: list[Move] = []
     diffs: list[CaseDiff] = []
+    changes: list[Change] = []
+    resolved: list[Change] = []
     for column in columns[1:]:
         ids = [c.id for c in reference.run.cases]
         ids += [c.id for c in column.run.cases if c.id not in ids]
@@ -264,27 +388,49 @@ def compare_runs(runs: Sequence[RunResults], *, baseline: RunResults | None = No
                 moves.append(
                     Move("verdict", case_id, column.label, severity, f"case missing from {where}")
                 )
+                if new is None:
+                    changes.append(missing_case(case_id, column.label, where))
                 continue
             verdict = _verdict_move(ref, new, column.label)
             moves += [verdict] if verdict else []
             moves += _count_moves(ref, new, column.label)
             moves += _theme_moves(ref, new, column.label)
-            diffs.append(diff_case(ref, new, column.label))
+            diff, found, gone = compare_case(ref, new, column.label, verdict)
+            diffs.append(diff)
+            changes += found
+            resolved += gone
     moves.sort(key=lambda m: KINDS.index(m.kind))
-    headlines = tuple(_headline(reference, column, moves, diffs) for column in columns[1:])
-    return Comparison(columns, tuple(moves), tuple(diffs), headlines)
+    case_ids = [c.id for c in reference.run.cases]
+    changes = ordered(changes, case_ids)
+    resolved = ordered(resolved, case_ids)
+    headlines = tuple(
+        _headline(reference, column, moves, diffs, changes, resolved) for column in columns[1:]
+    )
+    return Comparison(
+        columns, tuple(moves), tuple(diffs), headlines, tuple(changes), tuple(resolved)
+    )
 
 
-def _headline(base: Column, column: Column, moves: list[Move], diffs: list[CaseDiff]) -> Headline:
+def _headline(
+    base: Column,
+    column: Column,
+    moves: list[Move],
+    diffs: list[CaseDiff],
+    changes: list[Change],
+    resolved: list[Change],
+) -> Headline:
     mine = [d for d in diffs if d.label == column.label]
+    lines = [c for c in changes if c.label == column.label]
     regressions = [
         m
         for m in moves
         if m.label == column.label and m.kind == "verdict" and m.severity == "regression"
     ]
-    changed = {d.case_id for d in mine if d.changed} | {
-        m.case_id for m in moves if m.label == column.label
-    }
+    changed = (
+        {d.case_id for d in mine if d.changed}
+        | {m.case_id for m in moves if m.label == column.label}
+        | {c.case_id for c in lines}
+    )
 
     def total(run: RunResults, attribute: str) -> int:
         return sum(int(getattr(c.usage, attribute)) for c in run.cases)
@@ -293,9 +439,12 @@ def _headline(base: Column, column: Column, moves: list[Move], diffs: list[CaseD
     tokens_out = (total(base.run, "output_tokens"), total(column.run, "output_tokens"))
     return Headline(
         label=column.label,
-        new_errors=sum(len(d.new_errors) for d in mine),
-        new_warnings=sum(len(d.new_warnings) for d in mine),
-        resolved=sum(len(d.resolved_findings) for d in mine),
+        verdict=verdict_of(lines),
+        new_errors=sum(c.category == "new error" for c in lines),
+        new_warnings=sum(c.category == "new warning" for c in lines),
+        dropped_facts=sum(c.category == "dropped fact" for c in lines),
+        flagged=sum(c.category == "flagged rewording" for c in lines),
+        resolved=sum(c.label == column.label for c in resolved),
         dropped=sum(d.count("dropped") for d in mine),
         reworded=sum(d.count("reworded") for d in mine),
         notable=sum(len(d.notable) for d in mine),
@@ -314,6 +463,7 @@ def _headline(base: Column, column: Column, moves: list[Move], diffs: list[CaseD
             estimate_cost_usd(base.run.model, tokens_in[0], tokens_out[0]),
             estimate_cost_usd(column.run.model, tokens_in[1], tokens_out[1]),
         ),
+        judge=(base.run.judge_model, column.run.judge_model),
     )
 
 
@@ -330,3 +480,36 @@ def _coverage(base: RunResults, run: RunResults) -> tuple[tuple[int, int], tuple
         (sum(b[0] for b, _ in pairs), sum(b[1] for b, _ in pairs)),
         (sum(c[0] for _, c in pairs), sum(c[1] for _, c in pairs)),
     )
+
+
+def _run_dict(column: Column) -> dict[str, Any]:
+    run = column.run
+    return {
+        "label": column.label,
+        "model": run.model,
+        "replies": run.replies,
+        "judge_model": run.judge_model,
+        "created_at": run.created_at,
+        "cases": len(run.cases),
+    }
+
+
+def _headline_dict(headline: Headline) -> dict[str, Any]:
+    return {
+        "verdict": headline.verdict,
+        "new_errors": headline.new_errors,
+        "new_warnings": headline.new_warnings,
+        "dropped_facts": headline.dropped_facts,
+        "flagged_rewordings": headline.flagged,
+        "resolved": headline.resolved,
+        "cases_passed": list(headline.passed),
+        "judging_differs": headline.judging_differs,
+        "changed_cases": list(headline.changed_cases),
+    }
+
+
+def write_comparison(comparison: Comparison, path: Path) -> Path:
+    """Write ``comparison.to_dict()`` as JSON to ``path`` (atomically) and return it."""
+    text = json.dumps(comparison.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    write_text_atomic(Path(path), text)
+    return Path(path)

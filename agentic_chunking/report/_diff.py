@@ -7,7 +7,9 @@ pairs the propositions of the two runs: the same text (up to spacing and case) f
 then the most similar remaining pairs (rapidfuzz, at least ``REWORDED_AT``), each with a
 word diff (difflib); the rest are only in one run. A reworded pair whose changed words
 hold a negation, a number or a name is ``notable``: the meaning may have changed even
-where no rule fires.
+where no rule fires. A capitalised word that opens a sentence is a name only when the
+texts compared (and the case's source) never use it in lower case: "Cells store ..." is
+not a name added where the source says "cells".
 """
 
 from __future__ import annotations
@@ -34,13 +36,16 @@ _OPENERS = frozenset(
         "from of to with as after before during when while each every some many most all both"
     )
 )
+_PUNCTUATION = ".,;:!?()\"'\u201c\u201d\u2018\u2019"
 
 FindingKey = tuple[str, str, str, str, str]
 
 
 def finding_key(finding: FindingRecord) -> FindingKey:
-    """What identifies a finding across runs: rule, proposition, kind, severity, reason."""
-    return (finding.rule, finding.proposition, finding.kind, finding.severity, finding.reason)
+    """What identifies a finding across runs: rule, proposition (for a finding on no
+    proposition, e.g. an uncovered sentence: its source sentence), kind, severity, reason."""
+    subject = finding.proposition or (finding.source_sentence or "")
+    return (finding.rule, subject, finding.kind, finding.severity, finding.reason)
 
 
 def all_findings(case: CaseResult) -> list[FindingRecord]:
@@ -118,29 +123,55 @@ def word_diff(before: str, after: str) -> tuple[WordOp, ...]:
     return tuple(ops)
 
 
-def _notes(words: Sequence[WordOp]) -> tuple[str, ...]:
-    """What a reader must look at in a word diff: negations, numbers, names changed."""
+def lowercase_words(*texts: str) -> frozenset[str]:
+    """The words the ``texts`` use in lower case somewhere: common words, not names."""
+    return frozenset(
+        word
+        for text in texts
+        for token in _WORD.findall(text)
+        if (word := token.strip(_PUNCTUATION)) and word == word.lower()
+    )
+
+
+def _notes(words: Sequence[WordOp], common: frozenset[str] = frozenset()) -> tuple[str, ...]:
+    """What a reader must look at in a word diff: negations, numbers, names changed.
+
+    A capitalised word is a name, except at the start of the sentence, where it is a name
+    only when it is no common opener and ``common`` (words seen in lower case) lacks it.
+    """
     notes: list[str] = []
-    at_start = True  # a sentence's first word is capitalised: a name unless a common opener
+    at_start = True  # a sentence's first word is capitalised whether or not it is a name
     for op in words:
         if op.op == "same":
             at_start = False
             continue
         verb = "removed" if op.op == "del" else "added"
-        tokens = [t.strip(".,;:!?()\"'") for t in op.text.split()]
+        tokens = [t.strip(_PUNCTUATION) for t in op.text.split()]
         if any(t.casefold() in _NEGATIONS or t.casefold().endswith("n't") for t in tokens):
             notes.append(f"negation {verb}: {op.text}")
         if any(any(ch.isdigit() for ch in t) for t in tokens):
             notes.append(f"number {verb}: {op.text}")
-        opener = at_start and bool(tokens) and tokens[0].casefold() in _OPENERS
-        if any(t[:1].isupper() for t in tokens[1 if opener else 0 :] if t):
+        names = [
+            t
+            for position, t in enumerate(tokens)
+            if t[:1].isupper()
+            and not (
+                at_start and position == 0 and (t.casefold() in _OPENERS or t.casefold() in common)
+            )
+        ]
+        if names:
             notes.append(f"name {verb}: {op.text}")
+        if op.op == "add":
+            at_start = False  # the next op starts where the added words end
     return tuple(dict.fromkeys(notes))
 
 
-def align_propositions(before: Sequence[str], after: Sequence[str]) -> list[PropositionPair]:
+def align_propositions(
+    before: Sequence[str], after: Sequence[str], *, source: str = ""
+) -> list[PropositionPair]:
     """Pair the propositions of two runs: same, reworded (with a word diff), or in one only.
 
+    ``source`` (the case's input text) tells common words from names in the flags.
     Guarantees: every proposition of ``before`` and of ``after`` is in exactly one pair;
     pairs come in ``before`` order, then the propositions only in ``after``, in order.
     """
@@ -175,21 +206,24 @@ def align_propositions(before: Sequence[str], after: Sequence[str]) -> list[Prop
             if i not in partner and j not in used:
                 partner[i] = (j, score)
                 used.add(j)
-    pairs = [_pair(before[i], after, partner.get(i)) for i in range(len(before))]
+    common = lowercase_words(source, *before, *after)
+    pairs = [_pair(before[i], after, partner.get(i), common) for i in range(len(before))]
     pairs += [
         PropositionPair("added", None, after[j], 0.0) for j in range(len(after)) if j not in used
     ]
     return pairs
 
 
-def _pair(text: str, after: Sequence[str], match: tuple[int, float] | None) -> PropositionPair:
+def _pair(
+    text: str, after: Sequence[str], match: tuple[int, float] | None, common: frozenset[str]
+) -> PropositionPair:
     if match is None:
         return PropositionPair("dropped", text, None, 0.0)
     j, score = match
     if _normal(text) == _normal(after[j]):
         return PropositionPair("same", text, after[j])
     words = word_diff(text, after[j])
-    return PropositionPair("reworded", text, after[j], score, words, _notes(words))
+    return PropositionPair("reworded", text, after[j], score, words, _notes(words, common))
 
 
 def propositions_of(case: CaseResult) -> list[str]:
@@ -238,5 +272,6 @@ class CaseDiff:
 def diff_case(before: CaseResult, after: CaseResult, label: str) -> CaseDiff:
     """The findings and propositions that changed from ``before`` to ``after``."""
     new, resolved = finding_changes(before, after)
-    pairs = align_propositions(propositions_of(before), propositions_of(after))
+    source = "\n".join(i.text for i in after.inputs or before.inputs)
+    pairs = align_propositions(propositions_of(before), propositions_of(after), source=source)
     return CaseDiff(after.id, label, new, resolved, tuple(pairs))

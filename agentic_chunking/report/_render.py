@@ -7,6 +7,7 @@ the SVG that ``_plots`` makes is inserted as markup.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._errors import InputError
 from .._files import write_text_atomic
+from ._changes import unverified_quotes
 from ._compare import Comparison, compare_runs
 from ._metrics import metric_statuses, missing_themes
 from ._plots import CAPTIONS, all_plots
@@ -51,6 +53,7 @@ def _environment() -> jinja2.Environment:
         name, name.replace("_", " ").capitalize()
     )
     environment.filters["signed"] = _signed
+    environment.filters["unverified"] = unverified_quotes
     return environment
 
 
@@ -97,6 +100,7 @@ def _case_view(case: CaseResult) -> dict[str, Any]:
         "missing_themes": missing_themes(case),
         "chunks": chunks,
         "loose_findings": loose,
+        "source": "\n".join(i.text for i in case.inputs),
     }
 
 
@@ -163,20 +167,33 @@ def _side_by_side(comparison: Comparison) -> list[dict[str, Any]]:
     ]
 
 
+_FILTERABLE = re.compile(r"[A-Za-z0-9_-]+")
+
+
+def _filter_values(values: Sequence[str]) -> list[str]:
+    """The values a filter offers: only plain identifiers, since each becomes a CSS rule."""
+    return [v for v in dict.fromkeys(values) if _FILTERABLE.fullmatch(v)]
+
+
 def render_report(
     runs: Sequence[RunResults],
     *,
     baseline: RunResults | None = None,
     generated_at: datetime | None = None,
     plots: bool = True,
+    comparison: Comparison | None = None,
 ) -> str:
     """Return the report page for ``runs`` (compared with ``baseline`` and each other).
 
-    ``plots=False`` leaves the SVG plots out (they take most of the rendering time).
+    ``comparison`` is ``compare_runs(runs, baseline=baseline)`` when the caller already
+    has it (the page then shows exactly the verdict the caller acts on); it is computed
+    here otherwise. ``plots=False`` leaves the SVG plots out (they take most of the
+    rendering time).
     """
-    if not runs:
+    if not runs and comparison is None:
         raise InputError("no results to report: give at least one results file (results-*.json)")
-    comparison = compare_runs(runs, baseline=baseline)
+    if comparison is None:
+        comparison = compare_runs(runs, baseline=baseline)
     all_runs = [c.run for c in comparison.columns]
     checks = check_names(all_runs)
     summaries = []
@@ -204,6 +221,8 @@ def render_report(
             checks=checks,
             details=_details(comparison),
             comparison_base=comparison.reference.label if comparison.columns else "",
+            filter_rules=_filter_values(comparison.rules),
+            filter_cases=_filter_values([c.case_id for c in comparison.changes]),
             plots=list(zip(CAPTIONS, _markup(all_plots(comparison.columns)), strict=False))
             if plots
             else [],
@@ -223,13 +242,17 @@ def build_report(
     reports_dir: Path,
     baseline: RunResults | None = None,
     plots: bool = True,
+    comparison: Comparison | None = None,
 ) -> Path:
     """Write ``reports_dir/latest.html`` and ``report-YYYYmmdd-HHMMSS.html``; return latest.
 
-    The two files are identical; the directory is created when missing.
+    The two files are identical; the directory is created when missing. ``comparison``
+    as in ``render_report``.
     """
     moment = datetime.now(UTC)
-    html = render_report(runs, baseline=baseline, generated_at=moment, plots=plots)
+    html = render_report(
+        runs, baseline=baseline, generated_at=moment, plots=plots, comparison=comparison
+    )
     reports_dir = Path(reports_dir)
     reports_dir.mkdir(parents=True, exist_ok=True)
     latest = reports_dir / "latest.html"

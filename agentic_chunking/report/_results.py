@@ -33,6 +33,7 @@ from ._records import (
     _need,
 )
 from ._schema import validate_results
+from ._stats import CalibrationRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,17 +276,18 @@ class RunResults:
         )
 
     @property
+    def calibration_rows(self) -> tuple[CalibrationRow, ...]:
+        """The judge's calibration per rule, with n and 95% Wilson intervals (``_stats``)."""
+        figures = self.judge_calibration or {}
+        return tuple(CalibrationRow.of(rule, values) for rule, values in figures.items())
+
+    @property
     def judge_calibration_text(self) -> str:
-        """The judge's calibration in words: ``not calibrated``, or balanced accuracy per rule."""
+        """The judge's calibration in words: ``not calibrated``, or per rule the balanced
+        accuracy with its 95% interval, n, and "too few items to trust" under 30 items."""
         if not self.judge_calibration:
             return "not calibrated"
-        parts = []
-        for rule, figures in self.judge_calibration.items():
-            accuracy = figures.get("balanced_accuracy")
-            shown = "n/a" if accuracy is None else f"{accuracy:.2f}"
-            items = int(figures.get("good_items", 0) + figures.get("bad_items", 0))
-            parts.append(f"{rule} balanced accuracy {shown} ({items} items)")
-        return "calibrated: " + "; ".join(parts)
+        return "calibrated: " + "; ".join(row.text for row in self.calibration_rows)
 
     @property
     def judge_usage(self) -> Usage:
@@ -326,21 +328,52 @@ def model_slug(model: str) -> str:
     return slug or "model"
 
 
-def write_results(run: RunResults, reports_dir: Path) -> Path:
-    """Write ``results-<model>.json`` in ``reports_dir`` and return its path.
+HISTORY_KEEP = 20
+"""``reports/history/`` keeps the newest this many results files per results file name
+(model, judged or not); older ones are deleted when a run is written."""
+UNJUDGED_SUFFIX = "-unjudged"
 
-    A timestamped copy goes to ``reports_dir/history/results-<model>-<stamp>.json``, so an
-    earlier run can be named with ``--baseline`` later. Directories are created as needed.
+
+def results_stem(model: str, *, judged: bool = True) -> str:
+    """``results-<model>``, or ``results-<model>-unjudged`` for a run the judge did not see:
+    a ``--no-judge`` replay never overwrites (or merges into) the judged results."""
+    return f"results-{model_slug(model)}{'' if judged else UNJUDGED_SUFFIX}"
+
+
+def write_results(run: RunResults, reports_dir: Path, *, judged: bool = True) -> Path:
+    """Write ``results-<model>.json`` (``results_stem``) in ``reports_dir``; return its path.
+
+    A timestamped copy goes to ``reports_dir/history/<stem>-<stamp>.json``, so an earlier
+    run can be named with ``--baseline`` later; the history keeps the newest
+    ``HISTORY_KEEP`` copies per stem. Directories are created as needed; every file is
+    written atomically.
     """
     reports_dir = Path(reports_dir)
     history = reports_dir / "history"
     history.mkdir(parents=True, exist_ok=True)
     text = json.dumps(run.to_dict(), indent=2, ensure_ascii=False) + "\n"
-    slug = model_slug(run.model)
-    latest = reports_dir / f"results-{slug}.json"
+    name = results_stem(run.model, judged=judged)
+    latest = reports_dir / f"{name}.json"
     write_text_atomic(latest, text)
-    write_text_atomic(history / f"results-{slug}-{stamp()}.json", text)
+    write_text_atomic(history / f"{name}-{stamp()}.json", text)
+    prune_history(history, name)
     return latest
+
+
+def prune_history(history: Path, stem: str, *, keep: int = HISTORY_KEEP) -> list[Path]:
+    """Delete all but the newest ``keep`` files ``<stem>-YYYYmmdd-HHMMSS.json`` in
+    ``history`` (by the stamp in the name); return the deleted paths. Other files (another
+    model, an unjudged run, a file a person put there) are never touched."""
+    pattern = re.compile(re.escape(stem) + r"-(\d{8}-\d{6})\.json")
+    stamped = sorted(
+        (match.group(1), path)
+        for path in history.iterdir()
+        if (match := pattern.fullmatch(path.name))
+    )
+    old = [path for _, path in stamped[: max(0, len(stamped) - keep)]]
+    for path in old:
+        path.unlink(missing_ok=True)
+    return old
 
 
 def merge_runs(earlier: RunResults, later: RunResults) -> RunResults:
@@ -367,15 +400,16 @@ def merge_runs(earlier: RunResults, later: RunResults) -> RunResults:
     return replace(later, cases=tuple(cases))
 
 
-def record_run(run: RunResults, reports_dir: Path) -> RunResults:
-    """Merge ``run`` into ``reports_dir/results-<model>.json`` (``merge_runs``), write it with
-    ``write_results`` and return the merged run: a partial run updates only its cases.
+def record_run(run: RunResults, reports_dir: Path, *, judged: bool = True) -> RunResults:
+    """Merge ``run`` into ``reports_dir/results-<model>.json`` (``results_stem``: an
+    unjudged run into its own file), write it with ``write_results`` and return the merged
+    run: a partial run updates only its cases.
 
     InputError when the existing file cannot be read: it is left as it is, never replaced.
     """
-    existing = Path(reports_dir) / f"results-{model_slug(run.model)}.json"
+    existing = Path(reports_dir) / f"{results_stem(run.model, judged=judged)}.json"
     merged = merge_runs(load_results(existing), run) if existing.exists() else run
-    write_results(merged, reports_dir)
+    write_results(merged, reports_dir, judged=judged)
     return merged
 
 

@@ -11,9 +11,8 @@ from typing import Any
 
 import pytest
 
-from .._errors import InputError
 from ..client import DEFAULT_JUDGE_MODEL
-from ..judge import JUDGE_MODEL_ENV_VAR, calibration_path, load_calibration
+from ..judge import JUDGE_MODEL_ENV_VAR, calibration_figures
 from ._judging import suite_judge_model
 from ._replies import REFERENCE_MODEL
 
@@ -47,10 +46,4 @@ def calibration_for(
 ) -> Mapping[str, Mapping[str, float]] | None:
     """The judge's calibration figures per rule from ``calibration/``, None when it has none
     (or the file was made with another judge prompt, or cannot be read)."""
-    if judge_model is None:
-        return None
-    try:
-        calibration = load_calibration(calibration_path(root / "calibration", judge_model))
-    except (InputError, FileNotFoundError):
-        return None
-    return calibration.figures if calibration is not None else None
+    return calibration_figures(judge_model, root / "calibration")

@@ -182,14 +182,28 @@ def _expected_error(substrings: tuple[str, ...], response: AgenticResponse) -> C
     )
 
 
-def failure_message(result: CaseResult) -> str:
-    """Every failed check of ``result`` with each offending proposition and its reason."""
-    lines = [f"{result.id} ({result.name}) failed:"]
+def failure_message(
+    result: CaseResult, *, model: str | None = None, judge_model: str | None = None
+) -> str:
+    """Every failed check of ``result`` with each offending proposition and its reason.
+
+    With ``model`` the first line names the pipeline model whose output failed and the
+    judge model (or "not judged"); a finding the judge raised or confirmed names it too."""
+    who = ""
+    if model is not None:
+        judged = f"judge {judge_model!r}" if judge_model is not None else "not judged"
+        who = f" with model {model!r} ({judged})"
+    lines = [f"{result.id} ({result.name}) failed{who}:"]
     for name, check in result.ordered_checks():
         if check.applies and check.passed is False:
             lines.append(f"  {name}:")
             for finding in check.errors:
                 where = "" if finding.chunk_index is None else f" [chunk {finding.chunk_index}]"
                 subject = f"{finding.proposition!r}{where}: " if finding.proposition else ""
-                lines.append(f"    - {subject}{finding.reason}")
+                by_judge = (
+                    f" [{finding.judge} by the judge {judge_model!r}]"
+                    if judge_model is not None and finding.judge in ("raised", "confirmed")
+                    else ""
+                )
+                lines.append(f"    - {subject}{finding.reason}{by_judge}")
     return "\n".join(lines)

@@ -8,12 +8,16 @@ overloaded or failing after the SDK's own retries (429, 5xx, 529). Anything else
 about one request, a stale cassette) is the case's own and gives None.
 
 Every message names the cause, the value at fault and the way out, and only options and
-variables that exist (``--model``, ``--max-concurrency``, ``ANTHROPIC_API_KEY``,
-``ANTHROPIC_BASE_URL``).
+variables that exist (``--model``, ``--judge-model``, ``--no-judge``,
+``--max-concurrency``, ``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``). It names the model
+whose call failed, read from the failed request itself: the pipeline's (``--model``) or
+the judge's (``--judge-model``), so a 404 for the default judge model is never reported
+as the pipeline model not found.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from ..client import API_KEY_ENV_VAR, BASE_URL_ENV_VAR, models_to_choose_from
@@ -32,13 +36,49 @@ class SystemicFailure:
     message: str
 
 
-def systemic_failure(error: BaseException, *, model: str) -> SystemicFailure | None:
-    """The systemic failure behind ``error``, or None when it concerns one case only."""
+def systemic_failure(
+    error: BaseException, *, model: str, judge_model: str | None = None
+) -> SystemicFailure | None:
+    """The systemic failure behind ``error``, or None when it concerns one case only.
+
+    ``model`` is the pipeline's model, ``judge_model`` the judge's (None: not judged); the
+    message names the one the failed request asked for."""
     import anthropic
 
     sdk = next((e for e in error_chain(error) if isinstance(e, anthropic.APIError)), None)
     if sdk is None:
         return None
+    failure = _failure(sdk, model, judge_model)
+    if failure is None or failure.kind == "model_unknown":
+        return failure
+    return SystemicFailure(failure.kind, f"{failure.message} ({_whose(sdk, model, judge_model)})")
+
+
+def _requested_model(sdk: BaseException) -> str | None:
+    """The ``model`` of the request that failed, read from its JSON body; None unknown."""
+    request = getattr(sdk, "request", None)
+    try:
+        body = json.loads(request.content) if request is not None else None
+    except (ValueError, TypeError, AttributeError, RuntimeError):
+        return None
+    value = body.get("model") if isinstance(body, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _is_judge(sdk: BaseException, model: str, judge_model: str | None) -> bool:
+    asked = _requested_model(sdk)
+    return judge_model is not None and asked == judge_model and asked != model
+
+
+def _whose(sdk: BaseException, model: str, judge_model: str | None) -> str:
+    if _is_judge(sdk, model, judge_model):
+        return f"on a call to the judge model {judge_model!r}"
+    return f"on a call to the pipeline model {_requested_model(sdk) or model!r}"
+
+
+def _failure(sdk: BaseException, model: str, judge_model: str | None) -> SystemicFailure | None:
+    import anthropic
+
     if isinstance(sdk, anthropic.AuthenticationError | anthropic.PermissionDeniedError):
         return SystemicFailure(
             "key_rejected",
@@ -46,7 +86,7 @@ def systemic_failure(error: BaseException, *, model: str) -> SystemicFailure | N
             f"{API_KEY_ENV_VAR}, and {BASE_URL_ENV_VAR} if you use another server.",
         )
     if isinstance(sdk, anthropic.NotFoundError):
-        return _not_found(sdk, model)
+        return _not_found(sdk, model, judge_model)
     if isinstance(sdk, anthropic.APIConnectionError):
         url = _url(sdk)
         return SystemicFailure(
@@ -66,7 +106,7 @@ def systemic_failure(error: BaseException, *, model: str) -> SystemicFailure | N
     return None
 
 
-def _not_found(sdk: BaseException, model: str) -> SystemicFailure:
+def _not_found(sdk: BaseException, model: str, judge_model: str | None) -> SystemicFailure:
     url = _url(sdk)
     path = _path(sdk)
     if path is not None and path.rstrip("/") != MESSAGES_PATH:
@@ -76,10 +116,19 @@ def _not_found(sdk: BaseException, model: str) -> SystemicFailure:
             f"The SDK adds {MESSAGES_PATH} itself: set {BASE_URL_ENV_VAR} to the server's "
             "root (e.g. https://api.anthropic.com, without /v1).",
         )
+    if _is_judge(sdk, model, judge_model):
+        return SystemicFailure(
+            "model_unknown",
+            f"the judge model {judge_model!r} was not found (HTTP 404 not_found_error): the "
+            f"id is unknown or retired; the pipeline model {model!r} answered. Choose the "
+            f"judge with --judge-model ({models_to_choose_from()}), or skip it with "
+            "--no-judge.",
+        )
     return SystemicFailure(
         "model_unknown",
-        f"the model {model!r} was not found (HTTP 404 not_found_error): the id is unknown "
-        f"or retired. Choose another with --model ({models_to_choose_from()}).",
+        f"the model {_requested_model(sdk) or model!r} was not found (HTTP 404 "
+        "not_found_error): the id is unknown or retired. Choose another with --model "
+        f"({models_to_choose_from()}).",
     )
 
 

@@ -12,12 +12,21 @@ Guarantees:
   connection, overloaded after the SDK's retries) stops the session at the case that met
   it, with one plain message and exit code ``SYSTEMIC_EXIT_CODE``;
 - every run that judged cases merges them into ``results-<model>.json`` (``record_run``:
-  a partial run updates only its cases) and writes the HTML report of this run, against
-  ``--baseline``, else the reference results for a recorded model.
+  a partial run updates only its cases; a ``--no-judge`` run into its own
+  ``results-<model>-unjudged.json``) and writes the HTML report of this run, against
+  ``--baseline``, else the reference results for a recorded model;
+- ``--baseline F`` is read before the first case; the verdict against it (``unsafe``,
+  ``review``, ``same``: ``report.compare_runs``, computed once) is the one the report and
+  the terminal summary show; with ``--fail-on-new`` a case fails only on what the
+  baseline did not have (a red case the baseline knew is an xfail), and the session fails
+  exactly when that verdict is ``unsafe``;
+- each case's findings (and, with a baseline, its new lines) go to the test's
+  ``user_properties``, so ``--junitxml`` carries them.
 """
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field, replace
@@ -26,7 +35,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-from .._errors import CaseError, CassetteError, ConfigurationError, ModelCallError
+from .._errors import CaseError, CassetteError, ConfigurationError, InputError, ModelCallError
 from ..client import (
     API_KEY_ENV_VAR,
     DEFAULT_JUDGE_MODEL,
@@ -38,7 +47,16 @@ from ..client import (
 )
 from ..pipeline._prompts import PROMPT_VERSIONS
 from ..pipeline._run import DEFAULT_MAX_CONCURRENCY
-from ..report import CaseResult, RunResults, build_report, load_results
+from ..report import (
+    CaseResult,
+    Comparison,
+    RunResults,
+    build_report,
+    compare_case,
+    compare_runs,
+    load_results,
+    verdict_of,
+)
 from ..report._results import model_slug, now_iso, record_run
 from ._cases import load_case
 from ._cassette_check import check_cassette
@@ -76,6 +94,11 @@ class SuiteSession:
     stopped_at: str | None = None
     report_path: Path | None = None
     report_error: str | None = None
+    baseline_run: RunResults | None = None
+    """``--baseline``, read before the first case."""
+    fail_on_new: bool = False
+    comparison: Comparison | None = None
+    """This run against its base, computed once at the end; None without a base."""
 
     @property
     def replies(self) -> str:
@@ -83,6 +106,8 @@ class SuiteSession:
 
 
 _SESSION = pytest.StashKey[SuiteSession]()
+MAX_SUMMARY_LINES = 20
+"""At most this many lines of what changed are printed under the verdict; the report has all."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -120,8 +145,16 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--baseline",
         default=None,
         metavar="PATH",
-        help="a results file to compare this run with in the report (default: the reference "
-        "results for a recorded model)",
+        help="a results file to compare this run with (read before the first case); the "
+        "terminal summary and the report give the verdict against it: unsafe, review or same "
+        "(default base: the reference results for a recorded model)",
+    )
+    group.addoption(
+        "--fail-on-new",
+        action="store_true",
+        default=False,
+        help="with --baseline: fail only on findings the baseline did not have (a red case "
+        "the baseline knew is xfailed); the session fails when the verdict is unsafe",
     )
 
 
@@ -136,6 +169,16 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"--max-concurrency is {concurrency}; give 1 or more")
     root = config.rootpath
     baseline = config.getoption("--baseline")
+    fail_on_new = bool(config.getoption("--fail-on-new"))
+    if fail_on_new and not baseline:
+        raise pytest.UsageError(
+            "--fail-on-new compares with a baseline: give --baseline PATH (a results file, "
+            "e.g. reports/results-<model>.json of the release you trust)"
+        )
+    try:  # read before the first case: this run's results may replace the same file
+        baseline_run = load_results(baseline) if baseline else None
+    except InputError as error:
+        raise pytest.UsageError(f"--baseline: {error}") from None
     config.stash[_SESSION] = SuiteSession(
         model=model or REFERENCE_MODEL,
         record=record,
@@ -147,6 +190,8 @@ def pytest_configure(config: pytest.Config) -> None:
         persister=StagedPersister(recording=record),
         judge_model=configured_judge_model(config, model or REFERENCE_MODEL),
         root=root,
+        baseline_run=baseline_run,
+        fail_on_new=fail_on_new,
     )
 
 
@@ -224,12 +269,18 @@ def suite_client(suite_session: SuiteSession) -> Iterator[anthropic.Anthropic]:
 
 @pytest.fixture
 def run_suite_case(
-    suite_session: SuiteSession, suite_client: anthropic.Anthropic
+    suite_session: SuiteSession, suite_client: anthropic.Anthropic, request: pytest.FixtureRequest
 ) -> Callable[[str], CaseResult]:
     """Run a case by id and keep its result; fail plainly on a bad cassette or a case's own
-    call failure; stop the session on a systemic failure."""
+    call failure; stop the session on a systemic failure; under ``--fail-on-new``, xfail a
+    red case whose findings the baseline had already."""
 
     def run(case_id: str) -> CaseResult:
+        result = _run(case_id)
+        _against_baseline(suite_session, result, request.node)
+        return result
+
+    def _run(case_id: str) -> CaseResult:
         path = cassette_path(suite_session.cassette_root, suite_session.model, case_id)
         try:
             case = load_case(suite_session.cases_dir / f"{case_id}.yaml")
@@ -255,6 +306,33 @@ def run_suite_case(
     return run
 
 
+def _against_baseline(suite: SuiteSession, result: CaseResult, node: pytest.Item) -> None:
+    """Put the case's findings (and its lines against the baseline) in the test's
+    ``user_properties`` (``--junitxml``); under ``--fail-on-new``, xfail a red case that
+    has no new error against the baseline."""
+    findings = [
+        {"check": name, **f.to_dict()}
+        for name, check in result.ordered_checks()
+        for f in check.findings
+    ]
+    node.user_properties.append(("outcome", result.outcome))
+    node.user_properties.append(("findings", json.dumps(findings, ensure_ascii=False)))
+    base = None if suite.baseline_run is None else suite.baseline_run.case(result.id)
+    if base is None:
+        return
+    _, changes, resolved = compare_case(base, result, suite.model)
+    verdict = verdict_of(changes)
+    node.user_properties.append(("verdict_against_baseline", verdict))
+    lines = [c.to_dict() for c in changes]
+    node.user_properties.append(("changes_against_baseline", json.dumps(lines, ensure_ascii=False)))
+    if suite.fail_on_new and result.outcome != "passed" and verdict != "unsafe":
+        known = sum(len(check.errors) for _, check in result.ordered_checks())
+        pytest.xfail(
+            f"known in the baseline: {known} error finding(s), none new "
+            f"({verdict} against --baseline; {len(resolved)} resolved)"
+        )
+
+
 def _keep(suite: SuiteSession, result: CaseResult, cassette: Path) -> CaseResult:
     """Keep a completed case's result; under --record, let its cassette be replaced."""
     suite.persister.approve(cassette)
@@ -269,7 +347,7 @@ def _stamped(suite: SuiteSession, result: CaseResult) -> CaseResult:
 
 def _stop_if_systemic(suite: SuiteSession, case_id: str, error: Exception) -> str:
     """Stop the session (pytest.exit) when ``error`` will meet every case; else its message."""
-    failure = systemic_failure(error, model=suite.model)
+    failure = systemic_failure(error, model=suite.model, judge_model=suite.judge_model)
     if failure is None and not isinstance(error, ConfigurationError):
         return str(error)
     reason = failure.message if failure is not None else str(error)
@@ -308,10 +386,12 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.fail(str(problem), pytrace=False)
 
 
-def assert_case_passed(result: CaseResult) -> None:
-    """Fail the test with every offending proposition and its reason."""
+def assert_case_passed(result: CaseResult, suite: SuiteSession | None = None) -> None:
+    """Fail the test with every offending proposition and its reason; with the ``suite``
+    session, the message names the pipeline model and the judge model."""
     if result.outcome != "passed":
-        pytest.fail(failure_message(result), pytrace=False)
+        names = {} if suite is None else {"model": suite.model, "judge_model": suite.judge_model}
+        pytest.fail(failure_message(result, **names), pytrace=False)
 
 
 @pytest.hookimpl(wrapper=True, tryfirst=True)
@@ -321,6 +401,14 @@ def pytest_sessionfinish(session: pytest.Session) -> Generator[None]:
     if suite is not None and suite.results:
         _write_results_and_report(suite)
     result = yield
+    if (
+        suite is not None
+        and suite.fail_on_new
+        and suite.comparison is not None
+        and suite.comparison.verdict == "unsafe"
+        and session.exitstatus == pytest.ExitCode.OK
+    ):
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED  # e.g. a case missing from the run
     if suite is not None and suite.stopped is not None:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
@@ -341,16 +429,21 @@ def _write_results_and_report(suite: SuiteSession) -> None:
     )
     try:
         baseline = _baseline(suite)  # read before this run's results are written
-        merged = record_run(run, suite.reports_dir)
-        suite.report_path = build_report([merged], reports_dir=suite.reports_dir, baseline=baseline)
+        merged = record_run(run, suite.reports_dir, judged=suite.judge_model is not None)
+        comparison = compare_runs([merged], baseline=baseline)  # the one verdict of the run
+        suite.comparison = comparison if len(comparison.columns) > 1 else None
+        suite.report_path = build_report(
+            [merged], reports_dir=suite.reports_dir, baseline=baseline, comparison=comparison
+        )
     except Exception as error:  # a broken report must not hide the cases' verdicts
         suite.report_error = f"{type(error).__name__}: {error}"
 
 
 def _baseline(suite: SuiteSession) -> RunResults | None:
-    """``--baseline``; else, for a recorded model, the reference results if written."""
-    if suite.baseline is not None:
-        return load_results(suite.baseline)
+    """``--baseline`` (read at configure time); else, for a recorded model, the reference
+    results if written."""
+    if suite.baseline_run is not None:
+        return suite.baseline_run
     reference = suite.reports_dir / f"results-{model_slug(REFERENCE_MODEL)}.json"
     if suite.replies == "recorded" and reference.exists():
         return load_results(reference)
@@ -387,6 +480,23 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         )
     for path in suite.persister.kept:
         terminalreporter.write_line(f"cassette kept as it was (its run did not complete): {path}")
+    if suite.comparison is not None:
+        verdict = suite.comparison.verdict
+        terminalreporter.write_line(
+            suite.comparison.summary,
+            red=verdict == "unsafe",
+            yellow=verdict == "review",
+            green=verdict == "same",
+            bold=True,
+        )
+        for line in suite.comparison.changes[:MAX_SUMMARY_LINES]:
+            text = f": {line.text}" if line.text else ""
+            terminalreporter.write_line(
+                f"  {line.category} {line.case_id} [{', '.join(line.rules)}]{text} — {line.reason}"
+            )
+        if len(suite.comparison.changes) > MAX_SUMMARY_LINES:
+            rest = len(suite.comparison.changes) - MAX_SUMMARY_LINES
+            terminalreporter.write_line(f"  ... and {rest} more in the report")
     if suite.report_path is not None:
         terminalreporter.write_line(f"report: {suite.report_path}")
     if suite.report_error is not None:
