@@ -150,6 +150,22 @@ def test_findings_and_the_case_view_are_written_to_files(
     assert "No invention" in html and "which was not given" in html
 
 
+def test_with_o_the_page_goes_beside_the_findings_unless_html_says(
+    tmp_path: Path, source: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = write(tmp_path, "out.json", output(GOOD))
+    findings = tmp_path / "findings.json"
+    assert run_check([str(out), "--source", str(source), "-o", str(findings)], capsys)[0] == 0
+    assert (tmp_path / "findings.html").is_file()
+    assert run_check([str(out), "--source", str(source)], capsys)[0] == 0  # stdout: no page
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "amazon.md",
+        "findings.html",
+        "findings.json",
+        "out.json",
+    ]
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [

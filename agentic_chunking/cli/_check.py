@@ -6,10 +6,11 @@ or another tool's with the same JSON names, at least ``Chunks`` of ``ChunkId``,
 on each case (no invention, no unresolved pronouns, no duplication, self-contained,
 coverage of the input) and, with ``--judge-model``, the judge. Without ``--source`` the
 checks that compare the output with its input (no invention, coverage) do not run, and
-say so. Writes the findings as JSON to ``-o`` or stdout, and with ``--html`` the report's
-view of the output. Exit status: 0 when no finding is an error, 1 when one is, 2 for bad
-input (one message), 3 when a judge call failed. ``chunk --check -o OUT`` runs the same
-checks on its own output against its own input, in the same run.
+say so. Writes the findings as JSON to ``-o F.json`` (and the report's view of the output
+to ``F.html`` beside it) or to stdout (the page then only with ``--html PAGE``). Exit
+status: 0 when no finding is an error, 1 when one is, 2 for bad input (one message), 3
+when a judge call failed. ``chunk --check -o OUT`` runs the same checks on its own output
+against its own input, in the same run.
 """
 
 from __future__ import annotations
@@ -53,7 +54,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "-o", "--output", type=Path, metavar="FINDINGS", help="write the findings JSON here"
     )
     parser.add_argument(
-        "--html", type=Path, metavar="PAGE", help="also write the report's view of OUTPUT here"
+        "--html",
+        type=Path,
+        metavar="PAGE",
+        help="write the report's view of OUTPUT here (default with -o F.json: F.html)",
     )
     parser.set_defaults(func=run)
 
@@ -68,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
             "--judge-model needs --source INPUT: the judge reads each proposition against "
             "the input it was made from"
         )
-    for target in (args.output, args.html):
+    html = args.html if args.html is not None else page_beside(args.output)
+    for target in (args.output, html):
         check_output_path(target, inputs=sources)
     judgement = None
     if args.judge_model is not None and inputs is not None and response.chunks:
@@ -79,10 +84,17 @@ def run(args: argparse.Namespace) -> int:
         output_name=str(args.output_file),
         source_name=None if args.source is None else str(args.source),
         findings_path=args.output,
-        html_path=args.html,
+        html_path=html,
         judgement=judgement,
         say=lambda line: print(f"agentic-chunking check: {line}", file=sys.stderr),
     )
+
+
+def page_beside(findings: Path | None) -> Path | None:
+    """The default page for ``-o F.json``: ``F.html`` beside it (None without ``-o``)."""
+    if findings is None or findings.suffix.lower() in (".html", ".htm"):
+        return None
+    return findings.with_suffix(".html")
 
 
 def _judge(inputs: Sequence[AgenticChunkInput], response: AgenticResponse, model: str) -> Judgement:
