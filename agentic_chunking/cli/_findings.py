@@ -9,8 +9,9 @@ error, else 0.
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -67,8 +68,6 @@ def check_after_chunk(
 
 def read_output(path: Path) -> AgenticResponse:
     """The chunked output in ``path``; InputError naming the file and the problem."""
-    import json
-
     text = read_text_file(path)
     try:
         data = json.loads(text)
@@ -107,7 +106,7 @@ def report(
     source_name: str | None,
     findings_path: Path | None,
     html_path: Path | None,
-    say: Any,
+    say: Callable[[str], None],
     judgement: Judgement | None = None,
 ) -> int:
     """Assess ``response``, write the findings (JSON, and HTML with ``html_path``), say a
