@@ -75,3 +75,43 @@ def with_copies(texts: list[str], share: float = 0.05, seed: int = 0) -> list[st
         copy = text if rng.random() < 0.5 else "  " + text.replace(" ", "  ", 1)
         out.insert(rng.randint(0, len(out)), copy)
     return out
+
+
+def wrapped_document(size: int, seed: int = 0, width: int = 72) -> str:
+    """A plain-text document of about ``size`` characters, hard-wrapped at ``width`` columns.
+
+    The shape of a README, a licence file or a Project Gutenberg text: ``# Heading`` lines,
+    paragraphs of three to eight sentences (two generated facts joined by ", and", so most
+    sentences run across a line end), bullet lists whose items wrap onto indented
+    continuation lines, and an indented code block now and then; blocks are separated by a
+    blank line. Deterministic for a seed; every sentence is distinct.
+    """
+    import textwrap
+
+    rng = random.Random(seed)
+    facts = iter(propositions(size // 40 + 100, seed, topics=max(4, size // 4000)))
+
+    def sentence() -> str:
+        first, second = next(facts), next(facts)
+        return f"{first[:-1]}, and {second[0].lower()}{second[1:]}"
+
+    blocks: list[str] = []
+    length = 0
+    section = 0
+    while length < size:
+        roll = rng.random()
+        if roll < 0.08 or not blocks:
+            section += 1
+            block = f"# Section {section}: {next(facts)[4:-1]}"
+        elif roll < 0.2:
+            block = "\n".join(
+                textwrap.fill(sentence(), width, initial_indent="- ", subsequent_indent="  ")
+                for _ in range(rng.randint(2, 5))
+            )
+        elif roll < 0.25:
+            block = "\n".join(f"    step_{i}(value={rng.randint(1, 99)})" for i in range(3))
+        else:
+            block = textwrap.fill(" ".join(sentence() for _ in range(rng.randint(3, 8))), width)
+        blocks.append(block)
+        length += len(block) + 2
+    return "\n\n".join(blocks) + "\n"

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import io
 import json
+import textwrap
 from collections.abc import Callable
 from pathlib import Path
 
@@ -10,6 +12,7 @@ import pytest
 
 from agentic_chunking.cli import main
 from agentic_chunking.cli._chunk import read_inputs
+from agentic_chunking.cli._split import EXPLAIN_LOWEST
 from agentic_chunking.semantic import HashingEmbedder, MiniLMEmbedder, SemanticSplitter
 
 TEXT = (
@@ -57,13 +60,71 @@ def test_solons_rule_on_the_command_line_cuts_more(
 def test_explain_plots_the_curve_on_stderr_and_keeps_stdout_json(
     three_topics: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["split", str(three_topics), "--explain"]) == 0
+    assert main(["split", str(three_topics), "--explain=full"]) == 0
     captured = capsys.readouterr()
     assert [r["start"] for r in json.loads(captured.out)] == THREE_STARTS
-    rows = [line for line in captured.err.splitlines() if line[:4].strip().isdigit()]
+    rows = _rows(captured.err)
     assert len(rows) == 12
     assert [int(row.split()[0]) for row in rows if " CUT " in row] == [4, 8]
     assert "adaptive rule" in captured.err and "a cut needs a depth of at least" in captured.err
+
+
+def _rows(stderr: str) -> list[str]:
+    return [line for line in stderr.splitlines() if line[:4].strip().isdigit()]
+
+
+@pytest.mark.usefixtures("hashing")
+def test_explain_alone_prints_a_summary_and_the_lowest_places_first(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "long.md"
+    path.write_text(THREE_TEXT * 8, encoding="utf-8")  # 96 segments
+    assert main(["split", str(path), "--explain"]) == 0
+    err = capsys.readouterr().err
+    rows = _rows(err)
+    assert len(rows) == EXPLAIN_LOWEST  # not one row per segment
+    similarities = [float(row.split()[1]) for row in rows]
+    assert similarities == sorted(similarities)
+    assert "chunk sizes (tokens): least" in err and "semantic" in err
+    assert f"the {EXPLAIN_LOWEST} lowest-similarity places of 95" in err
+    assert main(["split", str(path), "--explain=full"]) == 0
+    assert len(_rows(capsys.readouterr().err)) == 96
+
+
+@pytest.mark.usefixtures("hashing")
+def test_a_hard_wrapped_paragraph_splits_as_its_unwrapped_text(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    wrapped = tmp_path / "wrapped.txt"
+    wrapped.write_text(textwrap.fill(THREE_TEXT, 40) + "\n", encoding="utf-8")
+    assert main(["split", str(wrapped)]) == 0
+    chunks = json.loads(capsys.readouterr().out)
+    assert [" ".join(c["text"].split()) for c in chunks] == [
+        " ".join("".join(topic).split()) for topic in THREE
+    ]
+    assert main(["split", str(wrapped), "--explain=full"]) == 0
+    assert len(_rows(capsys.readouterr().err)) == 12  # one segment per sentence
+    # --keep-lines is Solon's rule: every line end ends a segment, mid-sentence too.
+    assert main(["split", str(wrapped), "--keep-lines", "--explain=full"]) == 0
+    assert len(_rows(capsys.readouterr().err)) > 12
+
+
+@pytest.mark.usefixtures("hashing")
+def test_progress_is_drawn_on_a_terminal_only(
+    three_topics: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert main(["split", str(three_topics)]) == 0
+    assert "embedding: 100%" in terminal.getvalue()
+    assert "12/12" in terminal.getvalue()
+    monkeypatch.undo()
+    assert main(["split", str(three_topics)]) == 0
+    assert "embedding" not in capsys.readouterr().err  # not a terminal: no bar
 
 
 @pytest.mark.usefixtures("hashing")

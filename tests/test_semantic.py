@@ -52,7 +52,7 @@ def test_public_names_are_sorted_and_exported() -> None:
         ("It is 3.5 V. Next one", ["It is 3.5 V. ", "Next one"]),
         ("Wait?! Yes... Done.", ["Wait?! ", "Yes... ", "Done."]),
         ('He said "go." Then left.', ['He said "go." ', "Then left."]),
-        ("line one\nline two\n\nthree", ["line one\n", "line two\n\n", "three"]),
+        ("line one\nline two\n\nthree", ["line one\nline two\n\n", "three"]),
         ("v1.2 of e.g.x works.", ["v1.2 of e.g.x works."]),
         (
             "\u4f60\u597d\u3002\u4e16\u754c\uff01\u597d",
@@ -66,9 +66,18 @@ def test_segments_keep_the_delimiter_and_spare_decimals(text: str, expected: lis
     assert [text[a:b] for a, b in segment_spans(text)] == expected
 
 
-@given(st.text(alphabet=st.sampled_from("ab .!?\n\u3002\uff1b3\"'"), max_size=80))
-def test_segments_cover_the_text_exactly(text: str) -> None:
-    spans = segment_spans(text)
+def test_solons_rule_ends_a_segment_at_every_line_end() -> None:
+    text = "line one\nline two\n\nthree"
+    spans = segment_spans(text, join_wrapped_lines=False)
+    assert [text[a:b] for a, b in spans] == ["line one\n", "line two\n\n", "three"]
+
+
+@given(
+    st.text(alphabet=st.sampled_from("ab .!?\n\u3002\uff1b3\"'#-* "), max_size=80),
+    st.booleans(),
+)
+def test_segments_cover_the_text_exactly(text: str, join: bool) -> None:
+    spans = segment_spans(text, join_wrapped_lines=join)
     if text.strip():
         assert "".join(text[a:b] for a, b in spans) == text
         assert spans[0][0] == 0 and spans[-1][1] == len(text)

@@ -49,3 +49,21 @@ def test_a_curve_without_a_valley_says_so_and_long_segments_are_shortened() -> N
 def test_an_empty_text_gives_only_the_header() -> None:
     plot = render_explanation(SemanticSplitter(HashingEmbedder()).explain("  "), "  ")
     assert rows(plot) == [] and "0 segments, 0 semantic groups, 0 chunks" in plot
+
+
+def test_the_summary_shows_only_the_lowest_places_lowest_first() -> None:
+    text = (CATS + VOLTS) * 5
+    splitter = SemanticSplitter(HashingEmbedder(), similarity_threshold=0.5, similarity_window=1)
+    explanation = splitter.explain(text)
+    full = rows(render_explanation(explanation, text))
+    summary = render_explanation(explanation, text, lowest=3)
+    lowest = rows(summary)
+    assert len(full) == 30 and len(lowest) == 3
+    scores = [float(line.split()[1]) for line in lowest]
+    every = sorted(float(line.split()[1]) for line in full if line.split()[1] != ".")
+    assert scores == every[:3]
+    assert set(lowest) <= set(full)  # the same rows as the full curve draws
+    assert "the 3 lowest-similarity places of 29" in summary
+    assert "cuts: 9 semantic, 0 by the token limit" in summary
+    # lowest=0: the summary alone.
+    assert rows(render_explanation(explanation, text, lowest=0)) == []

@@ -1,8 +1,8 @@
 """The ``agentic-chunking`` command line: one module per subcommand.
 
 - ``_main``: the parser, the dispatch and the exit statuses (``main``, ``entry``);
-- ``_chunk`` (``chunk``), ``_split`` (``split``), ``_report`` (``report``),
-  ``_calibrate`` (``calibrate-judge``): each exposes ``register(subparsers)``;
+- ``_chunk`` (``chunk``), ``_check`` (``check``), ``_split`` (``split``), ``_report``
+  (``report``), ``_calibrate`` (``calibrate-judge``): each exposes ``register(subparsers)``;
 - ``_io``: what the commands share (reading inputs, checking and writing outputs).
 
 The top layer: it may import every other package; nothing imports it but ``__main__``.

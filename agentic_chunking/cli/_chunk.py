@@ -5,7 +5,8 @@ chunk, ids ``P0001``, ``P0002``, ...) or a ``.json`` / ``.yaml`` list of
 ``{chunk_id, text}`` objects (extra keys allowed, e.g. a Level 4 splitter's index, offsets
 and metadata; a mapping with an ``inputs`` or ``chunks`` list, such as a case file, works
 too). Writes ``AgenticResponse.to_dict()`` as JSON to ``-o OUT`` or stdout. Exit status:
-0 success, 1 when the response has IsSuccess false, 2 for an input or configuration error,
+0 success, 1 when the response has IsSuccess false (or, with ``--check``, a finding of
+the checks is an error), 2 for an input or configuration error,
 3 when a model call failed, 130 when interrupted. ``-o OUT`` is checked before any model
 call. On a failure, OUT is kept as it was and the failure document (with every
 proposition extracted before the failure) goes to ``OUT.failed.json``, unless
@@ -40,6 +41,7 @@ from ..pipeline._run import (
     DEFAULT_MAX_CONCURRENCY,
     chunk_text_agentic,
 )
+from ._findings import check_after_chunk, check_paths
 from ._io import check_output_path, int_at_least, read_text_file, write_json
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
@@ -110,6 +112,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "no model call, no key needed",
     )
     parser.add_argument(
+        "--check",
+        action="store_true",
+        help="after a successful run, run the substance checks on the output against PATH "
+        "(as 'check OUT --source PATH'): findings in OUT.check.json and OUT.check.html, "
+        "exit 1 when one is an error; needs -o",
+    )
+    parser.add_argument(
         "--on-failure",
         choices=ON_FAILURE_CHOICES,
         default="keep",
@@ -135,6 +144,9 @@ def run(args: argparse.Namespace) -> int:
     check_output_path(args.output, inputs=[args.path])
     if args.output is not None and args.on_failure == "keep":  # where a failure would go
         check_output_path(failure_path(args.output), inputs=[args.path])
+    if args.check:
+        for target in check_paths(args.output):
+            check_output_path(target, inputs=[args.path])
     document_id = args.document_id or file_document_id or args.path.stem
     if args.dry_run:
         plan = plan_run(
@@ -168,6 +180,8 @@ def run(args: argparse.Namespace) -> int:
         _say(f"failed: {response.error_detail}")
         return 1
     write_json(response.to_dict(), args.output)
+    if args.check:
+        return check_after_chunk(response, inputs, args.output, source_name=str(args.path))
     return 0
 
 

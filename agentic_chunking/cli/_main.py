@@ -4,7 +4,8 @@ Each command module exposes ``register(subparsers)``, which adds its parser and 
 ``func`` to a callable taking the parsed arguments and returning the exit status.
 No traceback reaches the user: every failure is one line on stderr and an exit status,
 
-- 0 success; 1 the result says IsSuccess false; 2 a usage, input or configuration error;
+- 0 success; 1 the result says IsSuccess false (``check``: a finding is an error);
+  2 a usage, input or configuration error;
 - 3 a model call failed (the server, the network, a timeout); 130 interrupted (Ctrl-C),
   after one line and nothing else; 141 the reader of stdout went away (``| head``),
   silently, as a shell tool does.
@@ -32,6 +33,7 @@ EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool killed 
 # Modules that register a subcommand; listed here so the help shows them in this order.
 COMMAND_MODULES: tuple[str, ...] = (
     "agentic_chunking.cli._calibrate",
+    "agentic_chunking.cli._check",
     "agentic_chunking.cli._chunk",
     "agentic_chunking.cli._report",
     "agentic_chunking.cli._split",

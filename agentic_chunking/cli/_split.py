@@ -4,7 +4,10 @@ Splits a UTF-8 document with ``agentic_chunking.semantic.SemanticSplitter`` and 
 JSON list of ``{chunk_id, text, index, start, end, document_id, metadata}`` objects, which
 ``agentic-chunking chunk`` reads directly. Offsets are into the file's decoded text (a
 UTF-8 BOM removed, line endings kept). Needs the ``semantic`` extra for its embedder.
-``--explain`` draws the similarity curve and the cuts on stderr, so stdout stays JSON.
+The hard-wrapped lines of a paragraph are joined before segmenting (``--keep-lines``:
+every line end ends a segment, as in Solon's splitter). On a terminal a progress bar
+follows the embedding. ``--explain`` prints a summary and the places of least similarity
+on stderr (``--explain=full``: the whole curve), so stdout stays JSON.
 """
 
 from __future__ import annotations
@@ -12,16 +15,20 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from ._io import check_output_path, int_at_least, read_text_file, write_json
 
 if TYPE_CHECKING:
-    from ..semantic import SemanticChunk
+    from ..semantic import SemanticChunk, SemanticSplitter
+    from ..semantic._splitter import Progress
 
 DEFAULT_CHUNK_PREFIX = "L4"
+# --explain's summary: how many places of least similarity it shows.
+EXPLAIN_LOWEST = 10
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -73,6 +80,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="N",
         help="segments of the previous chunk repeated at the start of the next (default 0)",
     )
+    options.add_argument(
+        "--keep-lines",
+        action="store_true",
+        help="end a segment at every line end, as Solon's splitter does (default: join the "
+        "hard-wrapped lines of a paragraph; a blank line, a heading, a list item or a code "
+        "block still ends one)",
+    )
     parser.add_argument(
         "--document-id", help="document id recorded on every chunk (default: the file's stem)"
     )
@@ -84,8 +98,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--explain",
-        action="store_true",
-        help="print the similarity curve and the cuts as a text plot on stderr",
+        nargs="?",
+        const="summary",
+        choices=("summary", "full"),
+        default=None,
+        help="print why the cuts were made on stderr: a summary and the "
+        f"{EXPLAIN_LOWEST} places of least similarity, or with --explain=full the whole "
+        "similarity curve, one row per segment",
     )
     parser.add_argument(
         "-o", "--output", type=Path, metavar="OUT", help="write the JSON here (default: stdout)"
@@ -128,13 +147,16 @@ def run(args: argparse.Namespace) -> int:
         depth_cutoff=args.cutoff,
         max_chunk_token_size=args.max_tokens,
         overlap_sentences=args.overlap,
+        join_wrapped_lines=not args.keep_lines,
     )
-    explanation = splitter.explain(
-        text, document_id=document_id, metadata={"source": str(args.path)}
-    )
+    with progress_bar(sys.stderr) as progress:
+        explanation = splitter.explain(
+            text, document_id=document_id, metadata={"source": str(args.path)}, progress=progress
+        )
     chunks = explanation.chunks
     if args.explain:
-        sys.stderr.write(render_explanation(explanation, text))
+        lowest = None if args.explain == "full" else EXPLAIN_LOWEST
+        sys.stderr.write(render_explanation(explanation, text, lowest=lowest))
     records = [
         {
             "chunk_id": f"{args.chunk_prefix}-{chunk.index + 1:04d}",
@@ -149,7 +171,7 @@ def run(args: argparse.Namespace) -> int:
     ]
     write_json(records, args.output)
     print(f"agentic-chunking split: {len(records)} chunks from {args.path}", file=sys.stderr)
-    short = _short_overlaps(text, chunks, args.overlap)
+    short = _short_overlaps(splitter, text, chunks, args.overlap)
     if short:
         print(
             f"agentic-chunking split: warning: --overlap {args.overlap} was not met for "
@@ -160,12 +182,39 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _short_overlaps(text: str, chunks: Sequence[SemanticChunk], requested: int) -> int:
-    """How many chunks after the first repeat fewer than ``requested`` segments."""
-    from ..semantic import segment_spans
+@contextmanager
+def progress_bar(stream: TextIO) -> Iterator[Progress | None]:
+    """A tqdm bar of the texts embedded on ``stream`` when it is a terminal, else None.
 
+    Off a terminal (a log, a pipe, CI) nothing is drawn: the command's closing line says
+    what was done. The bar is removed when the block ends.
+    """
+    isatty = getattr(stream, "isatty", None)
+    if not (callable(isatty) and isatty()):
+        yield None
+        return
+    from tqdm import tqdm
+
+    bar = tqdm(total=0, desc="embedding", unit="text", file=stream, leave=False, dynamic_ncols=True)
+
+    def update(done: int, total: int) -> None:
+        bar.total = total
+        bar.n = done
+        bar.refresh()
+
+    try:
+        yield update
+    finally:
+        bar.close()
+
+
+def _short_overlaps(
+    splitter: SemanticSplitter, text: str, chunks: Sequence[SemanticChunk], requested: int
+) -> int:
+    """How many chunks after the first repeat fewer than ``requested`` segments."""
     if requested == 0:
         return 0
     return sum(
-        len(segment_spans(text[chunk.start : chunk.body_start])) < requested for chunk in chunks[1:]
+        len(splitter.segments(text[chunk.start : chunk.body_start])) < requested
+        for chunk in chunks[1:]
     )

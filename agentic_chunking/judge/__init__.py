@@ -5,13 +5,27 @@ chunks, its numbered propositions and the pairs that may state one fact, and ans
 proposition (supported / not supported / needs context / not atomic, with a reason
 quoting the source) and per pair (same fact or not): one call per case, two or three for a
 large one. ``combine`` merges its verdicts with the deterministic findings (deterministic
-errors first). The suite sends these calls through the case's cassette, so the judge's
-verdicts replay offline like every other model call.
+errors first); ``assess`` runs every check on one output and takes the judgement in (the
+suite's verdict on a case, and ``agentic-chunking check``'s on any output). The suite
+sends these calls through the case's cassette, so the judge's verdicts replay offline
+like every other model call.
 
-Layering: suite -> judge -> (pipeline's call loop, parse, prompts, checks); nothing below
-imports this package.
+Layering: suite, cli -> judge -> (report's records, pipeline's call loop, parse, prompts,
+checks); nothing below imports this package.
 """
 
+from ._assess import (
+    CHECK_NOT_RUN,
+    JUDGE_CHECK,
+    JUDGE_FAILED,
+    NEEDS_SOURCE,
+    Assessment,
+    assess,
+    judge_check,
+    judge_usage,
+    not_run,
+    source_text,
+)
 from ._calibration import (
     CALIBRATION_SCHEMA,
     Calibration,
@@ -61,19 +75,24 @@ from ._verdicts import (
 
 __all__ = [
     "CALIBRATION_SCHEMA",
+    "CHECK_NOT_RUN",
     "DEFAULT_JUDGE_MAX_TOKENS",
+    "JUDGE_CHECK",
+    "JUDGE_FAILED",
     "JUDGE_MODEL_ENV_VAR",
     "JUDGE_STAGE",
     "JUDGE_STATUSES",
     "MAX_CALLS",
     "MAX_PROPOSITIONS_PER_CALL",
     "NEEDS_CONTEXT",
+    "NEEDS_SOURCE",
     "NOT_ATOMIC",
     "NOT_SUPPORTED",
     "POSSIBLE_DUPLICATE_OVERLAP",
     "SIMULATED_JUDGE_MODEL",
     "SUPPORTED",
     "VERDICTS",
+    "Assessment",
     "Calibration",
     "CalibrationItem",
     "JudgeRequest",
@@ -85,14 +104,18 @@ __all__ = [
     "PropositionVerdict",
     "ReadRequest",
     "Verdict",
+    "assess",
     "calibrate",
     "calibration_figures",
     "calibration_path",
     "candidate_pairs",
     "combine",
+    "judge_check",
+    "judge_usage",
     "judge_user_message",
     "load_calibration",
     "load_items",
+    "not_run",
     "number_propositions",
     "plan_judge_requests",
     "read_judge_reply",
@@ -101,5 +124,6 @@ __all__ = [
     "run_judge",
     "sample_items",
     "simulated_careful_judge",
+    "source_text",
     "write_calibration",
 ]

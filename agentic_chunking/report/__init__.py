@@ -31,7 +31,7 @@ from ._records import (
     SeedFigures,
     Usage,
 )
-from ._render import build_report, render_report
+from ._render import build_report, render_case_page, render_report
 from ._results import (
     CaseResult,
     RunResults,
@@ -75,6 +75,7 @@ __all__ = [
     "metric_status",
     "missing_themes",
     "record_run",
+    "render_case_page",
     "render_report",
     "theme_found",
     "verdict_of",

@@ -104,6 +104,40 @@ def _case_view(case: CaseResult) -> dict[str, Any]:
     }
 
 
+def render_case_page(
+    case: CaseResult,
+    *,
+    title: str,
+    notes: Sequence[str] = (),
+    generated_at: datetime | None = None,
+) -> str:
+    """Return one case alone as a self-contained page, in the report's case view.
+
+    The same template as each case of the report (verdicts, findings marked on their
+    propositions, uncovered input sentences, coverage), opened, with ``title`` and
+    ``notes`` (plain lines, escaped) above it; no comparison, no plots.
+    """
+    detail = {
+        "id": case.id,
+        "case": case,
+        "views": [{"column": {"label": case.id}, "view": _case_view(case), "diff": None}],
+        "open": True,
+        "changed": False,
+    }
+    moment = generated_at or datetime.now(UTC)
+    return (
+        _environment()
+        .get_template("case_page.html.j2")
+        .render(
+            title=title,
+            notes=list(notes),
+            detail=detail,
+            comparison_base="",
+            generated_at=moment.strftime("%Y-%m-%d %H:%M:%S UTC"),
+        )
+    )
+
+
 def _details(comparison: Comparison) -> list[dict[str, Any]]:
     """Per case id: the inputs (from the first column that has the case), each column with
     its changes against the base; changed cases first, all collapsed when comparing (a

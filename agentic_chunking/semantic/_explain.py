@@ -4,13 +4,16 @@
 header saying which rule decided and with what cutoff, then per segment its number, its
 score, (adaptive mode) its depth, a bar as long as the score on a fixed scale, a mark, and
 the segment's first words. ``CUT`` marks a semantic boundary, ``size`` a cut the token
-limit added; in threshold mode a ``:`` column marks the threshold on the bars.
+limit added; in threshold mode a ``:`` column marks the threshold on the bars. With
+``lowest=K`` only a summary and the ``K`` places of least similarity are drawn, so a long
+document's explanation stays a screenful.
 """
 
 from __future__ import annotations
 
 import math
 
+from .._models import estimate_tokens
 from ._records import SplitExplanation
 
 _PREVIEW = 48
@@ -50,27 +53,37 @@ def _header(explanation: SplitExplanation, low: float, high: float) -> str:
     )
 
 
-def render_explanation(explanation: SplitExplanation, text: str, *, width: int = 30) -> str:
-    """Return the plot of ``explanation`` (made from ``text``) as lines ending in newline."""
+def render_explanation(
+    explanation: SplitExplanation, text: str, *, width: int = 30, lowest: int | None = None
+) -> str:
+    """Return the plot of ``explanation`` (made from ``text``) as lines ending in newline.
+
+    ``lowest`` None (the default) gives the full curve, one row per segment. A number
+    gives a summary that stays a screenful on any document: the header, the chunk sizes
+    (tokens by ``estimate_tokens``: least, median, most), how many cuts are semantic and
+    how many the token limit added, then the ``lowest`` places of least similarity, lowest
+    first, each as a full row (a tie keeps document order).
+    """
     scores = [s for s in explanation.similarities if s is not None]
     low = min([0.0, *scores])
     high = max([1.0, *scores])
     boundaries = set(explanation.boundaries)
     starts = {c.body_start for c in explanation.chunks}
     adaptive = explanation.mode == "adaptive"
-    lines = [_header(explanation, low, high)]
-    depth_title = f" {'depth':>6}" if adaptive else ""
     line = None if adaptive else _column(explanation.cutoff, low, high, width)
-    lines.append(f"{'seg':>4} {'sim':>6}{depth_title} {'':<{width + 2}} {'mark':<4}  text")
-    for index, (start, end) in enumerate(explanation.segments):
+
+    def mark(index: int) -> str:
+        start, end = explanation.segments[index]
+        if index in boundaries:
+            return "CUT"
+        if index and any(start <= s < end for s in starts):
+            return "size"
+        return ""
+
+    def row(index: int) -> str:
+        start, end = explanation.segments[index]
         score = explanation.similarities[index]
         depth = explanation.depths[index]
-        if index in boundaries:
-            mark = "CUT"
-        elif index and any(start <= s < end for s in starts):
-            mark = "size"
-        else:
-            mark = ""
         shown = "     ." if score is None else f"{score:>6.3f}"
         if adaptive:
             shown += "      ." if depth is None else f" {depth:>6.3f}"
@@ -78,5 +91,31 @@ def render_explanation(explanation: SplitExplanation, text: str, *, width: int =
         if len(preview) > _PREVIEW:
             preview = preview[: _PREVIEW - 3] + "..."
         bar = _bar(score, low, high, width, line)
-        lines.append(f"{index:>4} {shown} |{bar}| {mark:<4}  {preview}")
+        return f"{index:>4} {shown} |{bar}| {mark(index):<4}  {preview}"
+
+    lines = [_header(explanation, low, high)]
+    depth_title = f" {'depth':>6}" if adaptive else ""
+    title = f"{'seg':>4} {'sim':>6}{depth_title} {'':<{width + 2}} {'mark':<4}  text"
+    if lowest is None:
+        lines.append(title)
+        lines.extend(row(index) for index in range(len(explanation.segments)))
+        return "\n".join(lines) + "\n"
+    sizes = sorted(estimate_tokens(c.text) for c in explanation.chunks)
+    if sizes:
+        lines.append(
+            f"chunk sizes (tokens): least {sizes[0]}, median {sizes[len(sizes) // 2]}, "
+            f"most {sizes[-1]}; cuts: {len(boundaries)} semantic, "
+            f"{sum(mark(i) == 'size' for i in range(len(explanation.segments)))} by the token limit"
+        )
+    scored = sorted(
+        (score, index) for index, score in enumerate(explanation.similarities) if score is not None
+    )
+    shown = scored[: max(0, lowest)]
+    lines.append(
+        f"the {len(shown)} lowest-similarity places of {len(scored)}, lowest first "
+        "(--explain=full prints every segment):"
+    )
+    if shown:
+        lines.append(title)
+        lines.extend(row(index) for _, index in shown)
     return "\n".join(lines) + "\n"

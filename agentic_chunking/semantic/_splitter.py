@@ -31,6 +31,7 @@ from ._records import Mode, SemanticChunk, SplitExplanation
 from ._segment import segment_spans
 
 Span = tuple[int, int]
+Progress = Callable[[int, int], None]
 _CACHE_LIMIT = 8192
 
 # The adaptive rule's defaults: chosen on six_domains.md and four documents of
@@ -40,6 +41,10 @@ ADAPTIVE_WINDOW = 3
 ADAPTIVE_CUTOFF = 1.0
 ADAPTIVE_MIN_SENTENCES = 2
 ADAPTIVE_MIN_TOKENS = 40
+# A batch's padded tokens (count times the longest, by token_counter): MiniLM's memory
+# grows with them (64 texts of 53 word pieces: +73 to +113 MB over the loaded model; 16
+# of them: none measurable), its speed on a CPU hardly does.
+DEFAULT_BATCH_TOKENS = 1024
 # Solon AI's defaults (seed 004), used when a similarity_threshold is given.
 SOLON_WINDOW = 3
 SOLON_MIN_SENTENCES = 1
@@ -73,6 +78,15 @@ class SemanticSplitter:
     inputs); threshold mode at most ``2(N-W)``, fewer when windows or segments repeat
     (``W=1``: ``N``). The options are plain attributes: change one between calls (a
     threshold sweep) and the memo makes the new split cost no embedding.
+
+    Segments are sentences, not lines: ``join_wrapped_lines`` (default True) joins the
+    hard-wrapped lines of a paragraph before segmenting (a blank line, a heading, a list
+    item, a table row or a code block still ends a segment; see ``segment_spans``);
+    False is Solon's rule, where every line end ends a segment. Memory is bounded
+    whatever the document's length: a batch sent to the embedder holds at most
+    ``batch_size`` texts and at most ``batch_tokens`` tokens counted as padded (its
+    count times its longest text), so one long document costs more batches, not bigger
+    ones.
     """
 
     def __init__(
@@ -88,6 +102,8 @@ class SemanticSplitter:
         overlap_sentences: int = 0,
         token_counter: Callable[[str], int] | None = None,
         batch_size: int = 64,
+        batch_tokens: int = DEFAULT_BATCH_TOKENS,
+        join_wrapped_lines: bool = True,
     ) -> None:
         adaptive = similarity_threshold is None
         if similarity_window is None:
@@ -105,6 +121,7 @@ class SemanticSplitter:
             ("max_chunk_token_size", max_chunk_token_size, 1),
             ("overlap_sentences", overlap_sentences, 0),
             ("batch_size", batch_size, 1),
+            ("batch_tokens", batch_tokens, 1),
         ):
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
                 raise InputError(f"{name} is {value!r}; expected an integer >= {least}")
@@ -128,6 +145,8 @@ class SemanticSplitter:
         self.overlap_sentences = overlap_sentences
         self.token_counter = token_counter or estimate_tokens
         self.batch_size = batch_size
+        self.batch_tokens = batch_tokens
+        self.join_wrapped_lines = bool(join_wrapped_lines)
         self._cache: dict[str, np.ndarray] = {}
 
     @property
@@ -153,12 +172,18 @@ class SemanticSplitter:
         *,
         document_id: str = UNKNOWN_DOCUMENT_ID,
         metadata: Mapping[str, Any] | None = None,
+        progress: Progress | None = None,
     ) -> SplitExplanation:
-        """Split ``text`` as ``split`` does and return the curve and boundaries behind it."""
+        """Split ``text`` as ``split`` does and return the curve and boundaries behind it.
+
+        ``progress(done, total)``, when given, is called before the first embedding batch
+        (``done == 0``) and after each one, with the texts embedded so far and the texts
+        this call must embed (those already memoised are not counted).
+        """
         if not isinstance(text, str):
             raise InputError(f"text is a {type(text).__name__}; expected a str")
-        spans = segment_spans(text)
-        scores, depths, cutoff, boundaries = self._boundaries(text, spans)
+        spans = self.segments(text)
+        scores, depths, cutoff, boundaries = self._boundaries(text, spans, progress)
         cuts = [0, *boundaries, len(spans)]
         units: list[list[Span]] = []
         for a, b in itertools.pairwise(cuts):
@@ -188,12 +213,16 @@ class SemanticSplitter:
         Threshold mode: the window-to-segment cosine, None for the first ``W`` segments;
         adaptive mode: the gap similarity, None for the first segment.
         """
-        return list(self._boundaries(text, segment_spans(text))[0])
+        return list(self._boundaries(text, self.segments(text))[0])
+
+    def segments(self, text: str) -> list[Span]:
+        """The segments this splitter works on: ``segment_spans`` with its line option."""
+        return segment_spans(text, join_wrapped_lines=self.join_wrapped_lines)
 
     # -- semantic boundaries -------------------------------------------------------------
 
     def _boundaries(
-        self, text: str, spans: list[Span]
+        self, text: str, spans: list[Span], progress: Progress | None = None
     ) -> tuple[list[float | None], list[float | None], float, list[int]]:
         """Return per-segment scores and depths, the cutoff and the boundary segments."""
 
@@ -207,13 +236,13 @@ class SemanticSplitter:
 
         if self.similarity_threshold is not None:
             window = self.similarity_window
-            scores = self._window_scores(text, spans)
+            scores = self._window_scores(text, spans, progress)
             cuts = threshold_boundaries(scores, window, self.similarity_threshold, fits)
             padding: list[float | None] = [None] * min(window, len(spans))
             return padding + list(scores), [None] * len(spans), self.similarity_threshold, cuts
         if len(spans) < 2:
             return [None] * len(spans), [None] * len(spans), float("inf"), []
-        vectors = self._embed([text[a:b].strip() for a, b in spans])
+        vectors = self._embed([text[a:b].strip() for a, b in spans], progress)
         matrix = np.vstack([vectors[text[a:b].strip()] for a, b in spans])
         gaps = gap_similarities(matrix, self.similarity_window)
         cuts = adaptive_boundaries(gaps, self.depth_cutoff, fits)
@@ -221,7 +250,9 @@ class SemanticSplitter:
         least = depth_cutoff(depths, self.depth_cutoff)
         return [None, *gaps], [None, *depths], least, cuts
 
-    def _window_scores(self, text: str, spans: Sequence[Span]) -> list[float]:
+    def _window_scores(
+        self, text: str, spans: Sequence[Span], progress: Progress | None = None
+    ) -> list[float]:
         window = self.similarity_window
         if len(spans) <= window:
             return []
@@ -229,16 +260,38 @@ class SemanticSplitter:
             (text[spans[i - window][0] : spans[i - 1][1]].strip(), text[slice(*spans[i])].strip())
             for i in range(window, len(spans))
         ]
-        vectors = self._embed([t for pair in pairs for t in pair])
+        vectors = self._embed([t for pair in pairs for t in pair], progress)
         return [float(np.dot(vectors[a], vectors[b])) for a, b in pairs]
 
-    def _embed(self, texts: list[str]) -> dict[str, np.ndarray]:
+    def _batches(self, texts: list[str]) -> list[list[str]]:
+        """Cut ``texts`` (sorted by length) into batches within both limits, in order.
+
+        A batch's padded size is its count times its longest text's tokens; a text alone
+        over ``batch_tokens`` is a batch of its own (the embedder truncates it).
+        """
+        batches: list[list[str]] = []
+        for text in texts:
+            tokens = max(1, self.token_counter(text))
+            if (
+                batches
+                and len(batches[-1]) < self.batch_size
+                and (len(batches[-1]) + 1) * tokens <= self.batch_tokens
+            ):
+                batches[-1].append(text)
+            else:
+                batches.append([text])
+        return batches
+
+    def _embed(self, texts: list[str], progress: Progress | None = None) -> dict[str, np.ndarray]:
         """Return unit vectors for ``texts``, embedding each distinct unseen text once."""
-        # Sorted by length so that each batch pads its texts to similar lengths.
+        # Sorted by length so that each batch pads its texts to similar lengths, and the
+        # longest text of a batch is its last.
         missing = sorted((t for t in dict.fromkeys(texts) if t not in self._cache), key=len)
         found = {t: self._cache[t] for t in texts if t in self._cache}
-        for first in range(0, len(missing), self.batch_size):
-            batch = missing[first : first + self.batch_size]
+        done = 0
+        if progress is not None:
+            progress(0, len(missing))
+        for batch in self._batches(missing):
             vectors = np.asarray(self.embedder(batch), dtype=np.float64)
             if vectors.ndim != 2 or vectors.shape[0] != len(batch):
                 raise InputError(
@@ -252,6 +305,9 @@ class SemanticSplitter:
                 self._cache.clear()
             self._cache.update(zip(batch, unit, strict=True))
             found.update(zip(batch, unit, strict=True))
+            done += len(batch)
+            if progress is not None:
+                progress(done, len(missing))
         return found
 
     # -- size guarantees ---------------------------------------------------------------

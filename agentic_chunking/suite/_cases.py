@@ -17,6 +17,7 @@ from .._errors import CaseError
 from .._models import AgenticChunkInput
 from .._text import split_sentences
 from ..checks import SUBSTANCE_RULES, WARNING, Severity
+from ..judge import source_text
 from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ..pipeline._run import (
     DEFAULT_EXTRACTION_MAX_TOKENS,
@@ -141,7 +142,7 @@ class Case(_Strict):
     @property
     def source_text(self) -> str:
         """All input text, chunk after chunk: what the propositions must be grounded in."""
-        return "\n\n".join(c.text for c in self.inputs if c.text.strip())
+        return source_text(self.agentic_inputs())
 
     def agentic_inputs(self) -> list[AgenticChunkInput]:
         return [AgenticChunkInput(chunk_id=c.chunk_id, text=c.text) for c in self.inputs]

@@ -10,21 +10,17 @@ else ``$AGENTIC_CHUNKING_JUDGE_MODEL``, else the pipeline's default model; the h
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .._models import AgenticResponse
-from ..checks import WARNING, Finding
-from ..judge import Judgement, combine, number_propositions, resolve_judge_model, run_judge
-from ..report import CheckResult, FindingRecord, Usage
+from ..judge import JUDGE_CHECK, Judgement, judge_usage, resolve_judge_model, run_judge
 from ._cases import Case
 from ._replies import REFERENCE_MODEL
 
 if TYPE_CHECKING:
     import anthropic
 
-JUDGE_CHECK = "judge"
-"""The check that reports a judge that gave no usable verdict (it never fails a case)."""
+__all__ = ["JUDGE_CHECK", "judge_case", "judge_usage", "suite_judge_model"]
 
 
 def suite_judge_model(judge_model: str | None, *, model: str) -> str:
@@ -41,39 +37,3 @@ def judge_case(
     if case.expect.error is not None or not response.is_success or not response.chunks:
         return None
     return run_judge(case.agentic_inputs(), response, client=client, model=judge_model)
-
-
-def judged_findings(
-    case: Case,
-    chunks: Sequence[Sequence[str]],
-    findings: Mapping[str, Sequence[Finding]],
-    judgement: Judgement | None,
-) -> Mapping[str, Sequence[Finding]]:
-    """``findings`` per rule with ``judgement`` taken in; unchanged without a usable one."""
-    if judgement is None or judgement.error is not None:
-        return findings
-    return combine(findings, judgement, number_propositions(chunks), rules=case.applicable_rules)
-
-
-def judge_check(judgement: Judgement | None) -> CheckResult | None:
-    """A ``judge`` check (not run, with a warning saying why) when the judge failed."""
-    if judgement is None or judgement.error is None:
-        return None
-    record = FindingRecord.of(
-        Finding(
-            "",
-            JUDGE_CHECK,
-            f"no judgement from {judgement.model!r}: {judgement.error}; the deterministic "
-            "verdicts stand alone and warnings stay warnings",
-            severity=WARNING,
-            kind="judge_failed",
-        )
-    )
-    return CheckResult(applies=True, passed=None, findings=(record,))
-
-
-def judge_usage(judgement: Judgement | None) -> Usage:
-    """The judge's tokens on a case, apart from the pipeline's (zero when not judged)."""
-    if judgement is None:
-        return Usage()
-    return Usage(judgement.input_tokens, judgement.output_tokens, len(judgement.calls))

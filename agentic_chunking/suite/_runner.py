@@ -8,32 +8,17 @@ raises CassetteError (naming the cassette and the re-record command) instead.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._errors import ModelCallError
 from .._models import AgenticResponse
-from ..checks import (
-    COVERAGE,
-    MIXED_DOMAINS,
-    NO_DUPLICATION,
-    NO_INVENTION,
-    NO_UNRESOLVED_PRONOUNS,
-    SELF_CONTAINED,
-    Finding,
-    coverage,
-    find_duplicates,
-    find_inventions,
-    find_mixed_domains,
-    find_not_self_contained,
-    find_unresolved_pronouns,
-)
+from ..judge import assess
 from ..pipeline._run import DEFAULT_MAX_CONCURRENCY, chunk_text_agentic
 from ..report import CaseResult, CheckResult, Expectation, FindingRecord, InputRecord, Usage
 from ._cases import Case
 from ._cassettes import cassette_error
-from ._judging import JUDGE_CHECK, judge_case, judge_check, judge_usage, judged_findings
+from ._judging import judge_case, judge_usage
 
 if TYPE_CHECKING:
     import anthropic
@@ -113,11 +98,16 @@ def judge(case: Case, response: AgenticResponse, judgement: Judgement | None = N
             findings=(FindingRecord("", PARTITION, response.error_detail, None),),
         )
     else:
-        checks = _substance_checks(case, response, judgement)
-        propositions = [p for chunk in response.chunks for p in chunk.propositions]
-        stated = coverage(propositions, case.source_text)
-        checks[COVERAGE] = CheckResult.from_findings(stated.findings(case.coverage))
-        covered = (stated.covered, stated.facts)
+        assessment = assess(
+            response,
+            source=case.source_text,
+            rules=case.applicable_rules,
+            labelled_sentences=case.labelled_sentences() if case.has_domain_labels else None,
+            coverage_severity=case.coverage,
+            judgement=judgement,
+        )
+        checks = {PARTITION: CheckResult(applies=True, passed=True), **assessment.checks}
+        covered = assessment.coverage
     failed = any(c.applies and c.passed is False for c in checks.values())
     return CaseResult(
         id=case.id,
@@ -135,38 +125,6 @@ def judge(case: Case, response: AgenticResponse, judgement: Judgement | None = N
         judge_usage=judge_usage(judgement),
         coverage=covered,
     )
-
-
-def _substance_checks(
-    case: Case, response: AgenticResponse, judgement: Judgement | None = None
-) -> dict[str, CheckResult]:
-    chunks = [list(chunk.propositions) for chunk in response.chunks]
-    propositions = [p for chunk in chunks for p in chunk]
-    runners: dict[str, Callable[[], list[Finding]]] = {
-        NO_INVENTION: lambda: find_inventions(propositions, case.source_text),
-        NO_UNRESOLVED_PRONOUNS: lambda: find_unresolved_pronouns(propositions, case.source_text),
-        NO_DUPLICATION: lambda: find_duplicates(chunks),
-        SELF_CONTAINED: lambda: find_not_self_contained(propositions),
-    }
-    found = {rule: run() for rule, run in runners.items() if rule in case.applicable_rules}
-    found_judged = judged_findings(case, chunks, found, judgement)
-    checks = {
-        rule: CheckResult.from_findings(found_judged[rule], applies=True)
-        if rule in found_judged
-        else CheckResult.from_findings((), applies=False)
-        for rule in runners
-    }
-    checks[PARTITION] = CheckResult(applies=True, passed=True)
-    labelled = case.labelled_sentences()
-    checks[MIXED_DOMAINS] = (
-        CheckResult.from_findings(find_mixed_domains(chunks, labelled))
-        if case.has_domain_labels
-        else CheckResult.from_findings((), applies=False)
-    )
-    judge_failed = judge_check(judgement)
-    if judge_failed is not None:
-        checks[JUDGE_CHECK] = judge_failed
-    return checks
 
 
 def _expected_error(substrings: tuple[str, ...], response: AgenticResponse) -> CheckResult:

@@ -1,0 +1,105 @@
+"""``agentic-chunking check OUTPUT.json``: the substance checks on any chunked output.
+
+OUTPUT is a chunked output in the output contract (``AgenticResponse.to_dict()``: ours,
+or another tool's with the same JSON names, at least ``Chunks`` of ``ChunkId``,
+``DocumentId``, ``ThematicCategory`` and ``Propositions``). Runs the checks the suite runs
+on each case (no invention, no unresolved pronouns, no duplication, self-contained,
+coverage of the input) and, with ``--judge-model``, the judge. Without ``--source`` the
+checks that compare the output with its input (no invention, coverage) do not run, and
+say so. Writes the findings as JSON to ``-o F.json`` (and the report's view of the output
+to ``F.html`` beside it) or to stdout (the page then only with ``--html PAGE``). Exit
+status: 0 when no finding is an error, 1 when one is, 2 for bad input (one message), 3
+when a judge call failed. ``chunk --check -o OUT`` runs the same checks on its own output
+against its own input, in the same run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .._errors import InputError
+from .._models import AgenticChunkInput, AgenticResponse
+from ..judge import Judgement
+from ._chunk import read_inputs
+from ._findings import read_output, report
+from ._io import check_output_path
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``check`` subcommand."""
+    parser = subparsers.add_parser(
+        "check",
+        help="run the substance checks (and the judge) on a chunked output",
+        description=__doc__.split("\n\n")[1].replace("``", "'"),
+    )
+    parser.add_argument(
+        "output_file", metavar="OUTPUT", type=Path, help="chunked output (JSON, the contract)"
+    )
+    parser.add_argument(
+        "--source",
+        type=Path,
+        metavar="INPUT",
+        help="the input OUTPUT was made from, as 'chunk' reads it (.txt/.md document or "
+        ".json/.yaml chunk list); without it, no invention and coverage do not run",
+    )
+    parser.add_argument(
+        "--judge-model",
+        metavar="M",
+        help="also ask the judge model M (needs --source, and ANTHROPIC_API_KEY)",
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, metavar="FINDINGS", help="write the findings JSON here"
+    )
+    parser.add_argument(
+        "--html",
+        type=Path,
+        metavar="PAGE",
+        help="write the report's view of OUTPUT here (default with -o F.json: F.html)",
+    )
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check ``args.output_file``; write the findings; return the exit status."""
+    sources = [args.output_file] + ([args.source] if args.source else [])
+    response = read_output(args.output_file)
+    inputs = read_inputs(args.source)[0] if args.source is not None else None
+    if args.judge_model is not None and inputs is None:
+        raise InputError(
+            "--judge-model needs --source INPUT: the judge reads each proposition against "
+            "the input it was made from"
+        )
+    html = args.html if args.html is not None else page_beside(args.output)
+    for target in (args.output, html):
+        check_output_path(target, inputs=sources)
+    judgement = None
+    if args.judge_model is not None and inputs is not None and response.chunks:
+        judgement = _judge(inputs, response, args.judge_model)
+    return report(
+        response,
+        inputs,
+        output_name=str(args.output_file),
+        source_name=None if args.source is None else str(args.source),
+        findings_path=args.output,
+        html_path=html,
+        judgement=judgement,
+        say=lambda line: print(f"agentic-chunking check: {line}", file=sys.stderr),
+    )
+
+
+def page_beside(findings: Path | None) -> Path | None:
+    """The default page for ``-o F.json``: ``F.html`` beside it (None without ``-o``)."""
+    if findings is None or findings.suffix.lower() in (".html", ".htm"):
+        return None
+    return findings.with_suffix(".html")
+
+
+def _judge(inputs: Sequence[AgenticChunkInput], response: AgenticResponse, model: str) -> Judgement:
+    from ..client import make_client
+    from ..judge import run_judge
+
+    with make_client() as client:
+        return run_judge(inputs, response, client=client, model=model)
