@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+from typing import IO, cast
 
 import safer
 
@@ -47,6 +48,8 @@ def write_text_atomic(path: Path | str, text: str, *, encoding: str = "utf-8") -
     target = Path(path)
     new_mode = 0o666 & ~current_umask()
     with safer.open(target, "w", encoding=encoding, temp_file=True) as stream:
-        os.fchmod(stream.fileno(), new_mode)  # safer copies an existing target's mode over it
+        # safer's stub omits fileno(); its stream is a real file. An existing target's
+        # mode is copied over this one by safer before the rename.
+        os.fchmod(cast(IO[str], stream).fileno(), new_mode)
         stream.write(text)
     return target

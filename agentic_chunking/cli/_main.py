@@ -7,7 +7,9 @@ No traceback reaches the user: every failure is one line on stderr and an exit s
 - 0 success; 1 the result says IsSuccess false; 2 a usage, input or configuration error;
 - 3 a model call failed (the server, the network, a timeout); 130 interrupted (Ctrl-C),
   after one line and nothing else; 141 the reader of stdout went away (``| head``),
-  silently, as a shell tool does.
+  silently, as a shell tool does; 143 stopped by SIGTERM, after one line;
+- 70 an unexpected error (a defect of ours): one line naming the command and the cause,
+  and the full trace in a file whose path the line gives (``_entry``).
 """
 
 from __future__ import annotations
@@ -20,13 +22,20 @@ import sys
 import threading
 from collections.abc import Sequence
 
+from .._entry import (
+    EXIT_INTERRUPTED,
+    EXIT_SOFTWARE,
+    EXIT_TERMINATED,
+    Terminated,
+    terminate_on_sigterm,
+    unexpected_error_line,
+)
 from .._errors import AgenticChunkingError, ModelCallError
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_MODEL_CALL = 3
-EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool killed by it
 
 # Modules that register a subcommand; listed here so the help shows them in this order.
@@ -60,6 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{prog}: interrupted; no file was left half-written", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Terminated:
+        print(f"{prog}: stopped by SIGTERM; no file was left half-written", file=sys.stderr)
+        return EXIT_TERMINATED
     except BrokenPipeError:  # stdout's reader closed it (e.g. `| head`): nothing to say
         _silence_stdout()
         return EXIT_BROKEN_PIPE
@@ -77,6 +89,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
+    except Exception as error:  # a defect of ours: one line, the trace in a file
+        print(unexpected_error_line(prog, error), file=sys.stderr)
+        return EXIT_SOFTWARE
     return status
 
 
@@ -87,14 +102,16 @@ def _silence_stdout() -> None:
 
 
 def entry() -> None:  # pragma: no cover - exercised by the subprocess tests
-    """The console script: ``main()``, then exit at once after an interrupt.
+    """The console script: ``main()`` with SIGTERM raising ``Terminated``, then exit at
+    once after an interrupt.
 
-    After Ctrl-C, abandoned model calls may still be in flight in worker threads, which
-    Python would wait for at exit; the process ends without waiting for them (every file
-    is written atomically, so there is nothing to finish).
+    After Ctrl-C or SIGTERM, abandoned model calls may still be in flight in worker
+    threads, which Python would wait for at exit; the process ends without waiting for
+    them (every file is written atomically, so there is nothing to finish).
     """
+    terminate_on_sigterm()
     status = main()
-    if status == EXIT_INTERRUPTED and threading.active_count() > 1:
+    if status in (EXIT_INTERRUPTED, EXIT_TERMINATED) and threading.active_count() > 1:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(status)
