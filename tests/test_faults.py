@@ -1020,3 +1020,202 @@ def test_a_model_call_failing_while_recording_is_an_error_in_the_results(
     assert [(c["id"], c["outcome"]) for c in results["cases"]] == [("TC-001", "error")]
     assert "HTTP 500" in results["cases"][0]["error"]
     assert not (suite_copy.path / "cassettes" / "loopback-model" / "TC-001.yaml").exists()
+
+
+# == issue 24, items 1, 3, 4 and 6 (the second fault round) ===========================
+# 1: calibrate-judge records through the suite's StagedPersister and the one writer;
+# 3: a suite run that cannot save its results never exits 0; 4: replay reads the judge
+# model of the cassettes; 6: one catch-all at each entry point, 130 and 143 with a line.
+
+CALIBRATION_MODEL = "loopback-judge"
+OLD_CALIBRATION_CASSETTE = b"# the good calibration cassette recorded earlier\ninteractions: []\n"
+OLD_CALIBRATION = b'{"schema": "the good calibration written earlier"}\n'
+
+
+def fair_judge(body: dict[str, Any]) -> str:
+    """Every proposition supported, every pair two facts: a judge that always answers."""
+    from agentic_chunking.judge import read_judge_request
+
+    asked = read_judge_request(user_text(body))
+    verdicts: list[dict[str, Any]] = [
+        {"n": n, "verdict": "supported", "reason": "scripted"} for n in asked.propositions
+    ]
+    verdicts += [{"pair": list(p), "same_fact": False, "reason": "scripted"} for p in asked.pairs]
+    return json.dumps(verdicts)
+
+
+class _Calibration:
+    """A calibration folder holding a good cassette and a good calibration file."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.cassette = root / "cassettes" / CALIBRATION_MODEL / "judge-calibration.yaml"
+        self.figures = root / "calibration" / f"judge-{CALIBRATION_MODEL}.json"
+        previous = ((self.cassette, OLD_CALIBRATION_CASSETTE), (self.figures, OLD_CALIBRATION))
+        for path, data in previous:
+            path.parent.mkdir(parents=True)
+            path.write_bytes(data)
+
+    def argv(self, *extra: str) -> list[str]:
+        return [
+            "calibrate-judge",
+            "--judge-model",
+            CALIBRATION_MODEL,
+            "--per-class",
+            "1",
+            "--items",
+            str(REPO / "benchmarks" / "data" / "judge_calibration.jsonl"),
+            "--cassette-root",
+            str(self.root / "cassettes"),
+            "--calibration-dir",
+            str(self.root / "calibration"),
+            *extra,
+        ]
+
+    def unchanged(self) -> bool:
+        """Both files byte for byte, and nothing else beside them."""
+        return (
+            self.cassette.read_bytes() == OLD_CALIBRATION_CASSETTE
+            and self.figures.read_bytes() == OLD_CALIBRATION
+            and leftovers(self.cassette.parent, self.cassette.name) == []
+            and leftovers(self.figures.parent, self.figures.name) == []
+        )
+
+
+@pytest.fixture
+def calibration(tmp_path: Path) -> _Calibration:
+    return _Calibration(tmp_path)
+
+
+def fails_after(answered: int, failure: FakeReply | str) -> Callable[[dict[str, Any]], Any]:
+    """The fair judge for the first ``answered`` requests, then ``failure`` for every one."""
+    seen: list[int] = []
+
+    def handler(body: dict[str, Any]) -> FakeReply | str:
+        seen.append(1)
+        return fair_judge(body) if len(seen) <= answered else failure
+
+    return handler
+
+
+@pytest.mark.parametrize(
+    ("failure", "status", "said"),
+    [
+        (FakeReply(status=529, text="Overloaded"), 3, "529"),
+        (FakeReply(status=401, text="invalid x-api-key"), 2, "rejected"),
+        (FakeReply(text="[]", delay_s=6.0), 3, "timeout"),
+    ],
+    ids=["overloaded-529", "key-rejected-401", "timeout"],
+)
+def test_calibrate_record_failing_midway_keeps_both_previous_files(
+    calibration: _Calibration,
+    monkeypatch: pytest.MonkeyPatch,
+    run: Run,
+    failure: FakeReply,
+    status: int,
+    said: str,
+) -> None:
+    monkeypatch.setenv("AGENTIC_CHUNKING_TIMEOUT", "1")
+    with FakeMessagesServer(handler=fails_after(3, failure)) as server:
+        serve(monkeypatch, server)
+        code, out, err = run(*calibration.argv("--record"))
+    assert len(server.requests) > 3  # three items were answered before the fault
+    assert code == status and said in err.lower() and len(err.splitlines()) == 1, err
+    assert calibration.unchanged() and out == ""
+
+
+def test_calibrate_record_with_the_server_down_keeps_both_previous_files(
+    calibration: _Calibration, monkeypatch: pytest.MonkeyPatch, run: Run
+) -> None:
+    with FakeMessagesServer(handler=fair_judge) as server:
+        closed = server.base_url
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", closed)
+    code, _, err = run(*calibration.argv("--record"))
+    assert code == 3 and "could not reach" in err and calibration.unchanged()
+
+
+def test_calibrate_record_that_completes_replaces_both_files(
+    calibration: _Calibration, monkeypatch: pytest.MonkeyPatch, run: Run
+) -> None:
+    # The control of the tests above: the same command, no fault, both files replaced.
+    with FakeMessagesServer(handler=fair_judge) as server:
+        serve(monkeypatch, server)
+        code, out, _ = run(*calibration.argv("--record"))
+    assert code == 0 and "written to" in out
+    assert calibration.cassette.read_bytes().count(b"uri: ") == len(server.requests) > 3
+    assert json.loads(calibration.figures.read_text())["judge_model"] == CALIBRATION_MODEL
+
+
+@pytest.mark.parametrize("per_class", ["0", "-3"])
+def test_calibrate_refuses_a_per_class_below_one_before_any_call(
+    calibration: _Calibration, monkeypatch: pytest.MonkeyPatch, run: Run, per_class: str
+) -> None:
+    with FakeMessagesServer(handler=fair_judge) as server:
+        serve(monkeypatch, server)
+        argv = calibration.argv("--record")
+        argv[argv.index("--per-class") + 1] = per_class
+        code, _, err = run(*argv)
+    assert code == 2 and f"--per-class {per_class}: give 1 or more" in err
+    assert server.requests == [] and calibration.unchanged()
+
+
+def test_calibrate_replay_of_a_truncated_cassette_is_one_plain_line(
+    calibration: _Calibration, run: Run
+) -> None:
+    whole = (REPO / "cassettes" / "reference" / "TC-001.yaml").read_text()
+    calibration.cassette.write_text(whole[:300])
+    code, _, err = run(*calibration.argv())
+    assert code == 2 and len(err.splitlines()) == 1
+    assert str(calibration.cassette) in err and "is not valid YAML" in err
+    assert f"calibrate-judge --judge-model {CALIBRATION_MODEL} --record" in err
+    assert calibration.figures.read_bytes() == OLD_CALIBRATION
+
+
+class _HoldThird:
+    """The fair judge, holding the third request until released (a run caught midway)."""
+
+    def __init__(self) -> None:
+        self.third_asked = threading.Event()
+        self.release = threading.Event()
+        self.count = 0
+
+    def __call__(self, body: dict[str, Any]) -> str:
+        self.count += 1
+        if self.count == 3:
+            self.third_asked.set()
+            self.release.wait(60)
+        return fair_judge(body)
+
+
+@pytest.mark.parametrize(
+    ("stop", "status", "line"),
+    [
+        (signal.SIGINT, 130, "interrupted; no file was left half-written"),
+        (signal.SIGTERM, 143, "stopped by SIGTERM; no file was left half-written"),
+        (signal.SIGKILL, -signal.SIGKILL, None),
+    ],
+    ids=["SIGINT", "SIGTERM", "SIGKILL"],
+)
+def test_calibrate_record_stopped_by_a_signal_keeps_both_previous_files(
+    calibration: _Calibration, stop: signal.Signals, status: int, line: str | None
+) -> None:
+    handler = _HoldThird()
+    with FakeMessagesServer(handler=handler) as server:
+        server._httpd.handle_error = lambda request, address: None  # type: ignore[method-assign]
+        child = cli(
+            *calibration.argv("--record"),
+            env={"ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": server.base_url},
+        )
+        try:
+            assert handler.third_asked.wait(120), "the recording never reached the third item"
+            child.send_signal(stop)
+            _, err = child.communicate(timeout=60)
+        finally:
+            handler.release.set()
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+    assert child.returncode == status, err
+    if line is not None:
+        assert err.splitlines() == [f"agentic-chunking calibrate-judge: {line}"]
+    assert calibration.unchanged()
