@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import resource
 import signal
 import subprocess
@@ -638,6 +639,8 @@ def test_the_readme_documents_every_exit_code() -> None:
         cli_module.EXIT_MODEL_CALL,
         cli_module.EXIT_INTERRUPTED,
         cli_module.EXIT_BROKEN_PIPE,
+        cli_module.EXIT_SOFTWARE,
+        cli_module.EXIT_TERMINATED,
     ):
         assert f"| {code} |" in section
 
@@ -1219,3 +1222,297 @@ def test_calibrate_record_stopped_by_a_signal_keeps_both_previous_files(
     if line is not None:
         assert err.splitlines() == [f"agentic-chunking calibrate-judge: {line}"]
     assert calibration.unchanged()
+
+
+def _trace_file(err: str) -> Path:
+    """The trace file a catch-all line names."""
+    return Path(err.split("the full trace is in ", 1)[1].split(". No file", 1)[0])
+
+
+def test_an_unexpected_error_in_a_command_is_one_line_exit_70_and_a_trace_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    out = tmp_path / "report.html"
+    out.write_text("the previous report")
+
+    def defect(args: object) -> int:
+        raise ZeroDivisionError("a defect of ours")
+
+    monkeypatch.setattr("agentic_chunking.cli._report.run", defect)
+    code, _, err = run("report", REPORT_FIXTURES / "results-reference.json", "-o", out)
+    assert code == 70 and len(err.splitlines()) == 1
+    assert err.startswith("agentic-chunking report: unexpected error (ZeroDivisionError: a defect")
+    trace = _trace_file(err)
+    assert "Traceback" in trace.read_text() and "a defect of ours" in trace.read_text()
+    assert out.read_text() == "the previous report"
+    trace.unlink()
+
+
+def test_ctrl_c_while_the_command_line_starts_is_130_and_one_line(
+    monkeypatch: pytest.MonkeyPatch, run: Run
+) -> None:
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("agentic_chunking.cli._main.build_parser", interrupted)
+    code, _, err = run("report", REPORT_FIXTURES / "results-reference.json")
+    assert code == 130 and err == "agentic-chunking: interrupted; no file was left half-written\n"
+
+
+def test_a_malformed_ipv6_base_url_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://[::1")
+    code, _, err = run("chunk", document(tmp_path))
+    assert code == 2 and "the base URL 'http://[::1' is not an http(s) URL" in err
+
+
+def test_a_results_file_nested_100000_deep_is_a_plain_input_error(tmp_path: Path, run: Run) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    code, _, err = run("report", deep, "-o", tmp_path / "r.html")
+    assert code == 2 and "nested too deeply" in err and not (tmp_path / "r.html").exists()
+
+
+def test_sigterm_ends_chunk_with_143_one_line_and_the_previous_output(tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    out.write_text('{"previous": true}\n')
+    asked = threading.Event()
+
+    def slow(body: dict[str, Any]) -> FakeReply:
+        asked.set()
+        return FakeReply(text='["A fact."]', delay_s=30.0)
+
+    with FakeMessagesServer(handler=slow) as server:
+        server._httpd.handle_error = lambda request, address: None  # type: ignore[method-assign]
+        child = cli(
+            "chunk", document(tmp_path, 2), "-o", out, env={"ANTHROPIC_BASE_URL": server.base_url}
+        )
+        assert asked.wait(60), "the command never called the model"
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=60)
+    assert child.returncode == 143
+    assert err.splitlines() == [
+        "agentic-chunking chunk: stopped by SIGTERM; no file was left half-written"
+    ]
+    assert out.read_text() == '{"previous": true}\n'
+    assert leftovers(tmp_path, "out.json", "doc.md") == []
+
+
+def test_rebuild_reference_onto_a_folder_it_cannot_write_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentic_chunking.suite.__main__ import main as suite_main
+
+    not_a_folder = tmp_path / "cassettes"
+    not_a_folder.write_text("a file where the cassette folder should be")
+    code = suite_main(
+        [
+            "rebuild-reference",
+            "--cases",
+            str(REPO / "cases"),
+            "--case",
+            "TC-001",
+            "--cassettes",
+            str(not_a_folder),
+        ]
+    )
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert err.splitlines()[-1].startswith("python -m agentic_chunking.suite rebuild-reference: ")
+    assert "Not a directory" in err and "--cassettes" in err
+    assert not_a_folder.read_text() == "a file where the cassette folder should be"
+
+
+def test_an_unexpected_error_in_rebuild_reference_is_one_line_and_exit_70(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentic_chunking.suite import __main__ as suite_entry
+
+    def defect(**options: object) -> list[Path]:
+        raise KeyError("a defect of ours")
+
+    monkeypatch.setattr(suite_entry, "rebuild_reference_cassettes", defect)
+    code = suite_entry.main(["rebuild-reference"])
+    err = capsys.readouterr().err
+    assert code == 70 and len(err.splitlines()) == 1 and "KeyError: 'a defect of ours'" in err
+    _trace_file(err).unlink()
+
+
+def run_suite(suite_copy: pytest.Pytester, *extra: str) -> pytest.RunResult:
+    """The three copied cases in-process, as test_a_case_that_cannot_run_... does."""
+    return suite_copy.runpytest(
+        "--import-mode=importlib",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "pytest_recording.plugin",
+        "tests/test_cases.py::test_case",
+        *extra,
+    )
+
+
+def _fallback(output: str) -> Path:
+    found = re.search(r"they were saved to (\S+\.json)", output)
+    assert found is not None, output
+    return Path(found.group(1))
+
+
+@pytest.mark.parametrize(
+    "existing",
+    [
+        '{"schema": "agentic-chunking-results/1", "cases": [',
+        '{"schema": "agentic-chunking-results/9"}',
+    ],
+    ids=["damaged", "newer-schema"],
+)
+def test_results_that_cannot_be_merged_go_to_a_named_fallback_and_the_run_fails(
+    suite_copy: pytest.Pytester, existing: str
+) -> None:
+    target = suite_copy.path / "reports" / "results-reference.json"
+    target.parent.mkdir()
+    target.write_text(existing)
+    result = run_suite(suite_copy)
+    output = result.stdout.str()
+    assert result.ret not in (0, 1) and "Traceback" not in output
+    assert f"results NOT SAVED: this run's results could not be saved in {target}" in output
+    fallback = _fallback(output)
+    saved = json.loads(fallback.read_text())
+    assert [case["id"] for case in saved["cases"]] == ["TC-001", "TC-002", "TC-003"]
+    assert target.read_text() == existing  # never replaced by a file that lost its cases
+
+
+def test_results_into_a_reports_folder_that_cannot_be_written_go_to_the_fallback(
+    suite_copy: pytest.Pytester,
+) -> None:
+    (suite_copy.path / "reports").write_text("a file where the reports folder should be")
+    result = run_suite(suite_copy)
+    output = result.stdout.str()
+    assert result.ret not in (0, 1) and "Traceback" not in output
+    assert "Not a directory" in output and "report not written" in output
+    assert len(json.loads(_fallback(output).read_text())["cases"]) == 3
+
+
+def test_results_saved_where_asked_name_no_fallback_and_exit_0(
+    suite_copy: pytest.Pytester,
+) -> None:
+    # The control: the same run with a writable reports/ exits 0 and says nothing of it.
+    result = run_suite(suite_copy)
+    assert result.ret == 0 and "NOT SAVED" not in result.stdout.str()
+    assert (suite_copy.path / "reports" / "results-reference.json").is_file()
+
+
+@pytest.mark.parametrize("baseline", ["missing.json", "damaged.json"])
+def test_a_bad_baseline_is_refused_before_the_first_case(
+    suite_copy: pytest.Pytester, baseline: str
+) -> None:
+    (suite_copy.path / "damaged.json").write_text('{"cut')
+    result = run_suite(suite_copy, "--baseline", baseline)
+    err = result.stderr.str()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR and "Traceback" not in err
+    assert "--baseline: results file" in err and baseline in err and "no case was run" in err
+    assert not (suite_copy.path / "reports").exists()
+
+
+def test_a_cassette_that_cannot_be_written_makes_its_case_an_error(
+    suite_copy: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentic_chunking.suite import ReferenceServer, load_case, load_replies
+
+    case = load_case(REPO / "cases" / "TC-001.yaml")
+    reference = ReferenceServer()
+    reference.use(case, load_replies(case, REPO / "cases" / "reference_replies"))
+
+    def full_disk(path: object, text: str, **options: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("agentic_chunking.suite._cassettes.write_text_atomic", full_disk)
+    with FakeMessagesServer(handler=reference) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        result = run_suite(suite_copy, "-k", "TC-001", "--record", "--model", "loopback-model")
+    output = result.stdout.str()
+    assert "Traceback" not in output and "site-packages" not in output
+    assert "0/1 cases passed" in output and "1/1 cases passed" not in output
+    assert "could not be saved to" in output and "No space left on device" in output
+    results = json.loads((suite_copy.path / "reports" / "results-loopback-model.json").read_text())
+    assert [(c["id"], c["outcome"]) for c in results["cases"]] == [("TC-001", "error")]
+    assert result.ret != 0
+
+
+def _judged_by(suite_copy: pytest.Pytester, model: str, judge: str) -> None:
+    """Cassettes of ``model`` for the three cases: the reference replies, their pipeline
+    requests asking ``model`` and their judge requests asking ``judge``."""
+    from vcr.serialize import deserialize, serialize
+    from vcr.serializers import yamlserializer
+
+    folder = suite_copy.path / "cassettes" / model
+    folder.mkdir()
+    for source in sorted((suite_copy.path / "cassettes" / "reference").glob("*.yaml")):
+        requests, responses = deserialize(source.read_text(), yamlserializer)
+        for request in requests:
+            body = json.loads(request.body)
+            is_judge = str(body["messages"][0]["content"]).startswith("<source>")
+            body["model"] = judge if is_judge else model
+            request.body = json.dumps(body).encode()
+        cassette = {"requests": requests, "responses": responses}
+        (folder / source.name).write_text(serialize(cassette, yamlserializer))
+
+
+def test_replay_uses_the_judge_model_the_cassettes_were_recorded_with(
+    suite_copy: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("AGENTIC_CHUNKING_JUDGE_MODEL", raising=False)
+    _judged_by(suite_copy, "recorded-model", "judge-x")
+    result = run_suite(suite_copy, "--model", "recorded-model")
+    assert result.ret == 0, result.stdout.str()
+    results = json.loads((suite_copy.path / "reports" / "results-recorded-model.json").read_text())
+    assert results["judge_model"] == "judge-x"
+    assert all(case["outcome"] == "passed" for case in results["cases"])
+
+
+def test_replay_with_another_judge_model_says_which_and_rewrites_no_results(
+    suite_copy: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("AGENTIC_CHUNKING_JUDGE_MODEL", raising=False)
+    _judged_by(suite_copy, "recorded-model", "judge-x")
+    previous = suite_copy.path / "reports" / "results-recorded-model.json"
+    previous.parent.mkdir()
+    previous.write_text('{"the previous results": true}\n')
+    result = run_suite(suite_copy, "--model", "recorded-model", "--judge-model", "judge-y")
+    err = result.stderr.str()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR and "Traceback" not in err
+    assert "'judge-x' judged TC-001, TC-002, TC-003" in err and "'judge-y'" in err
+    assert "pytest tests/test_cases.py --model recorded-model --judge-model judge-x" in err
+    assert previous.read_text() == '{"the previous results": true}\n'
+    assert sorted(p.name for p in previous.parent.iterdir()) == [previous.name]
+
+
+def test_an_unexpected_error_in_the_report_phase_is_one_line_and_exit_70(
+    suite_copy: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def defect(*args: object, **options: object) -> Path:
+        raise ZeroDivisionError("a defect of ours")
+
+    monkeypatch.setattr("agentic_chunking.suite.plugin.build_report", defect)
+    result = run_suite(suite_copy)
+    output = result.stdout.str()
+    assert result.ret == 70 and "Traceback" not in output
+    line = next(line for line in output.splitlines() if "report not written" in line)
+    assert "pytest (agentic-chunking report phase): unexpected error (ZeroDivisionError" in line
+    assert "a defect of ours" in _trace_file(line).read_text()
+    results = json.loads((suite_copy.path / "reports" / "results-reference.json").read_text())
+    assert len(results["cases"]) == 3  # saved before the report failed
+    _trace_file(line).unlink()
+
+
+def test_ctrl_c_in_the_report_phase_is_130_and_one_line(
+    suite_copy: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*args: object, **options: object) -> Path:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("agentic_chunking.suite.plugin.build_report", interrupted)
+    result = run_suite(suite_copy)
+    output = result.stdout.str()
+    assert result.ret == 130 and "Traceback" not in output + result.stderr.str()
+    assert "report not written: interrupted while writing the results and the report" in output

@@ -13,20 +13,45 @@ Guarantees:
   it, with one plain message and exit code ``SYSTEMIC_EXIT_CODE``;
 - every run that judged cases merges them into ``results-<model>.json`` (``record_run``:
   a partial run updates only its cases) and writes the HTML report of this run, against
-  ``--baseline``, else the reference results for a recorded model.
+  ``--baseline``, else the reference results for a recorded model;
+- a run whose results cannot be saved there (a damaged or newer results file, a read-only
+  or full ``reports/``) never exits 0: its results go to a fallback file in a new
+  temporary folder, which the summary names, and the session exits ``UNSAVED_EXIT_CODE``;
+  ``--baseline`` is read and checked before the first case (a usage error otherwise);
+- replay reads the judge model each selected cassette was judged by: without
+  ``--judge-model`` (or its variable) the cassettes' one judge is used; a judge other than
+  the one asked for is a usage error naming the judge the cassettes hold and the command
+  that replays them, before any case runs (no results file is touched);
+- under ``--record``, a cassette that cannot be written makes its case an ``error`` with
+  one plain line (never a traceback, never a pass);
+- the report phase has one catch-all: an unexpected exception is one line naming the
+  cause and the file with the full trace, exit ``EXIT_SOFTWARE``; Ctrl-C there is one line
+  and exit 130; SIGTERM at any moment ends the session like Ctrl-C, with one line and 143.
 """
 
 from __future__ import annotations
 
 import os
+import signal
+import sys
+import tempfile
+import threading
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-from .._errors import CaseError, CassetteError, ConfigurationError, ModelCallError
+from .._entry import EXIT_INTERRUPTED, EXIT_SOFTWARE, EXIT_TERMINATED, unexpected_error_line
+from .._errors import (
+    AgenticChunkingError,
+    CaseError,
+    CassetteError,
+    ConfigurationError,
+    ModelCallError,
+)
 from ..client import (
     API_KEY_ENV_VAR,
     DEFAULT_JUDGE_MODEL,
@@ -39,12 +64,17 @@ from ..client import (
 from ..pipeline._prompts import PROMPT_VERSIONS
 from ..pipeline._run import DEFAULT_MAX_CONCURRENCY
 from ..report import CaseResult, RunResults, build_report, load_results
-from ..report._results import model_slug, now_iso, record_run
+from ..report._results import model_slug, now_iso, record_run, write_results
 from ._cases import load_case
-from ._cassette_check import check_cassette
+from ._cassette_check import check_cassette, recorded_judge_models
 from ._cassettes import StagedPersister, cassette_dir, cassette_path
 from ._cassettes import vcr_config as suite_vcr_config
-from ._judge_options import add_judge_options, calibration_for, configured_judge_model
+from ._judge_options import (
+    add_judge_options,
+    calibration_for,
+    configured_judge_model,
+    judge_model_given,
+)
 from ._replies import REFERENCE_MODEL
 from ._runner import failure_message, run_case
 from ._systemic import systemic_failure
@@ -54,6 +84,9 @@ if TYPE_CHECKING:
 
 SYSTEMIC_EXIT_CODE = int(pytest.ExitCode.INTERRUPTED)
 """The exit code of a session stopped by a systemic failure (pytest's "interrupted")."""
+UNSAVED_EXIT_CODE = int(pytest.ExitCode.INTERNAL_ERROR)
+"""The exit code of a session whose results or report could not be written where asked."""
+REPORT_PHASE = "pytest (agentic-chunking report phase)"
 
 
 @dataclass
@@ -76,6 +109,11 @@ class SuiteSession:
     stopped_at: str | None = None
     report_path: Path | None = None
     report_error: str | None = None
+    baseline_run: RunResults | None = None
+    results_error: str | None = None
+    exit_status: int | None = None
+    terminated: bool = False
+    sigterm_before: Any = None
 
     @property
     def replies(self) -> str:
@@ -136,7 +174,7 @@ def pytest_configure(config: pytest.Config) -> None:
         raise pytest.UsageError(f"--max-concurrency is {concurrency}; give 1 or more")
     root = config.rootpath
     baseline = config.getoption("--baseline")
-    config.stash[_SESSION] = SuiteSession(
+    config.stash[_SESSION] = suite = SuiteSession(
         model=model or REFERENCE_MODEL,
         record=record,
         cases_dir=root / config.getoption("--cases-dir"),
@@ -147,7 +185,42 @@ def pytest_configure(config: pytest.Config) -> None:
         persister=StagedPersister(recording=record),
         judge_model=configured_judge_model(config, model or REFERENCE_MODEL),
         root=root,
+        baseline_run=_read_baseline(baseline),
     )
+    _terminate_like_ctrl_c(suite)
+
+
+def _read_baseline(baseline: str | None) -> RunResults | None:
+    """``--baseline``, read and checked before the first case (and anything paid for)."""
+    if not baseline:
+        return None
+    try:
+        return load_results(Path(baseline))
+    except AgenticChunkingError as error:
+        raise pytest.UsageError(
+            f"--baseline: {error}. Give a results file the suite wrote (reports/history/ "
+            "holds every earlier run), or leave --baseline out; no case was run"
+        ) from None
+
+
+def _terminate_like_ctrl_c(suite: SuiteSession) -> None:
+    """SIGTERM unwinds the session as Ctrl-C does (a staged recording is dropped, results
+    are merged atomically); the session then ends with one line and ``EXIT_TERMINATED``."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def terminated(signum: int, frame: FrameType | None) -> None:
+        suite.terminated = True
+        raise KeyboardInterrupt
+
+    suite.sigterm_before = signal.signal(signal.SIGTERM, terminated)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Give SIGTERM back its handler from before the session (pytest may run in-process)."""
+    suite = config.stash.get(_SESSION, None)
+    if suite is not None and suite.sigterm_before is not None:
+        signal.signal(signal.SIGTERM, suite.sigterm_before)
 
 
 def _check_record_settings(model: str | None) -> None:
@@ -171,6 +244,48 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     suite = config.stash.get(_SESSION, None)
     if suite is not None:
         vcr.register_persister(suite.persister)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Replay with the judge the selected cassettes were recorded with (see the module)."""
+    suite = session.config.stash.get(_SESSION, None)
+    if suite is None or suite.record or suite.judge_model is None:
+        return
+    held: dict[str, list[str]] = {}
+    for item in session.items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is None or "case_id" not in callspec.params:
+            continue
+        case_id = str(callspec.params["case_id"])
+        path = cassette_path(suite.cassette_root, suite.model, case_id)
+        for judge in sorted(recorded_judge_models(path)):
+            held.setdefault(judge, []).append(case_id)
+    if not held or set(held) == {suite.judge_model}:
+        return
+    if len(held) == 1 and not judge_model_given(session.config, suite.model):
+        suite.judge_model = next(iter(held))
+        return
+    raise pytest.UsageError(_judge_mismatch(suite, held))
+
+
+def _judge_mismatch(suite: SuiteSession, held: dict[str, list[str]]) -> str:
+    """Which judge the cassettes hold, and the commands that replay or re-record them."""
+    where = cassette_dir(suite.cassette_root, suite.model)
+    holds = "; ".join(
+        f"{judge!r} judged {', '.join(cases[:5])}{' ...' if len(cases) > 5 else ''}"
+        for judge, cases in sorted(held.items())
+    )
+    replay = " or ".join(
+        f"`pytest tests/test_cases.py --model {suite.model} --judge-model {judge}`"
+        for judge in sorted(held)
+    )
+    return (
+        f"the cassettes in {where} were judged by another judge model than this run's "
+        f"{suite.judge_model!r} ({holds}). Replay them with {replay} (add -k to pick the "
+        f"cases of one judge), or skip the judge with --no-judge; judging them with "
+        f"{suite.judge_model!r} needs a paid re-record (--record --judge-model "
+        f"{suite.judge_model}). No case was run and no results file was changed"
+    )
 
 
 @pytest.fixture(scope="session")
@@ -314,21 +429,74 @@ def assert_case_passed(result: CaseResult) -> None:
         pytest.fail(failure_message(result), pytrace=False)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A case whose recorded cassette could not be written (at teardown, when vcrpy saves
+    it) is an ``error`` in the results, with one plain line instead of a traceback."""
+    report = yield
+    suite = item.config.stash.get(_SESSION, None)
+    callspec = getattr(item, "callspec", None)
+    if call.when != "teardown" or suite is None or callspec is None:
+        return report
+    case_id = str(callspec.params.get("case_id", ""))
+    path = cassette_path(suite.cassette_root, suite.model, case_id)
+    problem = suite.persister.unsaved.get(path.resolve())
+    if case_id and problem is not None:
+        suite.results[case_id] = _stamped(
+            suite, CaseResult(id=case_id, outcome="error", error=problem)
+        )
+        report.outcome = "failed"
+        report.longrepr = problem
+    return report
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session) -> Generator[None]:
-    """Write results and report first; after pytest's own summary, end on the stop line."""
+    """Write results and report first; after pytest's own summary, end on the stop line.
+
+    A run whose results or report could not be written, or whose report phase met an
+    unexpected error, Ctrl-C or SIGTERM, never ends with exit status 0.
+    """
     suite = session.config.stash.get(_SESSION, None)
     if suite is not None and suite.results:
-        _write_results_and_report(suite)
+        try:
+            _write_results_and_report(suite)
+        except KeyboardInterrupt:
+            suite.report_error = (
+                "interrupted while writing the results and the report; every file written "
+                "is whole (each replaces the previous one atomically)"
+            )
+            suite.exit_status = EXIT_TERMINATED if suite.terminated else EXIT_INTERRUPTED
     result = yield
-    if suite is not None and suite.stopped is not None:
+    if suite is None:
+        return result
+    if suite.terminated:
+        suite.exit_status = EXIT_TERMINATED
+        sys.stderr.write(
+            "agentic-chunking: stopped by SIGTERM; no cassette or results file was left "
+            "half-written\n"
+        )
+    if suite.stopped is not None:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
             reporter.write_sep("!", "agentic-chunking: the run STOPPED (see above)", red=True)
+    overriding = suite.exit_status in (EXIT_INTERRUPTED, EXIT_TERMINATED)
+    if suite.exit_status is not None and (overriding or session.exitstatus in (0, 1)):
+        session.exitstatus = suite.exit_status  # a stopped run (2) keeps its own status
     return result
 
 
 def _write_results_and_report(suite: SuiteSession) -> None:
+    """Merge this run's results and write the report; on failure, say so and set the
+    session's exit status (the fallback file for the results, the trace for a defect)."""
+    try:
+        _write(suite)
+    except Exception as error:  # a defect of ours: one line, the trace in a file
+        suite.report_error = unexpected_error_line(REPORT_PHASE, error)
+        suite.exit_status = EXIT_SOFTWARE
+
+
+def _write(suite: SuiteSession) -> None:
     run = RunResults(
         model=suite.model,
         replies=suite.replies,
@@ -341,16 +509,50 @@ def _write_results_and_report(suite: SuiteSession) -> None:
     )
     try:
         baseline = _baseline(suite)  # read before this run's results are written
+    except (AgenticChunkingError, OSError) as error:
+        baseline = None
+        suite.report_error = f"the reference results were not compared: {_plain(error)}"
+    try:
         merged = record_run(run, suite.reports_dir)
+    except (AgenticChunkingError, OSError) as error:
+        merged = run
+        suite.results_error = _saved_elsewhere(run, suite, error)
+        suite.exit_status = UNSAVED_EXIT_CODE
+    try:
         suite.report_path = build_report([merged], reports_dir=suite.reports_dir, baseline=baseline)
-    except Exception as error:  # a broken report must not hide the cases' verdicts
-        suite.report_error = f"{type(error).__name__}: {error}"
+    except (AgenticChunkingError, OSError) as error:
+        suite.report_error = f"{_plain(error)}; the previous report, if any, is unchanged"
+        suite.exit_status = UNSAVED_EXIT_CODE
+
+
+def _plain(error: Exception) -> str:
+    """An expected failure in words: the file and the OS's reason, or our message."""
+    if isinstance(error, OSError):
+        where = f"{error.filename}: " if error.filename else ""
+        return f"{where}{error.strerror or error}"
+    return str(error)
+
+
+def _saved_elsewhere(run: RunResults, suite: SuiteSession, error: Exception) -> str:
+    """Write ``run`` to a fallback file in a new temporary folder (never deleted); the line
+    that says why the results file was not written and where the results are."""
+    target = suite.reports_dir / f"results-{model_slug(run.model)}.json"
+    line = f"this run's results could not be saved in {target} ({_plain(error)})"
+    try:
+        fallback = write_results(run, Path(tempfile.mkdtemp(prefix="agentic-chunking-results-")))
+    except OSError as failure:
+        return f"{line}, nor in a temporary folder ({_plain(failure)}): they are lost"
+    return (
+        f"{line}; they were saved to {fallback}: fix the cause, then copy them into place "
+        "or run the cases again"
+    )
 
 
 def _baseline(suite: SuiteSession) -> RunResults | None:
-    """``--baseline``; else, for a recorded model, the reference results if written."""
+    """``--baseline`` (read at start-up); else, for a recorded model, the reference results
+    if written."""
     if suite.baseline is not None:
-        return load_results(suite.baseline)
+        return suite.baseline_run
     reference = suite.reports_dir / f"results-{model_slug(REFERENCE_MODEL)}.json"
     if suite.replies == "recorded" and reference.exists():
         return load_results(reference)
@@ -387,6 +589,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         )
     for path in suite.persister.kept:
         terminalreporter.write_line(f"cassette kept as it was (its run did not complete): {path}")
+    if suite.results_error is not None:
+        terminalreporter.write_line(f"results NOT SAVED: {suite.results_error}", red=True)
     if suite.report_path is not None:
         terminalreporter.write_line(f"report: {suite.report_path}")
     if suite.report_error is not None:
