@@ -188,6 +188,7 @@ def pytest_configure(config: pytest.Config) -> None:
         baseline_run=_read_baseline(baseline),
     )
     _terminate_like_ctrl_c(suite)
+    config.pluginmanager.register(_Interrupts(suite), "agentic-chunking-interrupts")
 
 
 def _read_baseline(baseline: str | None) -> RunResults | None:
@@ -214,6 +215,19 @@ def _terminate_like_ctrl_c(suite: SuiteSession) -> None:
         raise KeyboardInterrupt
 
     suite.sigterm_before = signal.signal(signal.SIGTERM, terminated)
+
+
+@dataclass
+class _Interrupts:
+    """The session's hook for Ctrl-C (pytest's ``pytest_keyboard_interrupt`` has no config)."""
+
+    suite: SuiteSession
+
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        """Ctrl-C ends the session with 130, SIGTERM with 143 (a systemic stop keeps 2)."""
+        if isinstance(excinfo.value, KeyboardInterrupt):
+            terminated = self.suite.terminated
+            self.suite.exit_status = EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:
