@@ -1516,3 +1516,22 @@ def test_ctrl_c_in_the_report_phase_is_130_and_one_line(
     output = result.stdout.str()
     assert result.ret == 130 and "Traceback" not in output + result.stderr.str()
     assert "report not written: interrupted while writing the results and the report" in output
+
+
+def test_the_command_line_does_its_start_up_work_inside_its_ctrl_c_catch() -> None:
+    # Ctrl-C while the console script imports its entry point would be a traceback: that
+    # import loads no pipeline and no numpy; they load in main(), where 130 is caught.
+    probe = (
+        "import sys, agentic_chunking.cli._main as m; "
+        "print(sorted(n for n in ('agentic_chunking.pipeline', 'numpy', 'anthropic') "
+        "if n in sys.modules))"
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert child.stdout.strip() == "[]"
+    import agentic_chunking
+
+    assert agentic_chunking.chunk_text_agentic.__module__ == "agentic_chunking.pipeline._run"
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        _ = agentic_chunking.no_such_name  # type: ignore[attr-defined]
