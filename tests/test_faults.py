@@ -1151,14 +1151,34 @@ def test_calibrate_record_that_completes_replaces_both_files(
 
 @pytest.mark.parametrize("per_class", ["0", "-3"])
 def test_calibrate_refuses_a_per_class_below_one_before_any_call(
-    calibration: _Calibration, monkeypatch: pytest.MonkeyPatch, run: Run, per_class: str
+    calibration: _Calibration,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    per_class: str,
 ) -> None:
     with FakeMessagesServer(handler=fair_judge) as server:
         serve(monkeypatch, server)
         argv = calibration.argv("--record")
         argv[argv.index("--per-class") + 1] = per_class
+        with pytest.raises(SystemExit) as usage:  # argparse's own usage error
+            main(argv)
+    err = capsys.readouterr().err
+    assert usage.value.code == 2 and "Traceback" not in err
+    assert f"argument --per-class: '{per_class}' must be 1 or more" in err
+    assert server.requests == [] and calibration.unchanged()
+
+
+def test_calibrate_record_into_a_folder_it_cannot_write_is_refused_before_any_call(
+    calibration: _Calibration, monkeypatch: pytest.MonkeyPatch, run: Run
+) -> None:
+    blocked = calibration.root / "blocked"
+    blocked.write_text("a file where the calibration folder should be")
+    with FakeMessagesServer(handler=fair_judge) as server:
+        serve(monkeypatch, server)
+        argv = calibration.argv("--record")
+        argv[argv.index("--calibration-dir") + 1] = str(blocked / "calibration")
         code, _, err = run(*argv)
-    assert code == 2 and f"--per-class {per_class}: give 1 or more" in err
+    assert code == 2 and "--calibration-dir" in err and "Nothing was called" in err
     assert server.requests == [] and calibration.unchanged()
 
 

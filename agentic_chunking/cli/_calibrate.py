@@ -17,12 +17,14 @@ from __future__ import annotations
 
 import argparse
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from .._errors import ConfigurationError, InputError, ModelCallError
 from ..client import API_KEY_ENV_VAR, REPLAY_API_KEY, make_client
 from ..pipeline._prompts import PROMPT_VERSIONS
+from ._io import int_at_least
 
 DEFAULT_ITEMS = Path("benchmarks/data/judge_calibration.jsonl")
 DEFAULT_CALIBRATION_DIR = Path("calibration")
@@ -45,7 +47,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--record", action="store_true", help=f"call the live model (needs {API_KEY_ENV_VAR})"
     )
     parser.add_argument("--items", type=Path, default=DEFAULT_ITEMS, help="labelled items")
-    parser.add_argument("--per-class", type=int, default=10, help="items per check and label")
+    parser.add_argument(
+        "--per-class",
+        type=int_at_least(1),
+        default=10,
+        help="items per check and label (1 or more)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample")
     parser.add_argument("--cassette-root", type=Path, default=Path("cassettes"))
     parser.add_argument(
@@ -75,16 +82,15 @@ def run(args: argparse.Namespace) -> int:
             f"no calibration items at {args.items}; run from the repository root or pass "
             "--items benchmarks/data/judge_calibration.jsonl"
         )
-    if args.per_class < 1:
-        raise InputError(
-            f"--per-class {args.per_class}: give 1 or more items per check and label "
-            f"(default 10); nothing was called or written"
-        )
     items = sample_items(load_items(args.items), per_class=args.per_class, seed=args.seed)
     if not items:
         raise InputError(f"{args.items} holds no calibration item; nothing was called or written")
     model = args.judge_model
     cassette = Path(args.cassette_root) / model / CASSETTE_NAME
+    calibration_file = calibration_path(args.calibration_dir, model)
+    if args.record:  # both files are written after the paid calls: check the folders first
+        _check_writable(cassette.parent, "--cassette-root")
+        _check_writable(calibration_file.parent, "--calibration-dir")
     recorder = _recorder(args.record, cassette, model)
     persister = StagedPersister(recording=args.record)
     recorder.register_persister(persister)
@@ -102,12 +108,25 @@ def run(args: argparse.Namespace) -> int:
             raise _explained(error, cassette, model) from None
         persister.approve(cassette)  # every item judged: the recording may replace the cassette
     calibration = Calibration(model, PROMPT_VERSIONS["judge"], args.seed, figures)
-    path = write_calibration(calibration, calibration_path(args.calibration_dir, model))
+    path = write_calibration(calibration, calibration_file)
     for rule, values in figures.items():
         shown = ", ".join(f"{k} {v:g}" for k, v in values.items())
         print(f"{rule}: {shown}")
     print(f"calibration of {model!r} written to {path}")
     return 0
+
+
+def _check_writable(directory: Path, option: str) -> None:
+    """InputError naming ``option`` unless a file can be written in ``directory`` (made)."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as error:
+        raise InputError(
+            f"cannot write in {directory} ({error.strerror or error}); choose a writable "
+            f"folder with {option}. Nothing was called"
+        ) from None
 
 
 def _recorder(record: bool, cassette: Path, model: str) -> Any:
