@@ -1555,3 +1555,18 @@ def test_the_command_line_does_its_start_up_work_inside_its_ctrl_c_catch() -> No
     assert agentic_chunking.chunk_text_agentic.__module__ == "agentic_chunking.pipeline._run"
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         _ = agentic_chunking.no_such_name  # type: ignore[attr-defined]
+
+
+def test_an_unexpected_error_while_merging_results_still_saves_them_elsewhere(
+    suite_copy: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def defect(*args: object, **options: object) -> None:
+        raise TypeError("a defect of ours")
+
+    monkeypatch.setattr("agentic_chunking.suite.plugin.record_run", defect)
+    result = run_suite(suite_copy)
+    output = result.stdout.str()
+    assert result.ret == 70 and "Traceback" not in output
+    assert len(json.loads(_fallback(output).read_text())["cases"]) == 3
+    line = next(line for line in output.splitlines() if "report not written" in line)
+    _trace_file(line).unlink()

@@ -111,6 +111,8 @@ class SuiteSession:
     report_error: str | None = None
     baseline_run: RunResults | None = None
     results_error: str | None = None
+    baseline_error: str | None = None
+    results_path: Path | None = None
     exit_status: int | None = None
     terminated: bool = False
     sigterm_before: Any = None
@@ -503,15 +505,19 @@ def pytest_sessionfinish(session: pytest.Session) -> Generator[None]:
 def _write_results_and_report(suite: SuiteSession) -> None:
     """Merge this run's results and write the report; on failure, say so and set the
     session's exit status (the fallback file for the results, the trace for a defect)."""
+    run: RunResults | None = None
     try:
-        _write(suite)
+        run = _this_run(suite)
+        _write(suite, run)
     except Exception as error:  # a defect of ours: one line, the trace in a file
         suite.report_error = unexpected_error_line(REPORT_PHASE, error)
         suite.exit_status = EXIT_SOFTWARE
+        if run is not None and suite.results_path is None and suite.results_error is None:
+            suite.results_error = _saved_elsewhere(run, suite, error)
 
 
-def _write(suite: SuiteSession) -> None:
-    run = RunResults(
+def _this_run(suite: SuiteSession) -> RunResults:
+    return RunResults(
         model=suite.model,
         replies=suite.replies,
         cassette_set=_relative(cassette_dir(suite.cassette_root, suite.model), suite),
@@ -521,13 +527,17 @@ def _write(suite: SuiteSession) -> None:
         judge_model=suite.judge_model,
         judge_calibration=calibration_for(suite.judge_model, suite.root),
     )
+
+
+def _write(suite: SuiteSession, run: RunResults) -> None:
     try:
         baseline = _baseline(suite)  # read before this run's results are written
     except (AgenticChunkingError, OSError) as error:
         baseline = None
-        suite.report_error = f"the reference results were not compared: {_plain(error)}"
+        suite.baseline_error = f"the report compares with nothing: {_plain(error)}"
     try:
         merged = record_run(run, suite.reports_dir)
+        suite.results_path = suite.reports_dir / f"results-{model_slug(run.model)}.json"
     except (AgenticChunkingError, OSError) as error:
         merged = run
         suite.results_error = _saved_elsewhere(run, suite, error)
@@ -607,6 +617,8 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         terminalreporter.write_line(f"results NOT SAVED: {suite.results_error}", red=True)
     if suite.report_path is not None:
         terminalreporter.write_line(f"report: {suite.report_path}")
+    if suite.baseline_error is not None:
+        terminalreporter.write_line(f"note: {suite.baseline_error}", yellow=True)
     if suite.report_error is not None:
         terminalreporter.write_line(f"report not written: {suite.report_error}", red=True)
     for notice in sdk_notices(suite.model, suite.judge_model):
