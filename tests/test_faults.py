@@ -13,6 +13,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -1372,10 +1373,14 @@ def run_suite(suite_copy: pytest.Pytester, *extra: str) -> pytest.RunResult:
     )
 
 
-def _fallback(output: str) -> Path:
+def _fallback(output: str) -> dict[str, Any]:
+    """The results in the fallback file the summary names (its folder then removed)."""
     found = re.search(r"they were saved to (\S+\.json)", output)
     assert found is not None, output
-    return Path(found.group(1))
+    path = Path(found.group(1))
+    saved: dict[str, Any] = json.loads(path.read_text())
+    shutil.rmtree(path.parent)
+    return saved
 
 
 @pytest.mark.parametrize(
@@ -1396,8 +1401,7 @@ def test_results_that_cannot_be_merged_go_to_a_named_fallback_and_the_run_fails(
     output = result.stdout.str()
     assert result.ret not in (0, 1) and "Traceback" not in output
     assert f"results NOT SAVED: this run's results could not be saved in {target}" in output
-    fallback = _fallback(output)
-    saved = json.loads(fallback.read_text())
+    saved = _fallback(output)
     assert [case["id"] for case in saved["cases"]] == ["TC-001", "TC-002", "TC-003"]
     assert target.read_text() == existing  # never replaced by a file that lost its cases
 
@@ -1410,7 +1414,7 @@ def test_results_into_a_reports_folder_that_cannot_be_written_go_to_the_fallback
     output = result.stdout.str()
     assert result.ret not in (0, 1) and "Traceback" not in output
     assert "Not a directory" in output and "report not written" in output
-    assert len(json.loads(_fallback(output).read_text())["cases"]) == 3
+    assert len(_fallback(output)["cases"]) == 3
 
 
 def test_results_saved_where_asked_name_no_fallback_and_exit_0(
@@ -1567,6 +1571,6 @@ def test_an_unexpected_error_while_merging_results_still_saves_them_elsewhere(
     result = run_suite(suite_copy)
     output = result.stdout.str()
     assert result.ret == 70 and "Traceback" not in output
-    assert len(json.loads(_fallback(output).read_text())["cases"]) == 3
+    assert len(_fallback(output)["cases"]) == 3
     line = next(line for line in output.splitlines() if "report not written" in line)
     _trace_file(line).unlink()
