@@ -88,10 +88,10 @@ def run(args: argparse.Namespace) -> int:
     model = args.judge_model
     cassette = Path(args.cassette_root) / model / CASSETTE_NAME
     calibration_file = calibration_path(args.calibration_dir, model)
+    recorder = _recorder(args.record, cassette, model)
     if args.record:  # both files are written after the paid calls: check the folders first
         _check_writable(cassette.parent, "--cassette-root")
         _check_writable(calibration_file.parent, "--calibration-dir")
-    recorder = _recorder(args.record, cassette, model)
     persister = StagedPersister(recording=args.record)
     recorder.register_persister(persister)
     key = None if args.record else REPLAY_API_KEY
