@@ -1557,6 +1557,8 @@ def test_the_command_line_does_its_start_up_work_inside_its_ctrl_c_catch() -> No
     import agentic_chunking
 
     assert agentic_chunking.chunk_text_agentic.__module__ == "agentic_chunking.pipeline._run"
+    for name in agentic_chunking.__all__:  # every public name still imports on first use
+        assert getattr(agentic_chunking, name) is not None
     with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
         _ = agentic_chunking.no_such_name  # type: ignore[attr-defined]
 
@@ -1574,3 +1576,36 @@ def test_an_unexpected_error_while_merging_results_still_saves_them_elsewhere(
     assert len(_fallback(output)["cases"]) == 3
     line = next(line for line in output.splitlines() if "report not written" in line)
     _trace_file(line).unlink()
+
+
+def test_an_error_a_library_made_of_a_ctrl_c_still_ends_as_the_interrupt(
+    monkeypatch: pytest.MonkeyPatch, run: Run
+) -> None:
+    # numpy turns a KeyboardInterrupt during its import into an ImportError; the signal
+    # handler noted the SIGINT, so the catch-all says "interrupted" and exits 130, not 70.
+    def numpy_import(args: object) -> int:
+        raise ImportError("Importing the numpy C-extensions failed")
+
+    monkeypatch.setattr("agentic_chunking._entry._SEEN", [signal.SIGINT])
+    monkeypatch.setattr("agentic_chunking.cli._report.run", numpy_import)
+    code, _, err = run("report", REPORT_FIXTURES / "results-reference.json")
+    assert code == 130
+    assert err == "agentic-chunking report: interrupted; no file was left half-written\n"
+
+
+def test_the_stop_signal_handlers_raise_and_note_each_signal() -> None:
+    probe = """
+import os, signal
+from agentic_chunking._entry import handle_stop_signals, stop_signal_seen
+handle_stop_signals()
+for signum in (signal.SIGTERM, signal.SIGINT):
+    try:
+        os.kill(os.getpid(), signum)
+        signal.pause()
+    except BaseException as error:
+        print(type(error).__name__, stop_signal_seen())
+"""
+    child = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert child.stdout.split() == ["Terminated", "15", "KeyboardInterrupt", "15"]

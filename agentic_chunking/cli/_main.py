@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import importlib
 import os
+import signal
 import sys
 import threading
 from collections.abc import Sequence
@@ -27,7 +28,8 @@ from .._entry import (
     EXIT_SOFTWARE,
     EXIT_TERMINATED,
     Terminated,
-    terminate_on_sigterm,
+    handle_stop_signals,
+    stop_signal_seen,
     unexpected_error_line,
 )
 from .._errors import AgenticChunkingError, ModelCallError
@@ -67,11 +69,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog = f"agentic-chunking {args.command}"
         status: int = args.func(args)
     except KeyboardInterrupt:
-        print(f"{prog}: interrupted; no file was left half-written", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return _stopped(prog, signal.SIGINT)
     except Terminated:
-        print(f"{prog}: stopped by SIGTERM; no file was left half-written", file=sys.stderr)
-        return EXIT_TERMINATED
+        return _stopped(prog, signal.SIGTERM)
     except BrokenPipeError:  # stdout's reader closed it (e.g. `| head`): nothing to say
         _silence_stdout()
         return EXIT_BROKEN_PIPE
@@ -90,9 +90,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         return EXIT_USAGE
     except Exception as error:  # a defect of ours: one line, the trace in a file
+        seen = stop_signal_seen()
+        if seen is not None:  # a library turned the interrupt into an error of its own
+            return _stopped(prog, seen)
         print(unexpected_error_line(prog, error), file=sys.stderr)
         return EXIT_SOFTWARE
     return status
+
+
+def _stopped(prog: str, signum: int) -> int:
+    """One line for Ctrl-C or SIGTERM; the exit status of that signal."""
+    if signum == signal.SIGTERM:
+        print(f"{prog}: stopped by SIGTERM; no file was left half-written", file=sys.stderr)
+        return EXIT_TERMINATED
+    print(f"{prog}: interrupted; no file was left half-written", file=sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 def _silence_stdout() -> None:
@@ -109,7 +121,7 @@ def entry() -> None:  # pragma: no cover - exercised by the subprocess tests
     threads, which Python would wait for at exit; the process ends without waiting for
     them (every file is written atomically, so there is nothing to finish).
     """
-    terminate_on_sigterm()
+    handle_stop_signals()
     status = main()
     if status in (EXIT_INTERRUPTED, EXIT_TERMINATED) and threading.active_count() > 1:
         sys.stdout.flush()

@@ -8,6 +8,7 @@ Exit status as the CLI's: 0 done; 2 a case, reply file or folder that is wrong (
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
@@ -16,7 +17,8 @@ from .._entry import (
     EXIT_SOFTWARE,
     EXIT_TERMINATED,
     Terminated,
-    terminate_on_sigterm,
+    handle_stop_signals,
+    stop_signal_seen,
     unexpected_error_line,
 )
 from .._errors import AgenticChunkingError
@@ -44,6 +46,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     except Exception as error:  # a defect of ours: one line, the trace in a file
+        seen = stop_signal_seen()
+        if seen is not None:  # a library turned the interrupt into an error of its own
+            print(f"{COMMAND}: stopped by signal {seen}; every cassette is whole", file=sys.stderr)
+            return EXIT_TERMINATED if seen == signal.SIGTERM else EXIT_INTERRUPTED
         print(unexpected_error_line(COMMAND, error), file=sys.stderr)
         return EXIT_SOFTWARE
 
@@ -81,5 +87,5 @@ def _rebuild(argv: list[str] | None) -> int:
 
 
 if __name__ == "__main__":
-    terminate_on_sigterm()
+    handle_stop_signals()
     sys.exit(main())
