@@ -1434,7 +1434,7 @@ def test_a_bad_baseline_is_refused_before_the_first_case(
     result = run_suite(suite_copy, "--baseline", baseline)
     err = result.stderr.str()
     assert result.ret == pytest.ExitCode.USAGE_ERROR and "Traceback" not in err
-    assert "--baseline: results file" in err and baseline in err and "no case was run" in err
+    assert "--baseline: results file" in err and baseline in err
     assert not (suite_copy.path / "reports").exists()
 
 
