@@ -1,35 +1,81 @@
 """Level 5 agentic chunking: atomic, self-contained propositions grouped by theme.
 
-The public API is re-exported here; implementation modules are private.
+The public API is re-exported here; implementation modules are private. Each name is
+imported on first use (``__getattr__``), so that importing the package, as the command
+line does before it can catch Ctrl-C, loads nothing but the package itself.
 """
 
-from ._errors import (
-    AgenticChunkingError,
-    CaseError,
-    CassetteError,
-    ConfigurationError,
-    InputError,
-    ModelCallError,
-    ReplyParseError,
-)
-from ._models import (
-    UNKNOWN_DOCUMENT_ID,
-    AgenticChunk,
-    AgenticChunkInput,
-    AgenticResponse,
-    CallUsage,
-    ExtractedBatch,
-    estimate_tokens,
-)
-from ._text import split_sentences
-from ._warning import PipelineWarning
-from .client import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL
-from .pipeline._batches import Batch, plan_batches
-from .pipeline._normalise import GroupingReply, ThemeGroup, normalise_agentic_output, parse_grouping
-from .pipeline._parse import parse_propositions, parse_propositions_strict
-from .pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH, pre_chunk_for_extraction
-from .pipeline._prompts import PROMPT_VERSIONS
-from .pipeline._run import chunk_text_agentic
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._errors import (
+        AgenticChunkingError,
+        CaseError,
+        CassetteError,
+        ConfigurationError,
+        InputError,
+        ModelCallError,
+        ReplyParseError,
+    )
+    from ._models import (
+        UNKNOWN_DOCUMENT_ID,
+        AgenticChunk,
+        AgenticChunkInput,
+        AgenticResponse,
+        CallUsage,
+        ExtractedBatch,
+        estimate_tokens,
+    )
+    from ._text import split_sentences
+    from ._warning import PipelineWarning
+    from .client import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL
+    from .pipeline._batches import Batch, plan_batches
+    from .pipeline._normalise import (
+        GroupingReply,
+        ThemeGroup,
+        normalise_agentic_output,
+        parse_grouping,
+    )
+    from .pipeline._parse import parse_propositions, parse_propositions_strict
+    from .pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH, pre_chunk_for_extraction
+    from .pipeline._prompts import PROMPT_VERSIONS
+    from .pipeline._run import chunk_text_agentic
+
+_HOMES = {
+    "._errors": (
+        "AgenticChunkingError CaseError CassetteError ConfigurationError InputError "
+        "ModelCallError ReplyParseError"
+    ),
+    "._models": (
+        "UNKNOWN_DOCUMENT_ID AgenticChunk AgenticChunkInput AgenticResponse CallUsage "
+        "ExtractedBatch estimate_tokens"
+    ),
+    "._text": "split_sentences",
+    "._warning": "PipelineWarning",
+    ".client": "DEFAULT_JUDGE_MODEL DEFAULT_MODEL",
+    ".pipeline._batches": "Batch plan_batches",
+    ".pipeline._normalise": "GroupingReply ThemeGroup normalise_agentic_output parse_grouping",
+    ".pipeline._parse": "parse_propositions parse_propositions_strict",
+    ".pipeline._prechunk": "DEFAULT_MAX_TOKENS_PER_BATCH pre_chunk_for_extraction",
+    ".pipeline._prompts": "PROMPT_VERSIONS",
+    ".pipeline._run": "chunk_text_agentic",
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names.split()}
+"""Each public name, and the module that defines it (the imports above, for type checkers)."""
+
+
+def __getattr__(name: str) -> object:
+    """A public name, imported on first use and kept (see the module)."""
+    module = _HOME_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "DEFAULT_JUDGE_MODEL",

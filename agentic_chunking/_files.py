@@ -6,13 +6,37 @@ temporary file in the target's own directory (``safer``), which is renamed over 
 kill in the middle leaves the previous file byte for byte (or no file, if there was none)
 and no temporary file behind, except after a hard kill, which can leave one beside the
 target but never a partial target.
+
+Modes: a file that existed keeps its mode; a new file gets the mode ``open()`` would give
+it, 0666 less the process's umask (the temporary file's own 0600 never reaches it).
 """
 
 from __future__ import annotations
 
+import os
+import threading
 from pathlib import Path
+from typing import IO, cast
 
 import safer
+
+_UMASK_LOCK = threading.Lock()
+
+
+def current_umask() -> int:
+    """The process's umask, read without changing it where the system allows
+    (``/proc/self/status``), else by setting and restoring it under a lock."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    with _UMASK_LOCK:  # pragma: no cover - systems without /proc
+        mask = os.umask(0o077)
+        os.umask(mask)
+    return mask  # pragma: no cover
 
 
 def write_text_atomic(path: Path | str, text: str, *, encoding: str = "utf-8") -> Path:
@@ -22,6 +46,10 @@ def write_text_atomic(path: Path | str, text: str, *, encoding: str = "utf-8") -
     the directory is missing or not writable, or the disk is full; the old file is kept.
     """
     target = Path(path)
+    new_mode = 0o666 & ~current_umask()
     with safer.open(target, "w", encoding=encoding, temp_file=True) as stream:
+        # safer's stub omits fileno(); its stream is a real file. An existing target's
+        # mode is copied over this one by safer before the rename.
+        os.fchmod(cast(IO[str], stream).fileno(), new_mode)
         stream.write(text)
     return target

@@ -11,7 +11,9 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -638,6 +640,8 @@ def test_the_readme_documents_every_exit_code() -> None:
         cli_module.EXIT_MODEL_CALL,
         cli_module.EXIT_INTERRUPTED,
         cli_module.EXIT_BROKEN_PIPE,
+        cli_module.EXIT_SOFTWARE,
+        cli_module.EXIT_TERMINATED,
     ):
         assert f"| {code} |" in section
 
@@ -1020,3 +1024,588 @@ def test_a_model_call_failing_while_recording_is_an_error_in_the_results(
     assert [(c["id"], c["outcome"]) for c in results["cases"]] == [("TC-001", "error")]
     assert "HTTP 500" in results["cases"][0]["error"]
     assert not (suite_copy.path / "cassettes" / "loopback-model" / "TC-001.yaml").exists()
+
+
+# == issue 24, items 1, 3, 4 and 6 (the second fault round) ===========================
+# 1: calibrate-judge records through the suite's StagedPersister and the one writer;
+# 3: a suite run that cannot save its results never exits 0; 4: replay reads the judge
+# model of the cassettes; 6: one catch-all at each entry point, 130 and 143 with a line.
+
+CALIBRATION_MODEL = "loopback-judge"
+OLD_CALIBRATION_CASSETTE = b"# the good calibration cassette recorded earlier\ninteractions: []\n"
+OLD_CALIBRATION = b'{"schema": "the good calibration written earlier"}\n'
+
+
+def fair_judge(body: dict[str, Any]) -> str:
+    """Every proposition supported, every pair two facts: a judge that always answers."""
+    from agentic_chunking.judge import read_judge_request
+
+    asked = read_judge_request(user_text(body))
+    verdicts: list[dict[str, Any]] = [
+        {"n": n, "verdict": "supported", "reason": "scripted"} for n in asked.propositions
+    ]
+    verdicts += [{"pair": list(p), "same_fact": False, "reason": "scripted"} for p in asked.pairs]
+    return json.dumps(verdicts)
+
+
+class _Calibration:
+    """A calibration folder holding a good cassette and a good calibration file."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.cassette = root / "cassettes" / CALIBRATION_MODEL / "judge-calibration.yaml"
+        self.figures = root / "calibration" / f"judge-{CALIBRATION_MODEL}.json"
+        previous = ((self.cassette, OLD_CALIBRATION_CASSETTE), (self.figures, OLD_CALIBRATION))
+        for path, data in previous:
+            path.parent.mkdir(parents=True)
+            path.write_bytes(data)
+
+    def argv(self, *extra: str) -> list[str]:
+        return [
+            "calibrate-judge",
+            "--judge-model",
+            CALIBRATION_MODEL,
+            "--per-class",
+            "1",
+            "--items",
+            str(REPO / "benchmarks" / "data" / "judge_calibration.jsonl"),
+            "--cassette-root",
+            str(self.root / "cassettes"),
+            "--calibration-dir",
+            str(self.root / "calibration"),
+            *extra,
+        ]
+
+    def unchanged(self) -> bool:
+        """Both files byte for byte, and nothing else beside them."""
+        return (
+            self.cassette.read_bytes() == OLD_CALIBRATION_CASSETTE
+            and self.figures.read_bytes() == OLD_CALIBRATION
+            and leftovers(self.cassette.parent, self.cassette.name) == []
+            and leftovers(self.figures.parent, self.figures.name) == []
+        )
+
+
+@pytest.fixture
+def calibration(tmp_path: Path) -> _Calibration:
+    return _Calibration(tmp_path)
+
+
+def fails_after(answered: int, failure: FakeReply | str) -> Callable[[dict[str, Any]], Any]:
+    """The fair judge for the first ``answered`` requests, then ``failure`` for every one."""
+    seen: list[int] = []
+
+    def handler(body: dict[str, Any]) -> FakeReply | str:
+        seen.append(1)
+        return fair_judge(body) if len(seen) <= answered else failure
+
+    return handler
+
+
+@pytest.mark.parametrize(
+    ("failure", "status", "said"),
+    [
+        (FakeReply(status=529, text="Overloaded"), 3, "529"),
+        (FakeReply(status=401, text="invalid x-api-key"), 2, "rejected"),
+        (FakeReply(text="[]", delay_s=6.0), 3, "timeout"),
+    ],
+    ids=["overloaded-529", "key-rejected-401", "timeout"],
+)
+def test_calibrate_record_failing_midway_keeps_both_previous_files(
+    calibration: _Calibration,
+    monkeypatch: pytest.MonkeyPatch,
+    run: Run,
+    failure: FakeReply,
+    status: int,
+    said: str,
+) -> None:
+    monkeypatch.setenv("AGENTIC_CHUNKING_TIMEOUT", "1")
+    with FakeMessagesServer(handler=fails_after(3, failure)) as server:
+        serve(monkeypatch, server)
+        code, out, err = run(*calibration.argv("--record"))
+    assert len(server.requests) > 3  # three items were answered before the fault
+    assert code == status and said in err.lower() and len(err.splitlines()) == 1, err
+    assert calibration.unchanged() and out == ""
+
+
+def test_calibrate_record_with_the_server_down_keeps_both_previous_files(
+    calibration: _Calibration, monkeypatch: pytest.MonkeyPatch, run: Run
+) -> None:
+    with FakeMessagesServer(handler=fair_judge) as server:
+        closed = server.base_url
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", closed)
+    code, _, err = run(*calibration.argv("--record"))
+    assert code == 3 and "could not reach" in err and calibration.unchanged()
+
+
+def test_calibrate_record_that_completes_replaces_both_files(
+    calibration: _Calibration, monkeypatch: pytest.MonkeyPatch, run: Run
+) -> None:
+    # The control of the tests above: the same command, no fault, both files replaced.
+    with FakeMessagesServer(handler=fair_judge) as server:
+        serve(monkeypatch, server)
+        code, out, _ = run(*calibration.argv("--record"))
+    assert code == 0 and "written to" in out
+    assert calibration.cassette.read_bytes().count(b"uri: ") == len(server.requests) > 3
+    assert json.loads(calibration.figures.read_text())["judge_model"] == CALIBRATION_MODEL
+
+
+@pytest.mark.parametrize("per_class", ["0", "-3"])
+def test_calibrate_refuses_a_per_class_below_one_before_any_call(
+    calibration: _Calibration,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    per_class: str,
+) -> None:
+    with FakeMessagesServer(handler=fair_judge) as server:
+        serve(monkeypatch, server)
+        argv = calibration.argv("--record")
+        argv[argv.index("--per-class") + 1] = per_class
+        with pytest.raises(SystemExit) as usage:  # argparse's own usage error
+            main(argv)
+    err = capsys.readouterr().err
+    assert usage.value.code == 2 and "Traceback" not in err
+    assert f"argument --per-class: '{per_class}' must be 1 or more" in err
+    assert server.requests == [] and calibration.unchanged()
+
+
+def test_calibrate_record_into_a_folder_it_cannot_write_is_refused_before_any_call(
+    calibration: _Calibration, monkeypatch: pytest.MonkeyPatch, run: Run
+) -> None:
+    blocked = calibration.root / "blocked"
+    blocked.write_text("a file where the calibration folder should be")
+    with FakeMessagesServer(handler=fair_judge) as server:
+        serve(monkeypatch, server)
+        argv = calibration.argv("--record")
+        argv[argv.index("--calibration-dir") + 1] = str(blocked / "calibration")
+        code, _, err = run(*argv)
+    assert code == 2 and "--calibration-dir" in err and "Nothing was called" in err
+    assert server.requests == [] and calibration.unchanged()
+
+
+def test_calibrate_replay_of_a_truncated_cassette_is_one_plain_line(
+    calibration: _Calibration, run: Run
+) -> None:
+    whole = (REPO / "cassettes" / "reference" / "TC-001.yaml").read_text()
+    calibration.cassette.write_text(whole[:300])
+    code, _, err = run(*calibration.argv())
+    assert code == 2 and len(err.splitlines()) == 1
+    assert str(calibration.cassette) in err and "is not valid YAML" in err
+    assert f"calibrate-judge --judge-model {CALIBRATION_MODEL} --record" in err
+    assert calibration.figures.read_bytes() == OLD_CALIBRATION
+
+
+class _HoldThird:
+    """The fair judge, holding the third request until released (a run caught midway)."""
+
+    def __init__(self) -> None:
+        self.third_asked = threading.Event()
+        self.release = threading.Event()
+        self.count = 0
+
+    def __call__(self, body: dict[str, Any]) -> str:
+        self.count += 1
+        if self.count == 3:
+            self.third_asked.set()
+            self.release.wait(60)
+        return fair_judge(body)
+
+
+@pytest.mark.parametrize(
+    ("stop", "status", "line"),
+    [
+        (signal.SIGINT, 130, "interrupted; no file was left half-written"),
+        (signal.SIGTERM, 143, "stopped by SIGTERM; no file was left half-written"),
+        (signal.SIGKILL, -signal.SIGKILL, None),
+    ],
+    ids=["SIGINT", "SIGTERM", "SIGKILL"],
+)
+def test_calibrate_record_stopped_by_a_signal_keeps_both_previous_files(
+    calibration: _Calibration, stop: signal.Signals, status: int, line: str | None
+) -> None:
+    handler = _HoldThird()
+    with FakeMessagesServer(handler=handler) as server:
+        server._httpd.handle_error = lambda request, address: None  # type: ignore[method-assign]
+        child = cli(
+            *calibration.argv("--record"),
+            env={"ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": server.base_url},
+        )
+        try:
+            assert handler.third_asked.wait(120), "the recording never reached the third item"
+            child.send_signal(stop)
+            _, err = child.communicate(timeout=60)
+        finally:
+            handler.release.set()
+            if child.poll() is None:
+                child.kill()
+                child.wait()
+    assert child.returncode == status, err
+    if line is not None:
+        assert err.splitlines() == [f"agentic-chunking calibrate-judge: {line}"]
+    assert calibration.unchanged()
+
+
+def _trace_file(err: str) -> Path:
+    """The trace file a catch-all line names."""
+    return Path(err.split("the full trace is in ", 1)[1].split(". No file", 1)[0])
+
+
+def test_an_unexpected_error_in_a_command_is_one_line_exit_70_and_a_trace_file(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    out = tmp_path / "report.html"
+    out.write_text("the previous report")
+
+    def defect(args: object) -> int:
+        raise ZeroDivisionError("a defect of ours")
+
+    monkeypatch.setattr("agentic_chunking.cli._report.run", defect)
+    code, _, err = run("report", REPORT_FIXTURES / "results-reference.json", "-o", out)
+    assert code == 70 and len(err.splitlines()) == 1
+    assert err.startswith("agentic-chunking report: unexpected error (ZeroDivisionError: a defect")
+    trace = _trace_file(err)
+    assert "Traceback" in trace.read_text() and "a defect of ours" in trace.read_text()
+    assert out.read_text() == "the previous report"
+    trace.unlink()
+
+
+def test_ctrl_c_while_the_command_line_starts_is_130_and_one_line(
+    monkeypatch: pytest.MonkeyPatch, run: Run
+) -> None:
+    def interrupted() -> None:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("agentic_chunking.cli._main.build_parser", interrupted)
+    code, _, err = run("report", REPORT_FIXTURES / "results-reference.json")
+    assert code == 130 and err == "agentic-chunking: interrupted; no file was left half-written\n"
+
+
+def test_a_malformed_ipv6_base_url_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", "http://[::1")
+    code, _, err = run("chunk", document(tmp_path))
+    assert code == 2 and "the base URL 'http://[::1' is not an http(s) URL" in err
+
+
+def test_a_results_file_nested_100000_deep_is_a_plain_input_error(tmp_path: Path, run: Run) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    code, _, err = run("report", deep, "-o", tmp_path / "r.html")
+    assert code == 2 and "nested too deeply" in err and not (tmp_path / "r.html").exists()
+
+
+def test_sigterm_ends_chunk_with_143_one_line_and_the_previous_output(tmp_path: Path) -> None:
+    out = tmp_path / "out.json"
+    out.write_text('{"previous": true}\n')
+    asked = threading.Event()
+
+    def slow(body: dict[str, Any]) -> FakeReply:
+        asked.set()
+        return FakeReply(text='["A fact."]', delay_s=30.0)
+
+    with FakeMessagesServer(handler=slow) as server:
+        server._httpd.handle_error = lambda request, address: None  # type: ignore[method-assign]
+        child = cli(
+            "chunk", document(tmp_path, 2), "-o", out, env={"ANTHROPIC_BASE_URL": server.base_url}
+        )
+        assert asked.wait(60), "the command never called the model"
+        child.send_signal(signal.SIGTERM)
+        _, err = child.communicate(timeout=60)
+    assert child.returncode == 143
+    assert err.splitlines() == [
+        "agentic-chunking chunk: stopped by SIGTERM; no file was left half-written"
+    ]
+    assert out.read_text() == '{"previous": true}\n'
+    assert leftovers(tmp_path, "out.json", "doc.md") == []
+
+
+def test_rebuild_reference_onto_a_folder_it_cannot_write_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentic_chunking.suite.__main__ import main as suite_main
+
+    not_a_folder = tmp_path / "cassettes"
+    not_a_folder.write_text("a file where the cassette folder should be")
+    code = suite_main(
+        [
+            "rebuild-reference",
+            "--cases",
+            str(REPO / "cases"),
+            "--case",
+            "TC-001",
+            "--cassettes",
+            str(not_a_folder),
+        ]
+    )
+    err = capsys.readouterr().err
+    assert code == 2 and "Traceback" not in err
+    assert err.splitlines()[-1].startswith("python -m agentic_chunking.suite rebuild-reference: ")
+    assert "Not a directory" in err and "--cassettes" in err
+    assert not_a_folder.read_text() == "a file where the cassette folder should be"
+
+
+def test_an_unexpected_error_in_rebuild_reference_is_one_line_and_exit_70(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentic_chunking.suite import __main__ as suite_entry
+
+    def defect(**options: object) -> list[Path]:
+        raise KeyError("a defect of ours")
+
+    monkeypatch.setattr(suite_entry, "rebuild_reference_cassettes", defect)
+    code = suite_entry.main(["rebuild-reference"])
+    err = capsys.readouterr().err
+    assert code == 70 and len(err.splitlines()) == 1 and "KeyError: 'a defect of ours'" in err
+    _trace_file(err).unlink()
+
+
+def run_suite(suite_copy: pytest.Pytester, *extra: str) -> pytest.RunResult:
+    """The three copied cases in-process, as test_a_case_that_cannot_run_... does."""
+    return suite_copy.runpytest(
+        "--import-mode=importlib",
+        "-p",
+        "no:cacheprovider",
+        "-p",
+        "pytest_recording.plugin",
+        "tests/test_cases.py::test_case",
+        *extra,
+    )
+
+
+def _fallback(output: str) -> dict[str, Any]:
+    """The results in the fallback file the summary names (its folder then removed)."""
+    found = re.search(r"they were saved to (\S+\.json)", output)
+    assert found is not None, output
+    path = Path(found.group(1))
+    saved: dict[str, Any] = json.loads(path.read_text())
+    shutil.rmtree(path.parent)
+    return saved
+
+
+@pytest.mark.parametrize(
+    "existing",
+    [
+        '{"schema": "agentic-chunking-results/1", "cases": [',
+        '{"schema": "agentic-chunking-results/9"}',
+    ],
+    ids=["damaged", "newer-schema"],
+)
+def test_results_that_cannot_be_merged_go_to_a_named_fallback_and_the_run_fails(
+    suite_copy: pytest.Pytester, existing: str
+) -> None:
+    target = suite_copy.path / "reports" / "results-reference.json"
+    target.parent.mkdir()
+    target.write_text(existing)
+    result = run_suite(suite_copy)
+    output = result.stdout.str()
+    assert result.ret not in (0, 1) and "Traceback" not in output
+    assert f"results NOT SAVED: this run's results could not be saved in {target}" in output
+    saved = _fallback(output)
+    assert [case["id"] for case in saved["cases"]] == ["TC-001", "TC-002", "TC-003"]
+    assert target.read_text() == existing  # never replaced by a file that lost its cases
+
+
+def test_results_into_a_reports_folder_that_cannot_be_written_go_to_the_fallback(
+    suite_copy: pytest.Pytester,
+) -> None:
+    (suite_copy.path / "reports").write_text("a file where the reports folder should be")
+    result = run_suite(suite_copy)
+    output = result.stdout.str()
+    assert result.ret not in (0, 1) and "Traceback" not in output
+    assert "Not a directory" in output and "report not written" in output
+    assert len(_fallback(output)["cases"]) == 3
+
+
+def test_results_saved_where_asked_name_no_fallback_and_exit_0(
+    suite_copy: pytest.Pytester,
+) -> None:
+    # The control: the same run with a writable reports/ exits 0 and says nothing of it.
+    result = run_suite(suite_copy)
+    assert result.ret == 0 and "NOT SAVED" not in result.stdout.str()
+    assert (suite_copy.path / "reports" / "results-reference.json").is_file()
+
+
+@pytest.mark.parametrize("baseline", ["missing.json", "damaged.json"])
+def test_a_bad_baseline_is_refused_before_the_first_case(
+    suite_copy: pytest.Pytester, baseline: str
+) -> None:
+    (suite_copy.path / "damaged.json").write_text('{"cut')
+    result = run_suite(suite_copy, "--baseline", baseline)
+    err = result.stderr.str()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR and "Traceback" not in err
+    assert "--baseline: results file" in err and baseline in err
+    assert not (suite_copy.path / "reports").exists()
+
+
+def test_a_cassette_that_cannot_be_written_makes_its_case_an_error(
+    suite_copy: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentic_chunking.suite import ReferenceServer, load_case, load_replies
+
+    case = load_case(REPO / "cases" / "TC-001.yaml")
+    reference = ReferenceServer()
+    reference.use(case, load_replies(case, REPO / "cases" / "reference_replies"))
+
+    def full_disk(path: object, text: str, **options: object) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("agentic_chunking.suite._cassettes.write_text_atomic", full_disk)
+    with FakeMessagesServer(handler=reference) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        result = run_suite(suite_copy, "-k", "TC-001", "--record", "--model", "loopback-model")
+    output = result.stdout.str()
+    assert "Traceback" not in output and "site-packages" not in output
+    assert "0/1 cases passed" in output and "1/1 cases passed" not in output
+    assert "could not be saved to" in output and "No space left on device" in output
+    results = json.loads((suite_copy.path / "reports" / "results-loopback-model.json").read_text())
+    assert [(c["id"], c["outcome"]) for c in results["cases"]] == [("TC-001", "error")]
+    assert result.ret != 0
+
+
+def _judged_by(suite_copy: pytest.Pytester, model: str, judge: str) -> None:
+    """Cassettes of ``model`` for the three cases: the reference replies, their pipeline
+    requests asking ``model`` and their judge requests asking ``judge``."""
+    from vcr.serialize import deserialize, serialize
+    from vcr.serializers import yamlserializer
+
+    folder = suite_copy.path / "cassettes" / model
+    folder.mkdir()
+    for source in sorted((suite_copy.path / "cassettes" / "reference").glob("*.yaml")):
+        requests, responses = deserialize(source.read_text(), yamlserializer)
+        for request in requests:
+            body = json.loads(request.body)
+            is_judge = str(body["messages"][0]["content"]).startswith("<source>")
+            body["model"] = judge if is_judge else model
+            request.body = json.dumps(body).encode()
+        cassette = {"requests": requests, "responses": responses}
+        (folder / source.name).write_text(serialize(cassette, yamlserializer))
+
+
+def test_replay_uses_the_judge_model_the_cassettes_were_recorded_with(
+    suite_copy: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("AGENTIC_CHUNKING_JUDGE_MODEL", raising=False)
+    _judged_by(suite_copy, "recorded-model", "judge-x")
+    result = run_suite(suite_copy, "--model", "recorded-model")
+    assert result.ret == 0, result.stdout.str()
+    results = json.loads((suite_copy.path / "reports" / "results-recorded-model.json").read_text())
+    assert results["judge_model"] == "judge-x"
+    assert all(case["outcome"] == "passed" for case in results["cases"])
+
+
+def test_replay_with_another_judge_model_says_which_and_rewrites_no_results(
+    suite_copy: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("AGENTIC_CHUNKING_JUDGE_MODEL", raising=False)
+    _judged_by(suite_copy, "recorded-model", "judge-x")
+    previous = suite_copy.path / "reports" / "results-recorded-model.json"
+    previous.parent.mkdir()
+    previous.write_text('{"the previous results": true}\n')
+    result = run_suite(suite_copy, "--model", "recorded-model", "--judge-model", "judge-y")
+    err = result.stderr.str()
+    assert result.ret == pytest.ExitCode.USAGE_ERROR and "Traceback" not in err
+    assert "'judge-x' judged TC-001, TC-002, TC-003" in err and "'judge-y'" in err
+    assert "pytest tests/test_cases.py --model recorded-model --judge-model judge-x" in err
+    assert previous.read_text() == '{"the previous results": true}\n'
+    assert sorted(p.name for p in previous.parent.iterdir()) == [previous.name]
+
+
+def test_an_unexpected_error_in_the_report_phase_is_one_line_and_exit_70(
+    suite_copy: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def defect(*args: object, **options: object) -> Path:
+        raise ZeroDivisionError("a defect of ours")
+
+    monkeypatch.setattr("agentic_chunking.suite.plugin.build_report", defect)
+    result = run_suite(suite_copy)
+    output = result.stdout.str()
+    assert result.ret == 70 and "Traceback" not in output
+    line = next(line for line in output.splitlines() if "report not written" in line)
+    assert "pytest (agentic-chunking report phase): unexpected error (ZeroDivisionError" in line
+    assert "a defect of ours" in _trace_file(line).read_text()
+    results = json.loads((suite_copy.path / "reports" / "results-reference.json").read_text())
+    assert len(results["cases"]) == 3  # saved before the report failed
+    _trace_file(line).unlink()
+
+
+def test_ctrl_c_in_the_report_phase_is_130_and_one_line(
+    suite_copy: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def interrupted(*args: object, **options: object) -> Path:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("agentic_chunking.suite.plugin.build_report", interrupted)
+    result = run_suite(suite_copy)
+    output = result.stdout.str()
+    assert result.ret == 130 and "Traceback" not in output + result.stderr.str()
+    assert "report not written: interrupted while writing the results and the report" in output
+
+
+def test_the_command_line_does_its_start_up_work_inside_its_ctrl_c_catch() -> None:
+    # Ctrl-C while the console script imports its entry point would be a traceback: that
+    # import loads no pipeline and no numpy; they load in main(), where 130 is caught.
+    probe = (
+        "import sys, agentic_chunking.cli._main as m; "
+        "print(sorted(n for n in ('agentic_chunking.pipeline', 'numpy', 'anthropic') "
+        "if n in sys.modules))"
+    )
+    child = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert child.stdout.strip() == "[]"
+    import agentic_chunking
+
+    assert agentic_chunking.chunk_text_agentic.__module__ == "agentic_chunking.pipeline._run"
+    for name in agentic_chunking.__all__:  # every public name still imports on first use
+        assert getattr(agentic_chunking, name) is not None
+    with pytest.raises(AttributeError, match="no attribute 'no_such_name'"):
+        _ = agentic_chunking.no_such_name  # type: ignore[attr-defined]
+
+
+def test_an_unexpected_error_while_merging_results_still_saves_them_elsewhere(
+    suite_copy: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def defect(*args: object, **options: object) -> None:
+        raise TypeError("a defect of ours")
+
+    monkeypatch.setattr("agentic_chunking.suite.plugin.record_run", defect)
+    result = run_suite(suite_copy)
+    output = result.stdout.str()
+    assert result.ret == 70 and "Traceback" not in output
+    assert len(_fallback(output)["cases"]) == 3
+    line = next(line for line in output.splitlines() if "report not written" in line)
+    _trace_file(line).unlink()
+
+
+def test_an_error_a_library_made_of_a_ctrl_c_still_ends_as_the_interrupt(
+    monkeypatch: pytest.MonkeyPatch, run: Run
+) -> None:
+    # numpy turns a KeyboardInterrupt during its import into an ImportError; the signal
+    # handler noted the SIGINT, so the catch-all says "interrupted" and exits 130, not 70.
+    def numpy_import(args: object) -> int:
+        raise ImportError("Importing the numpy C-extensions failed")
+
+    monkeypatch.setattr("agentic_chunking._entry._SEEN", [signal.SIGINT])
+    monkeypatch.setattr("agentic_chunking.cli._report.run", numpy_import)
+    code, _, err = run("report", REPORT_FIXTURES / "results-reference.json")
+    assert code == 130
+    assert err == "agentic-chunking report: interrupted; no file was left half-written\n"
+
+
+def test_the_stop_signal_handlers_raise_and_note_each_signal() -> None:
+    probe = """
+import os, signal
+from agentic_chunking._entry import handle_stop_signals, stop_signal_seen
+handle_stop_signals()
+for signum in (signal.SIGTERM, signal.SIGINT):
+    try:
+        os.kill(os.getpid(), signum)
+        signal.pause()
+    except BaseException as error:
+        print(type(error).__name__, stop_signal_seen())
+"""
+    child = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert child.stdout.split() == ["Terminated", "15", "KeyboardInterrupt", "15"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 
 import pytest
@@ -40,3 +42,21 @@ def test_a_missing_directory_is_an_oserror_and_writes_nothing(tmp_path: Path) ->
     with pytest.raises(OSError):
         write_text_atomic(tmp_path / "absent" / "out.json", "x")
     assert not (tmp_path / "absent").exists()
+
+
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
+def test_a_new_file_gets_the_mode_the_umask_gives(tmp_path: Path, umask: int) -> None:
+    previous = os.umask(umask)
+    try:
+        write_text_atomic(tmp_path / "new.json", "x")
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE((tmp_path / "new.json").stat().st_mode) == 0o666 & ~umask
+
+
+def test_a_replaced_file_keeps_its_own_mode(tmp_path: Path) -> None:
+    target = tmp_path / "old.json"
+    target.write_text("old")
+    target.chmod(0o640)
+    write_text_atomic(target, "new")
+    assert stat.S_IMODE(target.stat().st_mode) == 0o640 and target.read_text() == "new"

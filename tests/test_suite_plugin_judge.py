@@ -45,14 +45,16 @@ def test_replay_is_judged_by_the_reference_judge_unless_no_judge(project: pytest
     assert all("judge_usage" not in case for case in results["cases"])  # type: ignore[attr-defined]
 
 
-def test_another_judge_model_on_replay_is_a_plain_stale_cassette(
+def test_another_judge_model_on_replay_names_the_recorded_judge_before_any_case(
     project: pytest.Pytester,
 ) -> None:
+    # Issue 24: the cassette's own judge is read at start-up; no case runs, no results.
     shutil.copytree(REPO / "cassettes" / "reference", project.path / "cassettes" / "reference")
     result = project.runpytest(*INNER, "-k", "TC-001", "--judge-model", "judge-nobody-recorded")
-    result.assert_outcomes(failed=1)
-    result.stdout.fnmatch_lines(["*TC-001: the cassette *TC-001.yaml*stale*judge model*"])
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*'reference' judged TC-001*--judge-model reference*"])
     result.stdout.no_fnmatch_line("*Connection error*")
+    assert not (project.path / "reports").exists()
 
 
 def test_record_puts_the_judge_calls_in_the_case_cassette_then_replays_them(

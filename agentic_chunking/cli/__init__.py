@@ -8,11 +8,11 @@
 The top layer: it may import every other package; nothing imports it but ``__main__``.
 """
 
+from .._entry import EXIT_INTERRUPTED, EXIT_SOFTWARE, EXIT_TERMINATED
 from ._main import (
     COMMAND_MODULES,
     EXIT_BROKEN_PIPE,
     EXIT_FAILED,
-    EXIT_INTERRUPTED,
     EXIT_MODEL_CALL,
     EXIT_OK,
     EXIT_USAGE,
@@ -28,6 +28,8 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_MODEL_CALL",
     "EXIT_OK",
+    "EXIT_SOFTWARE",
+    "EXIT_TERMINATED",
     "EXIT_USAGE",
     "build_parser",
     "entry",

@@ -5,18 +5,26 @@ judge model as a one-chunk case, through vcrpy with the suite's cassette options
 ``<cassette-root>/<judge-model>/judge-calibration.yaml``. Replay (the default) needs no key
 and no network; ``--record`` calls the live model (``ANTHROPIC_API_KEY``). The figures per
 rule go to ``<calibration-dir>/judge-<model>.json``, which the suite's report shows.
+
+Guarantees: a recording is held in memory by the suite's ``StagedPersister`` and replaces
+the cassette (atomically, through ``write_text_atomic``) only when every item was judged;
+the calibration file is written after it, the same way. A failed or interrupted run (a
+server fault, a rejected key, a timeout, SIGINT, SIGTERM, a kill) leaves both files byte
+for byte. ``--per-class`` below 1 and a damaged cassette are refused before any call.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import tempfile
 from pathlib import Path
 from typing import Any
 
 from .._errors import ConfigurationError, InputError, ModelCallError
 from ..client import API_KEY_ENV_VAR, REPLAY_API_KEY, make_client
 from ..pipeline._prompts import PROMPT_VERSIONS
+from ._io import int_at_least
 
 DEFAULT_ITEMS = Path("benchmarks/data/judge_calibration.jsonl")
 DEFAULT_CALIBRATION_DIR = Path("calibration")
@@ -39,7 +47,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--record", action="store_true", help=f"call the live model (needs {API_KEY_ENV_VAR})"
     )
     parser.add_argument("--items", type=Path, default=DEFAULT_ITEMS, help="labelled items")
-    parser.add_argument("--per-class", type=int, default=10, help="items per check and label")
+    parser.add_argument(
+        "--per-class",
+        type=int_at_least(1),
+        default=10,
+        help="items per check and label (1 or more)",
+    )
     parser.add_argument("--seed", type=int, default=0, help="seed of the sample")
     parser.add_argument("--cassette-root", type=Path, default=Path("cassettes"))
     parser.add_argument(
@@ -62,6 +75,7 @@ def run(args: argparse.Namespace) -> int:
         sample_items,
         write_calibration,
     )
+    from ..suite._cassettes import StagedPersister
 
     if not args.items.is_file():
         raise InputError(
@@ -69,9 +83,17 @@ def run(args: argparse.Namespace) -> int:
             "--items benchmarks/data/judge_calibration.jsonl"
         )
     items = sample_items(load_items(args.items), per_class=args.per_class, seed=args.seed)
+    if not items:
+        raise InputError(f"{args.items} holds no calibration item; nothing was called or written")
     model = args.judge_model
     cassette = Path(args.cassette_root) / model / CASSETTE_NAME
+    calibration_file = calibration_path(args.calibration_dir, model)
     recorder = _recorder(args.record, cassette, model)
+    if args.record:  # both files are written after the paid calls: check the folders first
+        _check_writable(cassette.parent, "--cassette-root")
+        _check_writable(calibration_file.parent, "--calibration-dir")
+    persister = StagedPersister(recording=args.record)
+    recorder.register_persister(persister)
     key = None if args.record else REPLAY_API_KEY
     client = make_client(api_key=key, max_retries=2 if args.record else 0)
     with client, recorder.use_cassette(str(cassette)):
@@ -84,13 +106,27 @@ def run(args: argparse.Namespace) -> int:
             )
         except ModelCallError as error:
             raise _explained(error, cassette, model) from None
+        persister.approve(cassette)  # every item judged: the recording may replace the cassette
     calibration = Calibration(model, PROMPT_VERSIONS["judge"], args.seed, figures)
-    path = write_calibration(calibration, calibration_path(args.calibration_dir, model))
+    path = write_calibration(calibration, calibration_file)
     for rule, values in figures.items():
         shown = ", ".join(f"{k} {v:g}" for k, v in values.items())
         print(f"{rule}: {shown}")
     print(f"calibration of {model!r} written to {path}")
     return 0
+
+
+def _check_writable(directory: Path, option: str) -> None:
+    """InputError naming ``option`` unless a file can be written in ``directory`` (made)."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as error:
+        raise InputError(
+            f"cannot write in {directory} ({error.strerror or error}); choose a writable "
+            f"folder with {option}. Nothing was called"
+        ) from None
 
 
 def _recorder(record: bool, cassette: Path, model: str) -> Any:
@@ -101,6 +137,7 @@ def _recorder(record: bool, cassette: Path, model: str) -> Any:
             "calibrate-judge records and replays with vcrpy: pip install 'agentic-chunking[suite]'"
         ) from None
     from ..suite import vcr_config
+    from ..suite._cassette_check import check_cassette
 
     if record:
         if not os.environ.get(API_KEY_ENV_VAR, "").strip():
@@ -108,14 +145,16 @@ def _recorder(record: bool, cassette: Path, model: str) -> Any:
                 f"--record calls the live judge model and needs an API key: set "
                 f"{API_KEY_ENV_VAR}. Without --record the recorded cassette is replayed."
             )
-        cassette.parent.mkdir(parents=True, exist_ok=True)
-        cassette.unlink(missing_ok=True)
         return vcr.VCR(record_mode="all", **vcr_config())
+    command = f"agentic-chunking calibrate-judge --judge-model {model} --record"
     if not cassette.is_file():
         raise InputError(
             f"no calibration cassette at {cassette} for judge model {model!r}. Record it "
-            f"with: agentic-chunking calibrate-judge --judge-model {model} --record"
+            f"with: {command}"
         )
+    problem = check_cassette(cassette, case_id="calibrate-judge", model=model, rerecord=command)
+    if problem is not None:
+        raise problem
     return vcr.VCR(record_mode="none", **vcr_config())
 
 

@@ -8,7 +8,9 @@ No traceback reaches the user: every failure is one line on stderr and an exit s
   2 a usage, input or configuration error;
 - 3 a model call failed (the server, the network, a timeout); 130 interrupted (Ctrl-C),
   after one line and nothing else; 141 the reader of stdout went away (``| head``),
-  silently, as a shell tool does.
+  silently, as a shell tool does; 143 stopped by SIGTERM, after one line;
+- 70 an unexpected error (a defect of ours): one line naming the command and the cause,
+  and the full trace in a file whose path the line gives (``_entry``).
 """
 
 from __future__ import annotations
@@ -17,17 +19,26 @@ import argparse
 import contextlib
 import importlib
 import os
+import signal
 import sys
 import threading
 from collections.abc import Sequence
 
+from .._entry import (
+    EXIT_INTERRUPTED,
+    EXIT_SOFTWARE,
+    EXIT_TERMINATED,
+    Terminated,
+    handle_stop_signals,
+    stop_signal_seen,
+    unexpected_error_line,
+)
 from .._errors import AgenticChunkingError, ModelCallError
 
 EXIT_OK = 0
 EXIT_FAILED = 1
 EXIT_USAGE = 2
 EXIT_MODEL_CALL = 3
-EXIT_INTERRUPTED = 130
 EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a tool killed by it
 
 # Modules that register a subcommand; listed here so the help shows them in this order.
@@ -60,8 +71,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog = f"agentic-chunking {args.command}"
         status: int = args.func(args)
     except KeyboardInterrupt:
-        print(f"{prog}: interrupted; no file was left half-written", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return _stopped(prog, signal.SIGINT)
+    except Terminated:
+        return _stopped(prog, signal.SIGTERM)
     except BrokenPipeError:  # stdout's reader closed it (e.g. `| head`): nothing to say
         _silence_stdout()
         return EXIT_BROKEN_PIPE
@@ -79,7 +91,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
+    except Exception as error:  # a defect of ours: one line, the trace in a file
+        seen = stop_signal_seen()
+        if seen is not None:  # a library turned the interrupt into an error of its own
+            return _stopped(prog, seen)
+        print(unexpected_error_line(prog, error), file=sys.stderr)
+        return EXIT_SOFTWARE
     return status
+
+
+def _stopped(prog: str, signum: int) -> int:
+    """One line for Ctrl-C or SIGTERM; the exit status of that signal."""
+    if signum == signal.SIGTERM:
+        print(f"{prog}: stopped by SIGTERM; no file was left half-written", file=sys.stderr)
+        return EXIT_TERMINATED
+    print(f"{prog}: interrupted; no file was left half-written", file=sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 def _silence_stdout() -> None:
@@ -89,14 +116,16 @@ def _silence_stdout() -> None:
 
 
 def entry() -> None:  # pragma: no cover - exercised by the subprocess tests
-    """The console script: ``main()``, then exit at once after an interrupt.
+    """The console script: ``main()`` with SIGTERM raising ``Terminated``, then exit at
+    once after an interrupt.
 
-    After Ctrl-C, abandoned model calls may still be in flight in worker threads, which
-    Python would wait for at exit; the process ends without waiting for them (every file
-    is written atomically, so there is nothing to finish).
+    After Ctrl-C or SIGTERM, abandoned model calls may still be in flight in worker
+    threads, which Python would wait for at exit; the process ends without waiting for
+    them (every file is written atomically, so there is nothing to finish).
     """
+    handle_stop_signals()
     status = main()
-    if status == EXIT_INTERRUPTED and threading.active_count() > 1:
+    if status in (EXIT_INTERRUPTED, EXIT_TERMINATED) and threading.active_count() > 1:
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(status)

@@ -174,8 +174,14 @@ def shown_url(url: object) -> str:
 
 
 def check_base_url(url: str) -> None:
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    """ConfigurationError (the URL shown without credentials) unless ``url`` is an http(s)
+    URL with a host; a malformed one (e.g. an unclosed IPv6 bracket) included."""
+    try:
+        parts = urlsplit(url)
+        usable = parts.scheme in ("http", "https") and bool(parts.hostname)
+    except ValueError:  # urlsplit's "Invalid IPv6 URL", a bad port
+        usable = False
+    if not usable:
         shown = shown_url(url)
         raise ConfigurationError(
             f"the base URL {shown!r} is not an http(s) URL with a host; set "

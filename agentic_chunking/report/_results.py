@@ -425,6 +425,10 @@ def load_results(path: Path | str) -> RunResults:
         ) from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise InputError(f"results file {str(path)!r} is not readable JSON: {error}") from None
+    except RecursionError:  # nested deeper than any results file: not one
+        raise InputError(
+            f"results file {str(path)!r} is nested too deeply to be a results file"
+        ) from None
     if not isinstance(data, dict):
         raise InputError(f"results file {str(path)!r} holds a {type(data).__name__}, not an object")
     validate_results(data, path)

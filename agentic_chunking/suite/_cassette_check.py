@@ -18,10 +18,13 @@ from .._errors import CassetteError
 from ._cassettes import rerecord_command
 
 
-def check_cassette(path: Path, *, case_id: str, model: str) -> CassetteError | None:
+def check_cassette(
+    path: Path, *, case_id: str, model: str, rerecord: str | None = None
+) -> CassetteError | None:
     """Return why the cassette at ``path`` cannot be replayed, or None when it can.
 
     A missing file is None too: the replay itself says "no cassette" with the command.
+    ``rerecord`` is the command named to record it again (default: the suite's, for a case).
     """
     path = Path(path)
     if not path.is_file():
@@ -31,8 +34,44 @@ def check_cassette(path: Path, *, case_id: str, model: str) -> CassetteError | N
         return None
     return CassetteError(
         f"{case_id}: the cassette {path} {problem}, so it cannot be replayed (truncated "
-        f"or corrupt). Re-record it with: {rerecord_command(case_id, model)}"
+        f"or corrupt). Re-record it with: {rerecord or rerecord_command(case_id, model)}"
     )
+
+
+JUDGE_MESSAGE_START = "<source>"
+"""How a judge request's user message begins (``judge_user_message``); no pipeline
+request does (extraction opens with ``<text>``, grouping with ``<propositions>``)."""
+
+
+def recorded_judge_models(path: Path) -> set[str]:
+    """The model of every judge request recorded in the cassette at ``path``; empty when it
+    holds none (a case the judge skips) or cannot be read (``check_cassette`` says why)."""
+    try:
+        from vcr.serialize import deserialize
+        from vcr.serializers import yamlserializer
+
+        requests, *_rest = deserialize(Path(path).read_text("utf-8"), yamlserializer)
+    except Exception:  # missing, unreadable or corrupt: the replay's own checks name it
+        return set()
+    models: set[str] = set()
+    for request in requests:
+        body = _json_body(request.body)
+        messages = body.get("messages") or [{}]
+        first = messages[0].get("content") if isinstance(messages[0], dict) else None
+        if isinstance(first, list):
+            first = "".join(str(b.get("text", "")) for b in first if isinstance(b, dict))
+        if isinstance(first, str) and first.startswith(JUDGE_MESSAGE_START):
+            models.add(str(body.get("model", "")))
+    return models
+
+
+def _json_body(raw: Any) -> dict[str, Any]:
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else str(raw or "")
+        body = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        return {}
+    return body if isinstance(body, dict) else {}
 
 
 def _problem(path: Path) -> str | None:

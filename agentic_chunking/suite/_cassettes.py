@@ -14,7 +14,9 @@ Guarantees of ``StagedPersister`` (how a cassette is recorded): a recording star
 and is held in memory; it replaces the cassette on disk (atomically, through
 ``write_text_atomic``) only for a case whose run was ``approve``d (it completed: a
 success or a clean pipeline failure). A transport failure, SIGINT, SIGTERM or a kill
-leaves the previous cassette byte for byte.
+leaves the previous cassette byte for byte. A cassette that cannot be written (a
+read-only or full folder) keeps the previous one too; the reason is in ``unsaved`` (for
+the suite to make its case an error) and the OSError goes on to the caller.
 """
 
 from __future__ import annotations
@@ -69,6 +71,8 @@ class StagedPersister:
         self.recording = recording
         self._approved: set[Path] = set()
         self.kept: list[Path] = []
+        self.unsaved: dict[Path, str] = {}
+        """Resolved path -> why the approved recording could not be written there."""
 
     def approve(self, path: Path) -> None:
         """Let the next save of ``path`` replace the cassette: its case's run completed."""
@@ -89,8 +93,16 @@ class StagedPersister:
             self.kept.append(path)
             return
         self._approved.discard(path.resolve())
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(path, serialize(cassette_dict, serializer))
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            write_text_atomic(path, serialize(cassette_dict, serializer))
+        except OSError as error:
+            self.unsaved[path.resolve()] = (
+                f"the recording could not be saved to {path} ({error.strerror or error}); "
+                "the previous cassette, if any, is unchanged: make the folder writable or "
+                "free space, then record again"
+            )
+            raise
 
 
 def _scrub_request(request: Any) -> Any:

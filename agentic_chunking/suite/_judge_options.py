@@ -5,6 +5,7 @@ Kept apart from ``plugin.py`` so the judge's wiring is one small module.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,14 @@ def configured_judge_model(config: pytest.Config, model: str) -> str | None:
     if config.getoption("--no-judge"):
         return None
     return suite_judge_model(config.getoption("--judge-model"), model=model)
+
+
+def judge_model_given(config: pytest.Config, model: str) -> bool:
+    """Whether the run's judge model was asked for (``--judge-model``, or its variable for a
+    recorded model) rather than left to the default."""
+    if (config.getoption("--judge-model") or "").strip():
+        return True
+    return model != REFERENCE_MODEL and bool(os.environ.get(JUDGE_MODEL_ENV_VAR, "").strip())
 
 
 def calibration_for(

@@ -22,20 +22,45 @@ Guarantees:
   exactly when that verdict is ``unsafe``;
 - each case's findings (and, with a baseline, its new lines) go to the test's
   ``user_properties``, so ``--junitxml`` carries them.
+- a run whose results cannot be saved there (a damaged or newer results file, a read-only
+  or full ``reports/``) never exits 0: its results go to a fallback file in a new
+  temporary folder, which the summary names, and the session exits ``UNSAVED_EXIT_CODE``;
+  ``--baseline`` is read and checked before the first case (a usage error otherwise);
+- replay reads the judge model each selected cassette was judged by: without
+  ``--judge-model`` (or its variable) the cassettes' one judge is used; a judge other than
+  the one asked for is a usage error naming the judge the cassettes hold and the command
+  that replays them, before any case runs (no results file is touched);
+- under ``--record``, a cassette that cannot be written makes its case an ``error`` with
+  one plain line (never a traceback, never a pass);
+- the report phase has one catch-all: an unexpected exception is one line naming the
+  cause and the file with the full trace, exit ``EXIT_SOFTWARE``; Ctrl-C there is one line
+  and exit 130; SIGTERM at any moment ends the session like Ctrl-C, with one line and 143.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import signal
+import sys
+import tempfile
+import threading
 from collections.abc import Callable, Generator, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import pytest
 
-from .._errors import CaseError, CassetteError, ConfigurationError, InputError, ModelCallError
+from .._entry import EXIT_INTERRUPTED, EXIT_SOFTWARE, EXIT_TERMINATED, unexpected_error_line
+from .._errors import (
+    AgenticChunkingError,
+    CaseError,
+    CassetteError,
+    ConfigurationError,
+    ModelCallError,
+)
 from ..client import (
     API_KEY_ENV_VAR,
     DEFAULT_JUDGE_MODEL,
@@ -57,12 +82,17 @@ from ..report import (
     load_results,
     verdict_of,
 )
-from ..report._results import model_slug, now_iso, record_run
+from ..report._results import model_slug, now_iso, record_run, results_stem, write_results
 from ._cases import load_case
-from ._cassette_check import check_cassette
+from ._cassette_check import check_cassette, recorded_judge_models
 from ._cassettes import StagedPersister, cassette_dir, cassette_path
 from ._cassettes import vcr_config as suite_vcr_config
-from ._judge_options import add_judge_options, calibration_for, configured_judge_model
+from ._judge_options import (
+    add_judge_options,
+    calibration_for,
+    configured_judge_model,
+    judge_model_given,
+)
 from ._replies import REFERENCE_MODEL
 from ._runner import failure_message, run_case
 from ._systemic import systemic_failure
@@ -72,6 +102,9 @@ if TYPE_CHECKING:
 
 SYSTEMIC_EXIT_CODE = int(pytest.ExitCode.INTERRUPTED)
 """The exit code of a session stopped by a systemic failure (pytest's "interrupted")."""
+UNSAVED_EXIT_CODE = int(pytest.ExitCode.INTERNAL_ERROR)
+"""The exit code of a session whose results or report could not be written where asked."""
+REPORT_PHASE = "pytest (agentic-chunking report phase)"
 
 
 @dataclass
@@ -99,6 +132,12 @@ class SuiteSession:
     fail_on_new: bool = False
     comparison: Comparison | None = None
     """This run against its base, computed once at the end; None without a base."""
+    results_error: str | None = None
+    baseline_error: str | None = None
+    results_path: Path | None = None
+    exit_status: int | None = None
+    terminated: bool = False
+    sigterm_before: Any = None
 
     @property
     def replies(self) -> str:
@@ -175,11 +214,7 @@ def pytest_configure(config: pytest.Config) -> None:
             "--fail-on-new compares with a baseline: give --baseline PATH (a results file, "
             "e.g. reports/results-<model>.json of the release you trust)"
         )
-    try:  # read before the first case: this run's results may replace the same file
-        baseline_run = load_results(baseline) if baseline else None
-    except InputError as error:
-        raise pytest.UsageError(f"--baseline: {error}") from None
-    config.stash[_SESSION] = SuiteSession(
+    config.stash[_SESSION] = suite = SuiteSession(
         model=model or REFERENCE_MODEL,
         record=record,
         cases_dir=root / config.getoption("--cases-dir"),
@@ -190,9 +225,57 @@ def pytest_configure(config: pytest.Config) -> None:
         persister=StagedPersister(recording=record),
         judge_model=configured_judge_model(config, model or REFERENCE_MODEL),
         root=root,
-        baseline_run=baseline_run,
+        baseline_run=_read_baseline(baseline),
         fail_on_new=fail_on_new,
     )
+    _terminate_like_ctrl_c(suite)
+    config.pluginmanager.register(_Interrupts(suite), "agentic-chunking-interrupts")
+
+
+def _read_baseline(baseline: str | None) -> RunResults | None:
+    """``--baseline``, read and checked before the first case (and anything paid for)."""
+    if not baseline:
+        return None
+    try:
+        return load_results(Path(baseline))
+    except AgenticChunkingError as error:
+        raise pytest.UsageError(
+            f"--baseline: {error}. Give a results file the suite wrote (reports/history/ "
+            "holds every earlier run), or leave --baseline out; no case was run"
+        ) from None
+
+
+def _terminate_like_ctrl_c(suite: SuiteSession) -> None:
+    """SIGTERM unwinds the session as Ctrl-C does (a staged recording is dropped, results
+    are merged atomically); the session then ends with one line and ``EXIT_TERMINATED``."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def terminated(signum: int, frame: FrameType | None) -> None:
+        suite.terminated = True
+        raise KeyboardInterrupt
+
+    suite.sigterm_before = signal.signal(signal.SIGTERM, terminated)
+
+
+@dataclass
+class _Interrupts:
+    """The session's hook for Ctrl-C (pytest's ``pytest_keyboard_interrupt`` has no config)."""
+
+    suite: SuiteSession
+
+    def pytest_keyboard_interrupt(self, excinfo: pytest.ExceptionInfo[BaseException]) -> None:
+        """Ctrl-C ends the session with 130, SIGTERM with 143 (a systemic stop keeps 2)."""
+        if isinstance(excinfo.value, KeyboardInterrupt):
+            terminated = self.suite.terminated
+            self.suite.exit_status = EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Give SIGTERM back its handler from before the session (pytest may run in-process)."""
+    suite = config.stash.get(_SESSION, None)
+    if suite is not None and suite.sigterm_before is not None:
+        signal.signal(signal.SIGTERM, suite.sigterm_before)
 
 
 def _check_record_settings(model: str | None) -> None:
@@ -216,6 +299,48 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
     suite = config.stash.get(_SESSION, None)
     if suite is not None:
         vcr.register_persister(suite.persister)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Replay with the judge the selected cassettes were recorded with (see the module)."""
+    suite = session.config.stash.get(_SESSION, None)
+    if suite is None or suite.record or suite.judge_model is None:
+        return
+    held: dict[str, list[str]] = {}
+    for item in session.items:
+        callspec = getattr(item, "callspec", None)
+        if callspec is None or "case_id" not in callspec.params:
+            continue
+        case_id = str(callspec.params["case_id"])
+        path = cassette_path(suite.cassette_root, suite.model, case_id)
+        for judge in sorted(recorded_judge_models(path)):
+            held.setdefault(judge, []).append(case_id)
+    if not held or set(held) == {suite.judge_model}:
+        return
+    if len(held) == 1 and not judge_model_given(session.config, suite.model):
+        suite.judge_model = next(iter(held))
+        return
+    raise pytest.UsageError(_judge_mismatch(suite, held))
+
+
+def _judge_mismatch(suite: SuiteSession, held: dict[str, list[str]]) -> str:
+    """Which judge the cassettes hold, and the commands that replay or re-record them."""
+    where = cassette_dir(suite.cassette_root, suite.model)
+    holds = "; ".join(
+        f"{judge!r} judged {', '.join(cases[:5])}{' ...' if len(cases) > 5 else ''}"
+        for judge, cases in sorted(held.items())
+    )
+    replay = " or ".join(
+        f"`pytest tests/test_cases.py --model {suite.model} --judge-model {judge}`"
+        for judge in sorted(held)
+    )
+    return (
+        f"the cassettes in {where} were judged by another judge model than this run's "
+        f"{suite.judge_model!r} ({holds}). Replay them with {replay} (add -k to pick the "
+        f"cases of one judge), or skip the judge with --no-judge; judging them with "
+        f"{suite.judge_model!r} needs a paid re-record (--record --judge-model "
+        f"{suite.judge_model}). No case was run and no results file was changed"
+    )
 
 
 @pytest.fixture(scope="session")
@@ -394,30 +519,86 @@ def assert_case_passed(result: CaseResult, suite: SuiteSession | None = None) ->
         pytest.fail(failure_message(result, **names), pytrace=False)
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """A case whose recorded cassette could not be written (at teardown, when vcrpy saves
+    it) is an ``error`` in the results, with one plain line instead of a traceback."""
+    report = yield
+    suite = item.config.stash.get(_SESSION, None)
+    callspec = getattr(item, "callspec", None)
+    if call.when != "teardown" or suite is None or callspec is None:
+        return report
+    case_id = str(callspec.params.get("case_id", ""))
+    path = cassette_path(suite.cassette_root, suite.model, case_id)
+    problem = suite.persister.unsaved.get(path.resolve())
+    if case_id and problem is not None:
+        suite.results[case_id] = _stamped(
+            suite, CaseResult(id=case_id, outcome="error", error=problem)
+        )
+        report.outcome = "failed"
+        report.longrepr = problem
+    return report
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_sessionfinish(session: pytest.Session) -> Generator[None]:
-    """Write results and report first; after pytest's own summary, end on the stop line."""
+    """Write results and report first; after pytest's own summary, end on the stop line.
+
+    A run whose results or report could not be written, or whose report phase met an
+    unexpected error, Ctrl-C or SIGTERM, never ends with exit status 0.
+    """
     suite = session.config.stash.get(_SESSION, None)
     if suite is not None and suite.results:
-        _write_results_and_report(suite)
+        try:
+            _write_results_and_report(suite)
+        except KeyboardInterrupt:
+            suite.report_error = (
+                "interrupted while writing the results and the report; every file written "
+                "is whole (each replaces the previous one atomically)"
+            )
+            suite.exit_status = EXIT_TERMINATED if suite.terminated else EXIT_INTERRUPTED
     result = yield
+    if suite is None:
+        return result
+    if suite.terminated:
+        suite.exit_status = EXIT_TERMINATED
+        sys.stderr.write(
+            "agentic-chunking: stopped by SIGTERM; no cassette or results file was left "
+            "half-written\n"
+        )
     if (
-        suite is not None
-        and suite.fail_on_new
+        suite.fail_on_new
         and suite.comparison is not None
         and suite.comparison.verdict == "unsafe"
         and session.exitstatus == pytest.ExitCode.OK
     ):
         session.exitstatus = pytest.ExitCode.TESTS_FAILED  # e.g. a case missing from the run
-    if suite is not None and suite.stopped is not None:
+    if suite.stopped is not None:
         reporter = session.config.pluginmanager.get_plugin("terminalreporter")
         if reporter is not None:
             reporter.write_sep("!", "agentic-chunking: the run STOPPED (see above)", red=True)
+    overriding = suite.exit_status in (EXIT_INTERRUPTED, EXIT_TERMINATED)
+    if suite.exit_status is not None and (overriding or session.exitstatus in (0, 1)):
+        session.exitstatus = suite.exit_status  # a stopped run (2) keeps its own status
     return result
 
 
 def _write_results_and_report(suite: SuiteSession) -> None:
-    run = RunResults(
+    """Merge this run's results and write the report; on failure, say so and set the
+    session's exit status (the fallback file for the results, the trace for a defect)."""
+    run: RunResults | None = None
+    try:
+        run = _this_run(suite)
+        _write(suite, run)
+    except Exception as error:  # a defect of ours: one line, the trace in a file
+        suite.report_error = unexpected_error_line(REPORT_PHASE, error)
+        suite.exit_status = EXIT_SOFTWARE
+        if run is not None and suite.results_path is None and suite.results_error is None:
+            suite.results_error = _saved_elsewhere(run, suite, error)
+
+
+def _this_run(suite: SuiteSession) -> RunResults:
+    return RunResults(
         model=suite.model,
         replies=suite.replies,
         cassette_set=_relative(cassette_dir(suite.cassette_root, suite.model), suite),
@@ -427,22 +608,62 @@ def _write_results_and_report(suite: SuiteSession) -> None:
         judge_model=suite.judge_model,
         judge_calibration=calibration_for(suite.judge_model, suite.root),
     )
+
+
+def _write(suite: SuiteSession, run: RunResults) -> None:
     try:
         baseline = _baseline(suite)  # read before this run's results are written
-        merged = record_run(run, suite.reports_dir, judged=suite.judge_model is not None)
-        comparison = compare_runs([merged], baseline=baseline)  # the one verdict of the run
-        suite.comparison = comparison if len(comparison.columns) > 1 else None
+    except (AgenticChunkingError, OSError) as error:
+        baseline = None
+        suite.baseline_error = f"the report compares with nothing: {_plain(error)}"
+    try:
+        judged = suite.judge_model is not None
+        merged = record_run(run, suite.reports_dir, judged=judged)
+        suite.results_path = suite.reports_dir / f"{results_stem(run.model, judged=judged)}.json"
+    except (AgenticChunkingError, OSError) as error:
+        merged = run
+        suite.results_error = _saved_elsewhere(run, suite, error)
+        suite.exit_status = UNSAVED_EXIT_CODE
+    comparison = compare_runs([merged], baseline=baseline)  # the one verdict of the run
+    suite.comparison = comparison if len(comparison.columns) > 1 else None
+    try:
         suite.report_path = build_report(
             [merged], reports_dir=suite.reports_dir, baseline=baseline, comparison=comparison
         )
-    except Exception as error:  # a broken report must not hide the cases' verdicts
-        suite.report_error = f"{type(error).__name__}: {error}"
+    except (AgenticChunkingError, OSError) as error:
+        suite.report_error = f"{_plain(error)}; the previous report, if any, is unchanged"
+        suite.exit_status = UNSAVED_EXIT_CODE
+
+
+def _plain(error: Exception) -> str:
+    """An expected failure in words: the file and the OS's reason, or our message."""
+    if isinstance(error, OSError):
+        where = f"{error.filename}: " if error.filename else ""
+        return f"{where}{error.strerror or error}"
+    return str(error)
+
+
+def _saved_elsewhere(run: RunResults, suite: SuiteSession, error: Exception) -> str:
+    """Write ``run`` to a fallback file in a new temporary folder (never deleted); the line
+    that says why the results file was not written and where the results are."""
+    judged = suite.judge_model is not None
+    target = suite.reports_dir / f"{results_stem(run.model, judged=judged)}.json"
+    line = f"this run's results could not be saved in {target} ({_plain(error)})"
+    try:
+        folder = Path(tempfile.mkdtemp(prefix="agentic-chunking-results-"))
+        fallback = write_results(run, folder, judged=judged)
+    except OSError as failure:
+        return f"{line}, nor in a temporary folder ({_plain(failure)}): they are lost"
+    return (
+        f"{line}; they were saved to {fallback}: fix the cause, then copy them into place "
+        "or run the cases again"
+    )
 
 
 def _baseline(suite: SuiteSession) -> RunResults | None:
-    """``--baseline`` (read at configure time); else, for a recorded model, the reference
-    results if written."""
-    if suite.baseline_run is not None:
+    """``--baseline`` (read at start-up); else, for a recorded model, the reference results
+    if written."""
+    if suite.baseline is not None:
         return suite.baseline_run
     reference = suite.reports_dir / f"results-{model_slug(REFERENCE_MODEL)}.json"
     if suite.replies == "recorded" and reference.exists():
@@ -497,8 +718,12 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         if len(suite.comparison.changes) > MAX_SUMMARY_LINES:
             rest = len(suite.comparison.changes) - MAX_SUMMARY_LINES
             terminalreporter.write_line(f"  ... and {rest} more in the report")
+    if suite.results_error is not None:
+        terminalreporter.write_line(f"results NOT SAVED: {suite.results_error}", red=True)
     if suite.report_path is not None:
         terminalreporter.write_line(f"report: {suite.report_path}")
+    if suite.baseline_error is not None:
+        terminalreporter.write_line(f"note: {suite.baseline_error}", yellow=True)
     if suite.report_error is not None:
         terminalreporter.write_line(f"report not written: {suite.report_error}", red=True)
     for notice in sdk_notices(suite.model, suite.judge_model):
