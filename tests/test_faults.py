@@ -1020,3 +1020,163 @@ def test_a_model_call_failing_while_recording_is_an_error_in_the_results(
     assert [(c["id"], c["outcome"]) for c in results["cases"]] == [("TC-001", "error")]
     assert "HTTP 500" in results["cases"][0]["error"]
     assert not (suite_copy.path / "cassettes" / "loopback-model" / "TC-001.yaml").exists()
+
+
+# ======================================================================================
+# Issue 24, items 2, 5 and 7 (engineer 24b): secrets, bounded replies, smaller untruths.
+# ======================================================================================
+
+from agentic_chunking._shown import find_secrets, redact, redact_data  # noqa: E402
+from agentic_chunking.report import CaseResult, RunResults, build_report  # noqa: E402
+from agentic_chunking.report._results import write_results  # noqa: E402
+
+OTHER_KEY = "sk-proj-" + "Q" * 40  # another provider's key shape, planted in a server error
+
+
+def _no_secret(text: str, *also: str) -> None:
+    assert find_secrets(text, also=[KEY, OTHER_KEY, *also]) == [], text[:2000]
+
+
+@pytest.mark.parametrize(
+    ("key", "what"),
+    [
+        ("sk-ant-api03-first\nsk-ant-api03-second", "a line break"),
+        ("sk-ant-api03 with-a-space", "a space"),
+        ("sk-ant-api03-\x07bell", "a control character (U+0007)"),
+        ("sk-ant-api03-caf\u00e9", "a non-ASCII character"),
+    ],
+    ids=["newline", "space", "control", "non-ascii"],
+)
+def test_a_key_of_the_wrong_shape_is_refused_before_any_call_without_echoing_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, key: str, what: str
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", key)
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, out, err = run("chunk", document(tmp_path), "-o", tmp_path / "out.json")
+    assert status == 2 and server.requests == []
+    assert f"the API key in ANTHROPIC_API_KEY contains {what}" in err
+    assert "could not reach" not in err and "network" not in err
+    for piece in key.split():
+        assert piece not in out + err
+    assert len(err.splitlines()) == 1 and not (tmp_path / "out.json").exists()
+
+
+def test_a_well_shaped_key_is_accepted_and_a_blank_one_is_called_missing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        assert run("chunk", document(tmp_path, 1))[0] == 0  # KEY: printable, no space
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "  \n ")
+        status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 2 and "no Anthropic API key" in err and len(server.requests) == 2
+
+
+def test_the_suite_refuses_a_key_of_the_wrong_shape_before_recording(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agentic_chunking.suite.plugin import _check_record_settings
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-one\ttwo")
+    with pytest.raises(pytest.UsageError, match="contains a whitespace character") as caught:
+        _check_record_settings("claude-sonnet-4-6")
+    assert "sk-ant-one" not in str(caught.value)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    _check_record_settings("claude-sonnet-4-6")  # a well-shaped key passes
+
+
+def _echoing_error(status: int) -> FakeReply:
+    """A server error whose message echoes the key it was sent, and another key."""
+    return FakeReply(
+        status=status,
+        text=f"invalid request from key {KEY} (x-api-key: {KEY}); also tried {OTHER_KEY}",
+        headers={"x-should-retry": "false"},
+    )
+
+
+@pytest.mark.parametrize("status_code", [500, 400, 401])
+def test_a_key_echoed_by_the_server_reaches_no_message_nor_failure_document(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, status_code: int
+) -> None:
+    out = tmp_path / "out.json"
+    with FakeMessagesServer(handler=batch_two_fails(_echoing_error(status_code))) as server:
+        serve(monkeypatch, server)
+        status, stdout, err = run("chunk", document(tmp_path), "-o", out, "--max-concurrency", "1")
+    assert status in (2, 3) and f"HTTP {status_code}" in err and "[redacted]" in err
+    _no_secret(stdout + err)
+    failed = (tmp_path / "out.failed.json").read_text()
+    assert json.loads(failed)["Extracted"]  # the document was written, then scanned
+    _no_secret(failed)
+
+
+def test_a_key_in_a_case_error_reaches_no_results_file_history_or_report(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    from agentic_chunking._errors import ModelCallError
+    from agentic_chunking.client import call_model, make_client
+
+    with FakeMessagesServer([_echoing_error(500)]) as server:
+        client = make_client(base_url=server.base_url, max_retries=0)
+        with pytest.raises(ModelCallError) as caught:
+            call_model(
+                client,
+                stage="extraction",
+                batch=1,
+                model="m",
+                system="s",
+                messages=[{"role": "user", "content": "x"}],
+                max_tokens=10,
+            )
+    message = str(caught.value)
+    _no_secret(message)  # redacted where the SDK's text enters our message
+    # A message from elsewhere that carries the key raw is redacted at every sink too.
+    raw = f"{message} / {KEY} / {OTHER_KEY}"
+    results = RunResults(
+        model="loopback-model",
+        replies="recorded",
+        cases=(CaseResult(id="TC-001", outcome="error", error=raw),),
+    )
+    reports = tmp_path / "reports"
+    latest = write_results(results, reports)
+    page = build_report([results], reports_dir=reports)
+    status, _, err = run("report", latest, "-o", tmp_path / "compare.html")
+    assert status == 0, err
+    written = [
+        latest,
+        page,
+        tmp_path / "compare.html",
+        *reports.rglob("*.json"),
+        *reports.glob("*.html"),
+    ]
+    assert len(written) >= 5
+    for path in written:
+        text = path.read_text()
+        assert "TC-001" in text
+        _no_secret(text)
+
+
+def test_redact_is_provider_neutral_and_leaves_plain_text_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "plain-looking-openai-value-123")
+    pasted = "sk-ant-api03-" + "a" * 20 + "\n" + "b" * 20
+    monkeypatch.setenv("ANTHROPIC_API_KEY", pasted)
+    samples = [
+        f"header {pasted!r} was illegal",  # repr: the line break shown as \n
+        "pieces: " + "b" * 20,
+        "call failed with key plain-looking-openai-value-123",
+        "Authorization: Bearer abcdefghijklmnopqrstuvwxyz",
+        "https://user:hunter2secret@example.test/v1?key=abcdefgh",
+        OTHER_KEY,
+        '{"api_key": "xyzxyzxyzxyz"}',
+    ]
+    for sample in samples:
+        shown = redact(sample)
+        assert "[redacted]" in shown or "***@" in shown, shown
+        _no_secret(shown, "plain-looking-openai-value-123", "b" * 20, "hunter2secret")
+    plain = "the model 'claude-sonnet-4-6' was not found: check --model (HTTP 404)"
+    assert redact(plain) == plain
+    assert redact_data({"a": [plain, 3, None, {"b": OTHER_KEY}]}) == {
+        "a": [plain, 3, None, {"b": "[redacted]"}]
+    }

@@ -23,8 +23,9 @@ from typing import Any
 
 import yaml
 
-from .._errors import InputError, ModelCallError
+from .._errors import ConfigurationError, InputError, ModelCallError
 from .._models import AgenticChunkInput, AgenticResponse
+from .._shown import redact, redact_data
 from ..client import (
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
@@ -157,7 +158,7 @@ def run(args: argparse.Namespace) -> int:
             progress=_say,
             timeout=args.timeout,
         )
-    except ModelCallError as error:
+    except (ModelCallError, ConfigurationError) as error:  # a 401 keeps what a 500 keeps
         if isinstance(error.response, AgenticResponse):
             _write_failure(error.response, args.output, args.on_failure)
         raise
@@ -172,7 +173,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _say(line: str) -> None:
-    print(f"agentic-chunking chunk: {line}", file=sys.stderr)
+    print(redact(f"agentic-chunking chunk: {line}"), file=sys.stderr)
 
 
 def failure_path(output: Path) -> Path:
@@ -181,16 +182,20 @@ def failure_path(output: Path) -> Path:
 
 
 def _write_failure(response: AgenticResponse, output: Path | None, on_failure: str) -> None:
-    """Write a failed run's document where ``--on-failure`` says, and say where it went."""
+    """Write a failed run's document where ``--on-failure`` says, and say where it went.
+
+    The document is redacted (``redact_data``): an error echoed by a server never carries
+    a key into it."""
     kept = sum(len(batch.propositions) for batch in response.extracted)
     saved = f" (with the {kept} propositions extracted before the failure)" if kept else ""
+    document = redact_data(response.to_dict())
     if output is None or on_failure == "write":
-        write_json(response.to_dict(), output)
+        write_json(document, output)
         if output is not None:
             _say(f"the failure document{saved} was written to {output}")
         return
     target = failure_path(output)
-    write_json(response.to_dict(), target)
+    write_json(document, target)
     before = "kept as it was" if output.exists() else "not written"
     _say(
         f"{output} was {before}; the failure document{saved} is in {target} "

@@ -21,6 +21,7 @@ import threading
 from collections.abc import Sequence
 
 from .._errors import AgenticChunkingError, ModelCallError
+from .._shown import redact
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -64,20 +65,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
     except ModelCallError as error:
-        print(f"{prog}: error: {error}", file=sys.stderr)
+        say_error(prog, str(error))
         return EXIT_MODEL_CALL
     except AgenticChunkingError as error:
-        print(f"{prog}: error: {error}", file=sys.stderr)
+        say_error(prog, str(error))
         return EXIT_USAGE
     except OSError as error:  # a file the command reads or writes besides -o (e.g. reports/)
         where = f"{error.filename}: " if error.filename else ""
-        print(
-            f"{prog}: error: {where}{error.strerror or error}; check the path and its "
-            "permissions, or choose another place with -o",
-            file=sys.stderr,
+        say_error(
+            prog,
+            f"{where}{error.strerror or error}; check the path and its permissions, or "
+            "choose another place with -o",
         )
         return EXIT_USAGE
     return status
+
+
+def say_error(prog: str, message: str) -> None:
+    """Print ``prog: error: message`` on stderr, redacted (no key ever reaches a message)."""
+    print(redact(f"{prog}: error: {message}"), file=sys.stderr)
 
 
 def _silence_stdout() -> None:

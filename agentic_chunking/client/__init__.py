@@ -7,7 +7,8 @@
 - ``_prices``: the one price table that cost estimates come from.
 
 A second provider is one more module here. May import: the root's shared records and
-errors (``_errors``, ``_models``); nothing else of the package.
+errors (``_errors``, ``_models``) and how outside text is shown (``_shown``: redaction,
+quotes); nothing else of the package.
 """
 
 from ._anthropic import (
@@ -24,6 +25,7 @@ from ._anthropic import (
     WAIT_NOTICE_S,
     ModelReply,
     call_model,
+    check_api_key,
     check_max_tokens,
     deprecation_notice,
     make_client,
@@ -51,6 +53,7 @@ __all__ = [
     "WAIT_NOTICE_S",
     "ModelReply",
     "call_model",
+    "check_api_key",
     "check_max_tokens",
     "current_models",
     "deprecation_notice",

@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 
 from .._errors import ConfigurationError, ModelCallError
 from .._models import CallUsage
+from .._shown import quote, remember_secret
 from ._config import (
     API_KEY_ENV_VAR,
     BASE_URL_ENV_VAR,
@@ -44,6 +45,7 @@ from ._config import (
     NONSTREAMING_MAX_TOKENS,
     REPLAY_API_KEY,
     TIMEOUT_ENV_VAR,
+    check_api_key,
     check_base_url,
     check_max_tokens,
     deprecation_notice,
@@ -71,6 +73,7 @@ __all__ = [  # the configuration is re-exported: callers import it from here
     "WAIT_NOTICE_S",
     "ModelReply",
     "call_model",
+    "check_api_key",
     "check_max_tokens",
     "deprecation_notice",
     "make_client",
@@ -94,7 +97,9 @@ def make_client(
     """Build an SDK client from the arguments, else ``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``.
 
     ``timeout`` (seconds per attempt) defaults to ``resolve_timeout()``. Raises
-    ConfigurationError when no API key is available, or the base URL or timeout is malformed.
+    ConfigurationError when no API key is available, the key is not of a key's shape
+    (``check_api_key``: the message never shows it), or the base URL or timeout is
+    malformed. The key is remembered as a secret for ``redact``.
     """
     import anthropic
 
@@ -105,6 +110,8 @@ def make_client(
             f"Export your key as {API_KEY_ENV_VAR} (and {BASE_URL_ENV_VAR} to use another "
             "Messages-API server), or pass a ready client."
         )
+    check_api_key(key, source="the api_key argument" if api_key else API_KEY_ENV_VAR)
+    remember_secret(key)
     url = base_url or os.environ.get(BASE_URL_ENV_VAR, "").strip() or None
     if url is not None:
         check_base_url(url)
@@ -160,10 +167,13 @@ def call_model(
     except anthropic.APIError as exc:
         raise _translate(exc, stage=stage, batch=batch, model=model, client=client) from exc
     except json.JSONDecodeError as exc:  # a cut-off or invalid JSON body
-        raise _not_a_message(where, client, f"invalid JSON ({exc})", stage, batch) from exc
+        raise _not_a_message(
+            where, client, f"invalid JSON ({quote(str(exc))})", stage, batch
+        ) from exc
     if not isinstance(message, anthropic.types.Message):  # e.g. an HTML page with HTTP 200
-        body = " ".join(str(message).split())[:80]
-        raise _not_a_message(where, client, f"not JSON: {body!r}", stage, batch)
+        raise _not_a_message(
+            where, client, f"not JSON: {quote(str(message), limit=80)!r}", stage, batch
+        )
     latency = time.perf_counter() - started
     try:
         text = "".join(block.text for block in message.content if block.type == "text")
@@ -255,11 +265,11 @@ def _translate(
     if isinstance(exc, anthropic.AuthenticationError | anthropic.PermissionDeniedError):
         return ConfigurationError(
             f"{where}: the API key was rejected (HTTP {exc.status_code}: "
-            f"{exc.api_message or exc.type or 'authentication failed'}). Check "
+            f"{quote(exc.api_message or exc.type or 'authentication failed')}). Check "
             f"{API_KEY_ENV_VAR} (and {BASE_URL_ENV_VAR} if you use another server)."
         )
     if isinstance(exc, anthropic.APIStatusError):
-        detail = exc.api_message or str(exc)
+        detail = quote(exc.api_message or str(exc))
         return ModelCallError(
             f"{where} failed with HTTP {exc.status_code} ({exc.type or 'error'}): {detail}; "
             "the SDK's retries did not help. Try again later or lower --max-concurrency.",
@@ -276,7 +286,7 @@ def _translate(
             batch=batch,
         )
     cause = exc.__cause__
-    detail = f"{type(cause).__name__}: {cause}" if cause is not None else str(exc)
+    detail = quote(f"{type(cause).__name__}: {cause}" if cause is not None else str(exc))
     return ModelCallError(
         f"{where} failed before a reply arrived: could not reach {server} "
         f"({detail}); the SDK's retries did not help. Check the network and "
@@ -294,7 +304,7 @@ def _seconds(client: anthropic.Anthropic) -> str:
 def _not_found(exc: anthropic.NotFoundError, *, where: str, model: str) -> ConfigurationError:
     """A 404 names the model only when the server says so; else it may be the base URL."""
     url = shown_url(exc.request.url)
-    message = exc.api_message or ""
+    message = quote(exc.api_message or "")
     if "model" in message.lower():
         return ConfigurationError(
             f"{where}: the model {model!r} was not found (HTTP 404: {message}): the id is "

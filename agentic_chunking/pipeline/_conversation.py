@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .._errors import ModelCallError, ReplyParseError
+from .._errors import ConfigurationError, ModelCallError, ReplyParseError
 from .._models import CallUsage
 from ..client import ModelReply, call_model, max_tokens_limit
 from ._prompts import load_prompt, partition_repair_message, repair_user_message
@@ -47,8 +47,9 @@ class Outcome:
     value: Any
     error: str | None
     calls: tuple[CallUsage, ...]
-    failure: ModelCallError | None = None
-    """A call that failed outright (transport, HTTP): re-raised with what was extracted."""
+    failure: ModelCallError | ConfigurationError | None = None
+    """A call that failed outright (transport, HTTP, a key rejected mid-run): re-raised
+    with what was extracted."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._errors import InputError
 from .._files import write_text_atomic
+from .._shown import redact
 from ._compare import Comparison, compare_runs
 from ._metrics import metric_statuses, missing_themes
 from ._plots import CAPTIONS, all_plots
@@ -226,10 +227,11 @@ def build_report(
 ) -> Path:
     """Write ``reports_dir/latest.html`` and ``report-YYYYmmdd-HHMMSS.html``; return latest.
 
-    The two files are identical; the directory is created when missing.
+    The two files are identical and redacted (no key reaches a report); the directory is
+    created when missing.
     """
     moment = datetime.now(UTC)
-    html = render_report(runs, baseline=baseline, generated_at=moment, plots=plots)
+    html = redact(render_report(runs, baseline=baseline, generated_at=moment, plots=plots))
     reports_dir = Path(reports_dir)
     reports_dir.mkdir(parents=True, exist_ok=True)
     latest = reports_dir / "latest.html"

@@ -20,6 +20,7 @@ from typing import Any
 from .._errors import InputError
 from .._files import write_text_atomic
 from .._models import AgenticResponse
+from .._shown import redact_data
 from .._warning import PipelineWarning
 from ._records import (
     CHECK_ORDER,
@@ -331,11 +332,12 @@ def write_results(run: RunResults, reports_dir: Path) -> Path:
 
     A timestamped copy goes to ``reports_dir/history/results-<model>-<stamp>.json``, so an
     earlier run can be named with ``--baseline`` later. Directories are created as needed.
+    Every string is redacted (``redact_data``): no key reaches a results file.
     """
     reports_dir = Path(reports_dir)
     history = reports_dir / "history"
     history.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(run.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(redact_data(run.to_dict()), indent=2, ensure_ascii=False) + "\n"
     slug = model_slug(run.model)
     latest = reports_dir / f"results-{slug}.json"
     write_text_atomic(latest, text)

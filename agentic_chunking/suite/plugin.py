@@ -27,12 +27,14 @@ from typing import TYPE_CHECKING, Any, NoReturn
 import pytest
 
 from .._errors import CaseError, CassetteError, ConfigurationError, ModelCallError
+from .._shown import redact
 from ..client import (
     API_KEY_ENV_VAR,
     DEFAULT_JUDGE_MODEL,
     DEFAULT_MODEL,
     MODEL_ENV_VAR,
     REPLAY_API_KEY,
+    check_api_key,
     deprecation_notice,
     make_client,
 )
@@ -157,6 +159,10 @@ def _check_record_settings(model: str | None) -> None:
             "(and ANTHROPIC_BASE_URL for another Messages-API server). Plain `pytest` "
             "replays the recorded cassettes and needs no key."
         )
+    try:  # a key of the wrong shape is refused before any call, never echoed
+        check_api_key(os.environ[API_KEY_ENV_VAR].strip())
+    except ConfigurationError as error:
+        raise pytest.UsageError(str(error)) from None
     if model == REFERENCE_MODEL:
         raise pytest.UsageError(
             f"the '{REFERENCE_MODEL}' cassettes hold hand-written replies and are not "
@@ -247,6 +253,7 @@ def run_suite_case(
             problem = _stop_if_systemic(suite_session, case_id, error)
         else:
             return _keep(suite_session, result, path)
+        problem = redact(problem)
         suite_session.results[case_id] = _stamped(
             suite_session, CaseResult(id=case_id, outcome="error", error=problem)
         )
@@ -284,7 +291,7 @@ def _stop_if_systemic(suite: SuiteSession, case_id: str, error: Exception) -> st
 
 
 def _exit(message: str) -> NoReturn:
-    pytest.exit(message, returncode=SYSTEMIC_EXIT_CODE)
+    pytest.exit(redact(message), returncode=SYSTEMIC_EXIT_CODE)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -344,7 +351,7 @@ def _write_results_and_report(suite: SuiteSession) -> None:
         merged = record_run(run, suite.reports_dir)
         suite.report_path = build_report([merged], reports_dir=suite.reports_dir, baseline=baseline)
     except Exception as error:  # a broken report must not hide the cases' verdicts
-        suite.report_error = f"{type(error).__name__}: {error}"
+        suite.report_error = redact(f"{type(error).__name__}: {error}")
 
 
 def _baseline(suite: SuiteSession) -> RunResults | None:
