@@ -18,7 +18,8 @@ the tests run over cassettes, messages, failure documents, results files and rep
 
 ``quote`` is the one way a reply (or any outside text) is quoted in a message or a failure
 document's message: on one line, at most ``QUOTE_LIMIT`` characters, with how much was left
-out, and redacted.
+out, and redacted; ``quote_list`` lists at most ``LIST_LIMIT`` such items and counts the
+rest. A junk reply of any size thus gives a message of bounded length.
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from typing import Any
 REDACTED = "[redacted]"
 QUOTE_LIMIT = 200
 """The most characters of outside text (a model reply) one message quotes."""
+LIST_LIMIT = 10
+"""The most items (propositions, labels, numbers) one message lists; the rest are counted."""
 
 _MIN_SECRET = 8
 """Shorter configured values are not treated as secrets (they would redact common words)."""
@@ -130,3 +133,12 @@ def quote(text: str, *, limit: int = QUOTE_LIMIT) -> str:
     if len(flat) <= limit:
         return flat
     return f"{flat[:limit]}... ({len(text):,} characters in all)"
+
+
+def quote_list(items: Iterable[object], *, most: int = LIST_LIMIT, sep: str = "; ") -> str:
+    """At most ``most`` of ``items`` (each already quoted by the caller) joined by ``sep``,
+    then "... and N more" for the rest."""
+    listed = list(items)
+    shown = sep.join(str(item) for item in listed[:most])
+    rest = len(listed) - most
+    return f"{shown}{sep}... and {rest:,} more" if rest > 0 else shown

@@ -1180,3 +1180,94 @@ def test_redact_is_provider_neutral_and_leaves_plain_text_alone(
     assert redact_data({"a": [plain, 3, None, {"b": OTHER_KEY}]}) == {
         "a": [plain, 3, None, {"b": "[redacted]"}]
     }
+
+
+# -- item 5: replies are bounded ---------------------------------------------------------
+
+
+def test_a_reply_longer_than_its_max_tokens_allows_is_an_error_before_parsing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    from agentic_chunking.pipeline import _conversation
+
+    huge = json.dumps([f"The reactor pump {n} moves water." for n in range(40_000)])
+    assert len(huge) > 2000 * _conversation.MAX_CHARS_PER_TOKEN  # 1.3 MB for 2000 tokens
+
+    def handler(body: dict[str, Any]) -> FakeReply | str:
+        return huge if "number 2" in user_text(body) else echo_model(body)
+
+    out = tmp_path / "out.json"
+    with FakeMessagesServer(handler=handler) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path), "-o", out, "--max-concurrency", "1")
+    assert status == 1
+    assert f"is {len(huge):,} characters long, more than max_tokens (2000) can hold" in err
+    assert "at most 32,000, at a generous 16 characters a token" in err
+    assert len(err) < 2_000  # the reply is never quoted whole
+    failed = json.loads((tmp_path / "out.failed.json").read_text())
+    assert failed["FailedBatches"] == [2] and len(failed["Extracted"]) == 2
+    assert len(json.dumps(failed)) < 5_000
+    # one call for batch 2: an oversized reply is not "repaired" at a second cost
+    assert sum("number 2" in user_text(r.body) for r in server.requests) == 1
+
+
+def test_a_reply_within_its_bound_is_parsed_as_before(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    from agentic_chunking.pipeline._conversation import MAX_CHARS_PER_TOKEN
+
+    facts = [f"The reactor pump {n} moves water." for n in range(200)]
+    reply = json.dumps(facts)
+    assert len(reply) < 2000 * MAX_CHARS_PER_TOKEN
+    with FakeMessagesServer(
+        handler=lambda body: reply if "<text>" in user_text(body) else echo_model(body)
+    ) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 0, err
+    # the extraction reply was parsed (its 200 facts reached the grouping call)
+    assert any("200. The reactor pump 199" in user_text(r.body) for r in server.requests)
+    assert "characters long" not in err
+
+
+def test_a_junk_grouping_reply_gives_a_bounded_message_and_failure_document(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    junk = json.dumps([{"category": "x" * 20, "facts": ["y" * 250 + str(n)]} for n in range(200)])
+    assert len(junk) < 4000 * 16  # within the grouping reply's bound: it is parsed
+    out = tmp_path / "out.json"
+    with FakeMessagesServer(handler=grouping_answers(junk)) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 2), "-o", out)
+    assert status == 1 and "not a partition" in err
+    assert len(err) < 4_000 and "... and " in err and "characters in all" in err
+    failed = (tmp_path / "out.failed.json").read_text()
+    assert len(failed) < 8_000 and "Extracted" in failed
+
+
+def test_quote_caps_and_flattens_what_it_quotes() -> None:
+    from agentic_chunking._shown import QUOTE_LIMIT, quote, quote_list
+
+    assert quote("short\nreply") == "short reply"
+    long = quote("z" * 1_000_000)
+    assert len(long) < QUOTE_LIMIT + 40 and long.endswith("(1,000,000 characters in all)")
+    assert quote_list(range(25)) == "0; 1; 2; 3; 4; 5; 6; 7; 8; 9; ... and 15 more"
+    assert quote_list(["a", "b"]) == "a; b"
+
+
+def test_near_identical_strings_make_no_candidate_pairs_but_real_duplicates_are_found() -> None:
+    from agentic_chunking.checks._candidates import candidate_pairs
+    from agentic_chunking.checks._duplicates import duplicate_pairs
+
+    texts = [f"The reactor cooling pump {n} moves water through the circuit." for n in range(3000)]
+    pairs = candidate_pairs(texts)
+    assert sum(len(js) for js in pairs.values()) == 0  # 4.5 million before: every pair
+    # the real duplicates among them are still candidates, and found
+    texts += [
+        "The reactor cooling pump 17 moves water through the circuit.",  # exact repeat
+        "Water is moved through the circuit by the reactor cooling pump 42.",  # reworded
+        "The reactor cooling pump 99 moves water.",  # contained in pump 99's
+    ]
+    found = {(first, later) for first, later, _ in duplicate_pairs(texts)}
+    assert {(17, 3000), (42, 3001), (99, 3002)} <= found
+    assert len(found) == 3
