@@ -1271,3 +1271,256 @@ def test_near_identical_strings_make_no_candidate_pairs_but_real_duplicates_are_
     found = {(first, later) for first, later, _ in duplicate_pairs(texts)}
     assert {(17, 3000), (42, 3001), (99, 3002)} <= found
     assert len(found) == 3
+
+
+# -- item 7: smaller untruths and gaps --------------------------------------------------
+
+
+def test_chunk_dash_reads_a_document_from_stdin(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"Fact one.\n\nFact two.\n")))
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", "-", "-o", tmp_path / "out.json")
+    assert status == 0, err
+    response = json.loads((tmp_path / "out.json").read_text())
+    assert response["Chunks"][0]["ChunkId"].startswith("stdin-")
+    assert sorted(response["Chunks"][0]["Propositions"]) == ["Fact one.", "Fact two."]
+
+
+def test_chunk_dash_with_empty_stdin_says_stdin_is_empty(
+    run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"  \n")))
+    status, _, err = run("chunk", "-")
+    assert status == 2 and "stdin: the file is empty" in err
+
+
+def test_split_dash_reads_stdin_and_refuses_cutoff_with_threshold(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    status, _, err = run("split", "-", "--threshold", "0.5", "--cutoff", "2")
+    assert status == 2 and "--cutoff 2 belongs to the adaptive rule" in err
+    assert "give one of the two" in err
+    pytest.importorskip("onnxruntime")
+    text = (REPO / "cases" / "sources" / "six_domains.md").read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+    status, _, err = run("split", "-", "-o", tmp_path / "level4.json")
+    assert status == 0, err
+    chunks = json.loads((tmp_path / "level4.json").read_text())
+    assert len(chunks) > 1 and chunks[0]["document_id"] == "stdin"
+    assert chunks[0]["metadata"]["source"] == "stdin" and "chunks from stdin" in err
+
+
+@pytest.mark.parametrize("model", ["", "  "])
+def test_an_empty_model_is_refused_not_replaced_by_the_default(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str], model: str
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["chunk", str(document(tmp_path)), "--model", model])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "an empty model id" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("value", ["1e308", "86401", "inf"])
+def test_a_huge_timeout_is_refused_plainly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["chunk", str(document(tmp_path)), "--timeout", value])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "up to 86400 (a day)" in err
+    assert "Overflow" not in err and "network" not in err
+
+
+def test_a_huge_timeout_in_the_environment_is_refused_plainly(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    monkeypatch.setenv("AGENTIC_CHUNKING_TIMEOUT", "1e308")
+    status, _, err = run("chunk", document(tmp_path))
+    assert status == 2 and "AGENTIC_CHUNKING_TIMEOUT is '1e308'" in err and "a day" in err
+
+
+def test_a_timeout_of_a_day_is_accepted(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 1), "--timeout", "86400")
+    assert status == 0, err
+
+
+@pytest.mark.parametrize("command", ["chunk", "split", "report"])
+def test_an_output_ending_in_a_slash_is_refused_and_no_file_named_like_the_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    source = (
+        REPORT_FIXTURES / "results-reference.json" if command == "report" else document(tmp_path)
+    )
+    with pytest.raises(SystemExit) as stopped:
+        main([command, str(source), "-o", f"{tmp_path}/newdir/"])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "names a directory (it ends with '/')" in err
+    assert not (tmp_path / "newdir").exists()
+
+
+def test_a_dangling_symlink_output_is_refused_before_any_call(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    link = tmp_path / "out.json"
+    link.symlink_to(tmp_path / "gone" / "target.json")
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path), "-o", link)
+        assert status == 2 and "is a symbolic link to" in err and "which does not exist" in err
+        assert server.requests == []
+        # a symlink to a file that exists is an ordinary output
+        (tmp_path / "real.json").write_text("{}")
+        good = tmp_path / "good.json"
+        good.symlink_to(tmp_path / "real.json")
+        status, _, err = run("chunk", document(tmp_path, 1), "-o", good)
+    assert status == 0, err
+
+
+def test_a_400_does_not_advise_fewer_calls_in_flight_but_a_529_does(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    bad = FakeReply(status=400, text="temperature: bad value", headers={"x-should-retry": "false"})
+    with FakeMessagesServer(handler=lambda body: bad) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 3 and "HTTP 400" in err and "concurrency" not in err
+    assert "in flight" not in err and "retrying it unchanged gives the same answer" in err
+    busy = FakeReply(status=529, text="overloaded", headers={"x-should-retry": "false"})
+    with FakeMessagesServer(handler=lambda body: busy) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 3 and "HTTP 529" in err and "fewer calls in flight" in err
+
+
+def test_a_redirect_to_a_closed_port_names_the_host_that_failed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    with _RawServer(200, "text/plain", b"") as gone:
+        closed = gone.base_url  # nothing listens there any more
+    redirect = _RawServer(307, "text/plain", b"")
+    location = f"{closed}/v1/messages"
+
+    class Handler(redirect.httpd.RequestHandlerClass):  # type: ignore[name-defined,misc]
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("content-length") or 0))
+            self.send_response(307)
+            self.send_header("location", location)
+            self.send_header("content-length", "0")
+            self.end_headers()
+
+    redirect.httpd.RequestHandlerClass = Handler
+    with redirect:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", redirect.base_url)
+        status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 3 and f"could not reach {closed}" in err, err
+    assert redirect.base_url not in err
+
+
+def test_a_refusal_never_says_nothing_was_extracted_when_propositions_were_kept(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    refusal = FakeReply(text="", stop_reason="refusal")
+    out = tmp_path / "out.json"
+    with FakeMessagesServer(handler=batch_two_fails(refusal)) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path), "-o", out)
+    assert status == 1 and "refusal" in err
+    assert "with the 2 propositions extracted before the failure" in err
+    assert "nothing was extracted;" not in err and "nothing was extracted from it" in err
+
+
+def test_a_401_after_extraction_keeps_the_extracted_propositions_as_a_500_does(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    out = tmp_path / "out.json"
+    rejected = FakeReply(status=401, text="invalid x-api-key", headers={"x-should-retry": "false"})
+    with FakeMessagesServer(handler=grouping_answers(rejected)) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path), "-o", out)
+    assert status == 2 and "the API key was rejected" in err
+    failed = json.loads((tmp_path / "out.failed.json").read_text())
+    assert [b["Batch"] for b in failed["Extracted"]] == [1, 2, 3]
+    assert "with the 3 propositions extracted before the failure" in err
+
+
+def test_messages_name_only_options_the_command_has(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    from agentic_chunking.cli import _calibrate, _report
+    from agentic_chunking.judge import _call
+
+    def unwritable(args: Any) -> int:
+        raise PermissionError(13, "Permission denied", "calibration/judge-m.json")
+
+    # an unwritable file: "-o" only for a command that has it
+    monkeypatch.setattr(_calibrate, "run", unwritable)
+    status, _, err = run("calibrate-judge", "--judge-model", "m")
+    assert status == 2 and "calibration/judge-m.json: Permission denied" in err
+    assert "-o" not in err.replace("--judge-model", "")
+    monkeypatch.setattr(_report, "run", unwritable)
+    status, _, err = run("report", tmp_path / "r.json")
+    assert status == 2 and "choose another place with -o" in err
+    # the judge's advice is read by calibrate-judge too, which has no --no-judge
+    assert "--no-judge" not in Path(_call.__file__).read_text()
+
+
+def test_report_refuses_results_without_cases_with_duplicate_ids_or_invalid_dates(
+    tmp_path: Path, run: Run
+) -> None:
+    good = json.loads((REPORT_FIXTURES / "results-reference.json").read_text())
+    broken = {
+        "no-cases": {**good, "cases": []},
+        "missing-cases": {k: v for k, v in good.items() if k != "cases"},
+        "duplicate-ids": {**good, "cases": [good["cases"][0], good["cases"][0]]},
+        "bad-created": {**good, "created_at": "yesterday"},
+        "bad-judged": {**good, "cases": [{**good["cases"][0], "judged_at": "2026-13-45"}]},
+    }
+    expected = {
+        "no-cases": "the file has no case",
+        "missing-cases": "the field 'cases' is missing",
+        "duplicate-ids": f"case id(s) {good['cases'][0]['id']} appear more than once",
+        "bad-created": "created_at: 'yesterday' is not an ISO 8601 date and time",
+        "bad-judged": "judged_at: '2026-13-45' is not an ISO 8601 date and time",
+    }
+    for name, data in broken.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(data))
+        status, _, err = run("report", path, "-o", tmp_path / "out.html", "--no-plots")
+        assert status == 2 and expected[name] in err, (name, err)
+        assert not (tmp_path / "out.html").exists()
+
+
+def test_rebuild_reference_with_an_unknown_case_fails_plainly_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentic_chunking.suite.__main__ import main as suite_main
+
+    status = suite_main(
+        [
+            "rebuild-reference",
+            "--cases",
+            str(REPO / "cases"),
+            "--cassettes",
+            str(tmp_path),
+            "--case",
+            "TC-999",
+        ]
+    )
+    err = capsys.readouterr().err
+    assert status == 2 and "no case TC-999 in" in err and "nothing was written" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_readme_names_the_failure_document_as_the_tool_writes_it(tmp_path: Path) -> None:
+    from agentic_chunking.cli._chunk import failure_path
+
+    readme = (REPO / "README.md").read_text()
+    assert failure_path(Path("chunks.json")).name == "chunks.failed.json"
+    assert "chunks.failed.json" in readme and "OUT.failed.json" not in readme

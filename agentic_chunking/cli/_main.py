@@ -54,6 +54,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return its exit status (see the module docstring)."""
     prog = "agentic-chunking"
+    args = argparse.Namespace()
     try:
         args = build_parser().parse_args(argv)
         prog = f"agentic-chunking {args.command}"
@@ -72,10 +73,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     except OSError as error:  # a file the command reads or writes besides -o (e.g. reports/)
         where = f"{error.filename}: " if error.filename else ""
+        elsewhere = ", or choose another place with -o" if hasattr(args, "output") else ""
         say_error(
-            prog,
-            f"{where}{error.strerror or error}; check the path and its permissions, or "
-            "choose another place with -o",
+            prog, f"{where}{error.strerror or error}; check the path and its permissions{elsewhere}"
         )
         return EXIT_USAGE
     return status

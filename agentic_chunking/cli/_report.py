@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from ._io import check_output_path, write_output_text
+from ._io import check_output_path, output_path, write_output_text
 
 DEFAULT_REPORTS_DIR = Path("reports")
 
@@ -39,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "-o",
         "--output",
-        type=Path,
+        type=output_path,
         metavar="OUT.html",
         help="write the page here; default: reports/latest.html and a timestamped copy beside it",
     )

@@ -41,6 +41,7 @@ from ._config import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
+    MAX_TIMEOUT_S,
     MODEL_ENV_VAR,
     NONSTREAMING_MAX_TOKENS,
     REPLAY_API_KEY,
@@ -66,6 +67,7 @@ __all__ = [  # the configuration is re-exported: callers import it from here
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_MODEL",
     "DEFAULT_TIMEOUT_S",
+    "MAX_TIMEOUT_S",
     "MODEL_ENV_VAR",
     "NONSTREAMING_MAX_TOKENS",
     "REPLAY_API_KEY",
@@ -272,16 +274,16 @@ def _translate(
         detail = quote(exc.api_message or str(exc))
         return ModelCallError(
             f"{where} failed with HTTP {exc.status_code} ({exc.type or 'error'}): {detail}; "
-            "the SDK's retries did not help. Try again later or lower --max-concurrency.",
+            + _status_advice(exc.status_code),
             stage=stage,
             batch=batch,
         )
-    server = shown_url(client.base_url)
+    server = _failed_host(exc, client)
     if isinstance(exc, anthropic.APITimeoutError):
         return ModelCallError(
             f"{where}: no reply from {server} within the {_seconds(client)} timeout, "
             f"on each of {client.max_retries + 1} attempts. Try again later, or give more "
-            f"time with --timeout SECONDS (or {TIMEOUT_ENV_VAR}).",
+            f"time with {TIMEOUT_ENV_VAR}=SECONDS (or `chunk --timeout SECONDS`).",
             stage=stage,
             batch=batch,
         )
@@ -294,6 +296,34 @@ def _translate(
         stage=stage,
         batch=batch,
     )
+
+
+def _status_advice(status: int) -> str:
+    """What to do after an HTTP error the SDK's retries did not cure: a 4xx is the
+    request's own problem, which waiting or fewer calls in flight never fixes."""
+    if status in (408, 409, 429) or status >= 500:
+        return (
+            "the SDK's retries did not help. The server is busy or failing: try again later "
+            "or with fewer calls in flight at once (`chunk` and the suite: --max-concurrency)."
+        )
+    return (
+        "the server refused this request, so retrying it unchanged gives the same answer. "
+        "Check the model id and the settings this request was sent with."
+    )
+
+
+def _failed_host(exc: anthropic.APIError, client: anthropic.Anthropic) -> str:
+    """The URL that could not be reached: after a redirect, the host redirected to (the
+    transport error's own request), not the first one; shown without credentials."""
+    for error in (exc.__cause__, exc):
+        try:
+            url = error.request.url  # type: ignore[union-attr]
+        except (AttributeError, RuntimeError):  # httpx raises RuntimeError when unset
+            continue
+        parts = urlsplit(str(url))
+        if parts.scheme and parts.netloc:
+            return shown_url(f"{parts.scheme}://{parts.netloc}")
+    return shown_url(client.base_url)
 
 
 def _seconds(client: anthropic.Anthropic) -> str:

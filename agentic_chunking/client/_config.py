@@ -43,6 +43,9 @@ TIMEOUT_ENV_VAR = "AGENTIC_CHUNKING_TIMEOUT"
 DEFAULT_TIMEOUT_S = 120.0
 """Seconds one attempt of a model call may take (the SDK's own default is 600)."""
 CONNECT_TIMEOUT_S = 5.0
+MAX_TIMEOUT_S = 86_400.0
+"""The longest timeout accepted: a day. Beyond it a clock addition overflows in the HTTP
+library (``--timeout 1e308`` ended in an OverflowError blamed on the network)."""
 
 NONSTREAMING_MAX_TOKENS = 21_333
 """The largest max_tokens the SDK sends without streaming: it refuses a call whose expected
@@ -124,7 +127,8 @@ def deprecation_notice(model: str, *, role: str = "model") -> str | None:
 def resolve_timeout(timeout: float | None = None) -> float:
     """Seconds per call attempt: ``timeout``, else ``$AGENTIC_CHUNKING_TIMEOUT``, else 120.
 
-    Raises ConfigurationError for a value that is not a positive number of seconds.
+    Raises ConfigurationError for a value that is not a positive number of seconds up to
+    MAX_TIMEOUT_S (a day).
     """
     if timeout is not None:
         source, raw = "the timeout", str(timeout)
@@ -137,9 +141,10 @@ def resolve_timeout(timeout: float | None = None) -> float:
         seconds = float(raw)
     except ValueError:
         seconds = float("nan")
-    if not seconds > 0 or seconds == float("inf"):
+    if not 0 < seconds <= MAX_TIMEOUT_S:
         raise ConfigurationError(
-            f"{source} is {raw!r}; expected a positive number of seconds, e.g. 120"
+            f"{source} is {raw!r}; expected a positive number of seconds up to "
+            f"{MAX_TIMEOUT_S:g} (a day), e.g. 120"
         )
     return seconds
 

@@ -173,7 +173,8 @@ def render_report(
 ) -> str:
     """Return the report page for ``runs`` (compared with ``baseline`` and each other).
 
-    ``plots=False`` leaves the SVG plots out (they take most of the rendering time).
+    ``plots=False`` leaves the SVG plots out (they take most of the rendering time). The
+    page is redacted (``redact``): no key reaches a report, whatever the files hold.
     """
     if not runs:
         raise InputError("no results to report: give at least one results file (results-*.json)")
@@ -191,7 +192,7 @@ def render_report(
             }
         )
     moment = generated_at or datetime.now(UTC)
-    return (
+    return redact(
         _environment()
         .get_template("report.html.j2")
         .render(
@@ -227,11 +228,11 @@ def build_report(
 ) -> Path:
     """Write ``reports_dir/latest.html`` and ``report-YYYYmmdd-HHMMSS.html``; return latest.
 
-    The two files are identical and redacted (no key reaches a report); the directory is
-    created when missing.
+    The two files are identical (and redacted, as every page); the directory is created
+    when missing.
     """
     moment = datetime.now(UTC)
-    html = redact(render_report(runs, baseline=baseline, generated_at=moment, plots=plots))
+    html = render_report(runs, baseline=baseline, generated_at=moment, plots=plots)
     reports_dir = Path(reports_dir)
     reports_dir.mkdir(parents=True, exist_ok=True)
     latest = reports_dir / "latest.html"
