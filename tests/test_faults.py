@@ -1142,10 +1142,17 @@ def test_a_key_in_a_case_error_reaches_no_results_file_history_or_report(
     page = build_report([results], reports_dir=reports)
     status, _, err = run("report", latest, "-o", tmp_path / "compare.html")
     assert status == 0, err
+    # a results file written by another tool, the key in it raw: the page still hides it
+    raw_file = tmp_path / "raw-results.json"
+    raw_file.write_text(json.dumps(results.to_dict()))
+    assert KEY in raw_file.read_text()
+    status, _, err = run("report", raw_file, "-o", tmp_path / "raw.html", "--no-plots")
+    assert status == 0, err
     written = [
         latest,
         page,
         tmp_path / "compare.html",
+        tmp_path / "raw.html",
         *reports.rglob("*.json"),
         *reports.glob("*.html"),
     ]
@@ -1524,3 +1531,40 @@ def test_the_readme_names_the_failure_document_as_the_tool_writes_it(tmp_path: P
     readme = (REPO / "README.md").read_text()
     assert failure_path(Path("chunks.json")).name == "chunks.failed.json"
     assert "chunks.failed.json" in readme and "OUT.failed.json" not in readme
+
+
+def test_a_key_echoed_while_recording_reaches_no_suite_output_results_or_report(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The suite under --record, against a server whose 400 echoes the key: the case's
+    message, the terminal summary, results, history and report are all scanned."""
+    import shutil
+
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    (pytester.path / "cases").mkdir()
+    shutil.copy(REPO / "cases" / "TC-001.yaml", pytester.path / "cases")
+    (pytester.path / "tests").mkdir()
+    shutil.copy(REPO / "tests" / "test_cases.py", pytester.path / "tests")
+    shutil.copy(REPO / "conftest.py", pytester.path)
+    with FakeMessagesServer(handler=lambda body: _echoing_error(400)) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        result = pytester.runpytest_subprocess(
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "pytest_recording.plugin",
+            "tests/test_cases.py::test_case",
+            "--record",
+            "--model",
+            "loopback-model",
+            "--no-judge",
+        )
+    output = result.stdout.str() + result.stderr.str()
+    assert "HTTP 400" in output and "[redacted]" in output, output[-3000:]
+    _no_secret(output)
+    written = sorted((pytester.path / "reports").rglob("*.*"))
+    assert {p.suffix for p in written} == {".json", ".html"} and len(written) >= 4
+    for path in written:
+        text = path.read_text()
+        assert "TC-001" in text
+        _no_secret(text)
