@@ -36,14 +36,18 @@ QUOTE_LIMIT = 200
 LIST_LIMIT = 10
 """The most items (propositions, labels, numbers) one message lists; the rest are counted."""
 
-_MIN_SECRET = 8
-"""Shorter configured values are not treated as secrets (they would redact common words)."""
+_MIN_SECRET = 16
+"""Shorter configured values (and pieces of a key) are not treated as secrets: a real key
+is longer (Anthropic's about 100 characters, OpenAI's 50 or more), and a short value such
+as ``loopback`` in a test would be redacted out of model names and results files."""
 
 KEY_SHAPED = (
     re.compile(r"\bsk-ant-[A-Za-z0-9_-]{6,}"),
     re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"),
     re.compile(r"(?i)\bBearer\s+[A-Za-z0-9._~+/=-]{8,}"),
-    re.compile(r"(?i)\b(?:x-api-key|api[-_]?key|authorization)([\"']?\s*[:=]\s*[\"']?)(?!\[)\S+"),
+    re.compile(
+        r"(?i)\b(?:x-api-key|api[-_]?key|authorization)([\"']?\s*[:=]\s*[\"']?)(?!\[)[^\s\"',;)\]}]+"
+    ),
     re.compile(r"(?i)([?&](?:api[-_]?)?key=)[^&\s\"']+"),
 )
 _HEADER_LINE = re.compile(r"(?im)^\s*-?\s*(?:x-api-key|authorization)\s*:\s*(?!\[redacted\])\S")

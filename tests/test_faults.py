@@ -1169,6 +1169,7 @@ def test_redact_is_provider_neutral_and_leaves_plain_text_alone(
     monkeypatch.setenv("OPENAI_API_KEY", "plain-looking-openai-value-123")
     pasted = "sk-ant-api03-" + "a" * 20 + "\n" + "b" * 20
     monkeypatch.setenv("ANTHROPIC_API_KEY", pasted)
+    monkeypatch.setenv("OTHER_API_KEY", "loopback")  # too short to be a key: left alone
     samples = [
         f"header {pasted!r} was illegal",  # repr: the line break shown as \n
         "pieces: " + "b" * 20,
@@ -1184,6 +1185,7 @@ def test_redact_is_provider_neutral_and_leaves_plain_text_alone(
         _no_secret(shown, "plain-looking-openai-value-123", "b" * 20, "hunter2secret")
     plain = "the model 'claude-sonnet-4-6' was not found: check --model (HTTP 404)"
     assert redact(plain) == plain
+    assert redact("model 'loopback-model'") == "model 'loopback-model'"
     assert redact_data({"a": [plain, 3, None, {"b": OTHER_KEY}]}) == {
         "a": [plain, 3, None, {"b": "[redacted]"}]
     }
