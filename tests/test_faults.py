@@ -1264,6 +1264,16 @@ def test_quote_caps_and_flattens_what_it_quotes() -> None:
     assert quote_list(["a", "b"]) == "a; b"
 
 
+def test_a_warning_quotes_a_long_proposition_capped_and_keeps_it_whole_in_its_data() -> None:
+    from agentic_chunking.pipeline._notes import duplicate_merged
+    from agentic_chunking.pipeline._partition import Merged
+
+    long = "The pump moves water " + "and more water " * 5_000 + "in the circuit."
+    warning = duplicate_merged(Merged(text=long, sources=("C1",)), long, "C2")
+    assert len(warning.message) < 600 and "characters in all" in warning.message
+    assert long in warning.data.values()
+
+
 def test_near_identical_strings_make_no_candidate_pairs_but_real_duplicates_are_found() -> None:
     from agentic_chunking.checks._candidates import candidate_pairs
     from agentic_chunking.checks._duplicates import duplicate_pairs
