@@ -72,18 +72,21 @@ def write_trace(error: BaseException, command: str) -> Path:
     import traceback
 
     from ._files import write_text_atomic
+    from ._shown import redact
 
     handle, name = tempfile.mkstemp(prefix=TRACE_PREFIX, suffix=".txt")
     with open(handle, "w", encoding="utf-8"):
         pass  # the name is reserved; the text goes in through the one writer
     trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
-    return write_text_atomic(name, f"{command}: unexpected error\n\n{trace}")
+    return write_text_atomic(name, redact(f"{command}: unexpected error\n\n{trace}"))
 
 
 def unexpected_error_line(command: str, error: BaseException) -> str:
     """The one line for an exception nobody foresaw: the command, the cause, the trace file."""
     cause = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-    cause = " ".join(cause.split())[:300]
+    from ._shown import redact
+
+    cause = redact(" ".join(cause.split()))[:300]
     try:
         where = f"the full trace is in {write_trace(error, command)}"
     except OSError as failure:

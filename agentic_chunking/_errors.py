@@ -25,7 +25,14 @@ class InputError(AgenticChunkingError, ValueError):
 
 
 class ConfigurationError(AgenticChunkingError):
-    """Raised when the environment is not set up for a live call (API key, model id)."""
+    """Raised when the environment is not set up for a live call (API key, model id).
+
+    ``response``, set by ``chunk_text_agentic`` when the key is rejected after some batches
+    were extracted, is the failed AgenticResponse keeping them (None otherwise), as for
+    ModelCallError.
+    """
+
+    response: Any = None  # an AgenticResponse; typed loosely: models sit above errors
 
 
 class ModelCallError(AgenticChunkingError):

@@ -1609,3 +1609,563 @@ for signum in (signal.SIGTERM, signal.SIGINT):
         [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
     )
     assert child.stdout.split() == ["Terminated", "15", "KeyboardInterrupt", "15"]
+
+
+# ======================================================================================
+# Issue 24, items 2, 5 and 7 (engineer 24b): secrets, bounded replies, smaller untruths.
+# ======================================================================================
+
+from agentic_chunking._shown import find_secrets, redact, redact_data  # noqa: E402
+from agentic_chunking.report import CaseResult, RunResults, build_report  # noqa: E402
+from agentic_chunking.report._results import write_results  # noqa: E402
+
+OTHER_KEY = "sk-proj-" + "Q" * 40  # another provider's key shape, planted in a server error
+
+
+def _no_secret(text: str, *also: str) -> None:
+    assert find_secrets(text, also=[KEY, OTHER_KEY, *also]) == [], text[:2000]
+
+
+@pytest.mark.parametrize(
+    ("key", "what"),
+    [
+        ("sk-ant-api03-first\nsk-ant-api03-second", "a line break"),
+        ("sk-ant-api03 with-a-space", "a space"),
+        ("sk-ant-api03-\x07bell", "a control character (U+0007)"),
+        ("sk-ant-api03-caf\u00e9", "a non-ASCII character"),
+    ],
+    ids=["newline", "space", "control", "non-ascii"],
+)
+def test_a_key_of_the_wrong_shape_is_refused_before_any_call_without_echoing_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, key: str, what: str
+) -> None:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", key)
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, out, err = run("chunk", document(tmp_path), "-o", tmp_path / "out.json")
+    assert status == 2 and server.requests == []
+    assert f"the API key in ANTHROPIC_API_KEY contains {what}" in err
+    assert "could not reach" not in err and "network" not in err
+    for piece in key.split():
+        assert piece not in out + err
+    assert len(err.splitlines()) == 1 and not (tmp_path / "out.json").exists()
+
+
+def test_a_well_shaped_key_is_accepted_and_a_blank_one_is_called_missing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        assert run("chunk", document(tmp_path, 1))[0] == 0  # KEY: printable, no space
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "  \n ")
+        status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 2 and "no Anthropic API key" in err and len(server.requests) == 2
+
+
+def test_the_suite_refuses_a_key_of_the_wrong_shape_before_recording(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agentic_chunking.suite.plugin import _check_record_settings
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-one\ttwo")
+    with pytest.raises(pytest.UsageError, match="contains a whitespace character") as caught:
+        _check_record_settings("claude-sonnet-4-6")
+    assert "sk-ant-one" not in str(caught.value)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    _check_record_settings("claude-sonnet-4-6")  # a well-shaped key passes
+
+
+def _echoing_error(status: int) -> FakeReply:
+    """A server error whose message echoes the key it was sent, and another key."""
+    return FakeReply(
+        status=status,
+        text=f"invalid request from key {KEY} (x-api-key: {KEY}); also tried {OTHER_KEY}",
+        headers={"x-should-retry": "false"},
+    )
+
+
+@pytest.mark.parametrize("status_code", [500, 400, 401])
+def test_a_key_echoed_by_the_server_reaches_no_message_nor_failure_document(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, status_code: int
+) -> None:
+    out = tmp_path / "out.json"
+    with FakeMessagesServer(handler=batch_two_fails(_echoing_error(status_code))) as server:
+        serve(monkeypatch, server)
+        status, stdout, err = run("chunk", document(tmp_path), "-o", out, "--max-concurrency", "1")
+    assert status in (2, 3) and f"HTTP {status_code}" in err and "[redacted]" in err
+    _no_secret(stdout + err)
+    failed = (tmp_path / "out.failed.json").read_text()
+    assert json.loads(failed)["Extracted"]  # the document was written, then scanned
+    _no_secret(failed)
+
+
+def test_a_key_in_a_case_error_reaches_no_results_file_history_or_report(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    from agentic_chunking._errors import ModelCallError
+    from agentic_chunking.client import call_model, make_client
+
+    with FakeMessagesServer([_echoing_error(500)]) as server:
+        client = make_client(base_url=server.base_url, max_retries=0)
+        with pytest.raises(ModelCallError) as caught:
+            call_model(
+                client,
+                stage="extraction",
+                batch=1,
+                model="m",
+                system="s",
+                messages=[{"role": "user", "content": "x"}],
+                max_tokens=10,
+            )
+    message = str(caught.value)
+    _no_secret(message)  # redacted where the SDK's text enters our message
+    # A message from elsewhere that carries the key raw is redacted at every sink too.
+    raw = f"{message} / {KEY} / {OTHER_KEY}"
+    results = RunResults(
+        model="loopback-model",
+        replies="recorded",
+        cases=(CaseResult(id="TC-001", outcome="error", error=raw),),
+    )
+    reports = tmp_path / "reports"
+    latest = write_results(results, reports)
+    page = build_report([results], reports_dir=reports)
+    status, _, err = run("report", latest, "-o", tmp_path / "compare.html")
+    assert status == 0, err
+    # a results file written by another tool, the key in it raw: the page still hides it
+    raw_file = tmp_path / "raw-results.json"
+    raw_file.write_text(json.dumps(results.to_dict()))
+    assert KEY in raw_file.read_text()
+    status, _, err = run("report", raw_file, "-o", tmp_path / "raw.html", "--no-plots")
+    assert status == 0, err
+    written = [
+        latest,
+        page,
+        tmp_path / "compare.html",
+        tmp_path / "raw.html",
+        *reports.rglob("*.json"),
+        *reports.glob("*.html"),
+    ]
+    assert len(written) >= 5
+    for path in written:
+        text = path.read_text()
+        assert "TC-001" in text
+        _no_secret(text)
+
+
+def test_redact_is_provider_neutral_and_leaves_plain_text_alone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "plain-looking-openai-value-123")
+    pasted = "sk-ant-api03-" + "a" * 20 + "\n" + "b" * 20
+    monkeypatch.setenv("ANTHROPIC_API_KEY", pasted)
+    monkeypatch.setenv("OTHER_API_KEY", "loopback")  # too short to be a key: left alone
+    samples = [
+        f"header {pasted!r} was illegal",  # repr: the line break shown as \n
+        "pieces: " + "b" * 20,
+        "call failed with key plain-looking-openai-value-123",
+        "Authorization: Bearer abcdefghijklmnopqrstuvwxyz",
+        "https://user:hunter2secret@example.test/v1?key=abcdefgh",
+        OTHER_KEY,
+        '{"api_key": "xyzxyzxyzxyz"}',
+    ]
+    for sample in samples:
+        shown = redact(sample)
+        assert "[redacted]" in shown or "***@" in shown, shown
+        _no_secret(shown, "plain-looking-openai-value-123", "b" * 20, "hunter2secret")
+    plain = "the model 'claude-sonnet-4-6' was not found: check --model (HTTP 404)"
+    assert redact(plain) == plain
+    assert redact("model 'loopback-model'") == "model 'loopback-model'"
+    assert redact_data({"a": [plain, 3, None, {"b": OTHER_KEY}]}) == {
+        "a": [plain, 3, None, {"b": "[redacted]"}]
+    }
+
+
+# -- item 5: replies are bounded ---------------------------------------------------------
+
+
+def test_a_reply_longer_than_its_max_tokens_allows_is_an_error_before_parsing(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    from agentic_chunking.pipeline import _conversation
+
+    huge = json.dumps([f"The reactor pump {n} moves water." for n in range(40_000)])
+    assert len(huge) > 2000 * _conversation.MAX_CHARS_PER_TOKEN  # 1.3 MB for 2000 tokens
+
+    def handler(body: dict[str, Any]) -> FakeReply | str:
+        return huge if "number 2" in user_text(body) else echo_model(body)
+
+    out = tmp_path / "out.json"
+    with FakeMessagesServer(handler=handler) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path), "-o", out, "--max-concurrency", "1")
+    assert status == 1
+    assert f"is {len(huge):,} characters long, more than max_tokens (2000) can hold" in err
+    assert "at most 32,000, at a generous 16 characters a token" in err
+    assert len(err) < 2_000  # the reply is never quoted whole
+    failed = json.loads((tmp_path / "out.failed.json").read_text())
+    assert failed["FailedBatches"] == [2] and len(failed["Extracted"]) == 2
+    assert len(json.dumps(failed)) < 5_000
+    # one call for batch 2: an oversized reply is not "repaired" at a second cost
+    assert sum("number 2" in user_text(r.body) for r in server.requests) == 1
+
+
+def test_a_reply_within_its_bound_is_parsed_as_before(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    from agentic_chunking.pipeline._conversation import MAX_CHARS_PER_TOKEN
+
+    facts = [f"The reactor pump {n} moves water." for n in range(200)]
+    reply = json.dumps(facts)
+    assert len(reply) < 2000 * MAX_CHARS_PER_TOKEN
+    with FakeMessagesServer(
+        handler=lambda body: reply if "<text>" in user_text(body) else echo_model(body)
+    ) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 0, err
+    # the extraction reply was parsed (its 200 facts reached the grouping call)
+    assert any("200. The reactor pump 199" in user_text(r.body) for r in server.requests)
+    assert "characters long" not in err
+
+
+def test_a_junk_grouping_reply_gives_a_bounded_message_and_failure_document(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    junk = json.dumps([{"category": "x" * 20, "facts": ["y" * 250 + str(n)]} for n in range(200)])
+    assert len(junk) < 4000 * 16  # within the grouping reply's bound: it is parsed
+    out = tmp_path / "out.json"
+    with FakeMessagesServer(handler=grouping_answers(junk)) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 2), "-o", out)
+    assert status == 1 and "not a partition" in err
+    assert len(err) < 4_000 and "... and " in err and "characters in all" in err
+    failed = (tmp_path / "out.failed.json").read_text()
+    assert len(failed) < 8_000 and "Extracted" in failed
+
+
+def test_quote_caps_and_flattens_what_it_quotes() -> None:
+    from agentic_chunking._shown import QUOTE_LIMIT, quote, quote_list
+
+    assert quote("short\nreply") == "short reply"
+    long = quote("z" * 1_000_000)
+    assert len(long) < QUOTE_LIMIT + 40 and long.endswith("(1,000,000 characters in all)")
+    assert quote_list(range(25)) == "0; 1; 2; 3; 4; 5; 6; 7; 8; 9; ... and 15 more"
+    assert quote_list(["a", "b"]) == "a; b"
+
+
+def test_a_warning_quotes_a_long_proposition_capped_and_keeps_it_whole_in_its_data() -> None:
+    from agentic_chunking.pipeline._notes import duplicate_merged
+    from agentic_chunking.pipeline._partition import Merged
+
+    long = "The pump moves water " + "and more water " * 5_000 + "in the circuit."
+    warning = duplicate_merged(Merged(text=long, sources=("C1",)), long, "C2")
+    assert len(warning.message) < 600 and "characters in all" in warning.message
+    assert long in warning.data.values()
+
+
+def test_near_identical_strings_make_no_candidate_pairs_but_real_duplicates_are_found() -> None:
+    from agentic_chunking.checks._candidates import candidate_pairs
+    from agentic_chunking.checks._duplicates import duplicate_pairs
+
+    texts = [f"The reactor cooling pump {n} moves water through the circuit." for n in range(3000)]
+    pairs = candidate_pairs(texts)
+    assert sum(len(js) for js in pairs.values()) == 0  # 4.5 million before: every pair
+    # the real duplicates among them are still candidates, and found
+    texts += [
+        "The reactor cooling pump 17 moves water through the circuit.",  # exact repeat
+        "Water is moved through the circuit by the reactor cooling pump 42.",  # reworded
+        "The reactor cooling pump 99 moves water.",  # contained in pump 99's
+    ]
+    found = {(first, later) for first, later, _ in duplicate_pairs(texts)}
+    assert {(17, 3000), (42, 3001), (99, 3002)} <= found
+    assert len(found) == 3
+
+
+# -- item 7: smaller untruths and gaps --------------------------------------------------
+
+
+def test_chunk_dash_reads_a_document_from_stdin(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"Fact one.\n\nFact two.\n")))
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", "-", "-o", tmp_path / "out.json")
+    assert status == 0, err
+    response = json.loads((tmp_path / "out.json").read_text())
+    assert response["Chunks"][0]["ChunkId"].startswith("stdin-")
+    assert sorted(response["Chunks"][0]["Propositions"]) == ["Fact one.", "Fact two."]
+
+
+def test_chunk_dash_with_empty_stdin_says_stdin_is_empty(
+    run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(b"  \n")))
+    status, _, err = run("chunk", "-")
+    assert status == 2 and "stdin: the file is empty" in err
+
+
+def test_split_dash_reads_stdin_and_refuses_cutoff_with_threshold(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    status, _, err = run("split", "-", "--threshold", "0.5", "--cutoff", "2")
+    assert status == 2 and "--cutoff 2 belongs to the adaptive rule" in err
+    assert "give one of the two" in err
+    pytest.importorskip("onnxruntime")
+    text = (REPO / "cases" / "sources" / "six_domains.md").read_bytes()
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text)))
+    status, _, err = run("split", "-", "-o", tmp_path / "level4.json")
+    assert status == 0, err
+    chunks = json.loads((tmp_path / "level4.json").read_text())
+    assert len(chunks) > 1 and chunks[0]["document_id"] == "stdin"
+    assert chunks[0]["metadata"]["source"] == "stdin" and "chunks from stdin" in err
+
+
+@pytest.mark.parametrize("model", ["", "  "])
+def test_an_empty_model_is_refused_not_replaced_by_the_default(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str], model: str
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["chunk", str(document(tmp_path)), "--model", model])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "an empty model id" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("value", ["1e308", "86401", "inf"])
+def test_a_huge_timeout_is_refused_plainly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], value: str
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["chunk", str(document(tmp_path)), "--timeout", value])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "up to 86400 (a day)" in err
+    assert "Overflow" not in err and "network" not in err
+
+
+def test_a_huge_timeout_in_the_environment_is_refused_plainly(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    monkeypatch.setenv("AGENTIC_CHUNKING_TIMEOUT", "1e308")
+    status, _, err = run("chunk", document(tmp_path))
+    assert status == 2 and "AGENTIC_CHUNKING_TIMEOUT is '1e308'" in err and "a day" in err
+
+
+def test_a_timeout_of_a_day_is_accepted(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 1), "--timeout", "86400")
+    assert status == 0, err
+
+
+@pytest.mark.parametrize("command", ["chunk", "split", "report"])
+def test_an_output_ending_in_a_slash_is_refused_and_no_file_named_like_the_directory(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    source = (
+        REPORT_FIXTURES / "results-reference.json" if command == "report" else document(tmp_path)
+    )
+    with pytest.raises(SystemExit) as stopped:
+        main([command, str(source), "-o", f"{tmp_path}/newdir/"])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "names a directory (it ends with '/')" in err
+    assert not (tmp_path / "newdir").exists()
+
+
+def test_a_dangling_symlink_output_is_refused_before_any_call(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    link = tmp_path / "out.json"
+    link.symlink_to(tmp_path / "gone" / "target.json")
+    with FakeMessagesServer(handler=echo_model) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path), "-o", link)
+        assert status == 2 and "is a symbolic link to" in err and "which does not exist" in err
+        assert server.requests == []
+        # a symlink to a file that exists is an ordinary output
+        (tmp_path / "real.json").write_text("{}")
+        good = tmp_path / "good.json"
+        good.symlink_to(tmp_path / "real.json")
+        status, _, err = run("chunk", document(tmp_path, 1), "-o", good)
+    assert status == 0, err
+
+
+def test_a_400_does_not_advise_fewer_calls_in_flight_but_a_529_does(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    bad = FakeReply(status=400, text="temperature: bad value", headers={"x-should-retry": "false"})
+    with FakeMessagesServer(handler=lambda body: bad) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 3 and "HTTP 400" in err and "concurrency" not in err
+    assert "in flight" not in err and "retrying it unchanged gives the same answer" in err
+    busy = FakeReply(status=529, text="overloaded", headers={"x-should-retry": "false"})
+    with FakeMessagesServer(handler=lambda body: busy) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 3 and "HTTP 529" in err and "fewer calls in flight" in err
+
+
+def test_a_redirect_to_a_closed_port_names_the_host_that_failed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    with _RawServer(200, "text/plain", b"") as gone:
+        closed = gone.base_url  # nothing listens there any more
+    redirect = _RawServer(307, "text/plain", b"")
+    location = f"{closed}/v1/messages"
+
+    class Handler(redirect.httpd.RequestHandlerClass):  # type: ignore[name-defined,misc]
+        def do_POST(self) -> None:
+            self.rfile.read(int(self.headers.get("content-length") or 0))
+            self.send_response(307)
+            self.send_header("location", location)
+            self.send_header("content-length", "0")
+            self.end_headers()
+
+    redirect.httpd.RequestHandlerClass = Handler
+    with redirect:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", redirect.base_url)
+        status, _, err = run("chunk", document(tmp_path, 1))
+    assert status == 3 and f"could not reach {closed}" in err, err
+    assert redirect.base_url not in err
+
+
+def test_a_refusal_never_says_nothing_was_extracted_when_propositions_were_kept(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    refusal = FakeReply(text="", stop_reason="refusal")
+    out = tmp_path / "out.json"
+    with FakeMessagesServer(handler=batch_two_fails(refusal)) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path), "-o", out)
+    assert status == 1 and "refusal" in err
+    assert "with the 2 propositions extracted before the failure" in err
+    assert "nothing was extracted;" not in err and "nothing was extracted from it" in err
+
+
+def test_a_401_after_extraction_keeps_the_extracted_propositions_as_a_500_does(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    out = tmp_path / "out.json"
+    rejected = FakeReply(status=401, text="invalid x-api-key", headers={"x-should-retry": "false"})
+    with FakeMessagesServer(handler=grouping_answers(rejected)) as server:
+        serve(monkeypatch, server)
+        status, _, err = run("chunk", document(tmp_path), "-o", out)
+    assert status == 2 and "the API key was rejected" in err
+    failed = json.loads((tmp_path / "out.failed.json").read_text())
+    assert [b["Batch"] for b in failed["Extracted"]] == [1, 2, 3]
+    assert "with the 3 propositions extracted before the failure" in err
+
+
+def test_messages_name_only_options_the_command_has(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    from agentic_chunking.cli import _calibrate, _report
+    from agentic_chunking.judge import _call
+
+    def unwritable(args: Any) -> int:
+        raise PermissionError(13, "Permission denied", "calibration/judge-m.json")
+
+    # an unwritable file: "-o" only for a command that has it
+    monkeypatch.setattr(_calibrate, "run", unwritable)
+    status, _, err = run("calibrate-judge", "--judge-model", "m")
+    assert status == 2 and "calibration/judge-m.json: Permission denied" in err
+    assert "-o" not in err.replace("--judge-model", "")
+    monkeypatch.setattr(_report, "run", unwritable)
+    status, _, err = run("report", tmp_path / "r.json")
+    assert status == 2 and "choose another place with -o" in err
+    # the judge's advice is read by calibrate-judge too, which has no --no-judge
+    assert "--no-judge" not in Path(_call.__file__).read_text()
+
+
+def test_report_refuses_results_without_cases_with_duplicate_ids_or_invalid_dates(
+    tmp_path: Path, run: Run
+) -> None:
+    good = json.loads((REPORT_FIXTURES / "results-reference.json").read_text())
+    broken = {
+        "no-cases": {**good, "cases": []},
+        "missing-cases": {k: v for k, v in good.items() if k != "cases"},
+        "duplicate-ids": {**good, "cases": [good["cases"][0], good["cases"][0]]},
+        "bad-created": {**good, "created_at": "yesterday"},
+        "bad-judged": {**good, "cases": [{**good["cases"][0], "judged_at": "2026-13-45"}]},
+    }
+    expected = {
+        "no-cases": "the file has no case",
+        "missing-cases": "the field 'cases' is missing",
+        "duplicate-ids": f"case id(s) {good['cases'][0]['id']} appear more than once",
+        "bad-created": "created_at: 'yesterday' is not an ISO 8601 date and time",
+        "bad-judged": "judged_at: '2026-13-45' is not an ISO 8601 date and time",
+    }
+    for name, data in broken.items():
+        path = tmp_path / f"{name}.json"
+        path.write_text(json.dumps(data))
+        status, _, err = run("report", path, "-o", tmp_path / "out.html", "--no-plots")
+        assert status == 2 and expected[name] in err, (name, err)
+        assert not (tmp_path / "out.html").exists()
+
+
+def test_rebuild_reference_with_an_unknown_case_fails_plainly_and_writes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentic_chunking.suite.__main__ import main as suite_main
+
+    status = suite_main(
+        [
+            "rebuild-reference",
+            "--cases",
+            str(REPO / "cases"),
+            "--cassettes",
+            str(tmp_path),
+            "--case",
+            "TC-999",
+        ]
+    )
+    err = capsys.readouterr().err
+    assert status == 2 and "no case TC-999 in" in err and "nothing was written" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_readme_names_the_failure_document_as_the_tool_writes_it(tmp_path: Path) -> None:
+    from agentic_chunking.cli._chunk import failure_path
+
+    readme = (REPO / "README.md").read_text()
+    assert failure_path(Path("chunks.json")).name == "chunks.failed.json"
+    assert "chunks.failed.json" in readme and "OUT.failed.json" not in readme
+
+
+def test_a_key_echoed_while_recording_reaches_no_suite_output_results_or_report(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The suite under --record, against a server whose 400 echoes the key: the case's
+    message, the terminal summary, results, history and report are all scanned."""
+    import shutil
+
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
+    (pytester.path / "cases").mkdir()
+    shutil.copy(REPO / "cases" / "TC-001.yaml", pytester.path / "cases")
+    (pytester.path / "tests").mkdir()
+    shutil.copy(REPO / "tests" / "test_cases.py", pytester.path / "tests")
+    shutil.copy(REPO / "conftest.py", pytester.path)
+    with FakeMessagesServer(handler=lambda body: _echoing_error(400)) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        result = pytester.runpytest_subprocess(
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "pytest_recording.plugin",
+            "tests/test_cases.py::test_case",
+            "--record",
+            "--model",
+            "loopback-model",
+            "--no-judge",
+        )
+    output = result.stdout.str() + result.stderr.str()
+    assert "HTTP 400" in output and "[redacted]" in output, output[-3000:]
+    _no_secret(output)
+    written = sorted((pytester.path / "reports").rglob("*.*"))
+    assert {p.suffix for p in written} == {".json", ".html"} and len(written) >= 4
+    for path in written:
+        text = path.read_text()
+        assert "TC-001" in text
+        _no_secret(text)

@@ -9,7 +9,8 @@ too). Writes ``AgenticResponse.to_dict()`` as JSON to ``-o OUT`` or stdout. Exit
 the checks is an error), 2 for an input or configuration error,
 3 when a model call failed, 130 when interrupted. ``-o OUT`` is checked before any model
 call. On a failure, OUT is kept as it was and the failure document (with every
-proposition extracted before the failure) goes to ``OUT.failed.json``, unless
+proposition extracted before the failure) goes beside it, to OUT without its suffix plus
+``.failed.json`` (``chunks.json`` -> ``chunks.failed.json``), unless
 ``--on-failure write`` asks for it in OUT.
 """
 
@@ -24,11 +25,13 @@ from typing import Any
 
 import yaml
 
-from .._errors import InputError, ModelCallError
+from .._errors import ConfigurationError, InputError, ModelCallError
 from .._models import AgenticChunkInput, AgenticResponse
+from .._shown import redact, redact_data
 from ..client import (
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
+    MAX_TIMEOUT_S,
     MODEL_ENV_VAR,
     TIMEOUT_ENV_VAR,
     resolve_model,
@@ -42,7 +45,14 @@ from ..pipeline._run import (
     chunk_text_agentic,
 )
 from ._findings import check_after_chunk, check_paths
-from ._io import check_output_path, int_at_least, read_text_file, write_json
+from ._io import (
+    check_output_path,
+    int_at_least,
+    is_stdin,
+    output_path,
+    read_text_file,
+    write_json,
+)
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
 JSON_SUFFIXES = (".json",)
@@ -60,7 +70,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=__doc__.split("\n\n")[1].replace("``", "'"),
     )
     parser.add_argument(
-        "path", metavar="PATH", type=Path, help=".txt/.md document or .json/.yaml chunk list"
+        "path",
+        metavar="PATH",
+        type=Path,
+        help=".txt/.md document or .json/.yaml chunk list; - reads a document from stdin",
     )
     parser.add_argument(
         "--document-id",
@@ -68,6 +81,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--model",
+        type=_model_id,
         help=f"model id (default: ${MODEL_ENV_VAR}, else {DEFAULT_MODEL})",
     )
     parser.add_argument(
@@ -103,7 +117,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         f"else {DEFAULT_TIMEOUT_S:g})",
     )
     parser.add_argument(
-        "-o", "--output", type=Path, metavar="OUT", help="write the JSON here (default: stdout)"
+        "-o",
+        "--output",
+        type=output_path,
+        metavar="OUT",
+        help="write the JSON here (default: stdout)",
     )
     parser.add_argument(
         "--dry-run",
@@ -122,8 +140,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--on-failure",
         choices=ON_FAILURE_CHOICES,
         default="keep",
-        help=f"on a failed run, keep OUT as it was and write the failure document to "
-        f"OUT{FAILED_SUFFIX} (keep, the default), or write it to OUT (write)",
+        help=f"on a failed run, keep OUT as it was and write the failure document beside it "
+        f"(-o chunks.json: chunks{FAILED_SUFFIX}; keep, the default), or write it to OUT "
+        "(write)",
     )
     parser.set_defaults(func=run)
 
@@ -133,9 +152,21 @@ def _seconds(value: str) -> float:
         seconds = float(value)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds") from None
-    if not 0 < seconds < float("inf"):
-        raise argparse.ArgumentTypeError(f"{value!r} must be a positive number of seconds")
+    if not 0 < seconds <= MAX_TIMEOUT_S:
+        raise argparse.ArgumentTypeError(
+            f"{value!r} must be a positive number of seconds up to {MAX_TIMEOUT_S:g} (a day)"
+        )
     return seconds
+
+
+def _model_id(value: str) -> str:
+    """A model id: not empty (``--model ''`` used to become the default silently)."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(
+            f"an empty model id; give one (e.g. {DEFAULT_MODEL}), or leave out --model for "
+            f"${MODEL_ENV_VAR}, else {DEFAULT_MODEL}"
+        )
+    return value.strip()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -147,7 +178,8 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         for target in check_paths(args.output):
             check_output_path(target, inputs=[args.path])
-    document_id = args.document_id or file_document_id or args.path.stem
+    stem = "stdin" if is_stdin(args.path) else args.path.stem
+    document_id = args.document_id or file_document_id or stem
     if args.dry_run:
         plan = plan_run(
             inputs,
@@ -169,7 +201,7 @@ def run(args: argparse.Namespace) -> int:
             progress=_say,
             timeout=args.timeout,
         )
-    except ModelCallError as error:
+    except (ModelCallError, ConfigurationError) as error:  # a 401 keeps what a 500 keeps
         if isinstance(error.response, AgenticResponse):
             _write_failure(error.response, args.output, args.on_failure)
         raise
@@ -186,25 +218,30 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _say(line: str) -> None:
-    print(f"agentic-chunking chunk: {line}", file=sys.stderr)
+    print(redact(f"agentic-chunking chunk: {line}"), file=sys.stderr)
 
 
 def failure_path(output: Path) -> Path:
-    """Where ``--on-failure keep`` puts the failure document: ``OUT.failed.json`` beside OUT."""
+    """Where ``--on-failure keep`` puts the failure document: beside OUT, its name without
+    the suffix plus ``.failed.json`` (``chunks.json`` -> ``chunks.failed.json``)."""
     return output.with_name(output.stem + FAILED_SUFFIX)
 
 
 def _write_failure(response: AgenticResponse, output: Path | None, on_failure: str) -> None:
-    """Write a failed run's document where ``--on-failure`` says, and say where it went."""
+    """Write a failed run's document where ``--on-failure`` says, and say where it went.
+
+    The document is redacted (``redact_data``): an error echoed by a server never carries
+    a key into it."""
     kept = sum(len(batch.propositions) for batch in response.extracted)
     saved = f" (with the {kept} propositions extracted before the failure)" if kept else ""
+    document = redact_data(response.to_dict())
     if output is None or on_failure == "write":
-        write_json(response.to_dict(), output)
+        write_json(document, output)
         if output is not None:
             _say(f"the failure document{saved} was written to {output}")
         return
     target = failure_path(output)
-    write_json(response.to_dict(), target)
+    write_json(document, target)
     before = "kept as it was" if output.exists() else "not written"
     _say(
         f"{output} was {before}; the failure document{saved} is in {target} "
@@ -215,9 +252,12 @@ def _write_failure(response: AgenticResponse, output: Path | None, on_failure: s
 def read_inputs(path: Path) -> tuple[list[AgenticChunkInput], str | None]:
     """Return the input chunks of ``path`` and the document id the file names, if any.
 
+    ``-`` reads a document (paragraphs, as a ``.md``/``.txt`` file) from standard input.
     Raises InputError for a missing, unreadable or empty file, an unknown suffix, invalid
     JSON/YAML, or a wrong shape; the message names the file and the way out.
     """
+    if is_stdin(path):  # a document (.md/.txt) on standard input
+        return _paragraphs(read_text_file(path)), None
     if path.is_dir():
         raise InputError(f"{path}: is a directory; give a document or a chunk-list file")
     suffix = path.suffix.lower()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -13,15 +14,28 @@ from typing import Any
 from .._errors import InputError
 from .._files import write_text_atomic
 
+STDIN = Path("-")
+"""The path that names standard input, as for any shell tool (``chunk -``, ``split -``)."""
+
+
+def is_stdin(path: Path) -> bool:
+    """True when ``path`` is ``-``: read standard input."""
+    return str(path) == "-"
+
 
 def read_text_file(path: Path) -> str:
-    """Return the text of ``path`` (UTF-8, a BOM removed, line endings kept).
+    """Return the text of ``path`` (UTF-8, a BOM removed, line endings kept); ``-`` reads
+    standard input.
 
     Raises InputError, naming the file and the way out, when it is missing, a directory,
     unreadable, not UTF-8, or empty.
     """
+    from_stdin = is_stdin(path)
+    if from_stdin:
+        path = Path("stdin")  # how messages name it
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        raw = sys.stdin.buffer.read() if from_stdin else path.read_bytes()
+        text = raw.decode("utf-8-sig")
     except FileNotFoundError:
         raise InputError(f"{path}: no such file; check the path") from None
     except IsADirectoryError:
@@ -53,6 +67,12 @@ def check_output_path(
     """
     if output is None:
         return
+    if output.is_symlink() and not output.exists():
+        raise InputError(
+            f"-o {output} is a symbolic link to {os.readlink(output)}, which does not exist: "
+            "the result could not be written through it. Remove the link or choose another "
+            "output path"
+        )
     if output.is_dir():
         raise InputError(f"-o {output} is a directory; give a file path, e.g. {output}/out.json")
     if output.exists() and not output.is_file():
@@ -111,6 +131,19 @@ def write_json(data: Any, output: Path | None) -> None:
         sys.stdout.write(text)
         return
     write_output_text(text, output)
+
+
+def output_path(value: str) -> Path:
+    """An argparse type for ``-o``: a file path. A path ending in ``/`` names a directory
+    (``Path`` would drop the slash and write a file of the directory's name): refused."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError("an empty path; give a file path, e.g. out.json")
+    if value.endswith(("/", os.sep)):
+        raise argparse.ArgumentTypeError(
+            f"{value!r} names a directory (it ends with '/'); give a file path in it, e.g. "
+            f"{value}out.json"
+        )
+    return Path(value)
 
 
 def int_at_least(least: int) -> Callable[[str], int]:

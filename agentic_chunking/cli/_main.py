@@ -34,6 +34,7 @@ from .._entry import (
     unexpected_error_line,
 )
 from .._errors import AgenticChunkingError, ModelCallError
+from .._shown import redact
 
 EXIT_OK = 0
 EXIT_FAILED = 1
@@ -66,6 +67,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return its exit status (see the module docstring)."""
     prog = "agentic-chunking"
+    args = argparse.Namespace()
     try:
         args = build_parser().parse_args(argv)
         prog = f"agentic-chunking {args.command}"
@@ -78,17 +80,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         return EXIT_BROKEN_PIPE
     except ModelCallError as error:
-        print(f"{prog}: error: {error}", file=sys.stderr)
+        say_error(prog, str(error))
         return EXIT_MODEL_CALL
     except AgenticChunkingError as error:
-        print(f"{prog}: error: {error}", file=sys.stderr)
+        say_error(prog, str(error))
         return EXIT_USAGE
     except OSError as error:  # a file the command reads or writes besides -o (e.g. reports/)
         where = f"{error.filename}: " if error.filename else ""
-        print(
-            f"{prog}: error: {where}{error.strerror or error}; check the path and its "
-            "permissions, or choose another place with -o",
-            file=sys.stderr,
+        elsewhere = ", or choose another place with -o" if hasattr(args, "output") else ""
+        say_error(
+            prog, f"{where}{error.strerror or error}; check the path and its permissions{elsewhere}"
         )
         return EXIT_USAGE
     except Exception as error:  # a defect of ours: one line, the trace in a file
@@ -107,6 +108,11 @@ def _stopped(prog: str, signum: int) -> int:
         return EXIT_TERMINATED
     print(f"{prog}: interrupted; no file was left half-written", file=sys.stderr)
     return EXIT_INTERRUPTED
+
+
+def say_error(prog: str, message: str) -> None:
+    """Print ``prog: error: message`` on stderr, redacted (no key ever reaches a message)."""
+    print(redact(f"{prog}: error: {message}"), file=sys.stderr)
 
 
 def _silence_stdout() -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._errors import InputError
-from ._io import check_output_path, write_output_text
+from ._io import check_output_path, output_path, write_output_text
 
 if TYPE_CHECKING:
     from ..report import RunResults
@@ -74,7 +74,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "-o",
         "--output",
-        type=Path,
+        type=output_path,
         metavar="OUT.html",
         help="write the page here; default: reports/latest.html and a timestamped copy beside it",
     )

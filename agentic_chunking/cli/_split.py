@@ -20,7 +20,15 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
-from ._io import check_output_path, int_at_least, read_text_file, write_json
+from .._errors import InputError
+from ._io import (
+    check_output_path,
+    int_at_least,
+    is_stdin,
+    output_path,
+    read_text_file,
+    write_json,
+)
 
 if TYPE_CHECKING:
     from ..semantic import SemanticChunk, SemanticSplitter
@@ -38,7 +46,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="split a document where its meaning shifts (Level 4), as JSON chunks",
         description=__doc__.split("\n\n")[1].replace("``", "'"),
     )
-    parser.add_argument("path", metavar="PATH", type=Path, help="UTF-8 text document")
+    parser.add_argument(
+        "path", metavar="PATH", type=Path, help="UTF-8 text document; - reads stdin"
+    )
     options = parser.add_argument_group(
         "splitter options",
         "By default a cut goes where the similarity curve dips deeply compared with the "
@@ -107,7 +117,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "similarity curve, one row per segment",
     )
     parser.add_argument(
-        "-o", "--output", type=Path, metavar="OUT", help="write the JSON here (default: stdout)"
+        "-o",
+        "--output",
+        type=output_path,
+        metavar="OUT",
+        help="write the JSON here (default: stdout)",
     )
     parser.set_defaults(func=run)
 
@@ -136,9 +150,16 @@ def run(args: argparse.Namespace) -> int:
     """Split ``args.path`` and write the chunks as JSON; return the exit status."""
     from ..semantic import SemanticSplitter, render_explanation
 
+    if args.threshold is not None and args.cutoff is not None:
+        raise InputError(
+            f"--cutoff {args.cutoff:g} belongs to the adaptive rule, and --threshold "
+            f"{args.threshold:g} selects Solon's fixed rule instead, which has no cutoff: "
+            "give one of the two"
+        )
     text = read_text_file(args.path)
     check_output_path(args.output, inputs=[args.path])
-    document_id = args.document_id or args.path.stem
+    source = "stdin" if is_stdin(args.path) else str(args.path)
+    document_id = args.document_id or ("stdin" if is_stdin(args.path) else args.path.stem)
     splitter = SemanticSplitter(
         similarity_threshold=args.threshold,
         similarity_window=args.window,
@@ -151,7 +172,7 @@ def run(args: argparse.Namespace) -> int:
     )
     with progress_bar(sys.stderr) as progress:
         explanation = splitter.explain(
-            text, document_id=document_id, metadata={"source": str(args.path)}, progress=progress
+            text, document_id=document_id, metadata={"source": source}, progress=progress
         )
     chunks = explanation.chunks
     if args.explain:
@@ -170,7 +191,7 @@ def run(args: argparse.Namespace) -> int:
         for chunk in chunks
     ]
     write_json(records, args.output)
-    print(f"agentic-chunking split: {len(records)} chunks from {args.path}", file=sys.stderr)
+    print(f"agentic-chunking split: {len(records)} chunks from {source}", file=sys.stderr)
     short = _short_overlaps(splitter, text, chunks, args.overlap)
     if short:
         print(

@@ -7,7 +7,8 @@
 - ``_prices``: the one price table that cost estimates come from.
 
 A second provider is one more module here. May import: the root's shared records and
-errors (``_errors``, ``_models``); nothing else of the package.
+errors (``_errors``, ``_models``) and how outside text is shown (``_shown``: redaction,
+quotes); nothing else of the package.
 """
 
 from ._anthropic import (
@@ -17,6 +18,7 @@ from ._anthropic import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
+    MAX_TIMEOUT_S,
     MODEL_ENV_VAR,
     NONSTREAMING_MAX_TOKENS,
     REPLAY_API_KEY,
@@ -24,6 +26,7 @@ from ._anthropic import (
     WAIT_NOTICE_S,
     ModelReply,
     call_model,
+    check_api_key,
     check_max_tokens,
     deprecation_notice,
     make_client,
@@ -42,6 +45,7 @@ __all__ = [
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_MODEL",
     "DEFAULT_TIMEOUT_S",
+    "MAX_TIMEOUT_S",
     "MODEL_ENV_VAR",
     "NONSTREAMING_MAX_TOKENS",
     "PRICES_PER_MILLION",
@@ -51,6 +55,7 @@ __all__ = [
     "WAIT_NOTICE_S",
     "ModelReply",
     "call_model",
+    "check_api_key",
     "check_max_tokens",
     "current_models",
     "deprecation_notice",

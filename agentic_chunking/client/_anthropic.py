@@ -32,6 +32,7 @@ from urllib.parse import urlsplit
 
 from .._errors import ConfigurationError, ModelCallError
 from .._models import CallUsage
+from .._shown import quote, remember_secret
 from ._config import (
     API_KEY_ENV_VAR,
     BASE_URL_ENV_VAR,
@@ -40,10 +41,12 @@ from ._config import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
+    MAX_TIMEOUT_S,
     MODEL_ENV_VAR,
     NONSTREAMING_MAX_TOKENS,
     REPLAY_API_KEY,
     TIMEOUT_ENV_VAR,
+    check_api_key,
     check_base_url,
     check_max_tokens,
     deprecation_notice,
@@ -64,6 +67,7 @@ __all__ = [  # the configuration is re-exported: callers import it from here
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_MODEL",
     "DEFAULT_TIMEOUT_S",
+    "MAX_TIMEOUT_S",
     "MODEL_ENV_VAR",
     "NONSTREAMING_MAX_TOKENS",
     "REPLAY_API_KEY",
@@ -71,6 +75,7 @@ __all__ = [  # the configuration is re-exported: callers import it from here
     "WAIT_NOTICE_S",
     "ModelReply",
     "call_model",
+    "check_api_key",
     "check_max_tokens",
     "deprecation_notice",
     "make_client",
@@ -94,7 +99,9 @@ def make_client(
     """Build an SDK client from the arguments, else ``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``.
 
     ``timeout`` (seconds per attempt) defaults to ``resolve_timeout()``. Raises
-    ConfigurationError when no API key is available, or the base URL or timeout is malformed.
+    ConfigurationError when no API key is available, the key is not of a key's shape
+    (``check_api_key``: the message never shows it), or the base URL or timeout is
+    malformed. The key is remembered as a secret for ``redact``.
     """
     import anthropic
 
@@ -105,6 +112,8 @@ def make_client(
             f"Export your key as {API_KEY_ENV_VAR} (and {BASE_URL_ENV_VAR} to use another "
             "Messages-API server), or pass a ready client."
         )
+    check_api_key(key, source="the api_key argument" if api_key else API_KEY_ENV_VAR)
+    remember_secret(key)
     url = base_url or os.environ.get(BASE_URL_ENV_VAR, "").strip() or None
     if url is not None:
         check_base_url(url)
@@ -160,10 +169,13 @@ def call_model(
     except anthropic.APIError as exc:
         raise _translate(exc, stage=stage, batch=batch, model=model, client=client) from exc
     except json.JSONDecodeError as exc:  # a cut-off or invalid JSON body
-        raise _not_a_message(where, client, f"invalid JSON ({exc})", stage, batch) from exc
+        raise _not_a_message(
+            where, client, f"invalid JSON ({quote(str(exc))})", stage, batch
+        ) from exc
     if not isinstance(message, anthropic.types.Message):  # e.g. an HTML page with HTTP 200
-        body = " ".join(str(message).split())[:80]
-        raise _not_a_message(where, client, f"not JSON: {body!r}", stage, batch)
+        raise _not_a_message(
+            where, client, f"not JSON: {quote(str(message), limit=80)!r}", stage, batch
+        )
     latency = time.perf_counter() - started
     try:
         text = "".join(block.text for block in message.content if block.type == "text")
@@ -255,28 +267,28 @@ def _translate(
     if isinstance(exc, anthropic.AuthenticationError | anthropic.PermissionDeniedError):
         return ConfigurationError(
             f"{where}: the API key was rejected (HTTP {exc.status_code}: "
-            f"{exc.api_message or exc.type or 'authentication failed'}). Check "
+            f"{quote(exc.api_message or exc.type or 'authentication failed')}). Check "
             f"{API_KEY_ENV_VAR} (and {BASE_URL_ENV_VAR} if you use another server)."
         )
     if isinstance(exc, anthropic.APIStatusError):
-        detail = exc.api_message or str(exc)
+        detail = quote(exc.api_message or str(exc))
         return ModelCallError(
             f"{where} failed with HTTP {exc.status_code} ({exc.type or 'error'}): {detail}; "
-            "the SDK's retries did not help. Try again later or lower --max-concurrency.",
+            + _status_advice(exc.status_code),
             stage=stage,
             batch=batch,
         )
-    server = shown_url(client.base_url)
+    server = _failed_host(exc, client)
     if isinstance(exc, anthropic.APITimeoutError):
         return ModelCallError(
             f"{where}: no reply from {server} within the {_seconds(client)} timeout, "
             f"on each of {client.max_retries + 1} attempts. Try again later, or give more "
-            f"time with --timeout SECONDS (or {TIMEOUT_ENV_VAR}).",
+            f"time with {TIMEOUT_ENV_VAR}=SECONDS (or `chunk --timeout SECONDS`).",
             stage=stage,
             batch=batch,
         )
     cause = exc.__cause__
-    detail = f"{type(cause).__name__}: {cause}" if cause is not None else str(exc)
+    detail = quote(f"{type(cause).__name__}: {cause}" if cause is not None else str(exc))
     return ModelCallError(
         f"{where} failed before a reply arrived: could not reach {server} "
         f"({detail}); the SDK's retries did not help. Check the network and "
@@ -284,6 +296,34 @@ def _translate(
         stage=stage,
         batch=batch,
     )
+
+
+def _status_advice(status: int) -> str:
+    """What to do after an HTTP error the SDK's retries did not cure: a 4xx is the
+    request's own problem, which waiting or fewer calls in flight never fixes."""
+    if status in (408, 409, 429) or status >= 500:
+        return (
+            "the SDK's retries did not help. The server is busy or failing: try again later "
+            "or with fewer calls in flight at once (`chunk` and the suite: --max-concurrency)."
+        )
+    return (
+        "the server refused this request, so retrying it unchanged gives the same answer. "
+        "Check the model id and the settings this request was sent with."
+    )
+
+
+def _failed_host(exc: anthropic.APIError, client: anthropic.Anthropic) -> str:
+    """The URL that could not be reached: after a redirect, the host redirected to (the
+    transport error's own request), not the first one; shown without credentials."""
+    for error in (exc.__cause__, exc):
+        try:
+            url = error.request.url  # type: ignore[union-attr]
+        except (AttributeError, RuntimeError):  # httpx raises RuntimeError when unset
+            continue
+        parts = urlsplit(str(url))
+        if parts.scheme and parts.netloc:
+            return shown_url(f"{parts.scheme}://{parts.netloc}")
+    return shown_url(client.base_url)
 
 
 def _seconds(client: anthropic.Anthropic) -> str:
@@ -294,7 +334,7 @@ def _seconds(client: anthropic.Anthropic) -> str:
 def _not_found(exc: anthropic.NotFoundError, *, where: str, model: str) -> ConfigurationError:
     """A 404 names the model only when the server says so; else it may be the base URL."""
     url = shown_url(exc.request.url)
-    message = exc.api_message or ""
+    message = quote(exc.api_message or "")
     if "model" in message.lower():
         return ConfigurationError(
             f"{where}: the model {model!r} was not found (HTTP 404: {message}): the id is "

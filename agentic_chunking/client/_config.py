@@ -2,19 +2,22 @@
 
 Every value comes from an argument, else an environment variable, else a documented
 default; a malformed one is refused with a ConfigurationError (or InputError for an
-option) naming it, before any call. ``shown_url`` is how a URL appears in a message:
-never with the credentials or query string it may carry.
+option) naming it, before any call; ``check_api_key`` refuses a key of the wrong shape
+without ever echoing it. ``shown_url`` is how a URL appears in a message: never with the
+credentials or query string it may carry (through the one redaction function,
+``agentic_chunking._shown.redact``).
 """
 
 from __future__ import annotations
 
 import os
-import re
 import typing
+import unicodedata
 from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from .._errors import ConfigurationError, InputError
+from .._shown import redact
 
 DEFAULT_MODEL = "claude-sonnet-4-6"
 """The pipeline's default model: Claude Sonnet 4.6, the newest model that the installed SDK
@@ -40,6 +43,9 @@ TIMEOUT_ENV_VAR = "AGENTIC_CHUNKING_TIMEOUT"
 DEFAULT_TIMEOUT_S = 120.0
 """Seconds one attempt of a model call may take (the SDK's own default is 600)."""
 CONNECT_TIMEOUT_S = 5.0
+MAX_TIMEOUT_S = 86_400.0
+"""The longest timeout accepted: a day. Beyond it a clock addition overflows in the HTTP
+library (``--timeout 1e308`` ended in an OverflowError blamed on the network)."""
 
 NONSTREAMING_MAX_TOKENS = 21_333
 """The largest max_tokens the SDK sends without streaming: it refuses a call whose expected
@@ -121,7 +127,8 @@ def deprecation_notice(model: str, *, role: str = "model") -> str | None:
 def resolve_timeout(timeout: float | None = None) -> float:
     """Seconds per call attempt: ``timeout``, else ``$AGENTIC_CHUNKING_TIMEOUT``, else 120.
 
-    Raises ConfigurationError for a value that is not a positive number of seconds.
+    Raises ConfigurationError for a value that is not a positive number of seconds up to
+    MAX_TIMEOUT_S (a day).
     """
     if timeout is not None:
         source, raw = "the timeout", str(timeout)
@@ -134,9 +141,10 @@ def resolve_timeout(timeout: float | None = None) -> float:
         seconds = float(raw)
     except ValueError:
         seconds = float("nan")
-    if not seconds > 0 or seconds == float("inf"):
+    if not 0 < seconds <= MAX_TIMEOUT_S:
         raise ConfigurationError(
-            f"{source} is {raw!r}; expected a positive number of seconds, e.g. 120"
+            f"{source} is {raw!r}; expected a positive number of seconds up to "
+            f"{MAX_TIMEOUT_S:g} (a day), e.g. 120"
         )
     return seconds
 
@@ -170,7 +178,37 @@ def check_max_tokens(model: str, **max_tokens: int) -> None:
 
 def shown_url(url: object) -> str:
     """``url`` fit for a message: credentials (``user:key@``) and the query string removed."""
-    return re.sub(r"//[^/@]*@", "//***@", str(url)).split("?", 1)[0]
+    return redact(str(url)).split("?", 1)[0]
+
+
+def check_api_key(key: str, *, source: str = API_KEY_ENV_VAR) -> None:
+    """Raise ConfigurationError, before any call, when ``key`` cannot be an API key.
+
+    An API key is one non-empty run of printable ASCII characters: no control character
+    (a line break or tab pasted with it), no space, nothing outside ASCII (an HTTP header
+    cannot carry it). The message names the problem and where it is, never the key.
+    """
+    if not key.strip():
+        raise ConfigurationError(
+            f"the API key in {source} is empty; export your key as {source} "
+            f"(and {BASE_URL_ENV_VAR} to use another Messages-API server)"
+        )
+    for position, char in enumerate(key, start=1):
+        if char.isascii() and char.isprintable() and not char.isspace():
+            continue
+        if char in "\r\n":
+            what = "a line break"
+        elif char.isspace():
+            what = "a space" if char == " " else "a whitespace character"
+        elif unicodedata.category(char).startswith("C"):
+            what = f"a control character (U+{ord(char):04X})"
+        else:
+            what = f"a non-ASCII character (U+{ord(char):04X})"
+        raise ConfigurationError(
+            f"the API key in {source} contains {what} at character {position} of "
+            f"{len(key)}, so it cannot be a key (a copy-paste accident?); set {source} to "
+            "the key alone, on one line with no spaces (the key is not shown here)"
+        )
 
 
 def check_base_url(url: str) -> None:

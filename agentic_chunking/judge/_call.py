@@ -94,5 +94,5 @@ def _ask(request: JudgeRequest, settings: CallSettings, max_tokens: int) -> Outc
     except ConfigurationError as error:
         raise ConfigurationError(
             f"{error} This was the judge model: choose it with --judge-model or "
-            f"{JUDGE_MODEL_ENV_VAR}, or skip the judge with --no-judge."
+            f"{JUDGE_MODEL_ENV_VAR}."
         ) from error

@@ -17,6 +17,7 @@ from typing import Any, Literal, NoReturn, cast
 
 from .._errors import ReplyParseError
 from .._models import CallUsage
+from .._shown import QUOTE_LIMIT, quote
 from ..pipeline._parse import load_json_array
 
 Verdict = Literal["supported", "not_supported", "needs_context", "not_atomic"]
@@ -174,4 +175,5 @@ def _read_pair(
 
 
 def _fail(reason: str, raw: str | None) -> NoReturn:
-    raise ReplyParseError(reason, raw=raw)
+    """Raise the reason, capped (``quote``): a value copied from a junk reply stays short."""
+    raise ReplyParseError(quote(reason, limit=2 * QUOTE_LIMIT), raw=raw)

@@ -7,7 +7,10 @@ value (a grouping that is not a partition), and on an unreadable or refused repl
 one repair turn naming the problem, up to ``max_repair_attempts``. A reply cut at
 max_tokens or refused is never repaired (at temperature 0 the same request gives the
 same cut) and becomes the Outcome's ``error`` with advice naming the stage's setting.
-Guarantee: an Outcome has either a value or an error, never a partial value.
+A reply longer than its ``max_tokens`` can hold (``MAX_CHARS_PER_TOKEN`` characters a
+token, a generous bound) is an error before it is parsed, so no parser or check ever
+works on an unbounded reply. Guarantee: an Outcome has either a value or an error, never
+a partial value; its error quotes nothing unbounded.
 """
 
 from __future__ import annotations
@@ -17,8 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .._errors import ModelCallError, ReplyParseError
+from .._errors import ConfigurationError, ModelCallError, ReplyParseError
 from .._models import CallUsage
+from .._shown import quote
 from ..client import ModelReply, call_model, max_tokens_limit
 from ._prompts import load_prompt, partition_repair_message, repair_user_message
 
@@ -26,6 +30,12 @@ if TYPE_CHECKING:
     import anthropic
 
 Progress = Callable[[str], None]
+
+MAX_CHARS_PER_TOKEN = 16
+"""The most characters a reply may hold per token of its ``max_tokens``: about four times
+what English text averages (about 4 characters a token), so a reply the model could
+really have written is never refused, while a server that ignores ``max_tokens`` (a
+megabyte for 2000 tokens) is stopped before parsing."""
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -47,8 +57,9 @@ class Outcome:
     value: Any
     error: str | None
     calls: tuple[CallUsage, ...]
-    failure: ModelCallError | None = None
-    """A call that failed outright (transport, HTTP): re-raised with what was extracted."""
+    failure: ModelCallError | ConfigurationError | None = None
+    """A call that failed outright (transport, HTTP, a key rejected mid-run): re-raised
+    with what was extracted."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,11 +152,20 @@ def _incomplete(
             stage, max_tokens, max_tokens_limit(model)
         )
     if reply.stop_reason == "refusal":
-        return f"the model gave a refusal (stop_reason refusal) for {where}; nothing was extracted"
+        lost = "nothing was extracted from it" if stage == "extraction" else "no answer was given"
+        return f"the model gave a refusal (stop_reason refusal) for {where}; {lost}"
     if reply.stop_reason not in (None, "end_turn", "stop_sequence"):
         return (
-            f"{subject} ended with stop_reason {reply.stop_reason!r}, so it is not whole; "
-            "expected end_turn"
+            f"{subject} ended with stop_reason {quote(str(reply.stop_reason), limit=40)!r}, "
+            "so it is not whole; expected end_turn"
+        )
+    most = max_tokens * MAX_CHARS_PER_TOKEN
+    if len(reply.text) > most:
+        return (
+            f"{subject} is {len(reply.text):,} characters long, more than max_tokens "
+            f"({max_tokens}) can hold (at most {most:,}, at a generous {MAX_CHARS_PER_TOKEN} "
+            "characters a token), so it was not parsed: the server does not honour "
+            "max_tokens; check that the base URL points at the model's API"
         )
     return None
 

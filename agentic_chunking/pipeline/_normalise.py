@@ -13,6 +13,7 @@ from .._models import (
     AgenticChunk,
     AgenticResponse,
 )
+from .._shown import quote, quote_list
 from .._warning import SKIPPED_ENTRY, PipelineWarning
 from ._parse import load_json_array
 
@@ -58,7 +59,7 @@ def parse_grouping(raw: str | None, *, propositions: Sequence[str] | None = None
     lines = tuple(_skip_line(position, reason) for position, reason in skipped)
     if not groups:
         raise ReplyParseError(
-            "no entry of the grouping reply is usable (" + "; ".join(lines) + ")", raw=raw
+            "no entry of the grouping reply is usable (" + quote_list(lines) + ")", raw=raw
         )
     return GroupingReply(groups=tuple(groups), skipped=lines, skipped_entries=tuple(skipped))
 
@@ -115,14 +116,14 @@ def parse_numbered_grouping(
             groups.append(group)
     if not groups:
         raise ReplyParseError(
-            "no entry of the grouping reply is usable (" + "; ".join(skipped) + ")", raw=raw
+            "no entry of the grouping reply is usable (" + quote_list(skipped) + ")", raw=raw
         )
     return NumberedReply(groups=tuple(groups), skipped=tuple(skipped))
 
 
 def _read_numbered(entry: Any, key: str, numbers: dict[str, int]) -> NumberedGroup | str:
     if not isinstance(entry, dict):
-        return f"{json.dumps(entry)[:60]} is not an object with category and {key}"
+        return f"{quote(json.dumps(entry), limit=60)} is not an object with category and {key}"
     category = entry.get("category")
     if not isinstance(category, str) or not category.strip():
         return "no category"
@@ -130,14 +131,14 @@ def _read_numbered(entry: Any, key: str, numbers: dict[str, int]) -> NumberedGro
     if key in entry:
         ids = entry[key]
         if not isinstance(ids, list) or not ids or not all(_is_whole(i) for i in ids):
-            return f"{key} of {label!r} is not a non-empty list of whole numbers"
+            return f"{key} of {quote(label)!r} is not a non-empty list of whole numbers"
         return NumberedGroup(category=label, ids=tuple(ids))
     facts = entry.get("facts")
     if not isinstance(facts, list) or not all(isinstance(f, str) for f in facts):
-        return f"{label!r} has no {key}"
+        return f"{quote(label)!r} has no {key}"
     texts = [" ".join(f.split()) for f in facts if f.strip()]
     if not texts:
-        return f"{label!r} has no {key}"
+        return f"{quote(label)!r} has no {key}"
     return NumberedGroup(
         category=label,
         ids=tuple(numbers[t] for t in texts if t in numbers),
@@ -148,24 +149,24 @@ def _read_numbered(entry: Any, key: str, numbers: dict[str, int]) -> NumberedGro
 def _read_entry(entry: Any, propositions: Sequence[str] | None) -> ThemeGroup | str:
     """Return the group, or the reason the entry cannot be used."""
     if not isinstance(entry, dict):
-        return f"{json.dumps(entry)[:60]} is not an object with category and facts"
+        return f"{quote(json.dumps(entry), limit=60)} is not an object with category and facts"
     category = entry.get("category")
     if not isinstance(category, str) or not category.strip():
         return "no category"
     if "facts" in entry:
         facts = entry["facts"]
         if not isinstance(facts, list) or not all(isinstance(f, str) for f in facts):
-            return f"facts of {category.strip()!r} is not a list of strings"
+            return f"facts of {quote(category)!r} is not a list of strings"
     elif "fact_ids" in entry:
         resolved = _resolve_ids(entry["fact_ids"], propositions)
         if isinstance(resolved, str):
-            return f"{category.strip()!r}: {resolved}"
+            return f"{quote(category)!r}: {resolved}"
         facts = resolved
     else:
-        return f"{category.strip()!r} has no facts"
+        return f"{quote(category)!r} has no facts"
     kept = tuple(f.strip() for f in facts if f.strip())
     if not kept:
-        return f"{category.strip()!r} has no facts"
+        return f"{quote(category)!r} has no facts"
     return ThemeGroup(category=category.strip(), facts=kept)
 
 

@@ -1,13 +1,15 @@
 """The pipeline's warnings as records (:class:`PipelineWarning`): one builder per kind.
 
 Each builder gives the kind, the readable message and the facts the message is made of,
-so a reader (the report, a script) uses the kind and the data, never the wording.
+so a reader (the report, a script) uses the kind and the data, never the wording. A
+message quotes propositions through ``quote`` (one line, capped); the data keeps them whole.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._shown import quote
 from .._warning import (
     DUPLICATE_MERGED,
     EMPTY_INPUT,
@@ -40,8 +42,8 @@ def duplicate_merged(kept: Merged, dropped: str, chunk_id: str) -> PipelineWarni
     wording = "repeated" if how == "repeated" else "same words in another order"
     return PipelineWarning(
         DUPLICATE_MERGED,
-        f"duplicate merged before grouping ({wording}): {dropped!r} from chunk {chunk_id} "
-        f"kept once as {kept.text!r} (first from chunk {kept.sources[0]})",
+        f"duplicate merged before grouping ({wording}): {quote(dropped)!r} from chunk {chunk_id} "
+        f"kept once as {quote(kept.text)!r} (first from chunk {kept.sources[0]})",
         {
             "kept": kept.text,
             "dropped": dropped,
@@ -62,8 +64,8 @@ def possible_duplicates(merged: Sequence[Merged]) -> list[PipelineWarning]:
         warnings.append(
             PipelineWarning(
                 POSSIBLE_DUPLICATE,
-                f"possible duplicate kept (both go to grouping): {texts[later]!r} {how} "
-                f"{texts[first]!r}",
+                f"possible duplicate kept (both go to grouping): {quote(texts[later])!r} {how} "
+                f"{quote(texts[first])!r}",
                 {"proposition": texts[later], "original": texts[first], "relation": relation},
             )
         )

@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from .._errors import ReplyParseError
+from .._shown import quote
 
 _FENCE = re.compile(r"```[ \t]*[A-Za-z0-9_+-]*[ \t]*\r?\n?(.*?)```", re.DOTALL)
 _TRAILING_COMMA = re.compile(r",(\s*[\]}])")
@@ -61,8 +62,8 @@ def parse_propositions_strict(raw: str | None) -> list[str]:
         text = _item_text(item)
         if text is None:
             raise ReplyParseError(
-                f"item {position} of the array is {json.dumps(item)[:80]}, not a proposition "
-                "string",
+                f"item {position} of the array is {quote(json.dumps(item), limit=80)}, not a "
+                "proposition string",
                 raw=raw,
             )
         if text:

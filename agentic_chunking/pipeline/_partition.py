@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from .._shown import quote, quote_list
 from ..checks._duplicates import certain_key
 
 
@@ -85,22 +86,22 @@ def check_partition(
             if key in expected:
                 placed.setdefault(key, []).append(number)
             else:
-                added.append(f"{fact!r} (group {number})")
-    missing = [repr(p) for key, p in expected.items() if key not in placed]
+                added.append(f"{quote(fact)!r} (group {number})")
+    missing = [repr(quote(p)) for key, p in expected.items() if key not in placed]
     repeated = [
-        f"{expected[key]!r} (groups {', '.join(map(str, numbers))})"
+        f"{quote(expected[key])!r} (groups {quote_list(numbers, sep=', ')})"
         for key, numbers in placed.items()
         if len(numbers) > 1
     ]
     problems = []
     if missing:
-        problems.append(f"{len(missing)} missing from the grouping: " + "; ".join(missing))
+        problems.append(f"{len(missing)} missing from the grouping: " + quote_list(missing))
     if added:
-        problems.append(f"{len(added)} not among the extracted propositions: " + "; ".join(added))
+        problems.append(f"{len(added)} not among the extracted propositions: " + quote_list(added))
     if repeated:
         problems.append(
             f"{len(repeated)} placed in more than one chunk (or twice in one): "
-            + "; ".join(repeated)
+            + quote_list(repeated)
         )
     if not problems:
         return None
@@ -143,23 +144,25 @@ class NumberedPartition:
         if self.unknown:
             parts.append(
                 f"{len(self.unknown)} fact(s) were given as text instead of by number: "
-                + "; ".join(repr(text) for text, _ in self.unknown)
+                + quote_list(repr(quote(text)) for text, _ in self.unknown)
             )
         return "; ".join(parts)
 
     def describe(self, propositions: Sequence[str], what: str = "extracted propositions") -> str:
-        """The breaches with the listed texts, for ``error_detail`` (``what`` names the list)."""
+        """The breaches with the listed texts, for ``error_detail`` (``what`` names the list);
+        each text and each list capped (``quote``, ``quote_list``): bounded for any reply."""
         problems = []
         if self.missing:
-            named = "; ".join(f"{n} {propositions[n - 1]!r}" for n in self.missing)
+            named = quote_list(f"{n} {quote(propositions[n - 1])!r}" for n in self.missing)
             problems.append(f"{len(self.missing)} missing from the grouping: {named}")
         added = [f"number {n} (group {g})" for n, g in self.out_of_range]
-        added += [f"{text!r} (group {g})" for text, g in self.unknown]
+        added += [f"{quote(text)!r} (group {g})" for text, g in self.unknown]
         if added:
-            problems.append(f"{len(added)} not among the {what}: " + "; ".join(added))
+            problems.append(f"{len(added)} not among the {what}: " + quote_list(added))
         if self.repeated:
-            named = "; ".join(
-                f"{n} {propositions[n - 1]!r} (groups {_join(g)})" for n, g in self.repeated
+            named = quote_list(
+                f"{n} {quote(propositions[n - 1])!r} (groups {quote_list(g, sep=', ')})"
+                for n, g in self.repeated
             )
             problems.append(
                 f"{len(self.repeated)} placed in more than one chunk (or twice in one): {named}"

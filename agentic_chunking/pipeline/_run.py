@@ -8,9 +8,10 @@ refused, unreadable after one repair turn, or a grouping that is not a partition
 ``is_success`` false and an ``error_detail`` naming the batch (``batch N``, 1-based, and
 ``chunk <id>``) or the propositions and the cause. Transport failures that survive the
 SDK's retries raise ModelCallError (its ``response`` keeps what was extracted before the
-failure); a missing key or unknown model, ConfigurationError. An interrupt (Ctrl-C) stops
-waiting at once: queued batches are cancelled, in-flight calls abandoned, no progress
-line is printed after it.
+failure); a missing key or unknown model, ConfigurationError (with the same ``response``
+when it is met after some batches were extracted, e.g. a key rejected mid-run). An
+interrupt (Ctrl-C) stops waiting at once: queued batches are cancelled, in-flight calls
+abandoned, no progress line is printed after it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .._errors import InputError, ModelCallError
+from .._errors import ConfigurationError, InputError, ModelCallError
 from .._models import (
     UNKNOWN_DOCUMENT_ID,
     AgenticChunk,
@@ -202,7 +203,7 @@ def _run(
             max_concurrency=max_concurrency,
             on_done=None if tally is None else tally.done,
         )
-    except ModelCallError as error:
+    except (ModelCallError, ConfigurationError) as error:
         error.response = AgenticResponse.failure(
             str(error), calls=calls, warnings=warnings, extracted=extracted
         )
@@ -261,7 +262,7 @@ def _extract_all(
             return _Outcome(value=None, error=None, calls=())
         try:
             outcome = _extract(batch, settings)
-        except ModelCallError as error:
+        except (ModelCallError, ConfigurationError) as error:  # a 401 as a 500: keep the rest
             stop.set()
             outcome = _Outcome(value=None, error=str(error), calls=(), failure=error)
         if tally is not None and len(batches) > 1 and not settings.cancelled.is_set():

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._errors import InputError
 from .._files import write_text_atomic
+from .._shown import redact
 from ._changes import unverified_quotes
 from ._compare import Comparison, compare_runs
 from ._metrics import metric_statuses, missing_themes
@@ -223,6 +224,7 @@ def render_report(
     has it (the page then shows exactly the verdict the caller acts on); it is computed
     here otherwise. ``plots=False`` leaves the SVG plots out (they take most of the
     rendering time).
+    The page is redacted (``redact``): no key reaches a report, whatever the files hold.
     """
     if not runs and comparison is None:
         raise InputError("no results to report: give at least one results file (results-*.json)")
@@ -241,7 +243,7 @@ def render_report(
             }
         )
     moment = generated_at or datetime.now(UTC)
-    return (
+    return redact(
         _environment()
         .get_template("report.html.j2")
         .render(
@@ -280,8 +282,8 @@ def build_report(
 ) -> Path:
     """Write ``reports_dir/latest.html`` and ``report-YYYYmmdd-HHMMSS.html``; return latest.
 
-    The two files are identical; the directory is created when missing. ``comparison``
-    as in ``render_report``.
+    The two files are identical (and redacted, as every page); the directory is created
+    when missing. ``comparison`` as in ``render_report``.
     """
     moment = datetime.now(UTC)
     html = render_report(

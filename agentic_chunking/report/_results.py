@@ -20,6 +20,7 @@ from typing import Any
 from .._errors import InputError
 from .._files import write_text_atomic
 from .._models import AgenticResponse
+from .._shown import redact_data
 from .._warning import PipelineWarning
 from ._records import (
     CHECK_ORDER,
@@ -347,11 +348,12 @@ def write_results(run: RunResults, reports_dir: Path, *, judged: bool = True) ->
     run can be named with ``--baseline`` later; the history keeps the newest
     ``HISTORY_KEEP`` copies per stem. Directories are created as needed; every file is
     written atomically.
+    Every string is redacted (``redact_data``): no key reaches a results file.
     """
     reports_dir = Path(reports_dir)
     history = reports_dir / "history"
     history.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(run.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(redact_data(run.to_dict()), indent=2, ensure_ascii=False) + "\n"
     name = results_stem(run.model, judged=judged)
     latest = reports_dir / f"{name}.json"
     write_text_atomic(latest, text)

@@ -9,11 +9,13 @@ must agree with each other (totals, hashes) are checked by ``RunResults.from_dic
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from .._errors import InputError
 from ._records import SCHEMA
@@ -148,6 +150,8 @@ class _Case(_Record):
     judge_usage: _CaseUsage | None = None
     coverage: _Coverage | None = None
 
+    _judged_at = field_validator("judged_at")(lambda value: _iso_time(value))
+
 
 class _Results(_Record):
     schema_: str = Field(alias="schema")
@@ -156,10 +160,36 @@ class _Results(_Record):
     cassette_set: str = ""
     prompt_versions: dict[str, str] | None = None
     created_at: str = ""
-    cases: list[_Case] = []
+    cases: list[_Case]
     judge_model: str | None = None
     judge_usage: _CaseUsage | None = None
     judge_calibration: dict[str, dict[str, float | int | None]] | None = None
+
+    _created_at = field_validator("created_at")(lambda value: _iso_time(value))
+
+    @field_validator("cases")
+    @classmethod
+    def _cases(cls, cases: list[_Case]) -> list[_Case]:
+        """At least one case, and no case id twice (a report of it would be ambiguous)."""
+        if not cases:
+            raise ValueError("the file has no case: a results file holds at least one")
+        counts = Counter(c.id for c in cases)
+        twice = sorted(case_id for case_id, count in counts.items() if count > 1)
+        if twice:
+            raise ValueError(f"case id(s) {', '.join(twice)} appear more than once")
+        return cases
+
+
+def _iso_time(value: str) -> str:
+    """``value`` when empty (files before the field) or an ISO 8601 time; else ValueError."""
+    if value:
+        try:
+            datetime.fromisoformat(value)
+        except ValueError:
+            raise ValueError(
+                f"{value!r} is not an ISO 8601 date and time (e.g. 2026-11-29T13:00:00+00:00)"
+            ) from None
+    return value
 
 
 def validate_results(data: Mapping[str, Any], path: Path | str) -> None:
@@ -191,6 +221,8 @@ def _describe(error: Mapping[str, Any], data: Mapping[str, Any]) -> str:
     message = str(error["msg"])
     if error["type"] == "missing":
         return f"{_location(loc[:-1], data)}: the field {loc[-1]!r} is missing"
+    if error["type"] == "value_error":  # our own validators: a whole sentence
+        return f"{location}: {message.removeprefix('Value error, ')}"
     message = message.removeprefix("Input should be ").removeprefix("input should be ")
     found = repr(error.get("input"))
     if len(found) > 60:

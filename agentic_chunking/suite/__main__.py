@@ -22,6 +22,7 @@ from .._entry import (
     unexpected_error_line,
 )
 from .._errors import AgenticChunkingError
+from .._shown import redact
 from ._reference import rebuild_reference_cassettes
 
 COMMAND = "python -m agentic_chunking.suite rebuild-reference"
@@ -77,10 +78,10 @@ def _rebuild(argv: list[str] | None) -> int:
             replies_dir=args.replies or args.cases / "reference_replies",
             cassette_root=args.cassettes,
             only=set(args.case) if args.case else None,
-            progress=lambda line: print(line, file=sys.stderr),
+            progress=lambda line: print(redact(line), file=sys.stderr),
         )
     except AgenticChunkingError as error:
-        print(f"rebuild-reference: error: {error}", file=sys.stderr)
+        print(redact(f"rebuild-reference: error: {error}"), file=sys.stderr)
         return 2
     print(f"{len(written)} reference cassettes written under {args.cassettes / 'reference'}")
     return 0

@@ -21,22 +21,17 @@ the suite to make its case an error) and the OSError goes on to the caller.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from .._errors import CassetteError
 from .._files import write_text_atomic
+from .._shown import find_secrets as find_secrets  # the one scan, re-exported for the suite
 
 KEPT_REQUEST_HEADERS = frozenset({"accept", "anthropic-version", "content-type"})
 KEPT_RESPONSE_HEADERS = frozenset({"content-type"})
 MATCH_ON = ("method", "path", "body")
-SECRET_PATTERNS = (
-    re.compile(r"sk-ant-[A-Za-z0-9_-]{6,}"),
-    re.compile(r"Bearer\s+[A-Za-z0-9._~+/=-]{8,}"),
-    re.compile(r"(?im)^\s*-?\s*(?:x-api-key|authorization)\s*:"),
-)
 
 
 def cassette_dir(cassette_root: Path, model: str) -> Path:
@@ -162,8 +157,3 @@ def _is_unmatched(error: BaseException) -> bool:
     from vcr.errors import CannotOverwriteExistingCassetteException
 
     return isinstance(error, CannotOverwriteExistingCassetteException)
-
-
-def find_secrets(text: str) -> list[str]:
-    """Return every key-shaped string or auth header line in ``text`` (empty when clean)."""
-    return [m.group(0) for pattern in SECRET_PATTERNS for m in pattern.finditer(text)]

@@ -73,11 +73,21 @@ def rebuild_reference_cassettes(
 
     Extraction runs one batch at a time so the interactions are stored in batch order.
     Returns the paths written. Raises CaseError for a case or reply file that is invalid,
-    a judge section included.
+    a judge section included, and, before anything is written, for an id in ``only`` that
+    names no case.
     """
     import vcr
 
-    cases = [c for c in load_cases(cases_dir) if only is None or c.id in only]
+    every = load_cases(cases_dir)
+    unknown = sorted((only or set()) - {c.id for c in every})
+    if unknown:
+        raise CaseError(
+            f"no case {', '.join(unknown)} in {cases_dir} (it has {every[0].id} to "
+            f"{every[-1].id}); nothing was written. Give --case with an existing case id"
+            if every
+            else f"no case {', '.join(unknown)}: {cases_dir} holds no case; nothing was written"
+        )
+    cases = [c for c in every if only is None or c.id in only]
     replies = {case.id: load_replies(case, replies_dir) for case in cases}
     options = vcr_config()
     scrub = options["before_record_request"]

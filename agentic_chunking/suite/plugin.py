@@ -61,12 +61,14 @@ from .._errors import (
     ConfigurationError,
     ModelCallError,
 )
+from .._shown import redact
 from ..client import (
     API_KEY_ENV_VAR,
     DEFAULT_JUDGE_MODEL,
     DEFAULT_MODEL,
     MODEL_ENV_VAR,
     REPLAY_API_KEY,
+    check_api_key,
     deprecation_notice,
     make_client,
 )
@@ -285,6 +287,10 @@ def _check_record_settings(model: str | None) -> None:
             "(and ANTHROPIC_BASE_URL for another Messages-API server). Plain `pytest` "
             "replays the recorded cassettes and needs no key."
         )
+    try:  # a key of the wrong shape is refused before any call, never echoed
+        check_api_key(os.environ[API_KEY_ENV_VAR].strip())
+    except ConfigurationError as error:
+        raise pytest.UsageError(str(error)) from None
     if model == REFERENCE_MODEL:
         raise pytest.UsageError(
             f"the '{REFERENCE_MODEL}' cassettes hold hand-written replies and are not "
@@ -423,6 +429,7 @@ def run_suite_case(
             problem = _stop_if_systemic(suite_session, case_id, error)
         else:
             return _keep(suite_session, result, path)
+        problem = redact(problem)
         suite_session.results[case_id] = _stamped(
             suite_session, CaseResult(id=case_id, outcome="error", error=problem)
         )
@@ -487,7 +494,7 @@ def _stop_if_systemic(suite: SuiteSession, case_id: str, error: Exception) -> st
 
 
 def _exit(message: str) -> NoReturn:
-    pytest.exit(message, returncode=SYSTEMIC_EXIT_CODE)
+    pytest.exit(redact(message), returncode=SYSTEMIC_EXIT_CODE)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -636,11 +643,12 @@ def _write(suite: SuiteSession, run: RunResults) -> None:
 
 
 def _plain(error: Exception) -> str:
-    """An expected failure in words: the file and the OS's reason, or our message."""
+    """An expected failure in words: the file and the OS's reason, or our message
+    (redacted: no key reaches a line of the summary)."""
     if isinstance(error, OSError):
         where = f"{error.filename}: " if error.filename else ""
-        return f"{where}{error.strerror or error}"
-    return str(error)
+        return redact(f"{where}{error.strerror or error}")
+    return redact(str(error))
 
 
 def _saved_elsewhere(run: RunResults, suite: SuiteSession, error: Exception) -> str:

@@ -1,0 +1,148 @@
+"""How outside text is shown in what the package writes: secrets redacted, quotes capped.
+
+``redact`` is the one redaction function. Every message the tools print, every failure
+document, results file, report and suite message passes through it (``redact_data`` for a
+JSON-like value), and the client applies it where an SDK error's text enters a message.
+It is provider-neutral: it replaces
+
+- the value of every configured key: each environment variable whose name ends in
+  ``_API_KEY`` (``ANTHROPIC_API_KEY``, ``OPENAI_API_KEY``, ...) and each key a client was
+  built with (``remember_secret``), whole and line by line (a key pasted with a line
+  break may be quoted in pieces);
+- key-shaped strings whatever their provider (``sk-...``, ``sk-ant-...``, ``Bearer ...``,
+  the value of an ``x-api-key`` or ``authorization`` header, a ``key=`` query parameter);
+- the credentials of a URL (``https://user:secret@host`` becomes ``https://***@host``).
+
+Guarantee: ``find_secrets(redact(text)) == []`` for any text. ``find_secrets`` is the scan
+the tests run over cassettes, messages, failure documents, results files and reports.
+
+``quote`` is the one way a reply (or any outside text) is quoted in a message or a failure
+document's message: on one line, at most ``QUOTE_LIMIT`` characters, with how much was left
+out, and redacted; ``quote_list`` lists at most ``LIST_LIMIT`` such items and counts the
+rest. A junk reply of any size thus gives a message of bounded length.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from collections.abc import Iterable
+from typing import Any
+
+REDACTED = "[redacted]"
+QUOTE_LIMIT = 200
+"""The most characters of outside text (a model reply) one message quotes."""
+LIST_LIMIT = 10
+"""The most items (propositions, labels, numbers) one message lists; the rest are counted."""
+
+_MIN_SECRET = 16
+"""Shorter configured values (and pieces of a key) are not treated as secrets: a real key
+is longer (Anthropic's about 100 characters, OpenAI's 50 or more), and a short value such
+as ``loopback`` in a test would be redacted out of model names and results files."""
+
+KEY_SHAPED = (
+    re.compile(r"\bsk-ant-[A-Za-z0-9_-]{6,}"),
+    re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"),
+    re.compile(r"(?i)\bBearer\s+[A-Za-z0-9._~+/=-]{8,}"),
+    re.compile(
+        r"(?i)\b(?:x-api-key|api[-_]?key|authorization)([\"']?\s*[:=]\s*[\"']?)(?!\[)[^\s\"',;)\]}]+"
+    ),
+    re.compile(r"(?i)([?&](?:api[-_]?)?key=)[^&\s\"']+"),
+)
+_HEADER_LINE = re.compile(r"(?im)^\s*-?\s*(?:x-api-key|authorization)\s*:\s*(?!\[redacted\])\S")
+_URL_CREDENTIALS = re.compile(r"//[^/@\s]+@")
+
+_remembered: set[str] = set()
+_lock = threading.Lock()
+
+
+def remember_secret(value: str) -> None:
+    """Treat ``value`` (a key a client was built with) as a secret from now on."""
+    if len(value.strip()) >= _MIN_SECRET:
+        with _lock:
+            _remembered.add(value)
+
+
+def configured_secrets() -> list[str]:
+    """Every configured key value and its non-blank lines, longest first."""
+    values = {v for k, v in os.environ.items() if k.upper().endswith("_API_KEY")}
+    with _lock:
+        values |= _remembered
+    pieces: set[str] = set()
+    for value in values:
+        for piece in (value, value.strip(), *value.splitlines(), *value.split()):
+            piece = piece.strip()
+            if len(piece) >= _MIN_SECRET:
+                pieces.add(piece)
+    return sorted(pieces, key=len, reverse=True)
+
+
+def redact(text: str) -> str:
+    """``text`` with every secret replaced by ``[redacted]`` (see the module docstring)."""
+    return _redact(str(text), configured_secrets())
+
+
+def _redact(text: str, secrets: list[str]) -> str:
+    for secret in secrets:
+        text = text.replace(secret, REDACTED)
+        escaped = secret.encode("unicode_escape").decode("ascii")
+        if escaped != secret:  # the key as repr() or a JSON string shows it
+            text = text.replace(escaped, REDACTED)
+    text = _URL_CREDENTIALS.sub("//***@", text)
+    for pattern in KEY_SHAPED:
+        text = pattern.sub(_replacement, text)
+    return text
+
+
+def _replacement(match: re.Match[str]) -> str:
+    if match.re.groups:  # keep the header or parameter name and its separator
+        return match.group(0)[: match.end(1) - match.start(0)] + REDACTED
+    return REDACTED
+
+
+def redact_data(value: Any) -> Any:
+    """A JSON-like value (dicts, lists, strings, numbers) with every string redacted."""
+    return _redact_data(value, configured_secrets())
+
+
+def _redact_data(value: Any, secrets: list[str]) -> Any:
+    if isinstance(value, str):
+        return _redact(value, secrets)
+    if isinstance(value, dict):
+        return {
+            _redact(k, secrets) if isinstance(k, str) else k: _redact_data(v, secrets)
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [_redact_data(v, secrets) for v in value]
+    return value
+
+
+def find_secrets(text: str, *, also: Iterable[str] = ()) -> list[str]:
+    """Every key-shaped string, auth header line or configured key value in ``text``
+    (and each of ``also``); empty when the text is clean."""
+    found = [m.group(0) for pattern in KEY_SHAPED for m in pattern.finditer(text)]
+    found = [f for f in found if not f.endswith(REDACTED)]
+    found += [m.group(0) for m in _HEADER_LINE.finditer(text)]
+    found += [s for s in (*configured_secrets(), *also) if s and s in text]
+    return found
+
+
+def quote(text: str, *, limit: int = QUOTE_LIMIT) -> str:
+    """``text`` fit to quote in a message: whitespace runs made one space, cut to
+    ``limit`` characters with how many were left out, and redacted. Never longer than
+    ``limit`` plus a short tail."""
+    flat = " ".join(redact(text).split())
+    if len(flat) <= limit:
+        return flat
+    return f"{flat[:limit]}... ({len(text):,} characters in all)"
+
+
+def quote_list(items: Iterable[object], *, most: int = LIST_LIMIT, sep: str = "; ") -> str:
+    """At most ``most`` of ``items`` (each already quoted by the caller) joined by ``sep``,
+    then "... and N more" for the rest."""
+    listed = list(items)
+    shown = sep.join(str(item) for item in listed[:most])
+    rest = len(listed) - most
+    return f"{shown}{sep}... and {rest:,} more" if rest > 0 else shown
