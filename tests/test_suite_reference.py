@@ -163,3 +163,49 @@ def test_the_conversion_maps_quotes_to_sentence_numbers_and_has_nothing_left_to_
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert "0 file(s) to convert" in done.stdout
+
+
+def test_a_reference_verdict_cites_sentences_when_supported_and_reasons_otherwise() -> None:
+    import pydantic
+    import pytest
+
+    from agentic_chunking.suite._judge_replies import JudgedProposition
+
+    JudgedProposition(proposition="p", verdict="supported", sentences=(2,))
+    JudgedProposition(proposition="p", verdict="not_atomic", reason="two facts")
+    for wrong in (
+        {"verdict": "supported", "reason": 'source: "p"'},
+        {"verdict": "supported", "sentences": (1,), "reason": "r"},
+        {"verdict": "supported", "sentences": (0,)},
+        {"verdict": "not_supported", "sentences": (1,)},
+        {"verdict": "needs_context"},
+    ):
+        with pytest.raises(pydantic.ValidationError):
+            JudgedProposition(proposition="p", **wrong)
+
+
+def test_the_reference_judge_refuses_to_cite_a_sentence_the_request_does_not_show() -> None:
+    from agentic_chunking._models import AgenticChunk, AgenticChunkInput, AgenticResponse
+    from agentic_chunking.judge import plan_judge_requests
+    from agentic_chunking.suite._judge_replies import JudgeReplies, answer_judge_request
+
+    inputs = [AgenticChunkInput("A", "Alpha is one."), AgenticChunkInput("B", "Beta is two.")]
+    chunk = AgenticChunk.from_propositions(
+        document_id="D",
+        seq=1,
+        thematic_category="T",
+        propositions=["Beta is two."],
+        source_chunk_ids=["B"],
+    )
+    (request,) = plan_judge_requests(inputs, AgenticResponse(chunks=(chunk,)))
+    cites = {"propositions": [{"proposition": "Beta is two.", "verdict": "supported"}]}
+    right = JudgeReplies.model_validate(
+        {**cites, "propositions": [{**cites["propositions"][0], "sentences": [2]}]}
+    )
+    wrong = JudgeReplies.model_validate(
+        {**cites, "propositions": [{**cites["propositions"][0], "sentences": [1]}]}
+    )
+    served = answer_judge_request(right, request.message, model="reference")
+    assert not isinstance(served, str) and json.loads(served.text) == [[1, 2]]
+    refused = answer_judge_request(wrong, request.message, model="reference")
+    assert isinstance(refused, str) and "cites source sentence(s) [1]" in refused
