@@ -6,7 +6,9 @@ Run: python benchmarks/bench_judge_cost.py [--price-model M]
 Besides tokens, it prints judge cost / pipeline cost at the price table's rates
 (``agentic_chunking/client/_prices.py``; output tokens cost more than input), for the pipeline's
 default model unless ``--price-model`` names another listed model. Both sides at the same
-model's rates: the ratio is what judging adds to a run.
+model's rates: the ratio is what judging adds to a run. Issue #22's goal is a ratio of at
+most ``GOAL`` (0.3); the last line says whether this run meets it, and how much of the
+judge's input is its system prompt (the same text in every judge call).
 
 The cases run on the hand-written reference replies (pipeline and judge), served by a
 loopback FakeMessagesServer: the token counts are THE FAKE SERVER'S ESTIMATE (request
@@ -18,6 +20,7 @@ reports/results-<model>.json as ``judge_usage``.
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 
 from agentic_chunking.client import (
@@ -26,11 +29,14 @@ from agentic_chunking.client import (
     estimate_cost_usd,
     make_client,
 )
+from agentic_chunking.pipeline._prompts import PROMPT_VERSIONS, load_prompt
 from agentic_chunking.suite import REFERENCE_MODEL, ReferenceServer, load_cases, load_replies
 from agentic_chunking.suite._runner import run_case
 from agentic_chunking.testing import FakeMessagesServer
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
+GOAL = 0.3
+"""Judge cost / pipeline cost at list rates that issue #22 asks for."""
 
 
 def main() -> None:
@@ -85,10 +91,17 @@ def main() -> None:
     input_only = estimate_cost_usd(price_model, j_in, 0)
     assert judge_cost is not None and pipeline_cost is not None and input_only is not None
     rates = PRICES_PER_MILLION[price_model]
+    ratio = judge_cost / pipeline_cost
     print(
         f"at {price_model}'s rates (${rates[0]:g} in / ${rates[1]:g} out per million): judge "
-        f"${judge_cost:.4f} / pipeline ${pipeline_cost:.4f} = {judge_cost / pipeline_cost:.2f} "
+        f"${judge_cost:.4f} / pipeline ${pipeline_cost:.4f} = {ratio:.2f} "
         f"(judge input alone: {input_only / pipeline_cost:.2f})"
+    )
+    system = len(json.dumps(load_prompt("judge").text)) // 4  # the fake server's estimate
+    print(
+        f"goal judge / pipeline cost <= {GOAL}: {'met' if ratio <= GOAL else 'NOT met'} "
+        f"({PROMPT_VERSIONS['judge']}; its system prompt is about {system} of each call's "
+        f"{j_in / calls:.0f} input tokens)"
     )
 
 

@@ -4,8 +4,9 @@ Run: python scripts/draft_judge_replies.py [--case TC-0NN ...]
 
 GENERATED DRAFTS, REVIEWED BY HAND: for each case that gives output, the reference run's
 propositions are numbered as the judge sees them; a proposition the section already
-answers keeps its (reviewed) verdict; a new one gets the draft verdict "supported" with
-the best-matching source sentence quoted, and each new pair of possible duplicates the
+answers keeps its (reviewed) verdict; a new one gets the draft verdict "supported" citing
+the best-matching source sentence by number (judge-v2: ``sentences``, the case's
+sentences numbered as ``judge.number_sentences`` does), and each new pair of possible duplicates the
 draft "not the same fact" naming the words that differ. A person must then read every new
 entry against the source and change any verdict that is wrong: the reference judge is a
 careful judge, not this script. The section sits at the end of the file, after a comment
@@ -21,10 +22,9 @@ from pathlib import Path
 import yaml
 
 from agentic_chunking._files import write_text_atomic
-from agentic_chunking._text import split_sentences
 from agentic_chunking.checks._language import profile
 from agentic_chunking.client import make_client
-from agentic_chunking.judge import candidate_pairs, number_propositions
+from agentic_chunking.judge import candidate_pairs, number_propositions, number_sentences
 from agentic_chunking.suite._cases import load_cases
 from agentic_chunking.suite._replies import REFERENCE_MODEL, ReferenceServer, load_replies
 from agentic_chunking.suite._runner import run_pipeline
@@ -34,10 +34,10 @@ ROOT = Path(__file__).resolve().parent.parent
 MARKER = "# judge: the reference judge's verdicts"
 HEADER = (
     f"{MARKER} (hand-written `reference`, not a model's). Drafted by\n"
-    "# scripts/draft_judge_replies.py (quote of the best-matching source sentence; pairs: the\n"
-    "# words that differ), then read and corrected by hand against the source.\n"
+    "# scripts/draft_judge_replies.py (supported: the best-matching source sentence's number;\n"
+    "# pairs: the words that differ), then read and corrected by hand against the source;\n"
+    "# judge-v1 quotes turned into sentence numbers by scripts/convert_judge_replies_v2.py.\n"
 )
-QUOTE_LIMIT = 320
 _WORD = re.compile(r"[\w'\u2019.-]+")
 
 
@@ -47,17 +47,10 @@ def _cover(proposition: str, sentence: str) -> frozenset[str]:
     return (mine.content & theirs.content) | (mine.numbers & theirs.numbers)
 
 
-def _quote(sentence: str) -> str:
-    sentence = " ".join(sentence.split())
-    if len(sentence) > QUOTE_LIMIT:
-        sentence = sentence[: QUOTE_LIMIT - 3].rstrip() + "..."
-    return f'"{sentence}"'
-
-
-def best_quote(proposition: str, sentences: list[str]) -> str:
-    """The source sentence that covers most of the proposition (ties: the more specific
-    one); or two sentences, in source order, when a second one adds two or more of the
-    proposition's words (a referent the proposition names and the sentence leaves out)."""
+def best_sentences(proposition: str, sentences: list[str]) -> list[int]:
+    """The 1-based number of the source sentence that covers most of the proposition (ties:
+    the more specific one); or two, in source order, when a second one adds two or more of
+    the proposition's words (a referent the proposition names and the sentence leaves out)."""
     covers = [_cover(proposition, s) for s in sentences]
     sizes = [max(1, len(profile(s).content)) for s in sentences]
     best = max(range(len(sentences)), key=lambda i: (len(covers[i]), len(covers[i]) / sizes[i]))
@@ -67,9 +60,8 @@ def best_quote(proposition: str, sentences: list[str]) -> str:
         default=None,
     )
     if second is not None and len(covers[second] - covers[best]) >= 2:
-        first, last = sorted((best, second))
-        return f"{_quote(sentences[first])} ... {_quote(sentences[last])}"
-    return _quote(sentences[best])
+        return sorted((best + 1, second + 1))
+    return [best + 1]
 
 
 def difference(first: str, second: str) -> str:
@@ -84,9 +76,12 @@ def difference(first: str, second: str) -> str:
 
 
 def section(
-    case_id: str, propositions: list[str], pairs: list[tuple[str, str]], source: str, old: dict
+    case_id: str,
+    propositions: list[str],
+    pairs: list[tuple[str, str]],
+    sentences: list[str],
+    old: dict,
 ) -> dict:
-    sentences = split_sentences(source) or [source]
     known = {" ".join(p["proposition"].split()): p for p in old.get("propositions", [])}
     known_pairs = {
         frozenset((" ".join(p["first"].split()), " ".join(p["second"].split()))): p
@@ -100,7 +95,7 @@ def section(
             or {
                 "proposition": text,
                 "verdict": "supported",
-                "reason": f"source: {best_quote(text, sentences)}",
+                "sentences": best_sentences(text, sentences),
             }
         )
     pair_entries = []
@@ -168,7 +163,8 @@ def main() -> None:
             ]
             keep = replies.judge is not None and not args.redraft
             old = replies.judge.model_dump() if keep and replies.judge is not None else {}
-            data = section(case.id, [n.text for n in numbered], pairs, case.source_text, old)
+            sentences = [s.text for s in number_sentences(case.agentic_inputs())]
+            data = section(case.id, [n.text for n in numbered], pairs, sentences, old)
             path = replies_dir / f"{case.id}.yaml"
             text = path.read_text("utf-8")
             dumped = yaml.safe_dump({"judge": data}, allow_unicode=True, sort_keys=False, width=100)

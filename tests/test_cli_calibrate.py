@@ -35,7 +35,10 @@ def items(tmp_path: Path) -> list[dict[str, Any]]:
     return picked
 
 
-def _scripted_judge(items: list[dict[str, Any]], wrong: str) -> Any:
+def _scripted_judge(items: list[dict[str, Any]], wrong: str, *, compact: bool = True) -> Any:
+    """Answers from the labels; ``compact``: in judge-v2's shape (a supported verdict is
+    ``[n, k]``, citing the item's first source sentence), else every verdict an object
+    with a reason (judge-v1's shape, still read)."""
     by_candidate = {" ".join(i["candidate"].split()): i for i in items}
     flag = {
         "no_invention": "not_supported",
@@ -48,16 +51,14 @@ def _scripted_judge(items: list[dict[str, Any]], wrong: str) -> Any:
         last = asked.propositions[max(asked.propositions)]
         item = by_candidate[last]
         good = item["label"] != (item["id"] == wrong)  # one item answered wrongly
-        replies: list[dict[str, Any]] = [
-            {
-                "n": n,
-                "verdict": "supported"
-                if good or item["check"] == "no_duplication"
-                else flag[item["check"]],
-                "reason": "scripted",
-            }
-            for n in asked.propositions
-        ]
+        replies: list[Any] = []
+        for n in asked.propositions:
+            supported = good or item["check"] == "no_duplication"
+            if supported and compact:
+                replies.append([n, min(asked.sentences)])
+                continue
+            verdict = "supported" if supported else flag[item["check"]]
+            replies.append({"n": n, "verdict": verdict, "reason": "scripted"})
         replies += [
             {"pair": list(p), "same_fact": not good, "reason": "scripted"} for p in asked.pairs
         ]
@@ -110,6 +111,42 @@ def test_record_then_replay_offline_gives_the_same_figures(
     assert main(_args(tmp_path)) == 0
     assert load_calibration(path) == recorded
     assert "no_invention: " in capsys.readouterr().out
+
+
+def test_the_shipped_sample_is_decided_the_same_in_the_compact_and_the_old_reply_shape(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shipped = [json.loads(line) for line in DATA.read_text("utf-8").splitlines() if line]
+    assert len(shipped) == 56
+    wrong = next(i["id"] for i in shipped if i["check"] == "no_invention" and not i["label"])
+    figures = {}
+    for compact in (True, False):
+        root = tmp_path / str(compact)
+        args = [
+            "calibrate-judge",
+            "--judge-model",
+            "loopback-judge",
+            "--items",
+            str(DATA),
+            "--cassette-root",
+            str(root / "cassettes"),
+            "--calibration-dir",
+            str(root / "calibration"),
+            "--record",
+        ]
+        handler = _scripted_judge(shipped, wrong, compact=compact)
+        with FakeMessagesServer(handler=handler) as server:
+            monkeypatch.setenv("ANTHROPIC_API_KEY", "loopback-key")
+            monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+            assert main(args) == 0
+        assert len(server.requests) == 56  # every item judged in one call, no repair turn
+        calibration = load_calibration(root / "calibration" / "judge-loopback-judge.json")
+        assert calibration is not None and calibration.prompt_version == "judge-v2"
+        figures[compact] = calibration.figures
+    assert figures[True] == figures[False]
+    invention = figures[True]["no_invention"]
+    assert (invention["recall"], invention["specificity"], invention["unjudged"]) == (0.9, 1.0, 0)
+    assert all(rule["unjudged"] == 0 for rule in figures[True].values())
 
 
 def test_replay_without_a_cassette_says_how_to_record(

@@ -29,8 +29,10 @@ from agentic_chunking.judge import (
     PairVerdict,
     PropositionVerdict,
     candidate_pairs,
+    cited_reason,
     combine,
     number_propositions,
+    number_sentences,
     plan_judge_requests,
     read_judge_reply,
     read_judge_request,
@@ -46,6 +48,10 @@ SOURCE = (
     "The Medici Bank opened branches in Rome and Venice. Pruning is not needed after frost "
     "damage but may be needed where drainage is poor."
 )
+SENTENCES = [
+    "The Medici Bank opened branches in Rome and Venice.",
+    "Pruning is not needed after frost damage but may be needed where drainage is poor.",
+]
 PROPOSITIONS = [
     "The Medici Bank opened a branch in Rome.",
     "The Medici Bank opened a branch in Venice.",
@@ -111,7 +117,7 @@ def test_a_whole_reply_reads_in_the_order_asked() -> None:
         (_verdicts("supported", "plausible"), "verdict 'plausible'"),
         (json.dumps([{"n": 1, "verdict": "supported"}]), "no one-line reason"),
         (json.dumps([{"n": True, "verdict": "supported", "reason": "a"}]), "no proposition number"),
-        (json.dumps(["supported"]), "not an object"),
+        (json.dumps(["supported"]), "neither [n, sentence] nor an object"),
     ],
 )
 def test_a_reply_that_is_not_whole_is_refused_with_the_reason(raw: str, reason: str) -> None:
@@ -135,6 +141,59 @@ def test_pairs_must_be_answered_exactly_once(
         read_judge_reply(raw, numbers=[1, 2], pairs=[(1, 2)])
 
 
+SHOWN = {1: SENTENCES[0], 2: SENTENCES[1]}
+COMPACT = json.dumps(
+    [
+        [1, 1],
+        [2, 1, 2],
+        {"n": 3, "verdict": "not_supported", "reason": "the source ties drainage to pruning"},
+        {"pair": [1, 2], "same_fact": False, "reason": "Rome vs Venice"},
+    ]
+)
+
+
+def test_a_compact_reply_cites_sentences_for_supported_and_reasons_the_rest() -> None:
+    verdicts, pairs = read_judge_reply(COMPACT, numbers=[1, 2, 3], pairs=[(1, 2)], sentences=SHOWN)
+    assert verdicts[0] == PropositionVerdict(
+        1, "supported", f'source sentence 1: "{SENTENCES[0]}"', (1,)
+    )
+    assert verdicts[1].sentences == (1, 2)
+    assert verdicts[1].reason == cited_reason(SHOWN)
+    assert verdicts[1].reason == f'source sentences 1, 2: "{SENTENCES[0]}" ... "{SENTENCES[1]}"'
+    assert (verdicts[2].verdict, verdicts[2].sentences) == ("not_supported", ())
+    assert verdicts[2].reason == "the source ties drainage to pruning"
+    assert pairs == [PairVerdict(1, 2, False, "Rome vs Venice")]
+    # what a reference server sends for these verdicts is the same compact reply
+    assert json.dumps([v.to_reply_item() for v in verdicts] + [p.to_dict() for p in pairs]) == (
+        COMPACT
+    )
+
+
+@pytest.mark.parametrize(
+    ("items", "reason"),
+    [
+        ([[1, 1], [2, 9]], "cites source sentence(s) [9], which the <source> of the request"),
+        ([[1, 1], [2]], "a supported verdict is [proposition number, source sentence number"),
+        ([[1, 1], [2, "1"]], "a supported verdict is [proposition number"),
+        ([[1, 1], [True, 1]], "a supported verdict is [proposition number"),
+        ([[1, 1]], "skips proposition(s) [2]"),
+        ([[1, 1], [1, 2]], "proposition 1 is judged twice"),
+        ([[1, 1], {"n": 1, "verdict": "not_atomic", "reason": "r"}], "judged twice"),
+        ([[1, 1], [3, 1]], "proposition 3, which was not asked"),
+    ],
+)
+def test_a_compact_reply_must_still_judge_every_proposition_once_citing_shown_sentences(
+    items: list[object], reason: str
+) -> None:
+    with pytest.raises(ReplyParseError, match=re.escape(reason)):
+        read_judge_reply(json.dumps(items), numbers=[1, 2], pairs=[], sentences=SHOWN)
+
+
+def test_without_numbered_sentences_no_citation_is_readable() -> None:
+    with pytest.raises(ReplyParseError, match=r"cites source sentence\(s\) \[1\]"):
+        read_judge_reply("[[1, 1]]", numbers=[1], pairs=[])
+
+
 # -- the request -------------------------------------------------------------------------
 
 
@@ -150,11 +209,27 @@ def test_one_case_is_one_call_with_its_source_propositions_and_pairs() -> None:
     (request,) = plan_judge_requests(inputs, _response(PROPOSITIONS))
     assert request.numbers == (1, 2, 3)
     assert request.pairs == ((1, 2),)
-    assert f'<chunk id="C1">\n{SOURCE}\n</chunk>' in request.message
+    assert f'<chunk id="C1">\n[1] {SENTENCES[0]}\n[2] {SENTENCES[1]}\n</chunk>' in request.message
     assert 'id="C2"' not in request.message  # an empty chunk is not sent
     read = read_judge_request(request.message)
     assert read.propositions == dict(enumerate(PROPOSITIONS, start=1))
     assert read.pairs == ((1, 2),)
+    assert read.sentences == request.sentence_texts == {1: SENTENCES[0], 2: SENTENCES[1]}
+
+
+def test_source_sentences_keep_their_case_number_in_every_request() -> None:
+    inputs = [
+        AgenticChunkInput("A", "Alpha is first. It has\n  two sentences."),
+        AgenticChunkInput("B", "Beta is second."),
+    ]
+    assert [(s.number, s.chunk_id, s.text) for s in number_sentences(inputs)] == [
+        (1, "A", "Alpha is first."),
+        (2, "A", "It has two sentences."),  # whitespace collapsed: one line per sentence
+        (3, "B", "Beta is second."),
+    ]
+    (request,) = plan_judge_requests(inputs, _response(["Beta is a letter."], sources=("B",)))
+    assert '<chunk id="B">\n[3] Beta is second.\n</chunk>' in request.message
+    assert request.sentence_texts == {3: "Beta is second."}
 
 
 @settings(deadline=None, max_examples=25)
@@ -274,6 +349,46 @@ def test_a_reply_cut_at_max_tokens_fails_cleanly_without_a_repair() -> None:
     assert judgement.error is not None
     assert "judge call 1 of 1 stopped at max_tokens (4000)" in judgement.error
     assert "max_tokens_per_batch" not in judgement.error
+
+
+def test_a_compact_reply_over_the_wire_cites_the_numbered_sentences() -> None:
+    judgement, server = _judge([COMPACT])
+    assert judgement.error is None
+    assert [(v.verdict, v.sentences) for v in judgement.propositions] == [
+        ("supported", (1,)),
+        ("supported", (1, 2)),
+        ("not_supported", ()),
+    ]
+    assert f"[2] {SENTENCES[1]}" in user_text(server.requests[0].body)
+
+
+def test_a_citation_of_a_sentence_the_source_lacks_gets_one_repair_turn() -> None:
+    wrong = COMPACT.replace("[2, 1, 2]", "[2, 7]")
+    judgement, server = _judge([wrong, wrong])
+    assert judgement.error is not None and judgement.propositions == ()
+    assert "cites source sentence(s) [7]" in user_text(server.requests[1].body)
+
+
+def test_a_cleared_warning_shows_the_cited_sentence_and_only_reasons_can_be_unverified() -> None:
+    from agentic_chunking.report._changes import unverified_quotes
+
+    verdicts, pairs = read_judge_reply(
+        COMPACT.replace("the source ties drainage to pruning", 'the source says \\"frost kills\\"'),
+        numbers=[1, 2, 3],
+        pairs=[(1, 2)],
+        sentences=SHOWN,
+    )
+    judgement = Judgement("j", tuple(verdicts), tuple(pairs))
+    out = combine(
+        {NO_INVENTION: [_finding(1, severity=WARNING)]}, judgement, NUMBERED, rules=ALL_RULES
+    )
+    cleared, raised = out[NO_INVENTION]
+    record = FindingRecord.of(cleared)
+    assert record.judge == "cleared"
+    assert record.judge_reason == f'source sentence 1: "{SENTENCES[0]}"'
+    assert SENTENCES[0] in record.judge_text
+    assert unverified_quotes(record.judge_reason, SOURCE) == ()  # the source's own sentence
+    assert unverified_quotes(FindingRecord.of(raised).judge_reason, SOURCE) == ("frost kills",)
 
 
 def test_an_unknown_judge_model_stops_with_a_message_naming_judge_model() -> None:

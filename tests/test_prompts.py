@@ -25,7 +25,7 @@ FILES = {
     "extraction": "extraction.v2.txt",
     "grouping": "grouping.v2.txt",
     "grouping_merge": "grouping-merge.v1.txt",
-    "judge": "judge.v1.txt",
+    "judge": "judge.v2.txt",
 }
 
 
@@ -34,11 +34,20 @@ def test_versions_come_from_the_first_line_of_each_file() -> None:
         "extraction": "extraction-v2",
         "grouping": "grouping-v2",
         "grouping_merge": "grouping-merge-v1",
-        "judge": "judge-v1",
+        "judge": "judge-v2",
     }
     for stage, name in FILES.items():
         raw = resources.files("agentic_chunking.pipeline").joinpath("prompts", name)
         assert raw.read_text("utf-8").startswith(f"# version: {PROMPT_VERSIONS[stage]}\n")
+
+
+def test_judge_v2_asks_for_sentence_numbers_and_v1_is_kept() -> None:
+    text = load_prompt("judge").text
+    assert "[n, k] if supported" in text and '"reason": "short reason"' in text
+    v1 = resources.files("agentic_chunking.pipeline").joinpath("prompts", "judge.v1.txt")
+    v1_text = v1.read_text("utf-8")
+    assert v1_text.startswith("# version: judge-v1\n")
+    assert len(text) < len(v1_text) / 2  # the system prompt is sent with every judge call
 
 
 def test_grouping_v1_is_kept_for_the_cassettes_that_answer_it() -> None:

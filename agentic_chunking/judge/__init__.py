@@ -1,9 +1,10 @@
 """The recorded judge: model-graded verification of what deterministic rules cannot decide.
 
-After a case's pipeline run, the judge model (prompt ``judge-v1``) gets the case's input
-chunks, its numbered propositions and the pairs that may state one fact, and answers per
-proposition (supported / not supported / needs context / not atomic, with a reason
-quoting the source) and per pair (same fact or not): one call per case, two or three for a
+After a case's pipeline run, the judge model (prompt ``judge-v2``) gets the case's input
+chunks as numbered sentences, its numbered propositions and the pairs that may state one
+fact, and answers per proposition (supported, citing the source sentence by number; or
+not supported / needs context / not atomic, with a short reason) and per pair (same fact
+or not, with a short reason): one call per case, two or three for a
 large one. ``combine`` merges its verdicts with the deterministic findings (deterministic
 errors first); ``assess`` runs every check on one output and takes the judgement in (the
 suite's verdict on a case, and ``agentic-chunking check``'s on any output). The suite
@@ -53,9 +54,11 @@ from ._request import (
     JudgeRequest,
     Numbered,
     ReadRequest,
+    SourceSentence,
     candidate_pairs,
     judge_user_message,
     number_propositions,
+    number_sentences,
     plan_judge_requests,
     read_judge_request,
 )
@@ -70,6 +73,7 @@ from ._verdicts import (
     PairVerdict,
     PropositionVerdict,
     Verdict,
+    cited_reason,
     read_judge_reply,
 )
 
@@ -103,12 +107,14 @@ __all__ = [
     "PairVerdict",
     "PropositionVerdict",
     "ReadRequest",
+    "SourceSentence",
     "Verdict",
     "assess",
     "calibrate",
     "calibration_figures",
     "calibration_path",
     "candidate_pairs",
+    "cited_reason",
     "combine",
     "judge_check",
     "judge_usage",
@@ -117,6 +123,7 @@ __all__ = [
     "load_items",
     "not_run",
     "number_propositions",
+    "number_sentences",
     "plan_judge_requests",
     "read_judge_reply",
     "read_judge_request",

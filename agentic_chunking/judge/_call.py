@@ -1,4 +1,4 @@
-"""The judge calls of one case: the pipeline's own call-parse-repair loop, with judge-v1.
+"""The judge calls of one case: the pipeline's own call-parse-repair loop, with judge-v2.
 
 ``run_judge`` sends the requests of ``plan_judge_requests`` one after the other, in order
 (so a recorded cassette holds them in a stable order after the pipeline's calls), at
@@ -28,11 +28,11 @@ if TYPE_CHECKING:
 JUDGE_STAGE = "judge"
 JUDGE_MODEL_ENV_VAR = "AGENTIC_CHUNKING_JUDGE_MODEL"
 DEFAULT_JUDGE_MAX_TOKENS = 4000
-"""Room for about 50 verdicts with their one-line reasons, and the pairs."""
+"""Room for about 50 verdicts, every one with a short reason, and the pairs."""
 JUDGE_SHAPE = (
-    'the JSON array of {"n": ..., "verdict": ..., "reason": ...} objects, one per numbered '
-    'proposition, then {"pair": [..., ...], "same_fact": ..., "reason": ...} objects, one '
-    "per pair"
+    "the JSON array with one item per numbered proposition, in order ([n, k] when "
+    'supported, k the source sentence number; else {"n": ..., "verdict": ..., "reason": '
+    '...}), then one {"pair": [..., ...], "same_fact": ..., "reason": ...} per pair'
 )
 
 
@@ -88,7 +88,12 @@ def _ask(request: JudgeRequest, settings: CallSettings, max_tokens: int) -> Outc
             messages=[{"role": "user", "content": request.message}],
             max_tokens=max_tokens,
             settings=settings,
-            parse=lambda raw: read_judge_reply(raw, numbers=request.numbers, pairs=request.pairs),
+            parse=lambda raw: read_judge_reply(
+                raw,
+                numbers=request.numbers,
+                pairs=request.pairs,
+                sentences=request.sentence_texts,
+            ),
             shape=JUDGE_SHAPE,
         )
     except ConfigurationError as error:

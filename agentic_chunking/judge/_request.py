@@ -9,7 +9,10 @@ Guarantees of ``plan_judge_requests``:
 - every candidate pair is in exactly one request, the one holding its later member; an
   earlier member judged in another request is shown under ``<other_propositions>``;
 - each request carries the input chunks its propositions came from (all of them when the
-  output records no provenance), so a split request still sees its whole source.
+  output records no provenance), so a split request still sees its whole source;
+- the source goes as numbered sentences (``number_sentences``: the project's segmenter,
+  numbered 1..m over all non-empty input chunks of the case), so a sentence keeps its
+  number in every request of a case and a supported verdict can cite it by number.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .._models import AgenticChunkInput, AgenticResponse
+from .._text import split_sentences
 from ..checks import same_fact
 from ..checks._language import profile
 from ._verdicts import Pair
@@ -45,14 +49,31 @@ class Numbered:
 
 
 @dataclass(frozen=True, slots=True)
+class SourceSentence:
+    """A sentence of the case's source with its judge number (1-based) and its chunk;
+    ``text`` has its whitespace collapsed to single spaces."""
+
+    number: int
+    chunk_id: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class JudgeRequest:
-    """One judge call: which numbers and pairs it judges, and the user message it sends."""
+    """One judge call: which numbers and pairs it judges, the source sentences it shows
+    (those a supported verdict may cite), and the user message it sends."""
 
     index: int
     of: int
     numbers: tuple[int, ...]
     pairs: tuple[Pair, ...]
     message: str
+    sentences: tuple[SourceSentence, ...] = ()
+
+    @property
+    def sentence_texts(self) -> dict[int, str]:
+        """The text of each sentence shown, by number."""
+        return {s.number: s.text for s in self.sentences}
 
     @property
     def label(self) -> str:
@@ -66,6 +87,18 @@ def number_propositions(chunks: Iterable[Sequence[str]]) -> list[Numbered]:
         for text in chunk:
             numbered.append(Numbered(len(numbered) + 1, chunk_index, text))
     return numbered
+
+
+def number_sentences(inputs: Iterable[AgenticChunkInput]) -> list[SourceSentence]:
+    """The sentences of the non-empty ``inputs`` (``split_sentences``), numbered 1..m in
+    input order; the numbering depends on the case's inputs only, never on a request."""
+    sentences: list[SourceSentence] = []
+    for chunk in inputs:
+        for text in split_sentences(chunk.text):
+            sentences.append(
+                SourceSentence(len(sentences) + 1, chunk.chunk_id, " ".join(text.split()))
+            )
+    return sentences
 
 
 def candidate_pairs(propositions: Sequence[Numbered]) -> list[Pair]:
@@ -102,6 +135,7 @@ def plan_judge_requests(
     propositions = number_propositions(c.propositions for c in response.chunks)
     if not propositions:
         return []
+    sentences = number_sentences(inputs)
     if pairs is None:
         pairs = candidate_pairs(propositions)
     calls = min(MAX_CALLS, math.ceil(len(propositions) / max_per_call))
@@ -116,20 +150,31 @@ def plan_judge_requests(
         others = sorted({a for a, _ in mine if a not in numbers})
         chunk_indexes = {p.chunk_index for p in group}
         sources = {s for i in chunk_indexes for s in response.chunks[i].source_chunk_ids}
-        shown = [c for c in inputs if c.text.strip() and (not sources or c.chunk_id in sources)]
+        shown = tuple(s for s in sentences if not sources or s.chunk_id in sources)
         message = judge_user_message(shown, group, [propositions[n - 1] for n in others], mine)
-        requests.append(JudgeRequest(index, len(groups), tuple(sorted(numbers)), mine, message))
+        requests.append(
+            JudgeRequest(index, len(groups), tuple(sorted(numbers)), mine, message, shown)
+        )
     return requests
 
 
 def judge_user_message(
-    source: Sequence[AgenticChunkInput],
+    source: Sequence[SourceSentence],
     propositions: Sequence[Numbered],
     others: Sequence[Numbered],
     pairs: Sequence[Pair],
 ) -> str:
-    """The user message of a judge call (the tags the judge-v1 prompt describes)."""
-    chunks = "\n".join(f'<chunk id="{c.chunk_id}">\n{c.text.strip()}\n</chunk>' for c in source)
+    """The user message of a judge call (the tags the judge-v2 prompt describes): the
+    source sentences as ``[k] text`` lines inside one ``<chunk>`` per input chunk."""
+    by_chunk: dict[str, list[SourceSentence]] = {}
+    for sentence in source:
+        by_chunk.setdefault(sentence.chunk_id, []).append(sentence)
+    chunks = "\n".join(
+        f'<chunk id="{chunk_id}">\n'
+        + "\n".join(f"[{s.number}] {s.text}" for s in members)
+        + "\n</chunk>"
+        for chunk_id, members in by_chunk.items()
+    )
     parts = [f"<source>\n{chunks}\n</source>", _section("propositions", propositions)]
     if others:
         parts.append(_section("other_propositions", others))
@@ -144,8 +189,9 @@ def _section(tag: str, propositions: Sequence[Numbered]) -> str:
     return f"<{tag}>\n{lines}\n</{tag}>"
 
 
-_SECTION = re.compile(r"<(propositions|other_propositions|pairs)>\n(.*?)\n</\1>", re.DOTALL)
+_SECTION = re.compile(r"<(source|propositions|other_propositions|pairs)>\n(.*?)\n</\1>", re.DOTALL)
 _NUMBERED = re.compile(r"^(\d+)\. (.*)$")
+_SENTENCE = re.compile(r"^\[(\d+)\] (.*)$")
 _PAIR = re.compile(r"^(\d+) \| (\d+)$")
 
 
@@ -156,10 +202,12 @@ class ReadRequest:
     propositions: dict[int, str]
     others: dict[int, str]
     pairs: tuple[Pair, ...]
+    sentences: dict[int, str]
 
 
 def read_judge_request(message: str) -> ReadRequest:
-    """Read the numbered propositions and pairs out of a judge user message."""
+    """Read the numbered propositions, pairs and source sentences out of a judge user
+    message."""
     sections = {m.group(1): m.group(2).splitlines() for m in _SECTION.finditer(message)}
 
     def numbered(tag: str) -> dict[int, str]:
@@ -167,8 +215,10 @@ def read_judge_request(message: str) -> ReadRequest:
         return {int(m.group(1)): m.group(2) for m in found if m}
 
     found_pairs = (_PAIR.match(line) for line in sections.get("pairs", []))
+    found_sentences = (_SENTENCE.match(line) for line in sections.get("source", []))
     return ReadRequest(
         propositions=numbered("propositions"),
         others=numbered("other_propositions"),
         pairs=tuple((int(m.group(1)), int(m.group(2))) for m in found_pairs if m),
+        sentences={int(m.group(1)): m.group(2) for m in found_sentences if m},
     )

@@ -1,11 +1,20 @@
 """The judge's verdicts as records, and the reader of a judge reply.
 
-A judge reply is a JSON array (read by the project's tolerant parser, ``_parse``): one
-object ``{"n": <number>, "verdict": ..., "reason": ...}`` per numbered proposition, then
-one ``{"pair": [<first>, <second>], "same_fact": true|false, "reason": ...}`` per pair.
+A judge reply (prompt judge-v2) is a JSON array, read by the project's tolerant parser
+(``_parse``), with one item per numbered proposition, then one per pair:
+
+- ``[<n>, <k>, ...]``: proposition n is supported, stated by source sentence(s) k (the
+  numbers of the request's ``[k]`` lines); no reason, the cited sentence is the evidence;
+- ``{"n": <n>, "verdict": ..., "reason": ...}``: any other verdict, with a short reason
+  (an object saying "supported" with a reason is read too, as judge-v1 wrote it);
+- ``{"pair": [<first>, <second>], "same_fact": true|false, "reason": ...}``.
+
 ``read_judge_reply`` returns exactly one verdict per proposition asked and one per pair
 asked, or raises ReplyParseError naming what is wrong (a number skipped, repeated or not
-asked, an unknown verdict, a missing reason), so the caller can ask once for a repair.
+asked, a sentence the request did not show, an unknown verdict, a missing reason), so the
+caller can ask once for a repair; a reply that stays incomplete leaves the case to the
+rules. A cited verdict's ``reason`` is the cited sentences' own text, so it is exactly
+verifiable against the source.
 """
 
 from __future__ import annotations
@@ -26,21 +35,44 @@ NOT_SUPPORTED: Verdict = "not_supported"
 NEEDS_CONTEXT: Verdict = "needs_context"
 NOT_ATOMIC: Verdict = "not_atomic"
 VERDICTS: tuple[Verdict, ...] = (SUPPORTED, NOT_SUPPORTED, NEEDS_CONTEXT, NOT_ATOMIC)
-"""The per-proposition verdicts the judge prompt (judge-v1) allows."""
+"""The per-proposition verdicts the judge prompt allows."""
 
 Pair = tuple[int, int]
 
 
 @dataclass(frozen=True, slots=True)
 class PropositionVerdict:
-    """The judge's verdict on proposition ``number`` (1-based, output order) and why."""
+    """The judge's verdict on proposition ``number`` (1-based, output order) and why.
+
+    ``sentences`` are the source sentence numbers a supported verdict cites (empty for a
+    verdict given with a reason); then ``reason`` is ``cited_reason`` of their texts."""
 
     number: int
     verdict: Verdict
     reason: str
+    sentences: tuple[int, ...] = ()
+
+    def to_reply_item(self) -> list[int] | dict[str, Any]:
+        """The item a judge-v2 reply gives for this verdict: ``[n, k, ...]`` when it cites
+        sentences, else the object with its reason."""
+        if self.sentences:
+            return [self.number, *self.sentences]
+        return self.to_dict()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"n": self.number, "verdict": self.verdict, "reason": self.reason}
+        data: dict[str, Any] = {"n": self.number, "verdict": self.verdict, "reason": self.reason}
+        if self.sentences:
+            data["sentences"] = list(self.sentences)
+        return data
+
+
+def cited_reason(cited: Mapping[int, str]) -> str:
+    """The reason of a supported verdict that cites sentences: their numbers and their
+    text, quoted (``source sentence 3: "..."``; two or more joined by `` ... ``)."""
+    numbers = ", ".join(str(n) for n in cited)
+    label = "source sentence" if len(cited) == 1 else "source sentences"
+    quotes = " ... ".join(f'"{text}"' for text in cited.values())
+    return f"{label} {numbers}: {quotes}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,21 +125,35 @@ class Judgement:
 
 
 def read_judge_reply(
-    raw: str | None, *, numbers: Sequence[int], pairs: Sequence[Pair]
+    raw: str | None,
+    *,
+    numbers: Sequence[int],
+    pairs: Sequence[Pair],
+    sentences: Mapping[int, str] | None = None,
 ) -> tuple[list[PropositionVerdict], list[PairVerdict]]:
     """Read a judge reply that must judge exactly ``numbers`` and ``pairs``.
 
-    Returns the verdicts in the order asked. Raises ReplyParseError (with the raw reply)
-    for anything else: not a JSON array, an item that is neither a verdict nor a pair, an
-    unknown verdict, an empty reason, a number or pair not asked, repeated or left out.
+    ``sentences`` are the source sentences the request showed, by number: the only ones a
+    supported verdict may cite. Returns the verdicts in the order asked. Raises
+    ReplyParseError (with the raw reply) for anything else: not a JSON array, an item that
+    is neither a verdict nor a pair, an unknown verdict, an empty reason, a citation of no
+    sentence or of a sentence not shown, a number or pair not asked, repeated or left out.
     """
     items = load_json_array(raw)
+    shown = sentences or {}
     verdicts: dict[int, PropositionVerdict] = {}
     pair_verdicts: dict[Pair, PairVerdict] = {}
     asked_pairs = {tuple(sorted(p)): p for p in pairs}
     for position, item in enumerate(items, start=1):
+        if isinstance(item, list):
+            cited = _read_citation(item, position, numbers, verdicts, shown, raw)
+            verdicts[cited.number] = cited
+            continue
         if not isinstance(item, Mapping):
-            _fail(f"item {position} is {json.dumps(item)[:60]}, not an object", raw)
+            _fail(
+                f"item {position} is {json.dumps(item)[:60]}, neither [n, sentence] nor an object",
+                raw,
+            )
         reason = item.get("reason")
         if not isinstance(reason, str) or not reason.strip():
             _fail(f"item {position} has no one-line reason", raw)
@@ -131,6 +177,35 @@ def read_judge_reply(
     if missing_pairs:
         _fail(f"the reply skips pair(s) {missing_pairs}: every pair needs an answer", raw)
     return [verdicts[n] for n in numbers], [pair_verdicts[p] for p in pairs]
+
+
+def _read_citation(
+    item: list[Any],
+    position: int,
+    numbers: Sequence[int],
+    seen: Mapping[int, PropositionVerdict],
+    shown: Mapping[int, str],
+    raw: str | None,
+) -> PropositionVerdict:
+    """``[n, k, ...]``: proposition n supported by the shown source sentence(s) k."""
+    if len(item) < 2 or not all(isinstance(v, int) and not isinstance(v, bool) for v in item):
+        _fail(
+            f"item {position} is {json.dumps(item)[:60]}; a supported verdict is "
+            "[proposition number, source sentence number, ...]",
+            raw,
+        )
+    number = _read_number({"n": item[0]}, position, numbers, seen, raw)
+    cited = list(dict.fromkeys(item[1:]))
+    unknown = [k for k in cited if k not in shown]
+    if unknown:
+        _fail(
+            f"item {position} (proposition {number}) cites source sentence(s) {unknown}, "
+            "which the <source> of the request does not show",
+            raw,
+        )
+    return PropositionVerdict(
+        number, SUPPORTED, cited_reason({k: shown[k] for k in cited}), tuple(cited)
+    )
 
 
 def _read_number(
