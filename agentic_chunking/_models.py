@@ -202,24 +202,29 @@ class CallUsage:
 
 @dataclass(frozen=True, slots=True)
 class ExtractedBatch:
-    """The propositions one extraction batch gave (kept on a failed response)."""
+    """The propositions one extraction batch gave (kept on a failed response).
+
+    ``chunk_ids``: the input chunks the batch holds (several when small chunks were
+    packed into one batch). Written as ``ChunkIds``; a file's older ``ChunkId`` is read.
+    """
 
     batch: int  # 1-based, as in messages and CallUsage.batch
-    chunk_id: str
+    chunk_ids: tuple[str, ...]
     propositions: tuple[str, ...]
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "Batch": self.batch,
-            "ChunkId": self.chunk_id,
+            "ChunkIds": list(self.chunk_ids),
             "Propositions": list(self.propositions),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ExtractedBatch:
+        ids = data["ChunkIds"] if "ChunkIds" in data else [data["ChunkId"]]
         return cls(
             batch=int(data["Batch"]),
-            chunk_id=str(data["ChunkId"]),
+            chunk_ids=tuple(str(i) for i in ids),
             propositions=tuple(str(p) for p in data.get("Propositions", [])),
         )
 

@@ -286,7 +286,11 @@ class ScriptedPipeline:
     """A handler that answers the pipeline's prompts from data, for generated documents.
 
     Extraction: the reply for a batch is ``extraction[batch text]`` (a list of
-    propositions). Grouping (grouping-v2): the numbered propositions are grouped by
+    propositions); a batch that packs several texts of ``extraction`` (joined by blank
+    lines) is answered with their lists, concatenated in order; any other batch (one that
+    holds part of a text, cut to fill a batch) with the propositions of every text that
+    occur verbatim in it, in the order they occur (generated facts are their sentences).
+    Grouping (grouping-v2): the numbered propositions are grouped by
     ``theme(proposition)`` and answered with numbers, themes in order of first
     appearance; with ``copy_facts`` the reply copies the texts instead (the grouping-v1
     shape, for comparison). Merge of windows: categories with the same label are joined.
@@ -303,10 +307,8 @@ class ScriptedPipeline:
     ) -> None:
         from .pipeline._prompts import extraction_user_message, load_prompt
 
-        self._extraction = {
-            extraction_user_message(text): json.dumps(list(props))
-            for text, props in extraction.items()
-        }
+        self._extraction = {text: list(props) for text, props in extraction.items()}
+        self._wrap = extraction_user_message("\n").split("\n")
         self._systems = {
             load_prompt(stage).text: stage for stage in ("extraction", "grouping", "grouping_merge")
         }
@@ -322,7 +324,8 @@ class ScriptedPipeline:
             self.calls[stage] = self.calls.get(stage, 0) + 1
         first = body["messages"][0]["content"]
         if stage == "extraction":
-            return FakeReply(text=self._extraction[first], delay_s=self._delay_s)
+            text = first.removeprefix(self._wrap[0] + "\n").removesuffix("\n" + self._wrap[-1])
+            return FakeReply(text=json.dumps(self._extract(text)), delay_s=self._delay_s)
         listed = [
             (int(match[1]), match[2])
             for line in first.splitlines()
@@ -335,6 +338,22 @@ class ScriptedPipeline:
         else:
             return FakeReply(status=400, text=f"ScriptedPipeline: unknown system prompt ({stage})")
         return FakeReply(text=text, delay_s=self._delay_s)
+
+    def _extract(self, batch: str) -> list[str]:
+        """The propositions of ``batch``: its own, else those of the texts it packs."""
+        if batch in self._extraction:
+            return self._extraction[batch]
+        found: list[str] = []
+        pending: list[str] = []
+        for paragraph in batch.split("\n\n"):
+            pending.append(paragraph)
+            if "\n\n".join(pending) in self._extraction:
+                found.extend(self._extraction["\n\n".join(pending)])
+                pending = []
+        if not pending:
+            return found
+        verbatim = {p for props in self._extraction.values() for p in props if p in batch}
+        return sorted(verbatim, key=batch.index)
 
     def _grouping(self, listed: list[tuple[int, str]]) -> str:
         groups: dict[str, list[tuple[int, str]]] = {}

@@ -36,12 +36,12 @@ Run = Callable[..., tuple[int, str, str]]
 
 
 def echo_model(body: dict[str, Any]) -> FakeReply | str:
-    """Each batch's text becomes one proposition; the grouping puts all in one chunk."""
+    """Each paragraph of a batch becomes one proposition; the grouping puts all in one chunk."""
     text = user_text(body)
     if body["system"] == load_prompt("grouping").text:
         facts = [line.split(". ", 1)[1] for line in text.splitlines()[1:-1]]
         return json.dumps([{"category": "Everything", "facts": facts}])
-    return json.dumps([text.removeprefix("<text>\n").removesuffix("\n</text>")])
+    return json.dumps(text.removeprefix("<text>\n").removesuffix("\n</text>").split("\n\n"))
 
 
 @pytest.fixture(autouse=True)
@@ -69,6 +69,11 @@ def serve(monkeypatch: pytest.MonkeyPatch, server: FakeMessagesServer, path: str
     # A reply sent after the client gave up (timeout, Ctrl-C) is a broken pipe in the
     # server's thread; keep socketserver's report of it out of the CLI's stderr.
     server._httpd.handle_error = lambda request, address: None  # type: ignore[method-assign]
+
+
+ONE_PARAGRAPH_A_BATCH = ("--max-tokens-per-batch", "6")
+"""24 characters: each "Fact number N is true." (22) is a batch of its own, never packed."""
+ONE_A_BATCH = 6
 
 
 def document(tmp_path: Path, paragraphs: int = 3, name: str = "doc.md") -> Path:
@@ -236,7 +241,7 @@ def test_a_failed_run_keeps_the_previous_output_and_saves_what_was_extracted(
     out.write_text('{"previous": true}\n')
     with FakeMessagesServer(handler=batch_two_fails("no JSON here at all")) as server:
         serve(monkeypatch, server)
-        status, _, err = run("chunk", document(tmp_path), "-o", out)
+        status, _, err = run("chunk", document(tmp_path), "-o", out, *ONE_PARAGRAPH_A_BATCH)
     assert status == 1
     assert out.read_text() == '{"previous": true}\n'
     failed = json.loads((tmp_path / "out.failed.json").read_text())
@@ -254,7 +259,9 @@ def test_on_failure_write_puts_the_failure_document_in_the_output(
     out.write_text('{"previous": true}\n')
     with FakeMessagesServer(handler=batch_two_fails("no JSON here at all")) as server:
         serve(monkeypatch, server)
-        status, _, err = run("chunk", document(tmp_path), "-o", out, "--on-failure", "write")
+        status, _, err = run(
+            "chunk", document(tmp_path), "-o", out, "--on-failure", "write", *ONE_PARAGRAPH_A_BATCH
+        )
     assert status == 1 and f"written to {out}" in err
     assert json.loads(out.read_text())["FailedBatches"] == [2]
     assert not (tmp_path / "out.failed.json").exists()
@@ -267,13 +274,15 @@ def test_a_failed_model_call_exits_3_and_keeps_the_propositions_before_it(
     broken = FakeReply(status=500, text="boom", headers={"x-should-retry": "false"})
     with FakeMessagesServer(handler=batch_two_fails(broken)) as server:
         serve(monkeypatch, server)
-        status, _, err = run("chunk", document(tmp_path), "-o", out, "--max-concurrency", "1")
+        status, _, err = run(
+            "chunk", document(tmp_path), "-o", out, "--max-concurrency", "1", *ONE_PARAGRAPH_A_BATCH
+        )
     assert status == 3 and "call for batch 2 failed with HTTP 500" in err
     assert not out.exists()
     failed = json.loads((tmp_path / "out.failed.json").read_text())
     assert failed["FailedBatches"] == [2]
     assert failed["Extracted"] == [
-        {"Batch": 1, "ChunkId": "P0001", "Propositions": ["Fact number 1 is true."]}
+        {"Batch": 1, "ChunkIds": ["P0001"], "Propositions": ["Fact number 1 is true."]}
     ]
     # batch 3 was not started after batch 2 failed outright: no money spent on a lost run
     assert not any("number 3" in user_text(r.body) for r in server.requests)
@@ -583,6 +592,7 @@ def test_ctrl_c_stops_at_once_with_one_line_and_no_half_written_file(tmp_path: P
             document(tmp_path, 6),
             "-o",
             out,
+            *ONE_PARAGRAPH_A_BATCH,
             env={"ANTHROPIC_BASE_URL": server.base_url},
         )
         deadline = time.monotonic() + 60
@@ -870,12 +880,19 @@ def test_a_failed_call_keeps_the_extracted_propositions_on_the_error() -> None:
         _client.make_client(api_key=KEY, base_url=server.base_url, max_retries=0) as client,
         pytest.raises(ModelCallError) as caught,
     ):
-        chunk(inputs, "DOC", client=client, model="reference", max_concurrency=1)
+        chunk(
+            inputs,
+            "DOC",
+            client=client,
+            model="reference",
+            max_concurrency=1,
+            max_tokens_per_batch=ONE_A_BATCH,
+        )
     response = caught.value.response
     assert isinstance(response, AgenticResponse) and not response.is_success
     assert response.failed_batches == (2,)
-    assert [(e.batch, e.chunk_id, e.propositions) for e in response.extracted] == [
-        (1, "C1", ("Fact number 1 is true.",))
+    assert [(e.batch, e.chunk_ids, e.propositions) for e in response.extracted] == [
+        (1, ("C1",), ("Fact number 1 is true.",))
     ]
     assert AgenticResponse.from_dict(response.to_dict()).to_dict() == response.to_dict()
 
@@ -890,7 +907,9 @@ def test_a_failed_grouping_keeps_every_extracted_proposition() -> None:
         FakeMessagesServer(handler=grouping_answers(cut)) as server,
         _client.make_client(api_key=KEY, base_url=server.base_url, max_retries=0) as client,
     ):
-        response = chunk(inputs, "DOC", client=client, model="reference")
+        response = chunk(
+            inputs, "DOC", client=client, model="reference", max_tokens_per_batch=ONE_A_BATCH
+        )
     assert not response.is_success and response.failed_batches == ()
     assert [e.propositions for e in response.extracted] == [
         ("Fact number 1 is true.",),
@@ -938,6 +957,7 @@ def test_an_interrupt_abandons_in_flight_calls_and_prints_nothing_after(
                     inputs,
                     "DOC",
                     client=client,
+                    max_tokens_per_batch=ONE_A_BATCH,
                     progress=lambda line: lines.append((time.monotonic(), line)),
                 )
             interrupted = time.monotonic()

@@ -142,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
             model=resolve_model(args.model),
             max_tokens_per_batch=args.max_tokens_per_batch,
             grouping_max_tokens=args.grouping_max_tokens,
+            extraction_max_tokens=args.extraction_max_tokens,
         )
         print("\n".join([f"plan for {args.path} (no model called):", *plan.lines()]))
         return 0

@@ -21,7 +21,7 @@ from typing import Any
 
 from .._models import AgenticChunkInput, CallUsage, estimate_tokens
 from .._text import split_sentences
-from ..client import estimate_cost_usd
+from ..client import check_max_tokens, estimate_cost_usd
 from ._batches import plan_batches
 from ._grouping import GROUP_OUTPUT_TOKENS, estimate_output_tokens, window_capacity
 from ._prompts import extraction_user_message, load_prompt
@@ -72,8 +72,18 @@ def plan_run(
     model: str,
     max_tokens_per_batch: int,
     grouping_max_tokens: int,
+    extraction_max_tokens: int | None = None,
 ) -> RunPlan:
-    """Plan a run of ``inputs`` without calling the model (raises InputError on bad input)."""
+    """Plan a run of ``inputs`` without calling the model.
+
+    The batches are ``plan_batches``'s, the run's own; the ``max_tokens`` limits are
+    checked as the run checks them (``check_max_tokens``). Raises InputError on bad input
+    or a ``max_tokens`` the run would refuse.
+    """
+    limits = {"grouping_max_tokens": grouping_max_tokens}
+    if extraction_max_tokens is not None:
+        limits["extraction_max_tokens"] = extraction_max_tokens
+    check_max_tokens(model, **limits)
     batches = plan_batches(inputs, max_tokens_per_batch)
     extraction_prompt = len(load_prompt("extraction").text)
     grouping_prompt = len(load_prompt("grouping").text)
@@ -97,7 +107,7 @@ def plan_run(
     return RunPlan(
         model=model,
         batches=len(batches),
-        input_chunks=len({b.chunk_id for b in batches}),
+        input_chunks=len({i for b in batches for i in b.chunk_ids}),
         estimated_propositions=propositions,
         grouping_windows=windows,
         estimated_input_tokens=input_tokens,
@@ -106,29 +116,75 @@ def plan_run(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class ProgressEvent:
+    """One finished call of a run: its ``stage`` ("extraction batch", "grouping window",
+    "grouping merge"), ``done`` of ``total`` in that stage, what it was (``label``) and
+    how it ended (``status``), and the run's tokens so far (every call finished until
+    now, repairs included)."""
+
+    stage: str
+    done: int
+    total: int
+    label: str
+    status: str
+    input_tokens: int
+    output_tokens: int
+
+    def line(self) -> str:
+        """``"extraction batch 3/40 done (<label>): <status>; tokens so far 1,200 in /
+        300 out"``."""
+        return (
+            f"{self.stage} {self.done}/{self.total} done ({self.label}): {self.status}; "
+            f"tokens so far {self.input_tokens:,} in / {self.output_tokens:,} out"
+        )
+
+
 class ProgressTally:
-    """Counts finished calls per stage and the tokens so far; reports one line per event.
+    """Counts finished calls per stage and the tokens so far; reports one event per call.
 
     Thread-safe. ``done(stage, total, label, status, calls)`` adds ``calls`` to the token
-    tally and reports ``"<stage> 3/40 done (<label>): <status>; tokens so far 1,200 in /
-    300 out"``.
+    tally and gives a :class:`ProgressEvent` to ``on_event``, else its ``line()`` to
+    ``report`` (unless ``line=False``).
     """
 
-    def __init__(self, report: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        report: Callable[[str], None] | None,
+        on_event: Callable[[ProgressEvent], None] | None = None,
+    ) -> None:
         self._report = report
+        self._on_event = on_event
         self._lock = threading.Lock()
         self._done: dict[str, int] = {}
         self.input_tokens = 0
         self.output_tokens = 0
 
     def done(
-        self, stage: str, total: int, label: str, status: str, calls: Sequence[CallUsage]
+        self,
+        stage: str,
+        total: int,
+        label: str,
+        status: str,
+        calls: Sequence[CallUsage],
+        *,
+        line: bool = True,
     ) -> None:
+        """Count ``calls`` and report the event (``line=False``: to ``on_event`` only)."""
         with self._lock:
             self._done[stage] = self._done.get(stage, 0) + 1
             self.input_tokens += sum(c.input_tokens for c in calls)
             self.output_tokens += sum(c.output_tokens for c in calls)
-            self._report(
-                f"{stage} {self._done[stage]}/{total} done ({label}): {status}; tokens so far "
-                f"{self.input_tokens:,} in / {self.output_tokens:,} out"
+            event = ProgressEvent(
+                stage=stage,
+                done=self._done[stage],
+                total=total,
+                label=label,
+                status=status,
+                input_tokens=self.input_tokens,
+                output_tokens=self.output_tokens,
             )
+            if self._on_event is not None:
+                self._on_event(event)
+            elif self._report is not None and line:
+                self._report(event.line())

@@ -62,8 +62,23 @@ class ReplyText(_Strict):
 
 
 class ExtractionReply(ReplyText):
-    chunk_id: str = Field(min_length=1)
+    """One batch's reply: ``chunk_id`` names the batch's one input chunk, ``chunk_ids`` the
+    input chunks of a batch that packs several (exactly one of the two is given)."""
+
+    chunk_id: str | None = Field(default=None, min_length=1)
+    chunk_ids: tuple[str, ...] | None = Field(default=None, min_length=1)
     repair: ReplyText | None = None
+
+    @model_validator(mode="after")
+    def _one_id_field(self) -> ExtractionReply:
+        if (self.chunk_id is None) == (self.chunk_ids is None):
+            raise ValueError("give exactly one of `chunk_id` or `chunk_ids`")
+        return self
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """The input chunk ids of the batch this reply answers."""
+        return (self.chunk_id,) if self.chunk_id is not None else tuple(self.chunk_ids or ())
 
 
 class GroupEntry(_Strict):
@@ -143,12 +158,13 @@ def load_replies(case: Case, replies_dir: Path) -> ReferenceReplies:
     except ValidationError as error:
         raise CaseError(f"{path}: {_describe(error)}") from None
     batches = plan_batches(case.agentic_inputs(), case.max_tokens_per_batch)
-    planned = [b.chunk_id for b in batches]
-    given = [e.chunk_id for e in replies.extraction]
+    planned = [list(b.chunk_ids) for b in batches]
+    given = [list(e.ids) for e in replies.extraction]
     if replies.case != case.id or planned != given:
         raise CaseError(
             f"{path}: answers case {replies.case} with extraction entries for chunks {given}, "
-            f"but {case.id} plans batches for chunks {planned}: one entry per batch, in order"
+            f"but {case.id} plans batches for chunks {planned}: one entry per batch, in order "
+            "(a batch that packs several input chunks is one entry with `chunk_ids: [...]`)"
         )
     _check_input_hash(case, replies, path)
     return replies
