@@ -84,7 +84,9 @@ def test_output_file_document_id_and_options(
     )
     assert status == 0
     out, err = capsys.readouterr()
-    assert out == "" and err == ""  # one batch: no progress
+    [summary] = err.splitlines()  # one batch: no progress line, only the summary
+    assert out == "" and summary.startswith("agentic-chunking chunk: done: 1 chunks, ")
+    assert summary.endswith(f"; written to {out_path}")
     result = json.loads(out_path.read_text(encoding="utf-8"))
     assert result["Chunks"][0]["ChunkId"] == "DOC-9-0001"
     assert server.requests[0].body["model"] == DEFAULT_MODEL
@@ -104,7 +106,7 @@ def test_json_chunk_list_with_extra_keys(
     out, err = capsys.readouterr()
     result = json.loads(out)
     assert result["Chunks"][0]["SourceChunkIds"] == ["L4-0", "L4-2"]
-    assert "warning: input chunk L4-1 is empty" in err
+    assert "warning: 1 empty input chunk:\n" in err and "  - input chunk L4-1 is empty" in err
     assert [(w["Kind"], w["Data"]) for w in result["Warnings"]] == [
         ("empty_input", {"chunk_id": "L4-1"})
     ]

@@ -41,6 +41,7 @@ from ..pipeline._run import (
     chunk_text_agentic,
 )
 from ._io import check_output_path, int_at_least, read_text_file, write_json
+from ._progress import RunDisplay
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
 JSON_SUFFIXES = (".json",)
@@ -110,6 +111,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "no model call, no key needed",
     )
     parser.add_argument(
+        "--max-chunk-tokens",
+        type=int_at_least(1),
+        metavar="N",
+        help="warn about an output chunk above N tokens (default: --max-tokens-per-batch)",
+    )
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress and no warning list on stderr: only errors and the summary line",
+    )
+    parser.add_argument(
         "--on-failure",
         choices=ON_FAILURE_CHOICES,
         default="keep",
@@ -146,6 +159,8 @@ def run(args: argparse.Namespace) -> int:
         )
         print("\n".join([f"plan for {args.path} (no model called):", *plan.lines()]))
         return 0
+    display = RunDisplay(model=resolve_model(args.model), prefix=PREFIX, quiet=args.quiet)
+    where = str(args.output) if args.output is not None else "the output on stdout"
     try:
         response = chunk_text_agentic(
             inputs,
@@ -155,25 +170,41 @@ def run(args: argparse.Namespace) -> int:
             max_concurrency=args.max_concurrency,
             extraction_max_tokens=args.extraction_max_tokens,
             grouping_max_tokens=args.grouping_max_tokens,
-            progress=_say,
+            progress=display.say,
+            on_event=display.event,
             timeout=args.timeout,
+            max_chunk_tokens=args.max_chunk_tokens,
         )
     except ModelCallError as error:
+        display.close()
         if isinstance(error.response, AgenticResponse):
             _write_failure(error.response, args.output, args.on_failure)
         raise
-    for warning in response.warnings:
-        _say(f"warning: {warning}")
+    finally:
+        display.close()
     if not response.is_success:
+        display.warnings(response.warnings, _failure_where(args.output, args.on_failure))
         _write_failure(response, args.output, args.on_failure)
         _say(f"failed: {response.error_detail}")
+        display.summary(response, _failure_where(args.output, args.on_failure), len(inputs))
         return 1
+    display.warnings(response.warnings, where)
     write_json(response.to_dict(), args.output)
+    display.summary(response, f"written to {where}", len(inputs))
     return 0
 
 
+def _failure_where(output: Path | None, on_failure: str) -> str:
+    if output is None:
+        return "the failure document on stdout"
+    return str(output if on_failure == "write" else failure_path(output))
+
+
+PREFIX = "agentic-chunking chunk: "
+
+
 def _say(line: str) -> None:
-    print(f"agentic-chunking chunk: {line}", file=sys.stderr)
+    print(f"{PREFIX}{line}", file=sys.stderr)
 
 
 def failure_path(output: Path) -> Path:

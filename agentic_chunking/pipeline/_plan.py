@@ -145,7 +145,7 @@ class ProgressTally:
 
     Thread-safe. ``done(stage, total, label, status, calls)`` adds ``calls`` to the token
     tally and gives a :class:`ProgressEvent` to ``on_event``, else its ``line()`` to
-    ``report`` (unless ``line=False``).
+    ``report`` (``line=False``: nothing reported, the tokens still counted).
     """
 
     def __init__(
@@ -170,7 +170,7 @@ class ProgressTally:
         *,
         line: bool = True,
     ) -> None:
-        """Count ``calls`` and report the event (``line=False``: to ``on_event`` only)."""
+        """Count ``calls`` and report the event (``line=False``: count only, report nothing)."""
         with self._lock:
             self._done[stage] = self._done.get(stage, 0) + 1
             self.input_tokens += sum(c.input_tokens for c in calls)
@@ -184,7 +184,9 @@ class ProgressTally:
                 input_tokens=self.input_tokens,
                 output_tokens=self.output_tokens,
             )
+            if not line:
+                return
             if self._on_event is not None:
                 self._on_event(event)
-            elif self._report is not None and line:
+            elif self._report is not None:
                 self._report(event.line())

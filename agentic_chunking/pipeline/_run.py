@@ -289,7 +289,7 @@ def _extract_all(
             outcome = _Outcome(value=None, error=str(error), calls=(), failure=error)
         if tally is not None and not settings.cancelled.is_set():
             status = "failed" if outcome.error else f"{len(outcome.value)} propositions"
-            tally.done(  # one batch: an event for a bar, but no line of its own
+            tally.done(  # one batch: its tokens counted, but no line of its own
                 "extraction batch",
                 len(batches),
                 batch.label,
