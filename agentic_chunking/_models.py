@@ -175,6 +175,8 @@ class CallUsage:
     stop_reason: str | None
     latency_s: float
     batch: int | None = None
+    cached: bool = False
+    """Served from a resumed run's reply cache: paid for by an earlier run, not this one."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -185,6 +187,7 @@ class CallUsage:
             "OutputTokens": self.output_tokens,
             "StopReason": self.stop_reason,
             "LatencySeconds": round(self.latency_s, 6),
+            **({"Cached": True} if self.cached else {}),
         }
 
     @classmethod
@@ -197,6 +200,7 @@ class CallUsage:
             output_tokens=int(data["OutputTokens"]),
             stop_reason=data.get("StopReason"),
             latency_s=float(data.get("LatencySeconds", 0.0)),
+            cached=bool(data.get("Cached", False)),
         )
 
 

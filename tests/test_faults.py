@@ -210,8 +210,10 @@ def test_full_disk_keeps_the_previous_chunk_output(tmp_path: Path) -> None:
         _, err = child.communicate(timeout=120)
     assert child.returncode == 2, err
     assert "Traceback" not in err and f"cannot write {out}" in err
+    assert "model replies could not be kept in" in err  # the reply cache was full too
     assert out.read_text() == '{"previous": true}\n'
-    assert leftovers(tmp_path, "out.json", "doc.md") == []
+    assert leftovers(tmp_path, "out.json", "doc.md", "out.replies") == []
+    assert leftovers(tmp_path / "out.replies") == []
 
 
 def grouping_answers(reply: FakeReply) -> Callable[[dict[str, Any]], FakeReply | str]:
@@ -608,7 +610,8 @@ def test_ctrl_c_stops_at_once_with_one_line_and_no_half_written_file(tmp_path: P
         "agentic-chunking chunk: interrupted; no file was left half-written"
     ]
     assert out.read_text() == '{"previous": true}\n'
-    assert leftovers(tmp_path, "out.json", "doc.md") == []
+    assert leftovers(tmp_path, "out.json", "doc.md", "out.replies") == []
+    assert all(p.suffix == ".json" for p in (tmp_path / "out.replies").iterdir())  # whole files
     assert len(server.requests) == 4  # the queued batches were cancelled, not sent
 
 

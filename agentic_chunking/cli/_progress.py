@@ -117,7 +117,12 @@ class RunDisplay:
     def summary(self, response: AgenticResponse, where: str, inputs: int) -> str:
         """The one line that ends a run (printed quiet or not); returned for tests."""
         self.close()
-        cost = self._cost(response.input_tokens, response.output_tokens)
+        paid = [c for c in response.calls if not c.cached]
+        spent_in = sum(c.input_tokens for c in paid)
+        spent_out = sum(c.output_tokens for c in paid)
+        cost = self._cost(spent_in, spent_out)
+        reused = len(response.calls) - len(paid)
+        replayed = f" ({reused} from the reply cache, not paid again)" if reused else ""
         state = (
             f"done: {response.total_chunks} chunks, {response.total_propositions} "
             f"propositions from {inputs} input chunks"
@@ -126,9 +131,8 @@ class RunDisplay:
         )
         warned = warning_summary(response.warnings)
         line = (
-            f"{self._prefix}{state}; {len(response.calls)} calls, "
-            f"{response.input_tokens:,} in / {response.output_tokens:,} out tokens"
-            f"{cost and f' ({cost})'}; "
+            f"{self._prefix}{state}; {len(response.calls)} calls{replayed}, "
+            f"{spent_in:,} in / {spent_out:,} out tokens{cost and f' ({cost})'}; "
             f"{f'{len(response.warnings)} warnings ({warned})' if warned else 'no warnings'}"
             f"; {where}"
         )

@@ -39,6 +39,7 @@ from ..client import (
 )
 from . import _notes as notes
 from ._batches import Batch, coerce_inputs, plan_batches
+from ._cache import ReplyCache
 from ._conversation import CallSettings, Progress, converse
 from ._conversation import Outcome as _Outcome
 from ._grouping import group
@@ -85,6 +86,7 @@ def chunk_text_agentic(
     timeout: float | None = None,
     max_chunk_tokens: int | None = None,
     on_event: Callable[[ProgressEvent], None] | None = None,
+    cache: ReplyCache | None = None,
 ) -> AgenticResponse:
     """Chunk ``inputs`` (ordered ``{chunk_id, text}``) into thematic propositions (Level 5).
 
@@ -99,7 +101,9 @@ def chunk_text_agentic(
     is in flight for long; with ``on_event``, each finished call is a ProgressEvent
     (stage, done of total, tokens so far) given to it instead of a line on ``progress``.
     An output chunk whose token estimate is above ``max_chunk_tokens`` (default:
-    ``max_tokens_per_batch``) is an ``oversized_chunk`` warning naming its size.
+    ``max_tokens_per_batch``) is an ``oversized_chunk`` warning naming its size. With
+    ``cache`` (a ReplyCache) every whole reply is stored; when it reads (resume), a
+    request it already holds is not sent again (its CallUsage says ``cached``).
     ``timeout`` is the seconds per call attempt of a client built
     here (default ``$AGENTIC_CHUNKING_TIMEOUT``, else 120). A ``max_tokens`` the SDK only
     allows with streaming is refused with InputError before any call.
@@ -139,6 +143,7 @@ def chunk_text_agentic(
         max_repair_attempts=max_repair_attempts,
         on_wait=None if progress is None else _unless(cancelled, progress),
         cancelled=cancelled,
+        cache=cache,
     )
     try:
         tally = ProgressTally(progress, on_event) if progress or on_event else None
