@@ -177,6 +177,10 @@ class CallUsage:
     batch: int | None = None
     cached: bool = False
     """Served from a resumed run's reply cache: paid for by an earlier run, not this one."""
+    cache_write_tokens: int = 0
+    """Input tokens written to the provider's prompt cache (not in ``input_tokens``)."""
+    cache_read_tokens: int = 0
+    """Input tokens read from the provider's prompt cache (not in ``input_tokens``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -188,6 +192,8 @@ class CallUsage:
             "StopReason": self.stop_reason,
             "LatencySeconds": round(self.latency_s, 6),
             **({"Cached": True} if self.cached else {}),
+            **({"CacheWriteTokens": self.cache_write_tokens} if self.cache_write_tokens else {}),
+            **({"CacheReadTokens": self.cache_read_tokens} if self.cache_read_tokens else {}),
         }
 
     @classmethod
@@ -201,6 +207,8 @@ class CallUsage:
             stop_reason=data.get("StopReason"),
             latency_s=float(data.get("LatencySeconds", 0.0)),
             cached=bool(data.get("Cached", False)),
+            cache_write_tokens=int(data.get("CacheWriteTokens", 0)),
+            cache_read_tokens=int(data.get("CacheReadTokens", 0)),
         )
 
 
@@ -231,6 +239,13 @@ class ExtractedBatch:
             chunk_ids=tuple(str(i) for i in ids),
             propositions=tuple(str(p) for p in data.get("Propositions", [])),
         )
+
+
+def _cache_totals(calls: Sequence[CallUsage]) -> dict[str, int]:
+    """Prompt-cache token totals of ``calls`` for ``Usage``, only when there are any."""
+    written = sum(c.cache_write_tokens for c in calls)
+    read = sum(c.cache_read_tokens for c in calls)
+    return {"CacheWriteTokens": written, "CacheReadTokens": read} if written or read else {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -320,6 +335,7 @@ class AgenticResponse:
             "Usage": {
                 "InputTokens": self.input_tokens,
                 "OutputTokens": self.output_tokens,
+                **_cache_totals(self.calls),
                 "Calls": [c.to_dict() for c in self.calls],
             },
             **partial,

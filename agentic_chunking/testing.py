@@ -43,6 +43,7 @@ __all__ = [
     "FakeReply",
     "RecordedRequest",
     "ScriptedPipeline",
+    "system_text",
     "user_text",
 ]
 
@@ -79,6 +80,8 @@ class FakeReply:
     model: str | None = None
     input_tokens: int | None = None
     output_tokens: int | None = None
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +96,15 @@ class RecordedRequest:
 
 
 Handler = Callable[[Any], "FakeReply | str"]
+
+
+def system_text(body: Mapping[str, Any]) -> str:
+    """Return the system prompt of a Messages request body: the string, or the text of its
+    blocks (a system prompt marked for the prompt cache is sent as a list of blocks)."""
+    system = body.get("system", "")
+    if isinstance(system, str):
+        return system
+    return "".join(b.get("text", "") for b in system if isinstance(b, Mapping))
 
 
 def user_text(body: Mapping[str, Any]) -> str:
@@ -216,8 +228,8 @@ class FakeMessagesServer:
                 "output_tokens": reply.output_tokens
                 if reply.output_tokens is not None
                 else len(reply.text) // 4,
-                "cache_creation_input_tokens": 0,
-                "cache_read_input_tokens": 0,
+                "cache_creation_input_tokens": reply.cache_creation_input_tokens,
+                "cache_read_input_tokens": reply.cache_read_input_tokens,
             },
         }
 
@@ -319,7 +331,7 @@ class ScriptedPipeline:
         self.calls: dict[str, int] = {}
 
     def __call__(self, body: Mapping[str, Any]) -> FakeReply:
-        stage = self._systems.get(str(body.get("system")), "unknown")
+        stage = self._systems.get(system_text(body), "unknown")
         with self._lock:
             self.calls[stage] = self.calls.get(stage, 0) + 1
         first = body["messages"][0]["content"]

@@ -120,7 +120,12 @@ class RunDisplay:
         paid = [c for c in response.calls if not c.cached]
         spent_in = sum(c.input_tokens for c in paid)
         spent_out = sum(c.output_tokens for c in paid)
-        cost = self._cost(spent_in, spent_out)
+        written = sum(c.cache_write_tokens for c in paid)
+        read = sum(c.cache_read_tokens for c in paid)
+        cost = self._cost(spent_in, spent_out, written, read)
+        prompt_cache = (
+            f" (prompt cache: {written:,} written, {read:,} read)" if written or read else ""
+        )
         reused = len(response.calls) - len(paid)
         replayed = f" ({reused} from the reply cache, not paid again)" if reused else ""
         state = (
@@ -132,15 +137,21 @@ class RunDisplay:
         warned = warning_summary(response.warnings)
         line = (
             f"{self._prefix}{state}; {len(response.calls)} calls{replayed}, "
-            f"{spent_in:,} in / {spent_out:,} out tokens{cost and f' ({cost})'}; "
+            f"{spent_in:,} in / {spent_out:,} out tokens{prompt_cache}{cost and f' ({cost})'}; "
             f"{f'{len(response.warnings)} warnings ({warned})' if warned else 'no warnings'}"
             f"; {where}"
         )
         print(line, file=self._stream, flush=True)
         return line
 
-    def _cost(self, input_tokens: int, output_tokens: int) -> str:
-        usd = estimate_cost_usd(self._model, input_tokens, output_tokens)
+    def _cost(self, input_tokens: int, output_tokens: int, written: int = 0, read: int = 0) -> str:
+        usd = estimate_cost_usd(
+            self._model,
+            input_tokens,
+            output_tokens,
+            cache_write_tokens=written,
+            cache_read_tokens=read,
+        )
         return "" if usd is None else f"${usd:.4f}"
 
 

@@ -21,7 +21,13 @@ from typing import Any
 
 from .._models import AgenticChunkInput, CallUsage, estimate_tokens
 from .._text import split_sentences
-from ..client import check_max_tokens, estimate_cost_usd
+from ..client import (
+    CACHE_READ_RATE,
+    CACHE_WRITE_RATE,
+    cache_min_tokens,
+    check_max_tokens,
+    estimate_cost_usd,
+)
 from ._batches import plan_batches
 from ._grouping import GROUP_OUTPUT_TOKENS, estimate_output_tokens, window_capacity
 from ._prompts import extraction_user_message, load_prompt
@@ -46,6 +52,14 @@ class RunPlan:
     estimated_input_tokens: int
     estimated_output_tokens: int
     estimated_cost_usd: float | None
+    cache_write_tokens: int = 0
+    """System-prompt tokens written to the prompt cache (first call of each cached stage)."""
+    cache_read_tokens: int = 0
+    """System-prompt tokens read from the prompt cache (every later call of that stage)."""
+    cost_without_cache_usd: float | None = None
+    """The same run's estimated cost if no prompt were cached."""
+    cache_note: str = ""
+    """Why the system prompts are cached or not (sizes against the model's minimum)."""
 
     def lines(self) -> list[str]:
         """The plan as lines a person reads."""
@@ -62,8 +76,20 @@ class RunPlan:
             f"grouping: {self.grouping_windows} window(s){merge}",
             f"tokens (estimate): {self.estimated_input_tokens:,} in, "
             f"{self.estimated_output_tokens:,} out",
-            f"cost (estimate): {cost}",
+            f"prompt caching: {self.cache_note}",
+            f"cost (estimate): {cost}{self._saving()}",
         ]
+
+    def _saving(self) -> str:
+        if self.estimated_cost_usd is None or self.cost_without_cache_usd is None:
+            return ""
+        saved = self.cost_without_cache_usd - self.estimated_cost_usd
+        if not (self.cache_write_tokens or self.cache_read_tokens):
+            return ""
+        return (
+            f" with prompt caching (${self.cost_without_cache_usd:.4f} without it: "
+            f"${saved:.4f} saved)"
+        )
 
 
 def plan_run(
@@ -103,7 +129,18 @@ def plan_run(
         input_chars += categories * MERGE_CHARS_PER_CATEGORY
         output_tokens += categories * 2 + GROUP_OUTPUT_TOKENS * max(1, categories // 4)
     input_tokens = input_chars // 4
-    cost = estimate_cost_usd(model, input_tokens, output_tokens)
+    stages = [
+        ("extraction", extraction_prompt, len(batches)),
+        ("grouping", grouping_prompt, windows),
+    ]
+    write, read, note = _prompt_cache(model, stages)
+    cost = estimate_cost_usd(
+        model,
+        input_tokens - write - read,
+        output_tokens,
+        cache_write_tokens=write,
+        cache_read_tokens=read,
+    )
     return RunPlan(
         model=model,
         batches=len(batches),
@@ -113,7 +150,43 @@ def plan_run(
         estimated_input_tokens=input_tokens,
         estimated_output_tokens=output_tokens,
         estimated_cost_usd=cost,
+        cache_write_tokens=write,
+        cache_read_tokens=read,
+        cost_without_cache_usd=estimate_cost_usd(model, input_tokens, output_tokens),
+        cache_note=note,
     )
+
+
+def _prompt_cache(model: str, stages: Sequence[tuple[str, int, int]]) -> tuple[int, int, str]:
+    """Cache writes and reads of the system prompts of ``stages`` (``(name, prompt
+    characters, calls)``), as the client sends them: a prompt of at least the model's
+    minimum (``cache_min_tokens``) is written by its stage's first call and read by every
+    later one (all within the 5-minute cache); a shorter one is not cached."""
+    minimum = cache_min_tokens(model)
+    write = read = 0
+    cached, short = [], []
+    for name, chars, calls in stages:
+        if not calls:
+            continue
+        tokens = chars // 4
+        if tokens < minimum:
+            short.append(f"{name} {tokens:,}")
+            continue
+        write += tokens
+        read += tokens * (calls - 1)
+        cached.append(f"{name} ({tokens:,} tokens, {calls} calls)")
+    parts = []
+    if cached:
+        parts.append(
+            f"system prompt cached for {', '.join(cached)}: {write:,} tokens written at "
+            f"{CACHE_WRITE_RATE:g}x, {read:,} read at {CACHE_READ_RATE:g}x the input price"
+        )
+    if short:
+        parts.append(
+            f"not used for the system prompts under the {minimum:,}-token minimum {model} "
+            f"caches ({', '.join(short)} tokens), so no saving there"
+        )
+    return write, read, "; ".join(parts) or "no calls"
 
 
 @dataclass(frozen=True, slots=True)

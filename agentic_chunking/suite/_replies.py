@@ -31,7 +31,7 @@ from .._errors import CaseError
 from ..pipeline._batches import plan_batches
 from ..pipeline._partition import normalise_space
 from ..pipeline._prompts import extraction_user_message, load_prompt
-from ..testing import FakeReply
+from ..testing import FakeReply, system_text
 from ._cases import Case, _describe, safe_load_yaml
 from ._judge_replies import JudgeReplies, answer_judge_request
 
@@ -215,7 +215,7 @@ class ReferenceServer:
     def __call__(self, body: Mapping[str, Any]) -> FakeReply:
         messages = list(body.get("messages", []))
         first = _content(messages[0]) if messages else ""
-        system = body.get("system")
+        system = system_text(body)
         if system == self._extraction_prompt and first in self._extraction:
             entry = self._extraction[first]
             reply: ReplyText = entry
