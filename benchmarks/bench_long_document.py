@@ -33,14 +33,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _generated import themed_propositions
 
-from agentic_chunking import (
-    AgenticChunkInput,
-    AgenticResponse,
-    _grouping,
-    chunk_text_agentic,
-    plan_batches,
-)
+from agentic_chunking import AgenticChunkInput, AgenticResponse, chunk_text_agentic, plan_batches
 from agentic_chunking.client import make_client
+from agentic_chunking.pipeline import _grouping
 from agentic_chunking.pipeline._run import DEFAULT_GROUPING_MAX_TOKENS
 from agentic_chunking.testing import FakeMessagesServer, ScriptedPipeline
 

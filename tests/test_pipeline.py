@@ -134,7 +134,7 @@ def test_request_bodies_carry_temperature_max_tokens_model_and_prompts(serve: An
     for body in (r.body for r in server.requests):
         assert body["temperature"] == 0
         assert body["model"] == "reference"
-    assert bodies["extraction"]["max_tokens"] == 2000
+    assert bodies["extraction"]["max_tokens"] == 8000
     assert bodies["grouping"]["max_tokens"] == 4000
     assert bodies["extraction"]["system"] == load_prompt("extraction").text
     assert not bodies["extraction"]["system"].startswith("# version")
