@@ -175,6 +175,12 @@ class CallUsage:
     stop_reason: str | None
     latency_s: float
     batch: int | None = None
+    cached: bool = False
+    """Served from a resumed run's reply cache: paid for by an earlier run, not this one."""
+    cache_write_tokens: int = 0
+    """Input tokens written to the provider's prompt cache (not in ``input_tokens``)."""
+    cache_read_tokens: int = 0
+    """Input tokens read from the provider's prompt cache (not in ``input_tokens``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -185,6 +191,9 @@ class CallUsage:
             "OutputTokens": self.output_tokens,
             "StopReason": self.stop_reason,
             "LatencySeconds": round(self.latency_s, 6),
+            **({"Cached": True} if self.cached else {}),
+            **({"CacheWriteTokens": self.cache_write_tokens} if self.cache_write_tokens else {}),
+            **({"CacheReadTokens": self.cache_read_tokens} if self.cache_read_tokens else {}),
         }
 
     @classmethod
@@ -197,31 +206,46 @@ class CallUsage:
             output_tokens=int(data["OutputTokens"]),
             stop_reason=data.get("StopReason"),
             latency_s=float(data.get("LatencySeconds", 0.0)),
+            cached=bool(data.get("Cached", False)),
+            cache_write_tokens=int(data.get("CacheWriteTokens", 0)),
+            cache_read_tokens=int(data.get("CacheReadTokens", 0)),
         )
 
 
 @dataclass(frozen=True, slots=True)
 class ExtractedBatch:
-    """The propositions one extraction batch gave (kept on a failed response)."""
+    """The propositions one extraction batch gave (kept on a failed response).
+
+    ``chunk_ids``: the input chunks the batch holds (several when small chunks were
+    packed into one batch). Written as ``ChunkIds``; a file's older ``ChunkId`` is read.
+    """
 
     batch: int  # 1-based, as in messages and CallUsage.batch
-    chunk_id: str
+    chunk_ids: tuple[str, ...]
     propositions: tuple[str, ...]
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "Batch": self.batch,
-            "ChunkId": self.chunk_id,
+            "ChunkIds": list(self.chunk_ids),
             "Propositions": list(self.propositions),
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> ExtractedBatch:
+        ids = data["ChunkIds"] if "ChunkIds" in data else [data["ChunkId"]]
         return cls(
             batch=int(data["Batch"]),
-            chunk_id=str(data["ChunkId"]),
+            chunk_ids=tuple(str(i) for i in ids),
             propositions=tuple(str(p) for p in data.get("Propositions", [])),
         )
+
+
+def _cache_totals(calls: Sequence[CallUsage]) -> dict[str, int]:
+    """Prompt-cache token totals of ``calls`` for ``Usage``, only when there are any."""
+    written = sum(c.cache_write_tokens for c in calls)
+    read = sum(c.cache_read_tokens for c in calls)
+    return {"CacheWriteTokens": written, "CacheReadTokens": read} if written or read else {}
 
 
 @dataclass(frozen=True, slots=True)
@@ -311,6 +335,7 @@ class AgenticResponse:
             "Usage": {
                 "InputTokens": self.input_tokens,
                 "OutputTokens": self.output_tokens,
+                **_cache_totals(self.calls),
                 "Calls": [c.to_dict() for c in self.calls],
             },
             **partial,

@@ -13,16 +13,20 @@ from typing import Any
 EMPTY_INPUT = "empty_input"
 """An input chunk with no text: it gives no batch. Data: ``chunk_id``."""
 NO_PROPOSITION = "no_proposition"
-"""A batch whose reply is an empty array. Data: ``batch``, ``chunk_id``."""
+"""A batch whose reply is an empty array. Data: ``batch``, ``chunk_ids`` (its input chunks)."""
 DUPLICATE_MERGED = "duplicate_merged"
 """A copy merged before grouping (certainly the same fact). Data: ``kept``, ``dropped``,
-``chunk_id`` (of the copy), ``kept_from`` (first source of the kept one), ``how``
+``chunk_ids`` (of the copy), ``kept_from`` (first source of the kept one), ``how``
 ("repeated" or "certain")."""
 POSSIBLE_DUPLICATE = "possible_duplicate"
 """Two propositions that may state one fact, both kept. Data: ``proposition``,
 ``original``, ``relation`` ("reworded_duplicate" or "contained_duplicate")."""
 SKIPPED_ENTRY = "skipped_entry"
 """A grouping reply entry that could not be used. Data: ``entry`` (1-based), ``reason``."""
+OVERSIZED_CHUNK = "oversized_chunk"
+"""An output chunk whose token estimate is above the size limit (``max_chunk_tokens``,
+by default the extraction batch limit). Data: ``chunk_id``, ``tokens``, ``limit``,
+``category``."""
 OTHER_WARNING = "other"
 """A warning of no known kind (e.g. read from an old file)."""
 WARNING_KINDS: tuple[str, ...] = (
@@ -31,6 +35,7 @@ WARNING_KINDS: tuple[str, ...] = (
     EMPTY_INPUT,
     NO_PROPOSITION,
     SKIPPED_ENTRY,
+    OVERSIZED_CHUNK,
     OTHER_WARNING,
 )
 """Every pipeline warning kind, in the order the report lists them."""

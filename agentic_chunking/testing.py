@@ -44,6 +44,7 @@ __all__ = [
     "FakeReply",
     "RecordedRequest",
     "ScriptedPipeline",
+    "system_text",
     "user_text",
 ]
 
@@ -80,6 +81,8 @@ class FakeReply:
     model: str | None = None
     input_tokens: int | None = None
     output_tokens: int | None = None
+    cache_creation_input_tokens: int = 0
+    cache_read_input_tokens: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +97,15 @@ class RecordedRequest:
 
 
 Handler = Callable[[Any], "FakeReply | str"]
+
+
+def system_text(body: Mapping[str, Any]) -> str:
+    """Return the system prompt of a Messages request body: the string, or the text of its
+    blocks (a system prompt marked for the prompt cache is sent as a list of blocks)."""
+    system = body.get("system", "")
+    if isinstance(system, str):
+        return system
+    return "".join(b.get("text", "") for b in system if isinstance(b, Mapping))
 
 
 def user_text(body: Mapping[str, Any]) -> str:
@@ -229,8 +241,8 @@ class FakeMessagesServer:
                 "output_tokens": reply.output_tokens
                 if reply.output_tokens is not None
                 else len(reply.text) // 4,
-                "cache_creation_input_tokens": 0,
-                "cache_read_input_tokens": 0,
+                "cache_creation_input_tokens": reply.cache_creation_input_tokens,
+                "cache_read_input_tokens": reply.cache_read_input_tokens,
             },
         }
 
@@ -299,7 +311,11 @@ class ScriptedPipeline:
     """A handler that answers the pipeline's prompts from data, for generated documents.
 
     Extraction: the reply for a batch is ``extraction[batch text]`` (a list of
-    propositions). Grouping (grouping-v2): the numbered propositions are grouped by
+    propositions); a batch that packs several texts of ``extraction`` (joined by blank
+    lines) is answered with their lists, concatenated in order; any other batch (one that
+    holds part of a text, cut to fill a batch) with the propositions of every text that
+    occur verbatim in it, in the order they occur (generated facts are their sentences).
+    Grouping (grouping-v2): the numbered propositions are grouped by
     ``theme(proposition)`` and answered with numbers, themes in order of first
     appearance; with ``copy_facts`` the reply copies the texts instead (the grouping-v1
     shape, for comparison). Merge of windows: categories with the same label are joined.
@@ -316,10 +332,8 @@ class ScriptedPipeline:
     ) -> None:
         from .pipeline._prompts import extraction_user_message, load_prompt
 
-        self._extraction = {
-            extraction_user_message(text): json.dumps(list(props))
-            for text, props in extraction.items()
-        }
+        self._extraction = {text: list(props) for text, props in extraction.items()}
+        self._wrap = extraction_user_message("\n").split("\n")
         self._systems = {
             load_prompt(stage).text: stage for stage in ("extraction", "grouping", "grouping_merge")
         }
@@ -330,12 +344,13 @@ class ScriptedPipeline:
         self.calls: dict[str, int] = {}
 
     def __call__(self, body: Mapping[str, Any]) -> FakeReply:
-        stage = self._systems.get(str(body.get("system")), "unknown")
+        stage = self._systems.get(system_text(body), "unknown")
         with self._lock:
             self.calls[stage] = self.calls.get(stage, 0) + 1
         first = body["messages"][0]["content"]
         if stage == "extraction":
-            return FakeReply(text=self._extraction[first], delay_s=self._delay_s)
+            text = first.removeprefix(self._wrap[0] + "\n").removesuffix("\n" + self._wrap[-1])
+            return FakeReply(text=json.dumps(self._extract(text)), delay_s=self._delay_s)
         listed = [
             (int(match[1]), match[2])
             for line in first.splitlines()
@@ -348,6 +363,22 @@ class ScriptedPipeline:
         else:
             return FakeReply(status=400, text=f"ScriptedPipeline: unknown system prompt ({stage})")
         return FakeReply(text=text, delay_s=self._delay_s)
+
+    def _extract(self, batch: str) -> list[str]:
+        """The propositions of ``batch``: its own, else those of the texts it packs."""
+        if batch in self._extraction:
+            return self._extraction[batch]
+        found: list[str] = []
+        pending: list[str] = []
+        for paragraph in batch.split("\n\n"):
+            pending.append(paragraph)
+            if "\n\n".join(pending) in self._extraction:
+                found.extend(self._extraction["\n\n".join(pending)])
+                pending = []
+        if not pending:
+            return found
+        verbatim = {p for props in self._extraction.values() for p in props if p in batch}
+        return sorted(verbatim, key=batch.index)
 
     def _grouping(self, listed: list[tuple[int, str]]) -> str:
         groups: dict[str, list[tuple[int, str]]] = {}

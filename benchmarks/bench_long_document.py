@@ -33,8 +33,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _generated import themed_propositions
 
-from agentic_chunking import AgenticChunkInput, AgenticResponse, _grouping, chunk_text_agentic
+from agentic_chunking import AgenticChunkInput, AgenticResponse, chunk_text_agentic, plan_batches
 from agentic_chunking.client import make_client
+from agentic_chunking.pipeline import _grouping
 from agentic_chunking.pipeline._run import DEFAULT_GROUPING_MAX_TOKENS
 from agentic_chunking.testing import FakeMessagesServer, ScriptedPipeline
 
@@ -80,7 +81,7 @@ def run(n: int, latency: float, mode: str) -> tuple[AgenticResponse, float, Coun
 
 
 def floor(n: int, latency: float, windows: int) -> float:
-    batches = math.ceil(n / PER_CHUNK)
+    batches = len(plan_batches(document(n)[0]))  # the run's own plan (small chunks packed)
     steps = math.ceil(batches / CONCURRENCY) + math.ceil(windows / CONCURRENCY)
     return (steps + (1 if windows > 1 else 0)) * latency
 

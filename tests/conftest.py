@@ -26,6 +26,15 @@ def upgrade() -> RunResults:
     return load_results(REPORT_FIXTURES / "results-claude-next.json")
 
 
+@pytest.fixture(autouse=True)
+def _user_cache_in_tmp(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """``chunk`` without ``-o`` keeps its replies in the user cache directory: a temporary
+    one here, never the home directory of whoever runs the tests."""
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.mktemp("xdg-cache")))
+
+
 @pytest.fixture
 def block_import(monkeypatch: pytest.MonkeyPatch) -> Callable[[str], None]:
     """Make ``import NAME`` fail as if the package were not installed (an absent extra)."""

@@ -18,12 +18,12 @@ KEY = "sk-ant-cli-test-key"
 
 
 def fake_model(body: dict[str, Any]) -> str:
-    """Each batch's text becomes one proposition; the grouping puts all in one chunk."""
+    """Each paragraph of a batch becomes one proposition; the grouping puts all in one chunk."""
     text = user_text(body)
     if body["system"] == load_prompt("grouping").text:
         facts = [line.split(". ", 1)[1] for line in text.splitlines()[1:-1]]
         return json.dumps([{"category": "Everything", "facts": facts}])
-    return json.dumps([text.removeprefix("<text>\n").removesuffix("\n</text>")])
+    return json.dumps(text.removeprefix("<text>\n").removesuffix("\n</text>").split("\n\n"))
 
 
 @pytest.fixture
@@ -54,8 +54,8 @@ def test_a_markdown_document_becomes_paragraph_chunks(
     assert chunk["Propositions"] == ["First paragraph.", "Second paragraph.", "Third."]
     assert chunk["SourceChunkIds"] == ["P0001", "P0002", "P0003"]
     assert result["Usage"]["Calls"][0]["Model"] == "reference"
-    assert "extraction batch 3/3 done (batch " in err and "(batch 3 (chunk P0003))" in err
-    assert "grouping 3 propositions" in err and "tokens so far" in err
+    # the three paragraphs are packed into one batch: one call, no line per batch
+    assert result["Usage"]["Calls"][0]["Batch"] == 1 and len(result["Usage"]["Calls"]) == 2
     assert KEY not in out + err
 
 
@@ -84,7 +84,9 @@ def test_output_file_document_id_and_options(
     )
     assert status == 0
     out, err = capsys.readouterr()
-    assert out == "" and err == ""  # one batch: no progress
+    [summary] = err.splitlines()  # one batch: no progress line, only the summary
+    assert out == "" and summary.startswith("agentic-chunking chunk: done: 1 chunks, ")
+    assert summary.endswith(f"; written to {out_path}")
     result = json.loads(out_path.read_text(encoding="utf-8"))
     assert result["Chunks"][0]["ChunkId"] == "DOC-9-0001"
     assert server.requests[0].body["model"] == DEFAULT_MODEL
@@ -104,7 +106,7 @@ def test_json_chunk_list_with_extra_keys(
     out, err = capsys.readouterr()
     result = json.loads(out)
     assert result["Chunks"][0]["SourceChunkIds"] == ["L4-0", "L4-2"]
-    assert "warning: input chunk L4-1 is empty" in err
+    assert "warning: 1 empty input chunk:\n" in err and "  - input chunk L4-1 is empty" in err
     assert [(w["Kind"], w["Data"]) for w in result["Warnings"]] == [
         ("empty_input", {"chunk_id": "L4-1"})
     ]
@@ -128,7 +130,9 @@ def test_a_failed_result_exits_1_and_still_writes_the_json(
     def drop_everything(body: dict[str, Any]) -> str:
         if body["system"] == load_prompt("grouping").text:
             return json.dumps([{"category": "Partial", "facts": ["Alpha."]}])
-        return json.dumps([user_text(body).removeprefix("<text>\n").removesuffix("\n</text>")])
+        return json.dumps(
+            user_text(body).removeprefix("<text>\n").removesuffix("\n</text>").split("\n\n")
+        )
 
     with FakeMessagesServer(handler=drop_everything) as fake:
         monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)

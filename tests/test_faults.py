@@ -38,12 +38,12 @@ Run = Callable[..., tuple[int, str, str]]
 
 
 def echo_model(body: dict[str, Any]) -> FakeReply | str:
-    """Each batch's text becomes one proposition; the grouping puts all in one chunk."""
+    """Each paragraph of a batch becomes one proposition; the grouping puts all in one chunk."""
     text = user_text(body)
     if body["system"] == load_prompt("grouping").text:
         facts = [line.split(". ", 1)[1] for line in text.splitlines()[1:-1]]
         return json.dumps([{"category": "Everything", "facts": facts}])
-    return json.dumps([text.removeprefix("<text>\n").removesuffix("\n</text>")])
+    return json.dumps(text.removeprefix("<text>\n").removesuffix("\n</text>").split("\n\n"))
 
 
 @pytest.fixture(autouse=True)
@@ -73,10 +73,20 @@ def serve(monkeypatch: pytest.MonkeyPatch, server: FakeMessagesServer, path: str
     server._httpd.handle_error = lambda request, address: None  # type: ignore[method-assign]
 
 
+ONE_PARAGRAPH_A_BATCH = ("--max-tokens-per-batch", "6")
+"""24 characters: each "Fact number N is true." (22) is a batch of its own, never packed."""
+ONE_A_BATCH = 6
+
+
 def document(tmp_path: Path, paragraphs: int = 3, name: str = "doc.md") -> Path:
     path = tmp_path / name
     path.write_text("\n\n".join(f"Fact number {i} is true." for i in range(1, paragraphs + 1)))
     return path
+
+
+ONE_PER_BATCH = ("--max-tokens-per-batch", "6")
+"""A batch limit that one paragraph of ``document`` fills: tests that script "batch 2" keep
+one paragraph per batch now that small input chunks are packed together."""
 
 
 def leftovers(directory: Path, *expected: str) -> list[str]:
@@ -207,8 +217,10 @@ def test_full_disk_keeps_the_previous_chunk_output(tmp_path: Path) -> None:
         _, err = child.communicate(timeout=120)
     assert child.returncode == 2, err
     assert "Traceback" not in err and f"cannot write {out}" in err
+    assert "model replies could not be kept in" in err  # the reply cache was full too
     assert out.read_text() == '{"previous": true}\n'
-    assert leftovers(tmp_path, "out.json", "doc.md") == []
+    assert leftovers(tmp_path, "out.json", "doc.md", "out.replies") == []
+    assert leftovers(tmp_path / "out.replies") == []
 
 
 def grouping_answers(reply: FakeReply) -> Callable[[dict[str, Any]], FakeReply | str]:
@@ -238,7 +250,7 @@ def test_a_failed_run_keeps_the_previous_output_and_saves_what_was_extracted(
     out.write_text('{"previous": true}\n')
     with FakeMessagesServer(handler=batch_two_fails("no JSON here at all")) as server:
         serve(monkeypatch, server)
-        status, _, err = run("chunk", document(tmp_path), "-o", out)
+        status, _, err = run("chunk", document(tmp_path), "-o", out, *ONE_PARAGRAPH_A_BATCH)
     assert status == 1
     assert out.read_text() == '{"previous": true}\n'
     failed = json.loads((tmp_path / "out.failed.json").read_text())
@@ -256,7 +268,9 @@ def test_on_failure_write_puts_the_failure_document_in_the_output(
     out.write_text('{"previous": true}\n')
     with FakeMessagesServer(handler=batch_two_fails("no JSON here at all")) as server:
         serve(monkeypatch, server)
-        status, _, err = run("chunk", document(tmp_path), "-o", out, "--on-failure", "write")
+        status, _, err = run(
+            "chunk", document(tmp_path), "-o", out, "--on-failure", "write", *ONE_PARAGRAPH_A_BATCH
+        )
     assert status == 1 and f"written to {out}" in err
     assert json.loads(out.read_text())["FailedBatches"] == [2]
     assert not (tmp_path / "out.failed.json").exists()
@@ -269,13 +283,15 @@ def test_a_failed_model_call_exits_3_and_keeps_the_propositions_before_it(
     broken = FakeReply(status=500, text="boom", headers={"x-should-retry": "false"})
     with FakeMessagesServer(handler=batch_two_fails(broken)) as server:
         serve(monkeypatch, server)
-        status, _, err = run("chunk", document(tmp_path), "-o", out, "--max-concurrency", "1")
+        status, _, err = run(
+            "chunk", document(tmp_path), "-o", out, "--max-concurrency", "1", *ONE_PARAGRAPH_A_BATCH
+        )
     assert status == 3 and "call for batch 2 failed with HTTP 500" in err
     assert not out.exists()
     failed = json.loads((tmp_path / "out.failed.json").read_text())
     assert failed["FailedBatches"] == [2]
     assert failed["Extracted"] == [
-        {"Batch": 1, "ChunkId": "P0001", "Propositions": ["Fact number 1 is true."]}
+        {"Batch": 1, "ChunkIds": ["P0001"], "Propositions": ["Fact number 1 is true."]}
     ]
     # batch 3 was not started after batch 2 failed outright: no money spent on a lost run
     assert not any("number 3" in user_text(r.body) for r in server.requests)
@@ -585,6 +601,7 @@ def test_ctrl_c_stops_at_once_with_one_line_and_no_half_written_file(tmp_path: P
             document(tmp_path, 6),
             "-o",
             out,
+            *ONE_PARAGRAPH_A_BATCH,
             env={"ANTHROPIC_BASE_URL": server.base_url},
         )
         deadline = time.monotonic() + 60
@@ -600,7 +617,8 @@ def test_ctrl_c_stops_at_once_with_one_line_and_no_half_written_file(tmp_path: P
         "agentic-chunking chunk: interrupted; no file was left half-written"
     ]
     assert out.read_text() == '{"previous": true}\n'
-    assert leftovers(tmp_path, "out.json", "doc.md") == []
+    assert leftovers(tmp_path, "out.json", "doc.md", "out.replies") == []
+    assert all(p.suffix == ".json" for p in (tmp_path / "out.replies").iterdir())  # whole files
     assert len(server.requests) == 4  # the queued batches were cancelled, not sent
 
 
@@ -874,12 +892,19 @@ def test_a_failed_call_keeps_the_extracted_propositions_on_the_error() -> None:
         _client.make_client(api_key=KEY, base_url=server.base_url, max_retries=0) as client,
         pytest.raises(ModelCallError) as caught,
     ):
-        chunk(inputs, "DOC", client=client, model="reference", max_concurrency=1)
+        chunk(
+            inputs,
+            "DOC",
+            client=client,
+            model="reference",
+            max_concurrency=1,
+            max_tokens_per_batch=ONE_A_BATCH,
+        )
     response = caught.value.response
     assert isinstance(response, AgenticResponse) and not response.is_success
     assert response.failed_batches == (2,)
-    assert [(e.batch, e.chunk_id, e.propositions) for e in response.extracted] == [
-        (1, "C1", ("Fact number 1 is true.",))
+    assert [(e.batch, e.chunk_ids, e.propositions) for e in response.extracted] == [
+        (1, ("C1",), ("Fact number 1 is true.",))
     ]
     assert AgenticResponse.from_dict(response.to_dict()).to_dict() == response.to_dict()
 
@@ -894,7 +919,9 @@ def test_a_failed_grouping_keeps_every_extracted_proposition() -> None:
         FakeMessagesServer(handler=grouping_answers(cut)) as server,
         _client.make_client(api_key=KEY, base_url=server.base_url, max_retries=0) as client,
     ):
-        response = chunk(inputs, "DOC", client=client, model="reference")
+        response = chunk(
+            inputs, "DOC", client=client, model="reference", max_tokens_per_batch=ONE_A_BATCH
+        )
     assert not response.is_success and response.failed_batches == ()
     assert [e.propositions for e in response.extracted] == [
         ("Fact number 1 is true.",),
@@ -942,6 +969,7 @@ def test_an_interrupt_abandons_in_flight_calls_and_prints_nothing_after(
                     inputs,
                     "DOC",
                     client=client,
+                    max_tokens_per_batch=ONE_A_BATCH,
                     progress=lambda line: lines.append((time.monotonic(), line)),
                 )
             interrupted = time.monotonic()
@@ -1317,7 +1345,8 @@ def test_sigterm_ends_chunk_with_143_one_line_and_the_previous_output(tmp_path: 
         "agentic-chunking chunk: stopped by SIGTERM; no file was left half-written"
     ]
     assert out.read_text() == '{"previous": true}\n'
-    assert leftovers(tmp_path, "out.json", "doc.md") == []
+    # Only the reply cache (for --resume) stays beside OUT; no half-written file does.
+    assert leftovers(tmp_path, "out.json", "doc.md", "out.replies") == []
 
 
 def test_rebuild_reference_onto_a_folder_it_cannot_write_is_one_line(
@@ -1691,7 +1720,9 @@ def test_a_key_echoed_by_the_server_reaches_no_message_nor_failure_document(
     out = tmp_path / "out.json"
     with FakeMessagesServer(handler=batch_two_fails(_echoing_error(status_code))) as server:
         serve(monkeypatch, server)
-        status, stdout, err = run("chunk", document(tmp_path), "-o", out, "--max-concurrency", "1")
+        status, stdout, err = run(
+            "chunk", document(tmp_path), "-o", out, "--max-concurrency", "1", *ONE_PER_BATCH
+        )
     assert status in (2, 3) and f"HTTP {status_code}" in err and "[redacted]" in err
     _no_secret(stdout + err)
     failed = (tmp_path / "out.failed.json").read_text()
@@ -1797,7 +1828,17 @@ def test_a_reply_longer_than_its_max_tokens_allows_is_an_error_before_parsing(
     out = tmp_path / "out.json"
     with FakeMessagesServer(handler=handler) as server:
         serve(monkeypatch, server)
-        status, _, err = run("chunk", document(tmp_path), "-o", out, "--max-concurrency", "1")
+        status, _, err = run(
+            "chunk",
+            document(tmp_path),
+            "-o",
+            out,
+            "--max-concurrency",
+            "1",
+            "--extraction-max-tokens",
+            "2000",
+            *ONE_PER_BATCH,
+        )
     assert status == 1
     assert f"is {len(huge):,} characters long, more than max_tokens (2000) can hold" in err
     assert "at most 32,000, at a generous 16 characters a token" in err
@@ -2038,7 +2079,7 @@ def test_a_refusal_never_says_nothing_was_extracted_when_propositions_were_kept(
     out = tmp_path / "out.json"
     with FakeMessagesServer(handler=batch_two_fails(refusal)) as server:
         serve(monkeypatch, server)
-        status, _, err = run("chunk", document(tmp_path), "-o", out)
+        status, _, err = run("chunk", document(tmp_path), "-o", out, *ONE_PER_BATCH)
     assert status == 1 and "refusal" in err
     assert "with the 2 propositions extracted before the failure" in err
     assert "nothing was extracted;" not in err and "nothing was extracted from it" in err
@@ -2051,7 +2092,7 @@ def test_a_401_after_extraction_keeps_the_extracted_propositions_as_a_500_does(
     rejected = FakeReply(status=401, text="invalid x-api-key", headers={"x-should-retry": "false"})
     with FakeMessagesServer(handler=grouping_answers(rejected)) as server:
         serve(monkeypatch, server)
-        status, _, err = run("chunk", document(tmp_path), "-o", out)
+        status, _, err = run("chunk", document(tmp_path), "-o", out, *ONE_PER_BATCH)
     assert status == 2 and "the API key was rejected" in err
     failed = json.loads((tmp_path / "out.failed.json").read_text())
     assert [b["Batch"] for b in failed["Extracted"]] == [1, 2, 3]

@@ -70,7 +70,7 @@ def test_windows_then_a_merge_give_global_themes_and_a_whole_partition(run: Any)
         script, inputs=inputs, grouping_max_tokens=102, progress=lines.append, max_concurrency=2
     )
     assert response.is_success, response.error_detail
-    assert script.calls == {"extraction": 6, "grouping": 3, "grouping_merge": 1}
+    assert script.calls == {"extraction": 1, "grouping": 3, "grouping_merge": 1}  # packed
     assert [c.thematic_category for c in response.chunks] == ["Glaciers", "Batteries", "Zoning"]
     everything = [p for props in extraction.values() for p in props]
     for chunk in response.chunks:
@@ -99,7 +99,7 @@ def test_one_call_when_everything_fits(run: Any) -> None:
     inputs, extraction = document()
     script = ScriptedPipeline(extraction, theme_of)
     response, _server = run(script, inputs=inputs)
-    assert response.is_success and script.calls == {"extraction": 6, "grouping": 1}
+    assert response.is_success and script.calls == {"extraction": 1, "grouping": 1}
 
 
 def test_copied_facts_overflow_max_tokens_where_numbers_fit(run: Any) -> None:

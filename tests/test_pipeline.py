@@ -17,8 +17,8 @@ from agentic_chunking import (
     AgenticChunkInput,
     ConfigurationError,
     ModelCallError,
-    chunk_text_agentic,
 )
+from agentic_chunking import chunk_text_agentic as _chunk_text_agentic
 from agentic_chunking.client import make_client
 from agentic_chunking.pipeline._prompts import load_prompt
 from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
@@ -34,6 +34,18 @@ GOOD_GROUPING = [
     {"category": "Urban Zoning", "facts": ZONING_FACTS},
 ]
 INPUTS = [AgenticChunkInput("C1", LIVER), AgenticChunkInput("C2", ZONING)]
+
+
+SMALL_BATCHES = 19
+"""A batch limit (76 characters) under which no two input chunks here share a batch."""
+
+
+def chunk_text_agentic(*args: Any, **kwargs: Any) -> Any:
+    """The pipeline with one batch per input chunk here (``SMALL_BATCHES`` unless a test
+    gives its own limit): these tests are about per-batch behaviour (repairs, refusals,
+    order); packing has its own tests in test_pipeline_packing.py."""
+    kwargs.setdefault("max_tokens_per_batch", SMALL_BATCHES)
+    return _chunk_text_agentic(*args, **kwargs)
 
 
 class Script:
@@ -122,7 +134,7 @@ def test_request_bodies_carry_temperature_max_tokens_model_and_prompts(serve: An
     for body in (r.body for r in server.requests):
         assert body["temperature"] == 0
         assert body["model"] == "reference"
-    assert bodies["extraction"]["max_tokens"] == 2000
+    assert bodies["extraction"]["max_tokens"] == 8000
     assert bodies["grouping"]["max_tokens"] == 4000
     assert bodies["extraction"]["system"] == load_prompt("extraction").text
     assert not bodies["extraction"]["system"].startswith("# version")
@@ -411,7 +423,9 @@ def test_concurrent_extraction_is_bounded_and_keeps_input_order(serve: Any) -> N
         return ok([f"Fact {number} is true."])
 
     _server, client = serve(handler)
-    response = chunk_text_agentic(inputs, "D", client=client, max_concurrency=3)
+    response = chunk_text_agentic(
+        inputs, "D", client=client, max_concurrency=3, max_tokens_per_batch=4
+    )
     assert response.is_success, response.error_detail
     assert 2 <= state["peak"] <= 3
     assert response.chunks[0].propositions == tuple(f"Fact {n} is true." for n in range(1, 7))
@@ -529,7 +543,7 @@ def test_a_certain_duplicate_is_merged_with_a_record_of_both(serve: Any) -> None
     assert merged.data == {
         "kept": LIVER_FACTS[1],
         "dropped": "Glycogen is stored by the human liver.",
-        "chunk_id": "C2",
+        "chunk_ids": ["C2"],
         "kept_from": "C1",
         "how": "certain",
     }

@@ -28,7 +28,7 @@ def test_a_short_document_is_one_window_and_priced() -> None:
         max_tokens_per_batch=2000,
         grouping_max_tokens=4000,
     )
-    assert (plan.batches, plan.input_chunks, plan.grouping_windows) == (2, 2, 1)
+    assert (plan.batches, plan.input_chunks, plan.grouping_windows) == (1, 2, 1)  # packed
     assert plan.estimated_propositions == 10  # 6 sentences x 1.57, rounded up
     price_in, price_out = PRICES_PER_MILLION["claude-3-7-sonnet-20250219"]
     expected = plan.estimated_input_tokens * price_in + plan.estimated_output_tokens * price_out
@@ -63,7 +63,7 @@ def test_dry_run_prints_the_plan_without_a_key_or_a_call(
     assert main(["chunk", str(path), "--dry-run", "--model", "claude-sonnet-4-5"]) == 0
     out, err = capsys.readouterr()
     assert out.splitlines()[0] == f"plan for {path} (no model called):"
-    assert "extraction: 2 batches from 2 input chunks" in out and "cost (estimate): $" in out
+    assert "extraction: 1 batches from 2 input chunks" in out and "cost (estimate): $" in out
     assert err == ""
 
 

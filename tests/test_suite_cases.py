@@ -117,7 +117,7 @@ def test_a_reply_file_must_answer_the_planned_batches(tmp_path: Path) -> None:
     replies = {"case": "TC-099", "extraction": [{"chunk_id": "C1", "propositions": ["A."]}]}
     (tmp_path / "replies").mkdir()
     _write(tmp_path / "replies", replies)
-    with pytest.raises(CaseError, match=r"plans batches for chunks \['C1', 'C2'\]"):
+    with pytest.raises(CaseError, match=r"plans batches for chunks \[\['C1', 'C2'\]\]"):
         load_replies(case, tmp_path / "replies")
 
 
@@ -209,8 +209,10 @@ def test_a_reply_file_for_a_changed_input_is_refused_and_says_what_to_update(
         "case": "TC-099",
         "input_sha256": input_hash(case),
         "extraction": [
-            {"chunk_id": "C1", "propositions": ["Kubernetes runs containers."]},
-            {"chunk_id": "C2", "propositions": ["Zoning sets land use."]},
+            {
+                "chunk_ids": ["C1", "C2"],  # two small chunks: one packed batch
+                "propositions": ["Kubernetes runs containers.", "Zoning sets land use."],
+            },
         ],
     }
     _write(tmp_path / "replies", replies)

@@ -18,8 +18,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +38,7 @@ from ..client import (
     TIMEOUT_ENV_VAR,
     resolve_model,
 )
+from ..pipeline._cache import ReplyCache
 from ..pipeline._plan import plan_run
 from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ..pipeline._run import (
@@ -53,6 +56,7 @@ from ._io import (
     read_text_file,
     write_json,
 )
+from ._progress import RunDisplay
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
 JSON_SUFFIXES = (".json",)
@@ -60,6 +64,7 @@ YAML_SUFFIXES = (".yaml", ".yml")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t\f\v]*\n")
 ON_FAILURE_CHOICES = ("keep", "write")
 FAILED_SUFFIX = ".failed.json"
+CACHE_SUFFIX = ".replies"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -137,6 +142,31 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "exit 1 when one is an error; needs -o",
     )
     parser.add_argument(
+        "--max-chunk-tokens",
+        type=int_at_least(1),
+        metavar="N",
+        help="warn about an output chunk above N tokens (default: --max-tokens-per-batch)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help="send no request the reply cache already answered (after a failure or Ctrl-C: "
+        "rerun the same command with --resume)",
+    )
+    parser.add_argument(
+        "--cache-dir",
+        type=Path,
+        metavar="DIR",
+        help=f"where every model reply is kept, by request hash (default: OUT{CACHE_SUFFIX} "
+        "beside -o OUT, else $XDG_CACHE_HOME/agentic-chunking/replies, ~/.cache by default)",
+    )
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress and no warning list on stderr: only errors and the summary line",
+    )
+    parser.add_argument(
         "--on-failure",
         choices=ON_FAILURE_CHOICES,
         default="keep",
@@ -186,9 +216,13 @@ def run(args: argparse.Namespace) -> int:
             model=resolve_model(args.model),
             max_tokens_per_batch=args.max_tokens_per_batch,
             grouping_max_tokens=args.grouping_max_tokens,
+            extraction_max_tokens=args.extraction_max_tokens,
         )
         print("\n".join([f"plan for {args.path} (no model called):", *plan.lines()]))
         return 0
+    cache = _reply_cache(args)
+    display = RunDisplay(model=resolve_model(args.model), prefix=PREFIX, quiet=args.quiet)
+    where = str(args.output) if args.output is not None else "the output on stdout"
     try:
         response = chunk_text_agentic(
             inputs,
@@ -198,27 +232,102 @@ def run(args: argparse.Namespace) -> int:
             max_concurrency=args.max_concurrency,
             extraction_max_tokens=args.extraction_max_tokens,
             grouping_max_tokens=args.grouping_max_tokens,
-            progress=_say,
+            progress=display.say,
+            on_event=display.event,
             timeout=args.timeout,
+            max_chunk_tokens=args.max_chunk_tokens,
+            cache=cache,
         )
     except (ModelCallError, ConfigurationError) as error:  # a 401 keeps what a 500 keeps
+        display.close()
         if isinstance(error.response, AgenticResponse):
             _write_failure(error.response, args.output, args.on_failure)
+        _say_resume(cache)
         raise
-    for warning in response.warnings:
-        _say(f"warning: {warning}")
+    finally:
+        display.close()
+        _say_unkept(cache)
     if not response.is_success:
+        display.warnings(response.warnings, _failure_where(args.output, args.on_failure))
         _write_failure(response, args.output, args.on_failure)
         _say(f"failed: {response.error_detail}")
+        _say_resume(cache)
+        display.summary(response, _failure_where(args.output, args.on_failure), len(inputs))
         return 1
+    display.warnings(response.warnings, where)
     write_json(response.to_dict(), args.output)
+    display.summary(response, f"written to {where}", len(inputs))
     if args.check:
         return check_after_chunk(response, inputs, args.output, source_name=str(args.path))
     return 0
 
 
+def _say_unkept(cache: ReplyCache) -> None:
+    """Replies that could not be stored are never dropped without a word."""
+    if cache.failures:
+        _say(
+            f"warning: {len(cache.failures)} model replies could not be kept in "
+            f"{cache.directory} ({cache.failures[0]}); --resume would send them again"
+        )
+
+
+def _say_resume(cache: ReplyCache) -> None:
+    """After a failure: where the replies went and how to reuse them (when there are any)."""
+    kept = cache.stored + cache.hits
+    if kept:
+        _say(
+            f"the {kept} model replies of this run are kept in {cache.directory}: rerun the "
+            "same command with --resume to send none of them again"
+        )
+
+
+def cache_dir(output: Path | None, given: Path | None) -> Path:
+    """Where the replies are kept: ``--cache-dir``, else ``OUT.replies`` beside OUT, else
+    the user cache directory (``$XDG_CACHE_HOME``, else ``~/.cache``) under
+    ``agentic-chunking/replies``; the files are named by request hash, so runs may share it."""
+    if given is not None:
+        return given
+    if output is None:
+        root = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+        return Path(root) / "agentic-chunking" / "replies"
+    return output.with_name(output.stem + CACHE_SUFFIX)
+
+
+def _reply_cache(args: argparse.Namespace) -> ReplyCache:
+    """The run's reply cache, its directory created and checked writable before any call."""
+    directory = cache_dir(args.output, args.cache_dir)
+    if directory.exists() and not directory.is_dir():
+        raise InputError(
+            f"the reply cache {directory} is not a directory; give another with --cache-dir"
+        )
+    if args.resume and not directory.is_dir():
+        raise InputError(
+            f"--resume: there is no reply cache at {directory} (nothing was kept from an "
+            "earlier run with this output); run without --resume, or give --cache-dir"
+        )
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=directory):
+            pass
+    except OSError as error:
+        raise InputError(
+            f"cannot write the reply cache in {directory} ({error.strerror or error}); "
+            "give a writable directory with --cache-dir"
+        ) from None
+    return ReplyCache(directory, read=args.resume)
+
+
+def _failure_where(output: Path | None, on_failure: str) -> str:
+    if output is None:
+        return "the failure document on stdout"
+    return str(output if on_failure == "write" else failure_path(output))
+
+
+PREFIX = "agentic-chunking chunk: "
+
+
 def _say(line: str) -> None:
-    print(redact(f"agentic-chunking chunk: {line}"), file=sys.stderr)
+    print(redact(f"{PREFIX}{line}"), file=sys.stderr)
 
 
 def failure_path(output: Path) -> Path:

@@ -36,11 +36,19 @@ from ._anthropic import (
     resolve_timeout,
 )
 from ._config import SEED_MODEL, current_models, sdk_model_table, shown_url
-from ._prices import PRICES_PER_MILLION, estimate_cost_usd
+from ._prices import (
+    CACHE_READ_RATE,
+    CACHE_WRITE_RATE,
+    PRICES_PER_MILLION,
+    cache_min_tokens,
+    estimate_cost_usd,
+)
 
 __all__ = [
     "API_KEY_ENV_VAR",
     "BASE_URL_ENV_VAR",
+    "CACHE_READ_RATE",
+    "CACHE_WRITE_RATE",
     "DEFAULT_JUDGE_MODEL",
     "DEFAULT_MAX_RETRIES",
     "DEFAULT_MODEL",
@@ -54,6 +62,7 @@ __all__ = [
     "TIMEOUT_ENV_VAR",
     "WAIT_NOTICE_S",
     "ModelReply",
+    "cache_min_tokens",
     "call_model",
     "check_api_key",
     "check_max_tokens",

@@ -21,10 +21,48 @@ PRICES_PER_MILLION: Mapping[str, tuple[float, float]] = {
 change); a model not here gets no cost estimate."""
 
 
-def estimate_cost_usd(model: str, input_tokens: int, output_tokens: int) -> float | None:
-    """The cost in USD of ``input_tokens`` in and ``output_tokens`` out at ``model``'s listed
-    price (an estimate: list prices, no discounts), or None when no price is known."""
+CACHE_WRITE_RATE = 1.25
+"""A prompt-cache write (5-minute cache) costs this many times the input price."""
+CACHE_READ_RATE = 0.1
+"""A prompt-cache read costs this many times the input price."""
+# Both rates are Anthropic's, from the prompt-caching pricing page that the installed SDK's
+# ``CacheControlEphemeralParam`` docstring links
+# (https://platform.claude.com/docs/en/build-with-claude/prompt-caching); the SDK itself
+# carries no rates.
+
+CACHE_MIN_TOKENS: Mapping[str, int] = {
+    "claude-opus-4-1": 1024,
+    "claude-sonnet-4-5": 1024,
+    "claude-sonnet-4-20250514": 1024,
+    "claude-3-7-sonnet-20250219": 1024,
+    "claude-3-5-haiku-20241022": 2048,
+    "claude-haiku-4-5": 4096,
+}
+"""The shortest prompt prefix (tokens) each model caches, from the same page; a shorter
+one is not cached (the API ignores its ``cache_control``). A model not listed is taken at
+DEFAULT_CACHE_MIN_TOKENS, the smallest the page lists; the plan names the figure it used."""
+DEFAULT_CACHE_MIN_TOKENS = 1024
+
+
+def cache_min_tokens(model: str) -> int:
+    """The shortest prompt prefix ``model`` caches (CACHE_MIN_TOKENS, else the default)."""
+    return CACHE_MIN_TOKENS.get(model, DEFAULT_CACHE_MIN_TOKENS)
+
+
+def estimate_cost_usd(
+    model: str,
+    input_tokens: int,
+    output_tokens: int,
+    *,
+    cache_write_tokens: int = 0,
+    cache_read_tokens: int = 0,
+) -> float | None:
+    """The cost in USD of ``input_tokens`` in (not cached) and ``output_tokens`` out at
+    ``model``'s listed price, plus prompt-cache writes and reads at CACHE_WRITE_RATE and
+    CACHE_READ_RATE times the input price (an estimate: list prices, no other
+    discounts), or None when no price is known."""
     price = PRICES_PER_MILLION.get(model)
     if price is None:
         return None
-    return (input_tokens * price[0] + output_tokens * price[1]) / 1e6
+    cached = cache_write_tokens * CACHE_WRITE_RATE + cache_read_tokens * CACHE_READ_RATE
+    return ((input_tokens + cached) * price[0] + output_tokens * price[1]) / 1e6

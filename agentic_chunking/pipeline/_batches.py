@@ -1,7 +1,17 @@
 """Step 1 of the live pipeline: plan the extraction batches of a list of input chunks.
 
-Batches never span two input chunks: each non-empty input chunk is pre-chunked on its own,
-so every batch has exactly one input chunk id, which is the provenance of its propositions.
+Small input chunks are packed: each input chunk is pre-chunked on its own into pieces
+within the limit (``pre_chunk_for_extraction``), and consecutive pieces, of one input chunk
+or of several, share a batch while the batch stays within the limit. When the next piece
+does not fit and the batch is less than ``FILL`` full, the piece is cut at a sentence
+boundary and its first sentences fill the batch (the rest starts the next one), so a batch
+is never left mostly empty by a chunk of about the limit's size. A batch therefore holds
+one or more :class:`Segment` (a piece and the id of its input chunk), joined by a blank
+line, as a paragraph break inside one document is sent. The number of batches is
+close to the floor ``ceil(input tokens / limit)`` plus one per input chunk larger than the
+limit (``python benchmarks/bench_packing.py``). Which input chunk a proposition of a
+packed batch came from is decided after extraction, by sentence alignment
+(``_provenance``); the reply format does not change.
 """
 
 from __future__ import annotations
@@ -12,19 +22,47 @@ from typing import Any
 
 from .._errors import InputError
 from .._models import AgenticChunkInput
-from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH, pre_chunk_for_extraction
+from .._text import sentence_spans
+from ._prechunk import (
+    CHARS_PER_TOKEN,
+    DEFAULT_MAX_TOKENS_PER_BATCH,
+    pre_chunk_for_extraction,
+)
+
+SEGMENT_JOINER = "\n\n"
+"""What separates two segments of one batch: a paragraph break."""
+FILL = 0.9
+"""A batch at least this full (of the limit's characters) is closed when the next piece
+does not fit; a batch less full takes the next piece's first sentences that fit."""
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A piece of one input chunk's text (the whole chunk when it fits the limit)."""
+
+    chunk_id: str
+    text: str
 
 
 @dataclass(frozen=True, slots=True)
 class Batch:
-    """One extraction batch: its 0-based ``index``, the input ``chunk_id`` it comes from, its text.
+    """One extraction batch: its 0-based ``index`` and its segments, in input order.
 
-    ``number`` (``index + 1``) is what messages and CallUsage.batch show.
+    ``text`` (what is sent) is the segments' texts joined by a blank line; ``chunk_ids``
+    the distinct input chunk ids of the segments, in order. ``number`` (``index + 1``) is
+    what messages and CallUsage.batch show.
     """
 
     index: int
-    chunk_id: str
-    text: str
+    segments: tuple[Segment, ...]
+
+    @property
+    def text(self) -> str:
+        return SEGMENT_JOINER.join(s.text for s in self.segments)
+
+    @property
+    def chunk_ids(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(s.chunk_id for s in self.segments))
 
     @property
     def number(self) -> int:
@@ -32,7 +70,14 @@ class Batch:
 
     @property
     def label(self) -> str:
-        return f"batch {self.number} (chunk {self.chunk_id})"
+        """``batch 2 (chunk A)``, ``batch 2 (chunks A, B)``, or, for four or more,
+        ``batch 2 (chunks A .. F, 6 chunks)``."""
+        ids = self.chunk_ids
+        if len(ids) == 1:
+            return f"batch {self.number} (chunk {ids[0]})"
+        if len(ids) <= 3:
+            return f"batch {self.number} (chunks {', '.join(ids)})"
+        return f"batch {self.number} (chunks {ids[0]} .. {ids[-1]}, {len(ids)} chunks)"
 
 
 def coerce_inputs(
@@ -71,13 +116,52 @@ def plan_batches(
     inputs: Sequence[AgenticChunkInput | Mapping[str, Any]],
     max_tokens_per_batch: int = DEFAULT_MAX_TOKENS_PER_BATCH,
 ) -> list[Batch]:
-    """Return the extraction batches, in input order; no batch spans two input chunks.
+    """Return the extraction batches, in input order, small input chunks packed together.
 
-    Each non-empty input chunk is pre-chunked on its own with ``pre_chunk_for_extraction``
-    (a chunk within the limit is one batch); empty or blank chunks give no batch.
+    Guarantees: every batch's text is within the limit (``estimate_tokens(batch.text) <=
+    max_tokens_per_batch``; a limit of 0 or less means the default); the segments of all
+    batches, in order, are exactly the pieces ``pre_chunk_for_extraction`` gives for each
+    input chunk, in input order, a piece cut at a sentence boundary only to fill a batch
+    less than ``FILL`` full (no non-whitespace character lost or reordered); empty or blank
+    chunks give no segment; a batch is closed only when the next piece (or its first
+    sentence) would not fit. This is the one
+    planning function: ``--dry-run`` (``_plan.plan_run``) and the run use it alike.
     """
+    limit = max_tokens_per_batch if max_tokens_per_batch > 0 else DEFAULT_MAX_TOKENS_PER_BATCH
+    max_chars = limit * CHARS_PER_TOKEN
     batches: list[Batch] = []
+    current: list[Segment] = []
+    size = 0
     for chunk in coerce_inputs(inputs):
-        for text in pre_chunk_for_extraction(chunk.text, max_tokens_per_batch):
-            batches.append(Batch(index=len(batches), chunk_id=chunk.chunk_id, text=text))
+        pieces = pre_chunk_for_extraction(chunk.text, limit)
+        while pieces:
+            piece = pieces.pop(0)
+            room = max_chars - size - (len(SEGMENT_JOINER) if current else 0)
+            if current and len(piece) > room:
+                head, tail = _split_to_fit(piece, room) if size < FILL * max_chars else ("", "")
+                if head:
+                    current.append(Segment(chunk_id=chunk.chunk_id, text=head))
+                    pieces.insert(0, tail)
+                else:
+                    pieces.insert(0, piece)
+                batches.append(Batch(index=len(batches), segments=tuple(current)))
+                current, size = [], 0
+                continue
+            size += (len(SEGMENT_JOINER) if current else 0) + len(piece)
+            current.append(Segment(chunk_id=chunk.chunk_id, text=piece))
+    if current:
+        batches.append(Batch(index=len(batches), segments=tuple(current)))
     return batches
+
+
+def _split_to_fit(piece: str, room: int) -> tuple[str, str]:
+    """``(head, tail)``: the longest run of ``piece``'s first whole sentences that fits in
+    ``room`` characters, and the rest; ``("", piece)`` when not even one sentence fits."""
+    end = 0
+    for start, stop in sentence_spans(piece):
+        if len(piece[:stop].rstrip()) > room:
+            break
+        if piece[start:stop].strip():
+            end = stop
+    head, tail = piece[:end].strip(), piece[end:].strip()
+    return (head, tail) if head and tail else ("", piece)

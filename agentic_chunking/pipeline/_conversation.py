@@ -24,6 +24,7 @@ from .._errors import ConfigurationError, ModelCallError, ReplyParseError
 from .._models import CallUsage
 from .._shown import quote
 from ..client import ModelReply, call_model, max_tokens_limit
+from ._cache import ReplyCache, request_key
 from ._prompts import load_prompt, partition_repair_message, repair_user_message
 
 if TYPE_CHECKING:
@@ -48,6 +49,8 @@ class CallSettings:
     max_repair_attempts: int
     on_wait: Progress | None = None
     cancelled: threading.Event = field(default_factory=threading.Event)
+    cache: ReplyCache | None = None
+    """Every whole reply is stored here; with ``cache.read``, served from it (resume)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,16 +92,7 @@ def converse(
     reason = ""
     breach: Breach | None = None
     for _attempt in range(settings.max_repair_attempts + 1):
-        reply = call_model(
-            settings.client,
-            stage=stage,
-            batch=batch,
-            model=settings.model,
-            system=load_prompt(stage).text,
-            messages=messages,
-            max_tokens=max_tokens,
-            on_wait=settings.on_wait,
-        )
+        reply = _call(settings, stage=stage, batch=batch, messages=messages, max_tokens=max_tokens)
         calls.append(reply.usage)
         # A cut or refused reply is not repaired: at temperature 0 the same request
         # gives the same cut (or the same refusal), so a retry would only add cost.
@@ -130,6 +124,41 @@ def converse(
     return Outcome(
         value=None, error=f"{subject} could not be parsed: {reason} {after}", calls=tuple(calls)
     )
+
+
+def _call(
+    settings: CallSettings,
+    *,
+    stage: str,
+    batch: int | None,
+    messages: list[dict[str, str]],
+    max_tokens: int,
+) -> ModelReply:
+    """One request: from the reply cache when resuming and answered before, else the model
+    (and the whole reply stored in the cache, if there is one)."""
+    system = load_prompt(stage).text
+    cache = settings.cache
+    key = ""
+    if cache is not None:
+        key = request_key(
+            model=settings.model, system=system, messages=messages, max_tokens=max_tokens
+        )
+        stored = cache.get(key, stage=stage, batch=batch)
+        if stored is not None:
+            return stored
+    reply = call_model(
+        settings.client,
+        stage=stage,
+        batch=batch,
+        model=settings.model,
+        system=system,
+        messages=messages,
+        max_tokens=max_tokens,
+        on_wait=settings.on_wait,
+    )
+    if cache is not None:
+        cache.put(key, reply)
+    return reply
 
 
 def _subject(stage: str, where: str) -> str:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._models import AgenticChunk
 from .._shown import quote
 from .._warning import (
     DUPLICATE_MERGED,
     EMPTY_INPUT,
     NO_PROPOSITION,
+    OVERSIZED_CHUNK,
     POSSIBLE_DUPLICATE,
     PipelineWarning,
 )
@@ -32,12 +34,13 @@ def no_proposition(batch: Batch) -> PipelineWarning:
     return PipelineWarning(
         NO_PROPOSITION,
         f"{batch.label} gave no proposition (the model answered with an empty array)",
-        {"batch": batch.number, "chunk_id": batch.chunk_id},
+        {"batch": batch.number, "chunk_ids": list(batch.chunk_ids)},
     )
 
 
-def duplicate_merged(kept: Merged, dropped: str, chunk_id: str) -> PipelineWarning:
+def duplicate_merged(kept: Merged, dropped: str, chunk_ids: tuple[str, ...]) -> PipelineWarning:
     """A copy merged into an earlier proposition (certainly the same fact)."""
+    chunk_id = ", ".join(chunk_ids)
     how = "repeated" if normalise_space(kept.text) == normalise_space(dropped) else "certain"
     wording = "repeated" if how == "repeated" else "same words in another order"
     return PipelineWarning(
@@ -47,7 +50,7 @@ def duplicate_merged(kept: Merged, dropped: str, chunk_id: str) -> PipelineWarni
         {
             "kept": kept.text,
             "dropped": dropped,
-            "chunk_id": chunk_id,
+            "chunk_ids": list(chunk_ids),
             "kept_from": kept.sources[0],
             "how": how,
         },
@@ -70,3 +73,19 @@ def possible_duplicates(merged: Sequence[Merged]) -> list[PipelineWarning]:
             )
         )
     return warnings
+
+
+def oversized_chunk(chunk: AgenticChunk, limit: int) -> PipelineWarning:
+    """An output chunk whose token estimate is above ``limit`` (``max_chunk_tokens``)."""
+    return PipelineWarning(
+        OVERSIZED_CHUNK,
+        f"output chunk {chunk.chunk_id} ({chunk.thematic_category!r}) is about "
+        f"{chunk.token_estimate:,} tokens, above the limit of {limit:,} (max_chunk_tokens); "
+        "a retriever may cut it: chunk the document in parts or raise the limit",
+        {
+            "chunk_id": chunk.chunk_id,
+            "category": chunk.thematic_category,
+            "tokens": chunk.token_estimate,
+            "limit": limit,
+        },
+    )

@@ -31,23 +31,24 @@ def normalise_space(text: str) -> str:
 
 
 def merge_duplicates(
-    extracted: Iterable[tuple[str, str]],
+    extracted: Iterable[tuple[str, Sequence[str]]],
     *,
-    on_merge: Callable[[Merged, str, str], None] | None = None,
+    on_merge: Callable[[Merged, str, tuple[str, ...]], None] | None = None,
 ) -> list[Merged]:
-    """Merge ``(proposition, chunk_id)`` pairs that are certainly the same fact.
+    """Merge ``(proposition, chunk_ids)`` pairs that are certainly the same fact.
 
     Deterministic: pairs are read in order; the first occurrence's text is kept and later
     copies (equal after whitespace normalisation, or ``checks.certainly_same_fact``, by its
     order-free key) only add
-    their chunk id to its ``sources``. A possible duplicate is kept. The result keeps
-    first-occurrence order. ``on_merge(kept, dropped, chunk_id)`` is called for every copy
+    their chunk ids to its ``sources``. A possible duplicate is kept. The result keeps
+    first-occurrence order. ``on_merge(kept, dropped, chunk_ids)`` is called for every copy
     merged away, so the merge is never silent. Linear: copies are found by hashed keys.
     """
     kept: list[Merged] = []
     exact: dict[str, int] = {}
     keyed: dict[tuple[object, ...], int] = {}
-    for text, chunk_id in extracted:
+    for text, ids in extracted:
+        chunk_ids = tuple(ids)
         key = normalise_space(text)
         order_free = certain_key(text)
         position = exact.get(key)
@@ -57,14 +58,15 @@ def merge_duplicates(
             exact[key] = len(kept)
             if order_free is not None:
                 keyed.setdefault(order_free, len(kept))
-            kept.append(Merged(text=text.strip(), sources=(chunk_id,)))
+            kept.append(Merged(text=text.strip(), sources=tuple(dict.fromkeys(chunk_ids))))
             continue
         exact.setdefault(key, position)
         current = kept[position]
         if on_merge is not None:
-            on_merge(current, text.strip(), chunk_id)
-        if chunk_id not in current.sources:
-            kept[position] = Merged(text=current.text, sources=(*current.sources, chunk_id))
+            on_merge(current, text.strip(), chunk_ids)
+        added = tuple(i for i in dict.fromkeys(chunk_ids) if i not in current.sources)
+        if added:
+            kept[position] = Merged(text=current.text, sources=(*current.sources, *added))
     return kept
 
 

@@ -21,7 +21,13 @@ from typing import Any
 
 from .._models import AgenticChunkInput, CallUsage, estimate_tokens
 from .._text import split_sentences
-from ..client import estimate_cost_usd
+from ..client import (
+    CACHE_READ_RATE,
+    CACHE_WRITE_RATE,
+    cache_min_tokens,
+    check_max_tokens,
+    estimate_cost_usd,
+)
 from ._batches import plan_batches
 from ._grouping import GROUP_OUTPUT_TOKENS, estimate_output_tokens, window_capacity
 from ._prompts import extraction_user_message, load_prompt
@@ -46,6 +52,14 @@ class RunPlan:
     estimated_input_tokens: int
     estimated_output_tokens: int
     estimated_cost_usd: float | None
+    cache_write_tokens: int = 0
+    """System-prompt tokens written to the prompt cache (first call of each cached stage)."""
+    cache_read_tokens: int = 0
+    """System-prompt tokens read from the prompt cache (every later call of that stage)."""
+    cost_without_cache_usd: float | None = None
+    """The same run's estimated cost if no prompt were cached."""
+    cache_note: str = ""
+    """Why the system prompts are cached or not (sizes against the model's minimum)."""
 
     def lines(self) -> list[str]:
         """The plan as lines a person reads."""
@@ -62,8 +76,20 @@ class RunPlan:
             f"grouping: {self.grouping_windows} window(s){merge}",
             f"tokens (estimate): {self.estimated_input_tokens:,} in, "
             f"{self.estimated_output_tokens:,} out",
-            f"cost (estimate): {cost}",
+            f"prompt caching: {self.cache_note}",
+            f"cost (estimate): {cost}{self._saving()}",
         ]
+
+    def _saving(self) -> str:
+        if self.estimated_cost_usd is None or self.cost_without_cache_usd is None:
+            return ""
+        saved = self.cost_without_cache_usd - self.estimated_cost_usd
+        if not (self.cache_write_tokens or self.cache_read_tokens):
+            return ""
+        return (
+            f" with prompt caching (${self.cost_without_cache_usd:.4f} without it: "
+            f"${saved:.4f} saved)"
+        )
 
 
 def plan_run(
@@ -72,8 +98,18 @@ def plan_run(
     model: str,
     max_tokens_per_batch: int,
     grouping_max_tokens: int,
+    extraction_max_tokens: int | None = None,
 ) -> RunPlan:
-    """Plan a run of ``inputs`` without calling the model (raises InputError on bad input)."""
+    """Plan a run of ``inputs`` without calling the model.
+
+    The batches are ``plan_batches``'s, the run's own; the ``max_tokens`` limits are
+    checked as the run checks them (``check_max_tokens``). Raises InputError on bad input
+    or a ``max_tokens`` the run would refuse.
+    """
+    limits = {"grouping_max_tokens": grouping_max_tokens}
+    if extraction_max_tokens is not None:
+        limits["extraction_max_tokens"] = extraction_max_tokens
+    check_max_tokens(model, **limits)
     batches = plan_batches(inputs, max_tokens_per_batch)
     extraction_prompt = len(load_prompt("extraction").text)
     grouping_prompt = len(load_prompt("grouping").text)
@@ -93,42 +129,137 @@ def plan_run(
         input_chars += categories * MERGE_CHARS_PER_CATEGORY
         output_tokens += categories * 2 + GROUP_OUTPUT_TOKENS * max(1, categories // 4)
     input_tokens = input_chars // 4
-    cost = estimate_cost_usd(model, input_tokens, output_tokens)
+    stages = [
+        ("extraction", extraction_prompt, len(batches)),
+        ("grouping", grouping_prompt, windows),
+    ]
+    write, read, note = _prompt_cache(model, stages)
+    cost = estimate_cost_usd(
+        model,
+        input_tokens - write - read,
+        output_tokens,
+        cache_write_tokens=write,
+        cache_read_tokens=read,
+    )
     return RunPlan(
         model=model,
         batches=len(batches),
-        input_chunks=len({b.chunk_id for b in batches}),
+        input_chunks=len({i for b in batches for i in b.chunk_ids}),
         estimated_propositions=propositions,
         grouping_windows=windows,
         estimated_input_tokens=input_tokens,
         estimated_output_tokens=output_tokens,
         estimated_cost_usd=cost,
+        cache_write_tokens=write,
+        cache_read_tokens=read,
+        cost_without_cache_usd=estimate_cost_usd(model, input_tokens, output_tokens),
+        cache_note=note,
     )
 
 
+def _prompt_cache(model: str, stages: Sequence[tuple[str, int, int]]) -> tuple[int, int, str]:
+    """Cache writes and reads of the system prompts of ``stages`` (``(name, prompt
+    characters, calls)``), as the client sends them: a prompt of at least the model's
+    minimum (``cache_min_tokens``) is written by its stage's first call and read by every
+    later one (all within the 5-minute cache); a shorter one is not cached."""
+    minimum = cache_min_tokens(model)
+    write = read = 0
+    cached, short = [], []
+    for name, chars, calls in stages:
+        if not calls:
+            continue
+        tokens = chars // 4
+        if tokens < minimum:
+            short.append(f"{name} {tokens:,}")
+            continue
+        write += tokens
+        read += tokens * (calls - 1)
+        cached.append(f"{name} ({tokens:,} tokens, {calls} calls)")
+    parts = []
+    if cached:
+        parts.append(
+            f"system prompt cached for {', '.join(cached)}: {write:,} tokens written at "
+            f"{CACHE_WRITE_RATE:g}x, {read:,} read at {CACHE_READ_RATE:g}x the input price"
+        )
+    if short:
+        parts.append(
+            f"not used for the system prompts under the {minimum:,}-token minimum {model} "
+            f"caches ({', '.join(short)} tokens), so no saving there"
+        )
+    return write, read, "; ".join(parts) or "no calls"
+
+
+@dataclass(frozen=True, slots=True)
+class ProgressEvent:
+    """One finished call of a run: its ``stage`` ("extraction batch", "grouping window",
+    "grouping merge"), ``done`` of ``total`` in that stage, what it was (``label``) and
+    how it ended (``status``), and the run's tokens so far (every call finished until
+    now, repairs included)."""
+
+    stage: str
+    done: int
+    total: int
+    label: str
+    status: str
+    input_tokens: int
+    output_tokens: int
+
+    def line(self) -> str:
+        """``"extraction batch 3/40 done (<label>): <status>; tokens so far 1,200 in /
+        300 out"``."""
+        return (
+            f"{self.stage} {self.done}/{self.total} done ({self.label}): {self.status}; "
+            f"tokens so far {self.input_tokens:,} in / {self.output_tokens:,} out"
+        )
+
+
 class ProgressTally:
-    """Counts finished calls per stage and the tokens so far; reports one line per event.
+    """Counts finished calls per stage and the tokens so far; reports one event per call.
 
     Thread-safe. ``done(stage, total, label, status, calls)`` adds ``calls`` to the token
-    tally and reports ``"<stage> 3/40 done (<label>): <status>; tokens so far 1,200 in /
-    300 out"``.
+    tally and gives a :class:`ProgressEvent` to ``on_event``, else its ``line()`` to
+    ``report`` (``line=False``: nothing reported, the tokens still counted).
     """
 
-    def __init__(self, report: Callable[[str], None]) -> None:
+    def __init__(
+        self,
+        report: Callable[[str], None] | None,
+        on_event: Callable[[ProgressEvent], None] | None = None,
+    ) -> None:
         self._report = report
+        self._on_event = on_event
         self._lock = threading.Lock()
         self._done: dict[str, int] = {}
         self.input_tokens = 0
         self.output_tokens = 0
 
     def done(
-        self, stage: str, total: int, label: str, status: str, calls: Sequence[CallUsage]
+        self,
+        stage: str,
+        total: int,
+        label: str,
+        status: str,
+        calls: Sequence[CallUsage],
+        *,
+        line: bool = True,
     ) -> None:
+        """Count ``calls`` and report the event (``line=False``: count only, report nothing)."""
         with self._lock:
             self._done[stage] = self._done.get(stage, 0) + 1
             self.input_tokens += sum(c.input_tokens for c in calls)
             self.output_tokens += sum(c.output_tokens for c in calls)
-            self._report(
-                f"{stage} {self._done[stage]}/{total} done ({label}): {status}; tokens so far "
-                f"{self.input_tokens:,} in / {self.output_tokens:,} out"
+            event = ProgressEvent(
+                stage=stage,
+                done=self._done[stage],
+                total=total,
+                label=label,
+                status=status,
+                input_tokens=self.input_tokens,
+                output_tokens=self.output_tokens,
             )
+            if not line:
+                return
+            if self._on_event is not None:
+                self._on_event(event)
+            elif self._report is not None:
+                self._report(event.line())

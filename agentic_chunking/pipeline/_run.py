@@ -1,8 +1,9 @@
 """The live pipeline: seed 000's five steps over the Anthropic Messages API.
 
-``chunk_text_agentic`` pre-chunks each input chunk on its own, extracts propositions
-batch by batch (concurrently, bounded), merges duplicates across overlapping inputs,
-groups them in one call, and validates the grouping as a partition of the merged
+``chunk_text_agentic`` packs the input chunks into batches within the limit
+(``_batches``), extracts propositions batch by batch (concurrently, bounded), gives each
+proposition the input chunk(s) it came from (``_provenance``), merges duplicates across
+overlapping inputs, groups them in one call, and validates the grouping as a partition of the merged
 propositions. Whatever the model does, nothing is lost quietly: a reply that is cut,
 refused, unreadable after one repair turn, or a grouping that is not a partition gives
 ``is_success`` false and an ``error_detail`` naming the batch (``batch N``, 1-based, and
@@ -17,8 +18,8 @@ abandoned, no progress line is printed after it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from .._errors import ConfigurationError, InputError, ModelCallError
@@ -39,23 +40,28 @@ from ..client import (
 )
 from . import _notes as notes
 from ._batches import Batch, coerce_inputs, plan_batches
+from ._cache import ReplyCache
 from ._conversation import CallSettings, Progress, converse
 from ._conversation import Outcome as _Outcome
 from ._grouping import group
 from ._parse import parse_propositions_strict
 from ._partition import Merged, merge_duplicates
-from ._plan import ProgressTally
+from ._plan import ProgressEvent, ProgressTally
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ._prompts import (
     EXTRACTION_SHAPE,
     extraction_user_message,
 )
+from ._provenance import attribute
 from ._threads import map_abandoning
 
 if TYPE_CHECKING:
     import anthropic
 
-DEFAULT_EXTRACTION_MAX_TOKENS = 2000
+DEFAULT_EXTRACTION_MAX_TOKENS = 8000
+"""Room for the propositions of a full packed batch (2,000 tokens by default): the
+reference replies give 1.26 output characters per input character (1.87 at most in one
+batch), so 2,000 would cut a full batch. Output is billed as generated, not as allowed."""
 DEFAULT_GROUPING_MAX_TOKENS = 4000
 DEFAULT_MAX_CONCURRENCY = 4
 DEFAULT_MAX_REPAIR_ATTEMPTS = 1
@@ -65,6 +71,7 @@ DEFAULT_MAX_REPAIR_ATTEMPTS = 1
 class _Settings(CallSettings):
     extraction_max_tokens: int
     grouping_max_tokens: int
+    max_chunk_tokens: int
 
 
 def chunk_text_agentic(
@@ -81,6 +88,9 @@ def chunk_text_agentic(
     max_retries: int = DEFAULT_MAX_RETRIES,
     progress: Progress | None = None,
     timeout: float | None = None,
+    max_chunk_tokens: int | None = None,
+    on_event: Callable[[ProgressEvent], None] | None = None,
+    cache: ReplyCache | None = None,
 ) -> AgenticResponse:
     """Chunk ``inputs`` (ordered ``{chunk_id, text}``) into thematic propositions (Level 5).
 
@@ -88,13 +98,23 @@ def chunk_text_agentic(
     Without ``client`` one is built from ``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``
     with ``max_retries``. Guarantees on success: every merged proposition is in exactly
     one chunk, verbatim; each chunk's ``source_chunk_ids`` lists, in input order, the input
-    chunks its propositions came from; ``calls`` holds one CallUsage per request.
+    chunks its propositions came from (in a batch packing several input chunks, the ones
+    whose sentences state the proposition, see ``_provenance``); ``calls`` holds one
+    CallUsage per request.
     ``progress`` receives one-line progress messages, including a notice while a call
-    is in flight for long. ``timeout`` is the seconds per call attempt of a client built
+    is in flight for long; with ``on_event``, each finished call is a ProgressEvent
+    (stage, done of total, tokens so far) given to it instead of a line on ``progress``.
+    An output chunk whose token estimate is above ``max_chunk_tokens`` (default:
+    ``max_tokens_per_batch``) is an ``oversized_chunk`` warning naming its size. With
+    ``cache`` (a ReplyCache) every whole reply is stored; when it reads (resume), a
+    request it already holds is not sent again (its CallUsage says ``cached``).
+    ``timeout`` is the seconds per call attempt of a client built
     here (default ``$AGENTIC_CHUNKING_TIMEOUT``, else 120). A ``max_tokens`` the SDK only
     allows with streaming is refused with InputError before any call.
     """
+    chunk_limit = max_tokens_per_batch if max_chunk_tokens is None else max_chunk_tokens
     _check_positive(
+        max_chunk_tokens=chunk_limit,
         max_concurrency=max_concurrency,
         extraction_max_tokens=extraction_max_tokens,
         grouping_max_tokens=grouping_max_tokens,
@@ -123,12 +143,17 @@ def chunk_text_agentic(
         model=model_id,
         extraction_max_tokens=extraction_max_tokens,
         grouping_max_tokens=grouping_max_tokens,
+        max_chunk_tokens=chunk_limit,
         max_repair_attempts=max_repair_attempts,
         on_wait=None if progress is None else _unless(cancelled, progress),
         cancelled=cancelled,
+        cache=cache,
     )
     try:
-        return _run(chunks, batches, document_id, settings, max_concurrency, progress, warnings)
+        tally = ProgressTally(progress, on_event) if progress or on_event else None
+        return _run(
+            chunks, batches, document_id, settings, max_concurrency, progress, tally, warnings
+        )
     finally:
         if client is None:  # built here, so closed here
             active.close()
@@ -141,10 +166,10 @@ def _run(
     settings: _Settings,
     max_concurrency: int,
     progress: Progress | None,
+    tally: ProgressTally | None,
     warnings: tuple[PipelineWarning, ...],
 ) -> AgenticResponse:
     """Extract, merge, group and validate (steps 2 to 5)."""
-    tally = ProgressTally(progress) if progress is not None else None
     outcomes = _extract_all(batches, settings, max_concurrency, tally)
     calls = [call for outcome in outcomes for call in outcome.calls]
     errors = [outcome.error for outcome in outcomes if outcome.error]
@@ -171,12 +196,12 @@ def _run(
     merges: list[PipelineWarning] = []
     merged = merge_duplicates(
         (
-            (text, batch.chunk_id)
+            (text, sources)
             for batch, outcome in zip(batches, outcomes, strict=True)
-            for text in outcome.value
+            for text, sources in zip(outcome.value, attribute(outcome.value, batch), strict=True)
         ),
-        on_merge=lambda kept, dropped, chunk_id: merges.append(
-            notes.duplicate_merged(kept, dropped, chunk_id)
+        on_merge=lambda kept, dropped, chunk_ids: merges.append(
+            notes.duplicate_merged(kept, dropped, chunk_ids)
         ),
     )
     warnings += (*merges, *notes.possible_duplicates(merged))
@@ -213,7 +238,13 @@ def _run(
         return AgenticResponse.failure(
             grouped.error, calls=calls, warnings=warnings, extracted=extracted
         )
-    return _build_response(grouped.value, merged, document_id, order, calls, warnings)
+    response = _build_response(grouped.value, merged, document_id, order, calls, warnings)
+    oversized = tuple(
+        notes.oversized_chunk(chunk, settings.max_chunk_tokens)
+        for chunk in response.chunks
+        if chunk.token_estimate > settings.max_chunk_tokens
+    )
+    return replace(response, warnings=(*response.warnings, *oversized))
 
 
 def _grouping_where(stage: str, window: int | None) -> str:
@@ -236,7 +267,7 @@ def _unless(cancelled: threading.Event, progress: Progress) -> Progress:
 def _extracted(batches: Sequence[Batch], outcomes: Sequence[_Outcome]) -> list[ExtractedBatch]:
     """The propositions of every batch that was extracted, in batch order."""
     return [
-        ExtractedBatch(batch=b.number, chunk_id=b.chunk_id, propositions=tuple(o.value))
+        ExtractedBatch(batch=b.number, chunk_ids=b.chunk_ids, propositions=tuple(o.value))
         for b, o in zip(batches, outcomes, strict=True)
         if o.error is None and o.value is not None
     ]
@@ -265,9 +296,16 @@ def _extract_all(
         except (ModelCallError, ConfigurationError) as error:  # a 401 as a 500: keep the rest
             stop.set()
             outcome = _Outcome(value=None, error=str(error), calls=(), failure=error)
-        if tally is not None and len(batches) > 1 and not settings.cancelled.is_set():
+        if tally is not None and not settings.cancelled.is_set():
             status = "failed" if outcome.error else f"{len(outcome.value)} propositions"
-            tally.done("extraction batch", len(batches), batch.label, status, outcome.calls)
+            tally.done(  # one batch: its tokens counted, but no line of its own
+                "extraction batch",
+                len(batches),
+                batch.label,
+                status,
+                outcome.calls,
+                line=len(batches) > 1,
+            )
         return outcome
 
     return map_abandoning(

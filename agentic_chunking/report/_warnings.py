@@ -17,6 +17,7 @@ from .._warning import (
     EMPTY_INPUT,
     NO_PROPOSITION,
     OTHER_WARNING,
+    OVERSIZED_CHUNK,
     POSSIBLE_DUPLICATE,
     SKIPPED_ENTRY,
     WARNING_KINDS,
@@ -30,6 +31,7 @@ _PHRASES: dict[str, tuple[str, str]] = {
     EMPTY_INPUT: ("empty input chunk", "empty input chunks"),
     NO_PROPOSITION: ("batch gave no proposition", "batches gave no proposition"),
     SKIPPED_ENTRY: ("reply entry skipped", "reply entries skipped"),
+    OVERSIZED_CHUNK: ("output chunk above the size limit", "output chunks above the size limit"),
     OTHER_WARNING: ("other warning", "other warnings"),
 }
 

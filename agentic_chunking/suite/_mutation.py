@@ -78,7 +78,11 @@ def mutate_replies(
         ]
         if position == 0:
             propositions.extend(mutation.added)
-        entries.append(ExtractionReply(chunk_id=entry.chunk_id, propositions=tuple(propositions)))
+        entries.append(
+            ExtractionReply(
+                chunk_id=entry.chunk_id, chunk_ids=entry.chunk_ids, propositions=tuple(propositions)
+            )
+        )
     grouping = tuple(
         GroupEntry(category=str(g["category"]), facts=tuple(g["facts"])) for g in mutation.groups
     )

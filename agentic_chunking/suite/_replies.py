@@ -31,7 +31,7 @@ from .._errors import CaseError
 from ..pipeline._batches import plan_batches
 from ..pipeline._partition import normalise_space
 from ..pipeline._prompts import extraction_user_message, load_prompt
-from ..testing import FakeReply
+from ..testing import FakeReply, system_text
 from ._cases import Case, _describe, safe_load_yaml
 from ._judge_replies import JudgeReplies, answer_judge_request
 
@@ -62,8 +62,23 @@ class ReplyText(_Strict):
 
 
 class ExtractionReply(ReplyText):
-    chunk_id: str = Field(min_length=1)
+    """One batch's reply: ``chunk_id`` names the batch's one input chunk, ``chunk_ids`` the
+    input chunks of a batch that packs several (exactly one of the two is given)."""
+
+    chunk_id: str | None = Field(default=None, min_length=1)
+    chunk_ids: tuple[str, ...] | None = Field(default=None, min_length=1)
     repair: ReplyText | None = None
+
+    @model_validator(mode="after")
+    def _one_id_field(self) -> ExtractionReply:
+        if (self.chunk_id is None) == (self.chunk_ids is None):
+            raise ValueError("give exactly one of `chunk_id` or `chunk_ids`")
+        return self
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        """The input chunk ids of the batch this reply answers."""
+        return (self.chunk_id,) if self.chunk_id is not None else tuple(self.chunk_ids or ())
 
 
 class GroupEntry(_Strict):
@@ -143,12 +158,13 @@ def load_replies(case: Case, replies_dir: Path) -> ReferenceReplies:
     except ValidationError as error:
         raise CaseError(f"{path}: {_describe(error)}") from None
     batches = plan_batches(case.agentic_inputs(), case.max_tokens_per_batch)
-    planned = [b.chunk_id for b in batches]
-    given = [e.chunk_id for e in replies.extraction]
+    planned = [list(b.chunk_ids) for b in batches]
+    given = [list(e.ids) for e in replies.extraction]
     if replies.case != case.id or planned != given:
         raise CaseError(
             f"{path}: answers case {replies.case} with extraction entries for chunks {given}, "
-            f"but {case.id} plans batches for chunks {planned}: one entry per batch, in order"
+            f"but {case.id} plans batches for chunks {planned}: one entry per batch, in order "
+            "(a batch that packs several input chunks is one entry with `chunk_ids: [...]`)"
         )
     _check_input_hash(case, replies, path)
     return replies
@@ -199,7 +215,7 @@ class ReferenceServer:
     def __call__(self, body: Mapping[str, Any]) -> FakeReply:
         messages = list(body.get("messages", []))
         first = _content(messages[0]) if messages else ""
-        system = body.get("system")
+        system = system_text(body)
         if system == self._extraction_prompt and first in self._extraction:
             entry = self._extraction[first]
             reply: ReplyText = entry

@@ -1,0 +1,167 @@
+"""What ``chunk`` shows on stderr while it runs, and after: progress, warnings, a summary.
+
+- On a terminal, a progress bar per stage (tqdm: done / total, elapsed, ETA) with the
+  tokens and the estimated cost so far; narrative lines (a call still in flight, the
+  grouping starting) are printed above the bar.
+- When stderr is not a terminal (a log file, a pipe, CI), one plain line per finished call
+  instead, the same figures in words.
+- ``quiet``: no progress and no warning listing.
+- Warnings are grouped by kind (``report.warning_groups``: by the recorded kind, never by
+  the wording), each with its count and its first ``EXAMPLES`` messages, shortened; the
+  whole list is in the output (``Warnings``).
+- ``summary`` is the one line printed at the end, quiet or not.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from typing import IO, Any
+
+from .._models import AgenticResponse
+from .._warning import PipelineWarning
+from ..client import estimate_cost_usd
+from ..pipeline._plan import ProgressEvent
+from ..report._warnings import warning_groups, warning_summary
+
+EXAMPLES = 3
+"""Messages shown per warning kind; the rest are counted, and all are in the output."""
+EXAMPLE_CHARS = 160
+"""An example message longer than this is shortened (the output keeps it whole)."""
+
+
+class RunDisplay:
+    """Progress of one ``chunk`` run on ``stream`` (stderr), each line prefixed ``prefix``.
+
+    ``bar`` None: a bar exactly when ``stream`` is a terminal. Thread-safe enough for the
+    pipeline's worker threads: tqdm locks its own writes, plain lines are single writes.
+    """
+
+    def __init__(
+        self,
+        *,
+        model: str,
+        prefix: str,
+        quiet: bool = False,
+        stream: IO[str] | None = None,
+        bar: bool | None = None,
+    ) -> None:
+        self._stream = stream if stream is not None else sys.stderr
+        self._model = model
+        self._prefix = prefix
+        self._quiet = quiet
+        self._bar_mode = (not quiet) and (_is_terminal(self._stream) if bar is None else bar)
+        self._bar: Any = None
+        self._stage = ""
+
+    def say(self, text: str) -> None:
+        """A narrative line (printed above a bar, if one is shown); nothing when quiet."""
+        if self._quiet:
+            return
+        line = f"{self._prefix}{text}"
+        if self._bar is not None:
+            from tqdm import tqdm
+
+            tqdm.write(line, file=self._stream)
+        else:
+            print(line, file=self._stream, flush=True)
+
+    def event(self, event: ProgressEvent) -> None:
+        """One finished call: advance the bar, or print its line with the cost so far."""
+        if self._quiet:
+            return
+        cost = self._cost(event.input_tokens, event.output_tokens)
+        if not self._bar_mode:
+            print(
+                f"{self._prefix}{event.line()}{cost and f'; cost so far {cost}'}",
+                file=self._stream,
+                flush=True,
+            )
+            return
+        from tqdm import tqdm
+
+        if self._bar is None or event.stage != self._stage:
+            self.close()
+            self._stage = event.stage
+            self._bar = tqdm(
+                total=event.total,
+                desc=event.stage,
+                unit="call",
+                file=self._stream,
+                dynamic_ncols=True,
+                leave=True,
+            )
+        self._bar.update(1)
+        tokens = f"{event.input_tokens:,} in / {event.output_tokens:,} out"
+        self._bar.set_postfix_str(f"{tokens}{cost and f', {cost}'}", refresh=True)
+
+    def close(self) -> None:
+        """End the current bar, if any (before the warnings and the summary)."""
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
+
+    def warnings(self, warnings: Sequence[PipelineWarning], where: str) -> None:
+        """The warnings grouped by kind: a count and the first examples of each."""
+        self.close()
+        if self._quiet or not warnings:
+            return
+        for group in warning_groups(warnings):
+            self.say(f"warning: {group.label}:")
+            for message in group.lines[:EXAMPLES]:
+                self.say(f"  - {_shorten(message)}")
+            if len(group.records) > EXAMPLES:
+                more = len(group.records) - EXAMPLES
+                self.say(f"  ... and {more} more ({group.kind}; all are in {where}, Warnings)")
+
+    def summary(self, response: AgenticResponse, where: str, inputs: int) -> str:
+        """The one line that ends a run (printed quiet or not); returned for tests."""
+        self.close()
+        paid = [c for c in response.calls if not c.cached]
+        spent_in = sum(c.input_tokens for c in paid)
+        spent_out = sum(c.output_tokens for c in paid)
+        written = sum(c.cache_write_tokens for c in paid)
+        read = sum(c.cache_read_tokens for c in paid)
+        cost = self._cost(spent_in, spent_out, written, read)
+        prompt_cache = (
+            f" (prompt cache: {written:,} written, {read:,} read)" if written or read else ""
+        )
+        reused = len(response.calls) - len(paid)
+        replayed = f" ({reused} from the reply cache, not paid again)" if reused else ""
+        state = (
+            f"done: {response.total_chunks} chunks, {response.total_propositions} "
+            f"propositions from {inputs} input chunks"
+            if response.is_success
+            else "failed"
+        )
+        warned = warning_summary(response.warnings)
+        line = (
+            f"{self._prefix}{state}; {len(response.calls)} calls{replayed}, "
+            f"{spent_in:,} in / {spent_out:,} out tokens{prompt_cache}{cost and f' ({cost})'}; "
+            f"{f'{len(response.warnings)} warnings ({warned})' if warned else 'no warnings'}"
+            f"; {where}"
+        )
+        print(line, file=self._stream, flush=True)
+        return line
+
+    def _cost(self, input_tokens: int, output_tokens: int, written: int = 0, read: int = 0) -> str:
+        usd = estimate_cost_usd(
+            self._model,
+            input_tokens,
+            output_tokens,
+            cache_write_tokens=written,
+            cache_read_tokens=read,
+        )
+        return "" if usd is None else f"${usd:.4f}"
+
+
+def _is_terminal(stream: IO[str]) -> bool:
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _shorten(message: str) -> str:
+    flat = " ".join(message.split())
+    return flat if len(flat) <= EXAMPLE_CHARS else flat[: EXAMPLE_CHARS - 1] + "…"

@@ -1,0 +1,107 @@
+"""A content-addressed cache of model replies, so that a run can resume without paying twice.
+
+A plain directory: one JSON file per answered request, named by the SHA-256 of what
+decides the reply (``request_key``: the model id, the system prompt, the messages,
+``max_tokens``; every request is sent at temperature 0), written through the package's
+one atomic writer, so an interrupted run leaves whole files only. Every reply that came
+back whole from the server is stored (a cut or refused reply too: at temperature 0 the
+same request gives the same answer); a transport failure stores nothing. A reply that
+cannot be stored (a full disk) does not stop the paid run: it is counted in ``failures``
+with the reason, for the caller to report. With ``read``
+(``chunk --resume``) a request already answered is served from the directory and marked
+``cached`` in its CallUsage, with the tokens it cost when it was paid for; without it the
+cache is only written. An unreadable file is a miss (and is overwritten), never an error.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from .._files import write_text_atomic
+from .._models import CallUsage
+from ..client import ModelReply
+
+FORMAT = 1
+"""The version of a cache file's layout (a change starts a new cache)."""
+
+
+def request_key(
+    *, model: str, system: str, messages: Sequence[Mapping[str, str]], max_tokens: int
+) -> str:
+    """The hex SHA-256 of what decides a reply at temperature 0."""
+    payload = {
+        "format": FORMAT,
+        "model": model,
+        "system": system,
+        "messages": [dict(m) for m in messages],
+        "max_tokens": max_tokens,
+        "temperature": 0,
+    }
+    text = json.dumps(payload, ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class ReplyCache:
+    """Replies kept in ``directory`` (created if missing); served back only when ``read``.
+
+    Thread-safe: each key is its own file, written atomically; ``hits`` and ``stored``
+    count what this run took from the cache and put in it, ``failures`` the reasons a
+    reply could not be stored.
+    """
+
+    def __init__(self, directory: Path | str, *, read: bool) -> None:
+        self.directory = Path(directory)
+        self.read = read
+        self.hits = 0
+        self.stored = 0
+        self.failures: list[str] = []
+        self._lock = threading.Lock()
+
+    def path(self, key: str) -> Path:
+        return self.directory / f"{key}.json"
+
+    def get(self, key: str, *, stage: str, batch: int | None) -> ModelReply | None:
+        """The stored reply for ``key`` (as a call of ``stage``/``batch``, ``cached``), or
+        None when not reading, not stored, or unreadable."""
+        if not self.read:
+            return None
+        try:
+            data = json.loads(self.path(key).read_text(encoding="utf-8"))
+            usage = replace(
+                CallUsage.from_dict(data["usage"]),
+                stage=stage,
+                batch=batch,
+                latency_s=0.0,
+                cached=True,
+            )
+            reply = ModelReply(text=str(data["text"]), stop_reason=data["stop_reason"], usage=usage)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+        with self._lock:
+            self.hits += 1
+        return reply
+
+    def put(self, key: str, reply: ModelReply) -> None:
+        """Store ``reply`` under ``key`` atomically; a failure (OSError) is kept in
+        ``failures``, not raised: the reply was paid for and the run goes on."""
+        data = {
+            "format": FORMAT,
+            "request_sha256": key,
+            "text": reply.text,
+            "stop_reason": reply.stop_reason,
+            "usage": reply.usage.to_dict(),
+        }
+        try:
+            self.directory.mkdir(parents=True, exist_ok=True)
+            write_text_atomic(self.path(key), json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+        except OSError as error:
+            with self._lock:
+                self.failures.append(error.strerror or str(error))
+            return
+        with self._lock:
+            self.stored += 1
