@@ -32,8 +32,8 @@ from .._models import (
 from .._warning import PipelineWarning
 from ..client import (
     DEFAULT_MAX_RETRIES,
+    ModelClient,
     check_max_tokens,
-    make_client,
     resolve_model,
 )
 from . import _notes as notes
@@ -52,7 +52,7 @@ from ._prompts import (
 from ._threads import map_abandoning
 
 if TYPE_CHECKING:
-    import anthropic
+    from ..client._providers import AnyClient
 
 DEFAULT_EXTRACTION_MAX_TOKENS = 2000
 DEFAULT_GROUPING_MAX_TOKENS = 4000
@@ -70,7 +70,7 @@ def chunk_text_agentic(
     inputs: Sequence[AgenticChunkInput | Mapping[str, Any]],
     document_id: str | None,
     *,
-    client: anthropic.Anthropic | None = None,
+    client: AnyClient | None = None,
     model: str | None = None,
     max_tokens_per_batch: int = DEFAULT_MAX_TOKENS_PER_BATCH,
     extraction_max_tokens: int = DEFAULT_EXTRACTION_MAX_TOKENS,
@@ -83,10 +83,12 @@ def chunk_text_agentic(
 ) -> AgenticResponse:
     """Chunk ``inputs`` (ordered ``{chunk_id, text}``) into thematic propositions (Level 5).
 
-    Model: ``model``, else ``$AGENTIC_CHUNKING_MODEL``, else DEFAULT_MODEL (claude-sonnet-4-6).
-    Without ``client`` one is built from ``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``
-    with ``max_retries``. Guarantees on success: every merged proposition is in exactly
-    one chunk, verbatim; each chunk's ``source_chunk_ids`` lists, in input order, the input
+    Model: ``model``, else ``$AGENTIC_CHUNKING_MODEL``, else DEFAULT_MODEL (claude-sonnet-4-6);
+    ``openai:<name>`` is a model of an OpenAI-compatible server. Without ``client`` a
+    ModelClient is built from the model's provider's variables (``ANTHROPIC_API_KEY`` /
+    ``ANTHROPIC_BASE_URL``, or ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``) with
+    ``max_retries``. Guarantees on success: every merged proposition is in exactly one
+    chunk, verbatim; each chunk's ``source_chunk_ids`` lists, in input order, the input
     chunks its propositions came from; ``calls`` holds one CallUsage per request.
     ``progress`` receives one-line progress messages, including a notice while a call
     is in flight for long. ``timeout`` is the seconds per call attempt of a client built
@@ -115,7 +117,13 @@ def chunk_text_agentic(
         extraction_max_tokens=extraction_max_tokens,
         grouping_max_tokens=grouping_max_tokens,
     )
-    active = client if client is not None else make_client(max_retries=max_retries, timeout=timeout)
+    built = None
+    active: AnyClient
+    if client is None:
+        active = built = ModelClient(max_retries=max_retries, timeout=timeout)
+        built.ready(model_id)  # no key or a bad setting: refused before any call
+    else:
+        active = client
     cancelled = threading.Event()
     settings = _Settings(
         client=active,
@@ -129,8 +137,8 @@ def chunk_text_agentic(
     try:
         return _run(chunks, batches, document_id, settings, max_concurrency, progress, warnings)
     finally:
-        if client is None:  # built here, so closed here
-            active.close()
+        if built is not None:  # built here, so closed here
+            built.close()
 
 
 def _run(

@@ -26,6 +26,7 @@ from typing import Any
 
 from .._errors import CassetteError
 from .._files import write_text_atomic
+from ..client import model_folder
 
 KEPT_REQUEST_HEADERS = frozenset({"accept", "anthropic-version", "content-type"})
 KEPT_RESPONSE_HEADERS = frozenset({"content-type"})
@@ -34,12 +35,22 @@ SECRET_PATTERNS = (
     re.compile(r"sk-ant-[A-Za-z0-9_-]{6,}"),
     re.compile(r"Bearer\s+[A-Za-z0-9._~+/=-]{8,}"),
     re.compile(r"(?im)^\s*-?\s*(?:x-api-key|authorization)\s*:"),
+    re.compile(r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+    re.compile(
+        r"(?im)^\s*-?\s*[\"']?(?:openai-organization|openai-project|x-request-id|request-id"
+        r"|openai-organization-id|anthropic-organization-id)[\"']?\s*:"
+    ),
+    re.compile(r"\b(?:org-[A-Za-z0-9]{12,}|proj_[A-Za-z0-9]{12,}|req_[A-Za-z0-9]{12,})\b"),
 )
+"""Key-shaped strings (Anthropic's, OpenAI's ``sk-``/``sk-proj-``), auth header lines, the
+headers that identify an account or a request (OpenAI's organisation and project ids,
+request ids), and those ids' own shapes."""
 
 
 def cassette_dir(cassette_root: Path, model: str) -> Path:
-    """``<root>/<model>``: one directory per model, the model id as given."""
-    return Path(cassette_root) / model
+    """``<root>/<folder>``: one directory per model, named by ``model_folder``: a bare
+    (Anthropic) id as given, ``openai:M`` as ``openai--M`` (no colon, safe on every OS)."""
+    return Path(cassette_root) / model_folder(model)
 
 
 def cassette_path(cassette_root: Path, model: str, case_id: str) -> Path:

@@ -4,8 +4,9 @@ A case is sent to the judge after its pipeline calls (so the judge's calls follo
 the case's cassette) when the run succeeded with at least one proposition and the case
 expects no failure. The judge model is fixed for the runs being compared: ``--judge-model``,
 else ``$AGENTIC_CHUNKING_JUDGE_MODEL``, else the pipeline's default model; the hand-written
-``reference`` set is judged by the hand-written ``reference`` judge unless
-``--judge-model`` names another.
+``reference`` set is judged by the hand-written ``reference`` judge (on the same
+provider: ``openai:reference`` by ``openai:reference``) unless ``--judge-model`` names
+another.
 """
 
 from __future__ import annotations
@@ -18,10 +19,10 @@ from ..checks import WARNING, Finding
 from ..judge import Judgement, combine, number_propositions, resolve_judge_model, run_judge
 from ..report import CheckResult, FindingRecord, Usage
 from ._cases import Case
-from ._replies import REFERENCE_MODEL
+from ._replies import is_reference
 
 if TYPE_CHECKING:
-    import anthropic
+    from ..client._providers import AnyClient
 
 JUDGE_CHECK = "judge"
 """The check that reports a judge that gave no usable verdict (it never fails a case)."""
@@ -29,13 +30,13 @@ JUDGE_CHECK = "judge"
 
 def suite_judge_model(judge_model: str | None, *, model: str) -> str:
     """The judge model of a suite run over ``model``'s cassettes (see the module)."""
-    if judge_model is None and model == REFERENCE_MODEL:
-        return REFERENCE_MODEL
+    if judge_model is None and is_reference(model):
+        return model
     return resolve_judge_model(judge_model)
 
 
 def judge_case(
-    case: Case, response: AgenticResponse, *, client: anthropic.Anthropic, judge_model: str
+    case: Case, response: AgenticResponse, *, client: AnyClient, judge_model: str
 ) -> Judgement | None:
     """The judge's verdicts on ``response``, or None when there is nothing to judge."""
     if case.expect.error is not None or not response.is_success or not response.chunks:

@@ -26,7 +26,7 @@ from ._replies import REFERENCE_MODEL, ReferenceServer, load_replies
 from ._runner import run_pipeline
 
 if TYPE_CHECKING:
-    import anthropic
+    from ..client._providers import AnyClient
 
 REFERENCE_URI = "http://reference-replies.invalid/v1/messages"
 """Where the reference cassettes say their requests went: a reserved, unreachable host
@@ -47,7 +47,7 @@ def _judged_note(judgement: Judgement | None) -> str:
 
 
 def _reference_judgement(
-    case: Case, response: AgenticResponse, client: anthropic.Anthropic, replies_dir: Path
+    case: Case, response: AgenticResponse, client: AnyClient, replies_dir: Path
 ) -> Judgement | None:
     """The reference judge on the case; CaseError naming the reply file when its judge
     section does not answer (the propositions changed since it was written)."""

@@ -36,8 +36,7 @@ from ._cassettes import cassette_error
 from ._judging import JUDGE_CHECK, judge_case, judge_check, judge_usage, judged_findings
 
 if TYPE_CHECKING:
-    import anthropic
-
+    from ..client._providers import AnyClient
     from ..judge import Judgement
 
 PARTITION = "partition"
@@ -47,7 +46,7 @@ EXPECTED_ERROR = "expected_error"
 def run_pipeline(
     case: Case,
     *,
-    client: anthropic.Anthropic,
+    client: AnyClient,
     model: str,
     max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
 ) -> AgenticResponse:
@@ -69,7 +68,7 @@ def run_pipeline(
 def run_case(
     case: Case,
     *,
-    client: anthropic.Anthropic,
+    client: AnyClient,
     model: str,
     cassette: Path | None = None,
     max_concurrency: int = DEFAULT_MAX_CONCURRENCY,

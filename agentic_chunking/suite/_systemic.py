@@ -9,7 +9,10 @@ about one request, a stale cassette) is the case's own and gives None.
 
 Every message names the cause, the value at fault and the way out, and only options and
 variables that exist (``--model``, ``--max-concurrency``, ``ANTHROPIC_API_KEY``,
-``ANTHROPIC_BASE_URL``).
+``ANTHROPIC_BASE_URL``). An ``openai`` SDK error is classified by the client layer's
+``failure_kind`` (the same kinds, plus ``no_key``: a server that wants a key was sent
+none), and its message is the one the client layer already gave (``OPENAI_API_KEY``,
+``OPENAI_BASE_URL``, the models the server lists).
 """
 
 from __future__ import annotations
@@ -17,11 +20,19 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..client import API_KEY_ENV_VAR, BASE_URL_ENV_VAR, models_to_choose_from
+from ..client._openai import failure_kind
 from ._cassettes import error_chain
 
 MESSAGES_PATH = "/v1/messages"
 #: Kinds of systemic failure, in the order the checks below try them.
-SYSTEMIC_KINDS = ("key_rejected", "base_url", "model_unknown", "unreachable", "overloaded")
+SYSTEMIC_KINDS = (
+    "no_key",
+    "key_rejected",
+    "base_url",
+    "model_unknown",
+    "unreachable",
+    "overloaded",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +49,7 @@ def systemic_failure(error: BaseException, *, model: str) -> SystemicFailure | N
 
     sdk = next((e for e in error_chain(error) if isinstance(e, anthropic.APIError)), None)
     if sdk is None:
-        return None
+        return _openai_failure(error)
     if isinstance(sdk, anthropic.AuthenticationError | anthropic.PermissionDeniedError):
         return SystemicFailure(
             "key_rejected",
@@ -64,6 +75,17 @@ def systemic_failure(error: BaseException, *, model: str) -> SystemicFailure | N
             "later, or lower --max-concurrency.",
         )
     return None
+
+
+def _openai_failure(error: BaseException) -> SystemicFailure | None:
+    """The systemic failure behind an openai SDK error, with the client layer's message."""
+    import openai
+
+    sdk = next((e for e in error_chain(error) if isinstance(e, openai.APIError)), None)
+    kind = None if sdk is None else failure_kind(sdk)
+    if kind is None:
+        return None
+    return SystemicFailure(kind, str(error))
 
 
 def _not_found(sdk: BaseException, model: str) -> SystemicFailure:
