@@ -44,6 +44,7 @@ __all__ = [
     "FakeReply",
     "RecordedRequest",
     "ScriptedPipeline",
+    "fake_server_for",
     "user_text",
 ]
 
@@ -386,6 +387,13 @@ class FakeChatCompletionsServer(_LoopbackServer):
                 "total_tokens": prompt + output,
             },
         }
+
+
+def fake_server_for(provider: str) -> type[FakeMessagesServer | FakeChatCompletionsServer]:
+    """The loopback fake of ``provider``'s API (``anthropic`` or ``openai``)."""
+    from .client import OPENAI
+
+    return FakeChatCompletionsServer if provider == OPENAI else FakeMessagesServer
 
 
 _NO_KEY = "Incorrect API key provided. You can find your API key at your account page."

@@ -141,6 +141,9 @@ def call_openai(
         ) from exc
     except json.JSONDecodeError as exc:  # a cut-off or invalid JSON body
         raise _not_a_completion(where, client, f"invalid JSON ({exc})", stage, batch) from exc
+    except Exception as exc:  # what the transport raised and the SDK let through unwrapped
+        # (the anthropic SDK wraps these as APIConnectionError; e.g. vcrpy's refusal to play)
+        raise _no_reply(where, client, f"{type(exc).__name__}: {exc}", stage, batch) from exc
     if not isinstance(completion, openai.types.chat.ChatCompletion):  # e.g. an HTML page
         body = " ".join(str(completion).split())[:80]
         raise _not_a_completion(where, client, f"not JSON: {body!r}", stage, batch)
@@ -274,10 +277,16 @@ def translate_openai_error(
         )
     cause = exc.__cause__
     reason = f"{type(cause).__name__}: {cause}" if cause is not None else str(exc)
+    return _no_reply(where, client, reason, stage, batch)
+
+
+def _no_reply(
+    where: str, client: openai.OpenAI, reason: str, stage: str, batch: int | None
+) -> ModelCallError:
     return ModelCallError(
-        f"{where} failed before a reply arrived: could not reach {server} ({reason}); the "
-        f"SDK's retries did not help. Check the network and {OPENAI_BASE_URL_ENV_VAR} "
-        "(unset it to use OpenAI's API).",
+        f"{where} failed before a reply arrived: could not reach {shown_url(client.base_url)} "
+        f"({reason}); the SDK's retries did not help. Check the network and "
+        f"{OPENAI_BASE_URL_ENV_VAR} (unset it to use OpenAI's API).",
         stage=stage,
         batch=batch,
     )
