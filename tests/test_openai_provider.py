@@ -516,3 +516,65 @@ def test_the_judge_runs_on_openai_while_the_pipeline_runs_on_anthropic(
         )
     assert again.outcome == "passed" and again.judge_usage == result.judge_usage
     assert find_secrets(path.read_text("utf-8")) == []
+
+
+# -- tokens and cost per provider in the results and the report header --------------------
+
+
+def test_usage_and_cost_per_provider_in_the_results_and_the_report_header(
+    tmp_path: Path,
+) -> None:
+    from agentic_chunking.report import CaseResult, RunResults, Usage, build_report
+    from agentic_chunking.report._results import model_slug
+
+    cases = tuple(
+        CaseResult(
+            id=f"TC-00{n}",
+            outcome="passed",
+            usage=Usage(1_000_000, 100_000, 2),
+            judge_usage=Usage(500_000, 50_000, 1),
+        )
+        for n in (1, 2)
+    )
+    hosted = RunResults(
+        model="claude-sonnet-4-6",
+        replies="recorded",
+        cases=cases,
+        judge_model="openai:qwen2.5:7b",
+    )
+    spent = {p.provider: p for p in hosted.usage_by_provider}
+    assert list(spent) == [ANTHROPIC, OPENAI]
+    assert spent[ANTHROPIC].usage == Usage(2_000_000, 200_000, 4)
+    assert spent[ANTHROPIC].cost_usd == pytest.approx(2 * 3.0 + 0.2 * 15.0)
+    assert spent[OPENAI].usage == Usage(1_000_000, 100_000, 2)
+    assert spent[OPENAI].cost_usd is None
+    assert spent[OPENAI].cost_text == "no price known for openai:qwen2.5:7b"
+    written = hosted.to_dict()["usage_by_provider"]
+    assert written[1] == {
+        "provider": "openai",
+        "models": ["openai:qwen2.5:7b"],
+        "input_tokens": 1_000_000,
+        "output_tokens": 100_000,
+        "calls": 2,
+        "cost_usd": None,
+    }
+    assert RunResults.from_dict(json.loads(json.dumps(hosted.to_dict()))) == hosted
+
+    local = RunResults(model="openai:gpt-4.1-mini", replies="recorded", cases=cases)
+    (only,) = local.usage_by_provider
+    assert only.cost_usd == pytest.approx(2 * 0.4 + 0.2 * 1.6)
+    assert model_slug("openai:gpt-4.1-mini") == "openai--gpt-4.1-mini"
+    assert model_slug("claude-sonnet-4-6") == "claude-sonnet-4-6"
+
+    page = build_report([hosted, local], reports_dir=tmp_path).read_text("utf-8")
+    assert (
+        "anthropic (<code>claude-sonnet-4-6</code>): 2000000 in / 200000 out tokens, $9.0000"
+        in page
+    )
+    assert (
+        "openai (<code>openai:qwen2.5:7b</code>): 1000000 in / 100000 out tokens, "
+        "no price known for openai:qwen2.5:7b" in page
+    )
+    assert (
+        "openai (<code>openai:gpt-4.1-mini</code>): 2000000 in / 200000 out tokens, $1.1200" in page
+    )
