@@ -174,14 +174,16 @@ def _check_record_settings(model: str, judge_model: str | None) -> None:
             "recorded from a model: rebuild them with "
             "`python -m agentic_chunking.suite rebuild-reference`, or pass --model"
         )
-    for name in dict.fromkeys((model, judge_model)):
+    for name, role in ((model, "model"), (judge_model, "judge model")):
         if name is None or is_reference(name):
             continue
         missing = missing_credentials(name)
         if missing is not None:
+            other = "" if role == "model" else " (or choose it with --judge-model, or --no-judge)"
             raise pytest.UsageError(
-                f"--record calls the live model and needs an API key: {missing}; the model "
-                f"is {name!r}. Plain `pytest` replays the recorded cassettes and needs no key."
+                f"--record calls the live model and needs an API key: {missing}; the {role} "
+                f"is {name!r}{other}. Plain `pytest` replays the recorded cassettes and needs "
+                "no key."
             )
 
 
