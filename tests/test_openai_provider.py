@@ -578,3 +578,64 @@ def test_usage_and_cost_per_provider_in_the_results_and_the_report_header(
     assert (
         "openai (<code>openai:gpt-4.1-mini</code>): 2000000 in / 200000 out tokens, $1.1200" in page
     )
+
+
+# -- the command line ----------------------------------------------------------------------
+
+
+def test_chunk_runs_a_local_openai_compatible_model_from_base_url_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentic_chunking.cli import main
+
+    doc = tmp_path / "doc.md"
+    doc.write_text("The sky is blue.\n", encoding="utf-8")
+    out = tmp_path / "out.json"
+    replies = ['["The sky is blue."]', '[{"category": "Sky", "fact_ids": [1]}]']
+    with FakeChatCompletionsServer(replies, models=["qwen2.5:7b"]) as server:
+        argv = ["chunk", str(doc), "--model", "openai:qwen2.5:7b", "--base-url", server.base_url]
+        assert main([*argv, "-o", str(out)]) == 0
+    written = json.loads(out.read_text("utf-8"))
+    assert written["IsSuccess"] is True
+    assert {call["Model"] for call in written["Usage"]["Calls"]} == {"openai:qwen2.5:7b"}
+    assert server.requests[0].body["model"] == "qwen2.5:7b"
+
+
+@pytest.mark.parametrize(
+    ("options", "path", "wanted"),
+    [
+        ({"api_key": KEY}, "/v1", "no OpenAI API key, and the server at"),
+        ({}, "", "check the base URL (OPENAI_BASE_URL)"),
+        ({"models": ["m1"]}, "/v1", "models the server lists: openai:m1"),
+    ],
+)
+def test_chunk_says_plainly_what_is_wrong_with_an_openai_server(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    options: dict[str, Any],
+    path: str,
+    wanted: str,
+) -> None:
+    from agentic_chunking.cli import main
+
+    doc = tmp_path / "doc.md"
+    doc.write_text("The sky is blue.\n", encoding="utf-8")
+    with FakeChatCompletionsServer(["[]"], **options) as server:
+        url = server.root_url + path
+        assert main(["chunk", str(doc), "--model", "openai:gpt-9", "--base-url", url]) == 2
+    err = capsys.readouterr().err
+    assert wanted in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_rebuild_reference_writes_the_chat_completions_set_where_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentic_chunking.suite.__main__ import main as suite_main
+
+    argv = ["rebuild-reference", "--cassettes", str(tmp_path), "--case", "TC-001"]
+    assert suite_main([*argv, "--model", OPENAI_REFERENCE]) == 0
+    assert [p.name for p in (tmp_path / "openai--reference").iterdir()] == ["TC-001.yaml"]
+    assert "written under" in capsys.readouterr().out
+    assert suite_main([*argv, "--model", "openai:gpt-4.1-mini"]) == 2  # never a real name
+    assert "served as 'reference'" in capsys.readouterr().err
+    assert not (tmp_path / "openai--gpt-4.1-mini").exists()

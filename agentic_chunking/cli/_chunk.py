@@ -26,9 +26,11 @@ import yaml
 from .._errors import InputError, ModelCallError
 from .._models import AgenticChunkInput, AgenticResponse
 from ..client import (
+    BASE_URL_ENV_VAR,
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
     MODEL_ENV_VAR,
+    OPENAI_BASE_URL_ENV_VAR,
     TIMEOUT_ENV_VAR,
     resolve_model,
 )
@@ -66,7 +68,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--model",
-        help=f"model id (default: ${MODEL_ENV_VAR}, else {DEFAULT_MODEL})",
+        help=f"model id (default: ${MODEL_ENV_VAR}, else {DEFAULT_MODEL}); openai:NAME for "
+        "a model of an OpenAI-compatible server",
     )
     parser.add_argument(
         "--max-tokens-per-batch",
@@ -93,6 +96,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             metavar="N",
             help=f"max_tokens of the {stage} call(s) (default {default})",
         )
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help=f"the API of the model's provider (default ${BASE_URL_ENV_VAR}, or "
+        f"${OPENAI_BASE_URL_ENV_VAR} for an openai: model), e.g. http://localhost:11434/v1 "
+        "for Ollama with --model openai:qwen2.5:7b",
+    )
     parser.add_argument(
         "--timeout",
         type=_seconds,
@@ -156,6 +166,7 @@ def run(args: argparse.Namespace) -> int:
             grouping_max_tokens=args.grouping_max_tokens,
             progress=_say,
             timeout=args.timeout,
+            base_url=args.base_url,
         )
     except ModelCallError as error:
         if isinstance(error.response, AgenticResponse):

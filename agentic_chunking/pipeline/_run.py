@@ -34,6 +34,7 @@ from ..client import (
     DEFAULT_MAX_RETRIES,
     ModelClient,
     check_max_tokens,
+    parse_model,
     resolve_model,
 )
 from . import _notes as notes
@@ -80,20 +81,22 @@ def chunk_text_agentic(
     max_retries: int = DEFAULT_MAX_RETRIES,
     progress: Progress | None = None,
     timeout: float | None = None,
+    base_url: str | None = None,
 ) -> AgenticResponse:
     """Chunk ``inputs`` (ordered ``{chunk_id, text}``) into thematic propositions (Level 5).
 
-    Model: ``model``, else ``$AGENTIC_CHUNKING_MODEL``, else DEFAULT_MODEL (claude-sonnet-4-6);
-    ``openai:<name>`` is a model of an OpenAI-compatible server. Without ``client`` a
-    ModelClient is built from the model's provider's variables (``ANTHROPIC_API_KEY`` /
-    ``ANTHROPIC_BASE_URL``, or ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``) with
-    ``max_retries``. Guarantees on success: every merged proposition is in exactly one
-    chunk, verbatim; each chunk's ``source_chunk_ids`` lists, in input order, the input
-    chunks its propositions came from; ``calls`` holds one CallUsage per request.
-    ``progress`` receives one-line progress messages, including a notice while a call
-    is in flight for long. ``timeout`` is the seconds per call attempt of a client built
-    here (default ``$AGENTIC_CHUNKING_TIMEOUT``, else 120). A ``max_tokens`` the SDK only
-    allows with streaming is refused with InputError before any call.
+    Model: ``model``, else ``$AGENTIC_CHUNKING_MODEL``, else DEFAULT_MODEL
+    (claude-sonnet-4-6); ``openai:<name>`` is a model of an OpenAI-compatible server.
+    Without ``client`` a ModelClient is built from the model's provider's variables
+    (``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``, or ``OPENAI_API_KEY`` /
+    ``OPENAI_BASE_URL``) with ``max_retries``; ``base_url`` replaces the provider's base URL
+    variable. Guarantees on success: every merged proposition is in exactly one chunk,
+    verbatim; each chunk's ``source_chunk_ids`` lists, in input order, the input chunks its
+    propositions came from; ``calls`` holds one CallUsage per request. ``progress`` receives
+    one-line progress messages, including a notice while a call is in flight for long.
+    ``timeout`` is the seconds per call attempt of a client built here (default
+    ``$AGENTIC_CHUNKING_TIMEOUT``, else 120). A ``max_tokens`` the SDK only allows with
+    streaming is refused with InputError before any call.
     """
     _check_positive(
         max_concurrency=max_concurrency,
@@ -120,7 +123,8 @@ def chunk_text_agentic(
     built = None
     active: AnyClient
     if client is None:
-        active = built = ModelClient(max_retries=max_retries, timeout=timeout)
+        urls = {parse_model(model_id).provider: base_url} if base_url else None
+        active = built = ModelClient(max_retries=max_retries, timeout=timeout, base_urls=urls)
         built.ready(model_id)  # no key or a bad setting: refused before any call
     else:
         active = client
