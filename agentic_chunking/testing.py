@@ -1,5 +1,7 @@
 """A fake Anthropic Messages API on 127.0.0.1, for tests, benchmarks and recording cassettes,
-and ``ScriptedPipeline``, a handler that answers the pipeline's prompts from data.
+its OpenAI-compatible twin ``FakeChatCompletionsServer`` (the same queue or handler, the
+Chat Completions wire format, ``/v1/models``, an optional key), and ``ScriptedPipeline``,
+a handler that answers the pipeline's prompts from data.
 
 ``FakeMessagesServer`` is a real HTTP server (stdlib ``ThreadingHTTPServer``, random port)
 that speaks the Messages API wire format, so the official SDK, vcrpy and the pipeline

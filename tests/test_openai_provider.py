@@ -639,3 +639,16 @@ def test_rebuild_reference_writes_the_chat_completions_set_where_asked(
     assert suite_main([*argv, "--model", "openai:gpt-4.1-mini"]) == 2  # never a real name
     assert "served as 'reference'" in capsys.readouterr().err
     assert not (tmp_path / "openai--gpt-4.1-mini").exists()
+
+
+def test_no_reply_within_the_timeout_names_the_timeout_and_the_attempts() -> None:
+    slow = FakeReply(text="[]", delay_s=5.0)
+    with FakeChatCompletionsServer([slow]) as server:
+        client = ModelClient(
+            api_keys={OPENAI: KEY}, base_urls={OPENAI: server.base_url}, max_retries=0, timeout=0.5
+        )
+        message = _expect(ModelCallError, client)
+    assert (
+        "no reply from" in message and "within the 0.5 s timeout, on each of 1 attempts" in message
+    )
+    assert "--timeout SECONDS" in message

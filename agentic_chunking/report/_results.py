@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
@@ -293,11 +293,7 @@ class RunResults:
     @property
     def usage(self) -> Usage:
         """The pipeline's tokens over every case of the run (the judge's apart)."""
-        return Usage(
-            sum(c.usage.input_tokens for c in self.cases),
-            sum(c.usage.output_tokens for c in self.cases),
-            sum(c.usage.calls for c in self.cases),
-        )
+        return total_usage(c.usage for c in self.cases)
 
     @property
     def usage_by_provider(self) -> tuple[ProviderUsage, ...]:
@@ -307,22 +303,23 @@ class RunResults:
         for model, usage in ((self.model, self.usage), (self.judge_model, self.judge_usage)):
             if model is not None and usage.calls:
                 on = spent.setdefault(_provider(model), {})
-                before = on.get(model, Usage())
-                on[model] = Usage(
-                    before.input_tokens + usage.input_tokens,
-                    before.output_tokens + usage.output_tokens,
-                    before.calls + usage.calls,
-                )
+                on[model] = total_usage((on.get(model, Usage()), usage))
         return tuple(ProviderUsage.of(provider, on) for provider, on in spent.items())
 
     @property
     def judge_usage(self) -> Usage:
         """The judge's tokens over every case of the run."""
-        return Usage(
-            sum(c.judge_usage.input_tokens for c in self.cases),
-            sum(c.judge_usage.output_tokens for c in self.cases),
-            sum(c.judge_usage.calls for c in self.cases),
-        )
+        return total_usage(c.judge_usage for c in self.cases)
+
+
+def total_usage(usages: Iterable[Usage]) -> Usage:
+    """The sum of ``usages``: tokens in, tokens out and calls."""
+    listed = list(usages)
+    return Usage(
+        sum(u.input_tokens for u in listed),
+        sum(u.output_tokens for u in listed),
+        sum(u.calls for u in listed),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -339,11 +336,7 @@ class ProviderUsage:
     @classmethod
     def of(cls, provider: str, spent: Mapping[str, Usage]) -> ProviderUsage:
         costs = [estimate_cost_usd(m, u.input_tokens, u.output_tokens) for m, u in spent.items()]
-        total = Usage(
-            sum(u.input_tokens for u in spent.values()),
-            sum(u.output_tokens for u in spent.values()),
-            sum(u.calls for u in spent.values()),
-        )
+        total = total_usage(spent.values())
         known = None if any(c is None for c in costs) else sum(c for c in costs if c is not None)
         return cls(provider, tuple(spent), total, known)
 
