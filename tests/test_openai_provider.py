@@ -652,3 +652,25 @@ def test_no_reply_within_the_timeout_names_the_timeout_and_the_attempts() -> Non
         "no reply from" in message and "within the 0.5 s timeout, on each of 1 attempts" in message
     )
     assert "--timeout SECONDS" in message
+
+
+@pytest.mark.parametrize(
+    ("model", "cost"),
+    [
+        ("openai:gpt-4.1-mini", "cost (estimate): $"),
+        (
+            "openai:qwen2.5:7b",
+            "cost (estimate): unknown (no price known for model 'openai:qwen2.5:7b')",
+        ),
+    ],
+)
+def test_the_dry_run_prices_a_hosted_model_and_says_no_price_known_for_a_local_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], model: str, cost: str
+) -> None:
+    from agentic_chunking.cli import main
+
+    doc = tmp_path / "doc.md"
+    doc.write_text("The sky is blue.\n\nGrass is green.\n", encoding="utf-8")
+    assert main(["chunk", str(doc), "--model", model, "--dry-run"]) == 0  # no key needed
+    out = capsys.readouterr().out
+    assert f"model: {model}" in out and cost in out

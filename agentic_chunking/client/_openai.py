@@ -99,8 +99,6 @@ def make_openai_client(
     return openai.OpenAI(
         api_key=key or NO_KEY,
         base_url=url or OPENAI_DEFAULT_BASE_URL,
-        organization=None,
-        project=None,
         max_retries=max_retries,
         timeout=openai.Timeout(seconds, connect=min(CONNECT_TIMEOUT_S, seconds)),
     )
