@@ -50,7 +50,16 @@ KEY_SHAPED = (
     ),
     re.compile(r"(?i)([?&](?:api[-_]?)?key=)[^&\s\"']+"),
 )
-_HEADER_LINE = re.compile(r"(?im)^\s*-?\s*(?:x-api-key|authorization)\s*:\s*(?!\[redacted\])\S")
+ACCOUNT_IDS = (
+    re.compile(r"\b(?:org-[A-Za-z0-9]{12,}|proj_[A-Za-z0-9]{12,}|req_[A-Za-z0-9]{12,})\b"),
+)
+"""The ids that name an account or a request (OpenAI's organisation, project and request
+ids): not secrets, but no cassette, report or log should carry them either."""
+_HEADER_LINE = re.compile(
+    r"(?im)^\s*-?\s*[\"']?(?:x-api-key|authorization|openai-organization|openai-project"
+    r"|x-request-id|request-id|openai-organization-id|anthropic-organization-id)[\"']?"
+    r"\s*:\s*(?!\[redacted\])\S"
+)
 _URL_CREDENTIALS = re.compile(r"//[^/@\s]+@")
 
 _remembered: set[str] = set()
@@ -92,6 +101,8 @@ def _redact(text: str, secrets: list[str]) -> str:
     text = _URL_CREDENTIALS.sub("//***@", text)
     for pattern in KEY_SHAPED:
         text = pattern.sub(_replacement, text)
+    for pattern in ACCOUNT_IDS:
+        text = pattern.sub(REDACTED, text)
     return text
 
 
@@ -124,6 +135,7 @@ def find_secrets(text: str, *, also: Iterable[str] = ()) -> list[str]:
     (and each of ``also``); empty when the text is clean."""
     found = [m.group(0) for pattern in KEY_SHAPED for m in pattern.finditer(text)]
     found = [f for f in found if not f.endswith(REDACTED)]
+    found += [m.group(0) for pattern in ACCOUNT_IDS for m in pattern.finditer(text)]
     found += [m.group(0) for m in _HEADER_LINE.finditer(text)]
     found += [s for s in (*configured_secrets(), *also) if s and s in text]
     return found

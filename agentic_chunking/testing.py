@@ -1,5 +1,7 @@
 """A fake Anthropic Messages API on 127.0.0.1, for tests, benchmarks and recording cassettes,
-and ``ScriptedPipeline``, a handler that answers the pipeline's prompts from data.
+its OpenAI-compatible twin ``FakeChatCompletionsServer`` (the same queue or handler, the
+Chat Completions wire format, ``/v1/models``, an optional key), and ``ScriptedPipeline``,
+a handler that answers the pipeline's prompts from data.
 
 ``FakeMessagesServer`` is a real HTTP server (stdlib ``ThreadingHTTPServer``, random port)
 that speaks the Messages API wire format, so the official SDK, vcrpy and the pipeline
@@ -36,14 +38,16 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from itertools import count
-from typing import Any
+from typing import Any, Self
 
 __all__ = [
     "ERROR_TYPES",
+    "FakeChatCompletionsServer",
     "FakeMessagesServer",
     "FakeReply",
     "RecordedRequest",
     "ScriptedPipeline",
+    "fake_server_for",
     "system_text",
     "user_text",
 ]
@@ -83,6 +87,9 @@ class FakeReply:
     output_tokens: int | None = None
     cache_creation_input_tokens: int = 0
     cache_read_input_tokens: int = 0
+    raw_body: str | None = None
+    """When set, served verbatim with this ``status`` (``text/html`` unless ``headers`` say
+    otherwise): a web page or a proxy's cut body where the API's JSON belongs."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,8 +138,9 @@ class _QuietServer(ThreadingHTTPServer):
         super().handle_error(request, client_address)
 
 
-class FakeMessagesServer:
-    """A scripted Messages API on ``base_url`` (``http://127.0.0.1:<port>``); a context manager."""
+class _LoopbackServer:
+    """The plumbing the fake servers share: a ThreadingHTTPServer on a random port, the
+    queue of replies or the handler, the recorded requests; ``_answer`` is the API's own."""
 
     def __init__(
         self,
@@ -156,16 +164,21 @@ class FakeMessagesServer:
         self._thread: threading.Thread | None = None
 
     @property
-    def base_url(self) -> str:
+    def root_url(self) -> str:
+        """``http://127.0.0.1:<port>``, without any path."""
         host, port = self._httpd.server_address[:2]
         return f"http://{host!s}:{port}"
+
+    @property
+    def base_url(self) -> str:
+        return self.root_url
 
     def add_replies(self, *replies: FakeReply | str) -> None:
         """Append replies to the queue (thread-safe)."""
         with self._lock:
             self._queue.extend(replies)
 
-    def start(self) -> FakeMessagesServer:
+    def start(self) -> Self:
         """Serve in a background thread; return self."""
         if self._thread is None:
             self._thread = threading.Thread(
@@ -182,7 +195,7 @@ class FakeMessagesServer:
             self._thread = None
         self._httpd.server_close()
 
-    def __enter__(self) -> FakeMessagesServer:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc_info: object) -> None:
@@ -195,6 +208,7 @@ class FakeMessagesServer:
             self.requests.append(request)
 
     def _next_reply(self, body: Any) -> FakeReply:
+        name = type(self).__name__
         if self._handler is not None:
             try:
                 reply = self._handler(body)
@@ -203,7 +217,7 @@ class FakeMessagesServer:
                     self.handler_errors.append(exc)
                 return FakeReply(
                     status=500,
-                    text=f"FakeMessagesServer: the handler raised {exc!r}",
+                    text=f"{name}: the handler raised {exc!r}",
                     headers={"x-should-retry": "false"},
                 )
         else:
@@ -212,17 +226,53 @@ class FakeMessagesServer:
             if queued is None:
                 return FakeReply(
                     status=500,
-                    text="FakeMessagesServer: no scripted reply left for this request",
+                    text=f"{name}: no scripted reply left for this request",
                     headers={"x-should-retry": "false"},
                 )
             reply = queued
         return FakeReply(text=reply) if isinstance(reply, str) else reply
 
+    def _cut(self, reply: FakeReply, limit: object) -> FakeReply:
+        """``reply`` cut at ``limit`` tokens (characters / 4) when enforcing max_tokens."""
+        if self._enforce_max_tokens and isinstance(limit, int) and len(reply.text) // 4 > limit:
+            return replace(reply, text=reply.text[: limit * 4], stop_reason="max_tokens")
+        return reply
+
+    def _scripted(self, body: Any, answer: Callable[[FakeReply], _Response]) -> _Response:
+        """The next scripted reply, as ``answer`` renders a 200 or the API's error JSON."""
+        reply = self._next_reply(body)
+        if reply.raw_body is not None:
+            headers = {"content-type": "text/html; charset=utf-8", **reply.headers}
+            return _Response(reply.status, reply.raw_body.encode("utf-8"), headers, reply.delay_s)
+        if reply.status == 200:
+            return replace(answer(reply), delay_s=reply.delay_s)
+        headers = {"retry-after-ms": "10", **reply.headers}
+        return _Response(reply.status, self._error_json(reply), headers, reply.delay_s)
+
+    def _answer(self, method: str, path: str, headers: Mapping[str, str], body: Any) -> _Response:
+        raise NotImplementedError
+
+    def _error_json(self, reply: FakeReply) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def _response_headers(self) -> dict[str, str]:
+        return {"request-id": f"req_fake_{len(self.requests):06d}"}
+
+
+class FakeMessagesServer(_LoopbackServer):
+    """A scripted Messages API on ``base_url`` (``http://127.0.0.1:<port>``); a context manager."""
+
+    def _answer(self, method: str, path: str, headers: Mapping[str, str], body: Any) -> _Response:
+        if method != "POST" or path.split("?")[0] != "/v1/messages":
+            return _Response(404, self._error_json(FakeReply(status=404, text=f"no route {path}")))
+        return self._scripted(body, lambda reply: _Response(200, self._message_json(reply, body)))
+
+    def _error_json(self, reply: FakeReply) -> dict[str, Any]:
+        return _error_json(reply)
+
     def _message_json(self, reply: FakeReply, body: Any) -> dict[str, Any]:
         request = body if isinstance(body, Mapping) else {}
-        limit = request.get("max_tokens")
-        if self._enforce_max_tokens and isinstance(limit, int) and len(reply.text) // 4 > limit:
-            reply = replace(reply, text=reply.text[: limit * 4], stop_reason="max_tokens")
+        reply = self._cut(reply, request.get("max_tokens"))
         prompt_chars = len(json.dumps(request.get("messages", ""))) + len(
             json.dumps(request.get("system", ""))
         )
@@ -247,53 +297,199 @@ class FakeMessagesServer:
         }
 
 
+FINISH_REASONS: dict[str | None, str | None] = {
+    "end_turn": "stop",
+    "stop_sequence": "stop",
+    "max_tokens": "length",
+    "refusal": "content_filter",
+}
+"""The Chat Completions ``finish_reason`` a FakeReply's ``stop_reason`` is served as (any
+other value is served as given)."""
+CHAT_ERROR_CODES: dict[int, tuple[str, str | None]] = {
+    400: ("invalid_request_error", None),
+    401: ("invalid_request_error", "invalid_api_key"),
+    403: ("invalid_request_error", "unsupported_country_region_territory"),
+    404: ("invalid_request_error", None),
+    429: ("requests", "rate_limit_exceeded"),
+    500: ("server_error", None),
+    503: ("server_error", None),
+}
+"""The OpenAI error ``type`` and ``code`` sent for each HTTP status (``server_error``)."""
+
+
+class FakeChatCompletionsServer(_LoopbackServer):
+    """A scripted OpenAI-compatible Chat Completions API; a context manager.
+
+    ``base_url`` is ``http://127.0.0.1:<port>/v1``, what an OpenAI client is given. It
+    serves ``POST /v1/chat/completions`` from the same queue or handler as
+    FakeMessagesServer; a handler gets the request as a Messages-API body (the system
+    message as ``system``, the others as ``messages``), so the handlers written for the
+    Messages API (``ScriptedPipeline``, the suite's ``ReferenceServer``) answer it
+    unchanged, while ``requests`` keeps the body as sent. With ``models``, ``GET
+    /v1/models`` lists them and a request for another model gets OpenAI's 404
+    ``model_not_found``; without, ``/v1/models`` is a 404 (a server that lists none) and
+    any model is served. With ``api_key``, a request without ``Authorization: Bearer
+    <api_key>`` gets OpenAI's 401 ``invalid_api_key``. Every response carries the
+    account-identifying headers of the real API (``openai-organization``,
+    ``openai-project``, ``x-request-id``), so tests can show they are never recorded.
+    """
+
+    def __init__(
+        self,
+        replies: Iterable[FakeReply | str] = (),
+        *,
+        handler: Handler | None = None,
+        host: str = "127.0.0.1",
+        enforce_max_tokens: bool = False,
+        models: Iterable[str] | None = None,
+        api_key: str | None = None,
+    ) -> None:
+        super().__init__(replies, handler=handler, host=host, enforce_max_tokens=enforce_max_tokens)
+        self.models = None if models is None else tuple(models)
+        self.api_key = api_key
+
+    @property
+    def base_url(self) -> str:
+        return f"{self.root_url}/v1"
+
+    def _answer(self, method: str, path: str, headers: Mapping[str, str], body: Any) -> _Response:
+        route = path.split("?")[0]
+        if self.api_key is not None and headers.get("authorization") != f"Bearer {self.api_key}":
+            return _Response(401, self._error_json(FakeReply(status=401, text=_NO_KEY)))
+        if method == "GET" and route == "/v1/models" and self.models is not None:
+            listed = [
+                {"id": m, "object": "model", "created": 0, "owned_by": "fake"} for m in self.models
+            ]
+            return _Response(200, {"object": "list", "data": listed})
+        if method != "POST" or route != "/v1/chat/completions":
+            return _Response(404, self._error_json(FakeReply(status=404, text=f"no route {path}")))
+        request = body if isinstance(body, Mapping) else {}
+        model = request.get("model")
+        if self.models is not None and model not in self.models:
+            unknown = f"The model `{model}` does not exist or you do not have access to it."
+            error = self._error_json(FakeReply(status=404, text=unknown))
+            error["error"]["code"] = "model_not_found"
+            return _Response(404, error)
+        return self._scripted(
+            _as_messages_body(request),
+            lambda reply: _Response(200, self._completion(reply, request)),
+        )
+
+    def _error_json(self, reply: FakeReply) -> dict[str, Any]:
+        kind, code = CHAT_ERROR_CODES.get(reply.status, ("server_error", None))
+        error_type = reply.error_type or kind
+        message = reply.text or error_type
+        return {"error": {"message": message, "type": error_type, "param": None, "code": code}}
+
+    def _response_headers(self) -> dict[str, str]:
+        number = f"{len(self.requests):06d}"
+        return {
+            "x-request-id": f"req_fake_{number}",
+            "openai-organization": "org-fakeorganisation",
+            "openai-project": "proj_fakeprojectid01",
+            "openai-processing-ms": "1",
+        }
+
+    def _completion(self, reply: FakeReply, request: Mapping[str, Any]) -> dict[str, Any]:
+        reply = self._cut(reply, request.get("max_tokens"))
+        prompt_chars = len(json.dumps(request.get("messages", "")))
+        prompt = reply.input_tokens if reply.input_tokens is not None else prompt_chars // 4
+        output = reply.output_tokens if reply.output_tokens is not None else len(reply.text) // 4
+        return {
+            "id": f"chatcmpl-fake{next(self._ids):06d}",
+            "object": "chat.completion",
+            "created": 0,
+            "model": reply.model or request.get("model", "fake-model"),
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": reply.text, "refusal": None},
+                    "finish_reason": FINISH_REASONS.get(reply.stop_reason, reply.stop_reason),
+                    "logprobs": None,
+                }
+            ],
+            "usage": {
+                "prompt_tokens": prompt,
+                "completion_tokens": output,
+                "total_tokens": prompt + output,
+            },
+        }
+
+
+def fake_server_for(provider: str) -> type[FakeMessagesServer | FakeChatCompletionsServer]:
+    """The loopback fake of ``provider``'s API (``anthropic`` or ``openai``)."""
+    from .client import OPENAI
+
+    return FakeChatCompletionsServer if provider == OPENAI else FakeMessagesServer
+
+
+_NO_KEY = "Incorrect API key provided. You can find your API key at your account page."
+
+
+def _as_messages_body(request: Mapping[str, Any]) -> dict[str, Any]:
+    """A Chat Completions body in the Messages API's shape: the system message apart."""
+    messages = [m for m in request.get("messages", []) if isinstance(m, Mapping)]
+    system = "".join(str(m.get("content", "")) for m in messages if m.get("role") == "system")
+    return {
+        **{k: v for k, v in request.items() if k != "messages"},
+        "system": system,
+        "messages": [dict(m) for m in messages if m.get("role") != "system"],
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class _Response:
+    status: int
+    payload: Mapping[str, Any] | bytes
+    headers: Mapping[str, str] = field(default_factory=dict)
+    delay_s: float = 0.0
+
+
 def _error_json(reply: FakeReply) -> dict[str, Any]:
     error_type = reply.error_type or ERROR_TYPES.get(reply.status, "api_error")
     return {"type": "error", "error": {"type": error_type, "message": reply.text or error_type}}
 
 
-def _make_request_handler(server: FakeMessagesServer) -> type[BaseHTTPRequestHandler]:
+def _make_request_handler(server: _LoopbackServer) -> type[BaseHTTPRequestHandler]:
     class _RequestHandler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
         disable_nagle_algorithm = True  # headers and body go out at once: no 40 ms stalls
 
         def do_POST(self) -> None:
+            self._handle("POST")
+
+        def do_GET(self) -> None:
+            self._handle("GET")
+
+        def _handle(self, method: str) -> None:
             length = int(self.headers.get("content-length") or 0)
             raw = self.rfile.read(length) if length else b""
             try:
                 body: Any = json.loads(raw) if raw else None
             except ValueError:
                 body = None
+            headers = {k.lower(): v for k, v in self.headers.items()}
             server._record(
                 RecordedRequest(
-                    method="POST",
-                    path=self.path,
-                    headers={k.lower(): v for k, v in self.headers.items()},
-                    body=body,
-                    raw_body=raw,
+                    method=method, path=self.path, headers=headers, body=body, raw_body=raw
                 )
             )
-            if self.path.split("?")[0] != "/v1/messages":
-                self._send(404, _error_json(FakeReply(status=404, text=f"no route {self.path}")))
-                return
-            reply = server._next_reply(body)
-            if reply.delay_s > 0:
-                time.sleep(reply.delay_s)
-            if reply.status == 200:
-                self._send(200, server._message_json(reply, body), reply.headers)
-            else:
-                headers = {"retry-after-ms": "10", **reply.headers}
-                self._send(reply.status, _error_json(reply), headers)
+            response = server._answer(method, self.path, headers, body)
+            if response.delay_s > 0:
+                time.sleep(response.delay_s)
+            self._send(response)
 
-        def _send(
-            self, status: int, payload: Mapping[str, Any], headers: Mapping[str, str] | None = None
-        ) -> None:
-            data = json.dumps(payload).encode("utf-8")
-            self.send_response(status)
-            self.send_header("content-type", "application/json")
+        def _send(self, response: _Response) -> None:
+            payload = response.payload
+            data = payload if isinstance(payload, bytes) else json.dumps(payload).encode("utf-8")
+            headers = {
+                "content-type": "application/json",
+                **server._response_headers(),
+                **response.headers,
+            }
+            self.send_response(response.status)
             self.send_header("content-length", str(len(data)))
-            self.send_header("request-id", f"req_fake_{len(server.requests):06d}")
-            for name, value in (headers or {}).items():
+            for name, value in headers.items():
                 self.send_header(name, value)
             self.end_headers()
             self.wfile.write(data)

@@ -15,7 +15,7 @@ import pytest
 
 from agentic_chunking.cli import main
 from agentic_chunking.judge import load_calibration, read_judge_request
-from agentic_chunking.testing import FakeMessagesServer, user_text
+from agentic_chunking.testing import FakeChatCompletionsServer, FakeMessagesServer, user_text
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "benchmarks" / "data" / "judge_calibration.jsonl"
@@ -67,11 +67,11 @@ def _scripted_judge(items: list[dict[str, Any]], wrong: str, *, compact: bool = 
     return answer
 
 
-def _args(tmp_path: Path, *extra: str) -> list[str]:
+def _args(tmp_path: Path, *extra: str, judge: str = "loopback-judge") -> list[str]:
     return [
         "calibrate-judge",
         "--judge-model",
-        "loopback-judge",
+        judge,
         "--items",
         str(tmp_path / "items.jsonl"),
         "--cassette-root",
@@ -147,6 +147,30 @@ def test_the_shipped_sample_is_decided_the_same_in_the_compact_and_the_old_reply
     invention = figures[True]["no_invention"]
     assert (invention["recall"], invention["specificity"], invention["unjudged"]) == (0.9, 1.0, 0)
     assert all(rule["unjudged"] == 0 for rule in figures[True].values())
+
+
+def test_a_local_judge_behind_an_openai_compatible_server_is_calibrated_without_a_key(
+    tmp_path: Path,
+    items: list[dict[str, Any]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    wrong = next(i["id"] for i in items if i["check"] == "no_invention" and not i["label"])
+    judge = "openai:qwen2.5:7b"
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with FakeChatCompletionsServer(handler=_scripted_judge(items, wrong)) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        assert main(_args(tmp_path, "--record", judge=judge)) == 0
+    assert len(server.requests) == len(items)
+    assert {r.body["model"] for r in server.requests} == {"qwen2.5:7b"}
+    path = tmp_path / "calibration" / "judge-openai--qwen2.5_7b.json"
+    recorded = load_calibration(path)
+    assert recorded is not None and recorded.figures["no_invention"]["balanced_accuracy"] == 0.75
+    assert (tmp_path / "cassettes" / "openai--qwen2.5_7b" / "judge-calibration.yaml").is_file()
+
+    monkeypatch.delenv("OPENAI_BASE_URL")  # replay: no server, no variable
+    path.unlink()
+    assert main(_args(tmp_path, judge=judge)) == 0
+    assert load_calibration(path) == recorded
 
 
 def test_replay_without_a_cassette_says_how_to_record(

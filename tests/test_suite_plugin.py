@@ -13,12 +13,13 @@ import socket
 from pathlib import Path
 
 import pytest
+import yaml
 
 from agentic_chunking.client import make_client
 from agentic_chunking.report import RunResults, build_report, load_results, write_results
 from agentic_chunking.suite import ReferenceServer, find_secrets, load_case, load_replies
 from agentic_chunking.suite.plugin import SYSTEMIC_EXIT_CODE
-from agentic_chunking.testing import FakeMessagesServer, FakeReply
+from agentic_chunking.testing import FakeChatCompletionsServer, FakeMessagesServer, FakeReply
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = ("TC-001", "TC-030")  # one that passes, one whose expected error is max_tokens
@@ -59,8 +60,12 @@ def project(pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch) -> pytes
     return pytester
 
 
-def _serve_reference(project: pytest.Pytester) -> tuple[ReferenceServer, FakeMessagesServer]:
-    """A fake Messages API answering whichever of CASES is asked, with its reply file."""
+def _serve_reference(
+    project: pytest.Pytester,
+    fake: type[FakeMessagesServer | FakeChatCompletionsServer] = FakeMessagesServer,
+) -> tuple[ReferenceServer, FakeMessagesServer | FakeChatCompletionsServer]:
+    """A fake Messages API (or Chat Completions API) answering whichever of CASES is asked,
+    with its reply file."""
     cases = {c: load_case(project.path / "cases" / f"{c}.yaml") for c in CASES}
     replies = {
         c: load_replies(cases[c], project.path / "cases" / "reference_replies") for c in CASES
@@ -76,7 +81,7 @@ def _serve_reference(project: pytest.Pytester) -> tuple[ReferenceServer, FakeMes
                 return reply
         return reply
 
-    return servers["TC-001"], FakeMessagesServer(handler=answer)
+    return servers["TC-001"], fake(handler=answer)
 
 
 def test_replay_of_the_repository_cassettes_passes_and_writes_the_report(
@@ -219,6 +224,13 @@ def test_no_cassette_in_the_repository_holds_a_key_shaped_string() -> None:
         "    authorization:\n    - Bearer abcdefghijklmnop",
         "Authorization: whatever",
         '"key": "sk-ant-admin01-ABCDEF123"',
+        "sk-proj-" + "A1b2" * 12,
+        '"api_key": "sk-' + "x" * 48 + '"',
+        "      openai-organization:\n      - org-abcdefghijklmnopqrstuvwx",
+        "      openai-project:\n      - proj_abcdefghijklmnop",
+        "      x-request-id:\n      - req_0123456789abcdef0123",
+        '"organization": "org-abcdefghijklmnopqrstuvwx"',
+        "request id req_0123456789abcdef0123 in a log line",
     ],
 )
 def test_the_secret_scan_finds_key_shaped_strings(text: str) -> None:
@@ -492,3 +504,137 @@ def test_a_404_for_the_judge_model_names_the_judge_not_the_pipeline_model() -> N
     own = systemic_failure(_not_found_for(pipeline), model=pipeline, judge_model=judge)
     assert own is not None and f"the model {pipeline!r} was not found" in own.message
     assert "--judge-model" not in own.message
+
+
+# -- an OpenAI-compatible model (openai:M) --------------------------------------------------
+
+
+def test_an_openai_model_records_into_its_own_folder_without_secrets_then_replays(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, server = _serve_reference(project, FakeChatCompletionsServer)
+    secret = "sk-proj-" + "s" * 40
+    with server:
+        monkeypatch.setenv("OPENAI_API_KEY", secret)
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_ORG_ID", "org-abcdefghijklmnopqrstuvwx")
+        recorded = project.runpytest(
+            *INNER,
+            CASE_TESTS,
+            "--record",
+            "--model",
+            "openai:loopback-model",
+            "--judge-model",
+            "openai:loopback-judge",
+        )
+        recorded.assert_outcomes(passed=2)
+    assert server.requests and all(
+        r.headers.get("authorization") == f"Bearer {secret}" for r in server.requests
+    )
+    assert {r.path for r in server.requests} == {"/v1/chat/completions"}
+    folder = project.path / "cassettes" / "openai--loopback-model"
+    cassettes = sorted(folder.glob("*.yaml"))
+    assert [c.stem for c in cassettes] == list(CASES)
+    models: set[str] = set()
+    for cassette in cassettes:
+        text = cassette.read_text()
+        assert secret not in text and "org-abcdefghijklmnopqrstuvwx" not in text
+        assert find_secrets(text) == []  # no Authorization, organisation, project, request id
+        bodies = [json.loads(i["request"]["body"]) for i in yaml.safe_load(text)["interactions"]]
+        models.update(b["model"] for b in bodies)  # the names on the server, no prefix
+    assert models == {"loopback-model", "loopback-judge"}
+    results = project.path / "reports" / "results-openai--loopback-model.json"
+    written = json.loads(results.read_text())
+    assert written["model"] == "openai:loopback-model"
+    assert [p["provider"] for p in written["usage_by_provider"]] == ["openai"]
+    assert find_secrets(results.read_text()) == []
+
+    # The server is gone and no variable is set: the second run replays offline.
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "OPENAI_ORG_ID"):
+        monkeypatch.delenv(name)
+    replayed = project.runpytest(
+        *INNER,
+        CASE_TESTS,
+        "--model",
+        "openai:loopback-model",
+        "--judge-model",
+        "openai:loopback-judge",
+    )
+    replayed.assert_outcomes(passed=2)
+    replayed.stdout.fnmatch_lines(["*model 'openai:loopback-model' (recorded replies)*"])
+
+
+def test_record_of_an_openai_model_without_key_or_base_url_stops_at_once(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    result = project.runpytest(*INNER, CASE_TESTS, "--record", "--model", "openai:gpt-4.1-mini")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "*--record calls the live model and needs an API key: set OPENAI_API_KEY (or "
+            "OPENAI_BASE_URL*'openai:gpt-4.1-mini'*"
+        ]
+    )
+
+
+def test_an_unknown_provider_is_a_usage_error(project: pytest.Pytester) -> None:
+    result = project.runpytest(*INNER, CASE_TESTS, "--model", "opena:gpt-4.1-mini")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--model: the model 'opena:gpt-4.1-mini' names the provider*"])
+
+
+@pytest.mark.parametrize(
+    ("server_options", "key", "wanted"),
+    [
+        ({"api_key": "server-key"}, None, ("no OpenAI API key, and the server at", "wants one")),
+        ({"api_key": "server-key"}, "sk-wrong-key", ("API key was rejected", "OPENAI_API_KEY")),
+        (
+            {"models": ["qwen2.5:7b"]},
+            None,
+            ("'openai:loopback-model' was not found", "models the server lists: openai:qwen2.5:7b"),
+        ),
+    ],
+)
+def test_a_systemic_openai_fault_stops_after_the_first_case(
+    project: pytest.Pytester,
+    monkeypatch: pytest.MonkeyPatch,
+    server_options: dict[str, object],
+    key: str | None,
+    wanted: tuple[str, ...],
+) -> None:
+    with FakeChatCompletionsServer(
+        handler=lambda body: FakeReply(text="[]"), **server_options
+    ) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        if key is None:
+            monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+        else:
+            monkeypatch.setenv("OPENAI_API_KEY", key)
+        result = project.runpytest(
+            *INNER, CASE_TESTS, "--record", "--model", "openai:loopback-model", "--no-judge"
+        )
+    _assert_stopped_plainly(result, *wanted)
+    assert key is None or key not in result.stdout.str()
+
+
+def test_a_429_after_the_retries_on_openai_stops_after_the_first_case(
+    project: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    limited = FakeReply(status=429, text="Rate limit reached for requests")
+    with FakeChatCompletionsServer(handler=lambda body: limited) as server:
+        monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        monkeypatch.setenv("OPENAI_API_KEY", "k")
+        result = project.runpytest(
+            *INNER,
+            CASE_TESTS,
+            "--record",
+            "--model",
+            "openai:loopback-model",
+            "--max-concurrency",
+            "1",
+            "--no-judge",
+        )
+    _assert_stopped_plainly(result, "HTTP 429", "--max-concurrency")
+    assert len(server.requests) == 3  # the first call and the SDK's two retries, then stop

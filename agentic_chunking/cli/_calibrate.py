@@ -2,9 +2,10 @@
 
 Each item of the fixed sample (``benchmarks/data/judge_calibration.jsonl``) is sent to the
 judge model as a one-chunk case, through vcrpy with the suite's cassette options, into
-``<cassette-root>/<judge-model>/judge-calibration.yaml``. Replay (the default) needs no key
-and no network; ``--record`` calls the live model (``ANTHROPIC_API_KEY``). The figures per
-rule go to ``<calibration-dir>/judge-<model>.json``, which the suite's report shows.
+``<cassette-root>/<judge-model>/judge-calibration.yaml`` (``openai:M`` in ``openai--M/``).
+Replay (the default) needs no key and no network; ``--record`` calls the live model
+(``ANTHROPIC_API_KEY``, or ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL`` for ``openai:M``).
+The figures per rule go to ``<calibration-dir>/judge-<model>.json``, which the suite's report shows.
 
 Guarantees: a recording is held in memory by the suite's ``StagedPersister`` and replaces
 the cassette (atomically, through ``write_text_atomic``) only when every item was judged;
@@ -16,13 +17,19 @@ for byte. ``--per-class`` below 1 and a damaged cassette are refused before any 
 from __future__ import annotations
 
 import argparse
-import os
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from .._errors import ConfigurationError, InputError, ModelCallError
-from ..client import API_KEY_ENV_VAR, REPLAY_API_KEY, make_client
+from ..client import (
+    API_KEY_ENV_VAR,
+    OPENAI_API_KEY_ENV_VAR,
+    OPENAI_BASE_URL_ENV_VAR,
+    ModelClient,
+    missing_credentials,
+    model_folder,
+)
 from ..pipeline._prompts import PROMPT_VERSIONS
 from ._io import int_at_least
 
@@ -44,7 +51,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument("--judge-model", required=True, help="the judge model to calibrate")
     parser.add_argument(
-        "--record", action="store_true", help=f"call the live model (needs {API_KEY_ENV_VAR})"
+        "--record",
+        action="store_true",
+        help=f"call the live model (needs {API_KEY_ENV_VAR}, or {OPENAI_API_KEY_ENV_VAR} or "
+        f"{OPENAI_BASE_URL_ENV_VAR} for an openai: model)",
     )
     parser.add_argument("--items", type=Path, default=DEFAULT_ITEMS, help="labelled items")
     parser.add_argument(
@@ -86,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     if not items:
         raise InputError(f"{args.items} holds no calibration item; nothing was called or written")
     model = args.judge_model
-    cassette = Path(args.cassette_root) / model / CASSETTE_NAME
+    cassette = Path(args.cassette_root) / model_folder(model) / CASSETTE_NAME
     calibration_file = calibration_path(args.calibration_dir, model)
     recorder = _recorder(args.record, cassette, model)
     if args.record:  # both files are written after the paid calls: check the folders first
@@ -94,8 +104,7 @@ def run(args: argparse.Namespace) -> int:
         _check_writable(calibration_file.parent, "--calibration-dir")
     persister = StagedPersister(recording=args.record)
     recorder.register_persister(persister)
-    key = None if args.record else REPLAY_API_KEY
-    client = make_client(api_key=key, max_retries=2 if args.record else 0)
+    client = ModelClient() if args.record else ModelClient.for_replay()
     with client, recorder.use_cassette(str(cassette)):
         try:
             figures = calibrate(
@@ -140,10 +149,11 @@ def _recorder(record: bool, cassette: Path, model: str) -> Any:
     from ..suite._cassette_check import check_cassette
 
     if record:
-        if not os.environ.get(API_KEY_ENV_VAR, "").strip():
+        missing = missing_credentials(model)
+        if missing is not None:
             raise ConfigurationError(
-                f"--record calls the live judge model and needs an API key: set "
-                f"{API_KEY_ENV_VAR}. Without --record the recorded cassette is replayed."
+                f"--record calls the live judge model and needs an API key: {missing}. "
+                "Without --record the recorded cassette is replayed."
             )
         return vcr.VCR(record_mode="all", **vcr_config())
     command = f"agentic-chunking calibrate-judge --judge-model {model} --record"

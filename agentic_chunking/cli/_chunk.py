@@ -31,10 +31,12 @@ from .._errors import ConfigurationError, InputError, ModelCallError
 from .._models import AgenticChunkInput, AgenticResponse
 from .._shown import redact, redact_data
 from ..client import (
+    BASE_URL_ENV_VAR,
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
     MAX_TIMEOUT_S,
     MODEL_ENV_VAR,
+    OPENAI_BASE_URL_ENV_VAR,
     TIMEOUT_ENV_VAR,
     resolve_model,
 )
@@ -87,7 +89,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--model",
         type=_model_id,
-        help=f"model id (default: ${MODEL_ENV_VAR}, else {DEFAULT_MODEL})",
+        help=f"model id (default: ${MODEL_ENV_VAR}, else {DEFAULT_MODEL}); openai:NAME for "
+        "a model of an OpenAI-compatible server",
     )
     parser.add_argument(
         "--max-tokens-per-batch",
@@ -114,6 +117,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             metavar="N",
             help=f"max_tokens of the {stage} call(s) (default {default})",
         )
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help=f"the API of the model's provider (default ${BASE_URL_ENV_VAR}, or "
+        f"${OPENAI_BASE_URL_ENV_VAR} for an openai: model), e.g. http://localhost:11434/v1 "
+        "for Ollama with --model openai:qwen2.5:7b",
+    )
     parser.add_argument(
         "--timeout",
         type=_seconds,
@@ -237,6 +247,7 @@ def run(args: argparse.Namespace) -> int:
             timeout=args.timeout,
             max_chunk_tokens=args.max_chunk_tokens,
             cache=cache,
+            base_url=args.base_url,
         )
     except (ModelCallError, ConfigurationError) as error:  # a 401 keeps what a 500 keeps
         display.close()

@@ -1,14 +1,19 @@
 """The client layer: everything that talks to a model API.
 
+- ``_providers``: the provider-neutral call every layer above uses: ``ModelClient`` (one
+  SDK client per provider a run uses) and ``call_model``, routed by the model id;
 - ``_anthropic``: the one place that calls the Anthropic Messages API through the official
-  SDK (``make_client``, ``call_model``), with its errors translated into ours;
-- ``_config``: what a call is configured by (model ids and their defaults, key and URL
-  variables, timeout, ``max_tokens`` limits) and the installed SDK's own model table;
+  SDK (``make_client``), with its errors translated into ours;
+- ``_openai``: the same for an OpenAI-compatible Chat Completions API (``openai:<name>``);
+- ``_config``: what a call is configured by (model ids parsed into ``ModelRef`` and their
+  defaults, key and URL variables, timeout, ``max_tokens`` limits) and the installed
+  SDK's own model table;
 - ``_prices``: the one price table that cost estimates come from.
 
-A second provider is one more module here. May import: the root's shared records and
-errors (``_errors``, ``_models``) and how outside text is shown (``_shown``: redaction,
-quotes); nothing else of the package.
+A second provider is one more module here (``_openai``; ``_providers`` routes a call by
+the model's provider). May import: the root's shared records and errors (``_errors``,
+``_models``) and how outside text is shown (``_shown``: redaction, quotes); nothing else
+of the package.
 """
 
 from ._anthropic import (
@@ -25,7 +30,6 @@ from ._anthropic import (
     TIMEOUT_ENV_VAR,
     WAIT_NOTICE_S,
     ModelReply,
-    call_model,
     check_api_key,
     check_max_tokens,
     deprecation_notice,
@@ -35,7 +39,21 @@ from ._anthropic import (
     resolve_model,
     resolve_timeout,
 )
-from ._config import SEED_MODEL, current_models, sdk_model_table, shown_url
+from ._config import (
+    ANTHROPIC,
+    OPENAI,
+    OPENAI_API_KEY_ENV_VAR,
+    OPENAI_BASE_URL_ENV_VAR,
+    PROVIDERS,
+    SEED_MODEL,
+    ModelRef,
+    current_models,
+    model_folder,
+    parse_model,
+    sdk_model_table,
+    shown_url,
+)
+from ._openai import make_openai_client
 from ._prices import (
     CACHE_READ_RATE,
     CACHE_WRITE_RATE,
@@ -43,8 +61,10 @@ from ._prices import (
     cache_min_tokens,
     estimate_cost_usd,
 )
+from ._providers import ModelClient, call_model, missing_credentials
 
 __all__ = [
+    "ANTHROPIC",
     "API_KEY_ENV_VAR",
     "BASE_URL_ENV_VAR",
     "CACHE_READ_RATE",
@@ -56,11 +76,17 @@ __all__ = [
     "MAX_TIMEOUT_S",
     "MODEL_ENV_VAR",
     "NONSTREAMING_MAX_TOKENS",
+    "OPENAI",
+    "OPENAI_API_KEY_ENV_VAR",
+    "OPENAI_BASE_URL_ENV_VAR",
     "PRICES_PER_MILLION",
+    "PROVIDERS",
     "REPLAY_API_KEY",
     "SEED_MODEL",
     "TIMEOUT_ENV_VAR",
     "WAIT_NOTICE_S",
+    "ModelClient",
+    "ModelRef",
     "ModelReply",
     "cache_min_tokens",
     "call_model",
@@ -70,8 +96,12 @@ __all__ = [
     "deprecation_notice",
     "estimate_cost_usd",
     "make_client",
+    "make_openai_client",
     "max_tokens_limit",
+    "missing_credentials",
+    "model_folder",
     "models_to_choose_from",
+    "parse_model",
     "resolve_model",
     "resolve_timeout",
     "sdk_model_table",

@@ -11,9 +11,11 @@ credentials or query string it may carry (through the one redaction function,
 from __future__ import annotations
 
 import os
+import re
 import typing
 import unicodedata
 from collections.abc import Mapping
+from dataclasses import dataclass
 from urllib.parse import urlsplit
 
 from .._errors import ConfigurationError, InputError
@@ -38,6 +40,15 @@ BASE_URL_ENV_VAR = "ANTHROPIC_BASE_URL"
 REPLAY_API_KEY = "replay-needs-no-key"
 """The dummy key a replay client carries: the SDK refuses to build a request without one."""
 
+OPENAI = "openai"
+ANTHROPIC = "anthropic"
+PROVIDERS = (ANTHROPIC, OPENAI)
+"""The providers a model id may name (``openai:gpt-4.1-mini``); a bare id is Anthropic's."""
+OPENAI_API_KEY_ENV_VAR = "OPENAI_API_KEY"
+OPENAI_BASE_URL_ENV_VAR = "OPENAI_BASE_URL"
+OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
+_PROVIDER_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+
 DEFAULT_MAX_RETRIES = 2
 TIMEOUT_ENV_VAR = "AGENTIC_CHUNKING_TIMEOUT"
 DEFAULT_TIMEOUT_S = 120.0
@@ -53,15 +64,81 @@ time, 3600 s * max_tokens / 128000, exceeds 600 s (anthropic ``_calculate_nonstr
 Some models have a lower limit (``anthropic._constants.MODEL_NONSTREAMING_TOKENS``)."""
 
 
+@dataclass(frozen=True, slots=True)
+class ModelRef:
+    """A model id parsed once: its ``provider`` (one of PROVIDERS) and its ``name`` there.
+
+    ``id`` is the canonical form: the bare name for Anthropic (so every id of before
+    providers existed is unchanged), ``provider:name`` otherwise; ``folder`` is a name for
+    files and directories that is safe on every OS (no colon or slash): the id itself for
+    Anthropic, ``openai--<name with each run of other characters as _>`` otherwise.
+    """
+
+    provider: str
+    name: str
+
+    @property
+    def id(self) -> str:
+        return self.name if self.provider == ANTHROPIC else f"{self.provider}:{self.name}"
+
+    @property
+    def folder(self) -> str:
+        if self.provider == ANTHROPIC:
+            return self.name
+        return f"{self.provider}--{_file_safe(self.name)}"
+
+
+def parse_model(model: str) -> ModelRef:
+    """Parse ``provider:name`` (``openai:gpt-4.1-mini``, ``openai:qwen2.5:7b``: the first
+    colon splits) or a bare Anthropic id into a ModelRef.
+
+    Raises ConfigurationError for an empty name or a ``word:`` prefix that names no known
+    provider (``opena:gpt-4o``); a prefix that is not a plain word is part of a bare id.
+    """
+    text = model.strip()
+    prefix, colon, rest = text.partition(":")
+    if colon and _PROVIDER_WORD.fullmatch(prefix):
+        provider = prefix.lower()
+        if provider not in PROVIDERS:
+            raise ConfigurationError(
+                f"the model {text!r} names the provider {prefix!r}, which is not one of "
+                f"{', '.join(PROVIDERS)}; write e.g. openai:{rest or 'gpt-4.1-mini'} for an "
+                "OpenAI-compatible server, or a bare id for Anthropic"
+            )
+        text = rest.strip()
+    else:
+        provider = ANTHROPIC
+    if not text:
+        raise ConfigurationError(
+            f"the model {model!r} has no name; give e.g. openai:gpt-4.1-mini or {DEFAULT_MODEL}"
+        )
+    return ModelRef(provider, text)
+
+
+def model_folder(model: str) -> str:
+    """The file-safe folder name of ``model`` (``ModelRef.folder``); never raises: an id
+    that does not parse (an old results file's) falls back to its file-safe form."""
+    try:
+        return parse_model(model).folder
+    except ConfigurationError:
+        return _file_safe(model)
+
+
+def _file_safe(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", text).strip("._") or "model"
+
+
 def resolve_model(model: str | None = None) -> str:
     """Return the model id: ``model`` if given, else ``$AGENTIC_CHUNKING_MODEL``, else the default.
 
-    The id is passed through untouched (``reference``, used by the suite, included).
+    The id is checked (``parse_model``: ConfigurationError for an unknown provider) and
+    returned in its canonical form (``ModelRef.id``): ``reference``, used by the suite,
+    and every bare id are returned unchanged.
     """
     if model is not None and model.strip():
-        return model.strip()
+        return parse_model(model).id
     from_env = os.environ.get(MODEL_ENV_VAR, "").strip()
-    return from_env or DEFAULT_MODEL
+    return parse_model(from_env).id if from_env else DEFAULT_MODEL
 
 
 def sdk_model_table() -> tuple[tuple[str, ...], Mapping[str, str]]:
@@ -211,9 +288,15 @@ def check_api_key(key: str, *, source: str = API_KEY_ENV_VAR) -> None:
         )
 
 
-def check_base_url(url: str) -> None:
-    """ConfigurationError (the URL shown without credentials) unless ``url`` is an http(s)
-    URL with a host; a malformed one (e.g. an unclosed IPv6 bracket) included."""
+def check_base_url(
+    url: str,
+    *,
+    variable: str = BASE_URL_ENV_VAR,
+    example: str = "https://api.anthropic.com",
+    api: str = "the Anthropic API",
+) -> None:
+    """ConfigurationError naming ``variable`` (the URL shown without credentials) unless
+    ``url`` is an http(s) URL with a host; a malformed one (an unclosed IPv6 bracket) included."""
     try:
         parts = urlsplit(url)
         usable = parts.scheme in ("http", "https") and bool(parts.hostname)
@@ -223,6 +306,5 @@ def check_base_url(url: str) -> None:
         shown = shown_url(url)
         raise ConfigurationError(
             f"the base URL {shown!r} is not an http(s) URL with a host; set "
-            f"{BASE_URL_ENV_VAR} to e.g. https://api.anthropic.com (or unset it to use the "
-            "Anthropic API)"
+            f"{variable} to e.g. {example} (or unset it to use {api})"
         )

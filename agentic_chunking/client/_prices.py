@@ -16,9 +16,18 @@ PRICES_PER_MILLION: Mapping[str, tuple[float, float]] = {
     "claude-3-5-haiku-20241022": (0.8, 4.0),
     "claude-haiku-4-5": (1.0, 5.0),
     "claude-opus-4-1": (15.0, 75.0),
+    # OpenAI, keyed by the provider-prefixed id: standard tier, no batch or cached-input
+    # discount (OpenAI's pricing page as of 2025-06, still the list price in 2026-05).
+    "openai:gpt-4.1": (2.0, 8.0),
+    "openai:gpt-4.1-mini": (0.4, 1.6),
+    "openai:gpt-4.1-nano": (0.1, 0.4),
+    "openai:gpt-4o": (2.5, 10.0),
+    "openai:gpt-4o-mini": (0.15, 0.6),
 }
-"""USD per million input and output tokens, as Anthropic lists them (update when they
-change); a model not here gets no cost estimate."""
+"""USD per million input and output tokens, as the providers list them (update when they
+change); keys are model ids as written on the command line (a bare id is Anthropic's,
+``openai:<name>`` OpenAI's). A model not here, a local one included, gets no cost
+estimate ("no price known")."""
 
 
 CACHE_WRITE_RATE = 1.25

@@ -23,7 +23,7 @@ from ._request import JudgeRequest, plan_judge_requests
 from ._verdicts import Judgement, Pair, PairVerdict, PropositionVerdict, read_judge_reply
 
 if TYPE_CHECKING:
-    import anthropic
+    from ..client._providers import AnyClient
 
 JUDGE_STAGE = "judge"
 JUDGE_MODEL_ENV_VAR = "AGENTIC_CHUNKING_JUDGE_MODEL"
@@ -50,7 +50,7 @@ def run_judge(
     inputs: Sequence[AgenticChunkInput],
     response: AgenticResponse,
     *,
-    client: anthropic.Anthropic,
+    client: AnyClient,
     model: str,
     max_tokens: int = DEFAULT_JUDGE_MAX_TOKENS,
     max_repair_attempts: int = DEFAULT_MAX_REPAIR_ATTEMPTS,

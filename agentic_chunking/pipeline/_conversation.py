@@ -28,7 +28,7 @@ from ._cache import ReplyCache, request_key
 from ._prompts import load_prompt, partition_repair_message, repair_user_message
 
 if TYPE_CHECKING:
-    import anthropic
+    from ..client._providers import AnyClient
 
 Progress = Callable[[str], None]
 
@@ -44,7 +44,7 @@ class CallSettings:
     """What every call of a run shares: the client, the model, how many repair turns,
     who hears "still waiting" notices, and the event set when the run is interrupted."""
 
-    client: anthropic.Anthropic
+    client: AnyClient
     model: str
     max_repair_attempts: int
     on_wait: Progress | None = None

@@ -34,8 +34,9 @@ from .._models import (
 from .._warning import PipelineWarning
 from ..client import (
     DEFAULT_MAX_RETRIES,
+    ModelClient,
     check_max_tokens,
-    make_client,
+    parse_model,
     resolve_model,
 )
 from . import _notes as notes
@@ -56,7 +57,7 @@ from ._provenance import attribute
 from ._threads import map_abandoning
 
 if TYPE_CHECKING:
-    import anthropic
+    from ..client._providers import AnyClient
 
 DEFAULT_EXTRACTION_MAX_TOKENS = 8000
 """Room for the propositions of a full packed batch (2,000 tokens by default): the
@@ -78,7 +79,7 @@ def chunk_text_agentic(
     inputs: Sequence[AgenticChunkInput | Mapping[str, Any]],
     document_id: str | None,
     *,
-    client: anthropic.Anthropic | None = None,
+    client: AnyClient | None = None,
     model: str | None = None,
     max_tokens_per_batch: int = DEFAULT_MAX_TOKENS_PER_BATCH,
     extraction_max_tokens: int = DEFAULT_EXTRACTION_MAX_TOKENS,
@@ -91,16 +92,20 @@ def chunk_text_agentic(
     max_chunk_tokens: int | None = None,
     on_event: Callable[[ProgressEvent], None] | None = None,
     cache: ReplyCache | None = None,
+    base_url: str | None = None,
 ) -> AgenticResponse:
     """Chunk ``inputs`` (ordered ``{chunk_id, text}``) into thematic propositions (Level 5).
 
-    Model: ``model``, else ``$AGENTIC_CHUNKING_MODEL``, else DEFAULT_MODEL (claude-sonnet-4-6).
-    Without ``client`` one is built from ``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``
-    with ``max_retries``. Guarantees on success: every merged proposition is in exactly
-    one chunk, verbatim; each chunk's ``source_chunk_ids`` lists, in input order, the input
-    chunks its propositions came from (in a batch packing several input chunks, the ones
-    whose sentences state the proposition, see ``_provenance``); ``calls`` holds one
-    CallUsage per request.
+    Model: ``model``, else ``$AGENTIC_CHUNKING_MODEL``, else DEFAULT_MODEL
+    (claude-sonnet-4-6); ``openai:<name>`` is a model of an OpenAI-compatible server.
+    Without ``client`` a ModelClient is built from the model's provider's variables
+    (``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``, or ``OPENAI_API_KEY`` /
+    ``OPENAI_BASE_URL``) with ``max_retries``; ``base_url`` replaces the provider's base URL
+    variable. Guarantees on success: every merged proposition is in exactly one chunk,
+    verbatim; each chunk's ``source_chunk_ids`` lists, in input order, the input chunks its
+    propositions came from (in a batch packing several input chunks, the ones whose
+    sentences state the proposition, see ``_provenance``); ``calls`` holds one CallUsage
+    per request.
     ``progress`` receives one-line progress messages, including a notice while a call
     is in flight for long; with ``on_event``, each finished call is a ProgressEvent
     (stage, done of total, tokens so far) given to it instead of a line on ``progress``.
@@ -136,7 +141,14 @@ def chunk_text_agentic(
         extraction_max_tokens=extraction_max_tokens,
         grouping_max_tokens=grouping_max_tokens,
     )
-    active = client if client is not None else make_client(max_retries=max_retries, timeout=timeout)
+    built = None
+    active: AnyClient
+    if client is None:
+        urls = {parse_model(model_id).provider: base_url} if base_url else None
+        active = built = ModelClient(max_retries=max_retries, timeout=timeout, base_urls=urls)
+        built.ready(model_id)  # no key or a bad setting: refused before any call
+    else:
+        active = client
     cancelled = threading.Event()
     settings = _Settings(
         client=active,
@@ -155,8 +167,8 @@ def chunk_text_agentic(
             chunks, batches, document_id, settings, max_concurrency, progress, tally, warnings
         )
     finally:
-        if client is None:  # built here, so closed here
-            active.close()
+        if built is not None:  # built here, so closed here
+            built.close()
 
 
 def _run(

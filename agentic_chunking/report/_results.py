@@ -11,17 +11,18 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from .._errors import InputError
+from .._errors import ConfigurationError, InputError
 from .._files import write_text_atomic
 from .._models import AgenticResponse
 from .._shown import redact_data
 from .._warning import PipelineWarning
+from ..client import ANTHROPIC, estimate_cost_usd, model_folder, parse_model
 from ._records import (
     CHECK_ORDER,
     OUTCOMES,
@@ -240,6 +241,8 @@ class RunResults:
             "created_at": self.created_at,
             "cases": [c.to_dict() for c in self.cases],
             **self._judge_dict(),
+            # derived from the cases (read back from them, never from here)
+            "usage_by_provider": [p.to_dict() for p in self.usage_by_provider],
         }
 
     def _judge_dict(self) -> dict[str, Any]:
@@ -291,13 +294,79 @@ class RunResults:
         return "calibrated: " + "; ".join(row.text for row in self.calibration_rows)
 
     @property
+    def usage(self) -> Usage:
+        """The pipeline's tokens over every case of the run (the judge's apart)."""
+        return total_usage(c.usage for c in self.cases)
+
+    @property
+    def usage_by_provider(self) -> tuple[ProviderUsage, ...]:
+        """Tokens and estimated cost per provider (the pipeline's model and the judge's may
+        be on two), in the order the run first uses them; derived from the cases."""
+        spent: dict[str, dict[str, Usage]] = {}
+        for model, usage in ((self.model, self.usage), (self.judge_model, self.judge_usage)):
+            if model is not None and usage.calls:
+                on = spent.setdefault(_provider(model), {})
+                on[model] = total_usage((on.get(model, Usage()), usage))
+        return tuple(ProviderUsage.of(provider, on) for provider, on in spent.items())
+
+    @property
     def judge_usage(self) -> Usage:
         """The judge's tokens over every case of the run."""
-        return Usage(
-            sum(c.judge_usage.input_tokens for c in self.cases),
-            sum(c.judge_usage.output_tokens for c in self.cases),
-            sum(c.judge_usage.calls for c in self.cases),
-        )
+        return total_usage(c.judge_usage for c in self.cases)
+
+
+def total_usage(usages: Iterable[Usage]) -> Usage:
+    """The sum of ``usages``: tokens in, tokens out and calls."""
+    listed = list(usages)
+    return Usage(
+        sum(u.input_tokens for u in listed),
+        sum(u.output_tokens for u in listed),
+        sum(u.calls for u in listed),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class ProviderUsage:
+    """What a run spent on one provider: its models there, their tokens, and the estimated
+    cost at list price (``client._prices``), None when a model there has no known price
+    (a local model, the hand-written ``reference``)."""
+
+    provider: str
+    models: tuple[str, ...]
+    usage: Usage
+    cost_usd: float | None
+
+    @classmethod
+    def of(cls, provider: str, spent: Mapping[str, Usage]) -> ProviderUsage:
+        costs = [estimate_cost_usd(m, u.input_tokens, u.output_tokens) for m, u in spent.items()]
+        total = total_usage(spent.values())
+        known = None if any(c is None for c in costs) else sum(c for c in costs if c is not None)
+        return cls(provider, tuple(spent), total, known)
+
+    @property
+    def cost_text(self) -> str:
+        """``$0.0123``, or ``no price known for M`` naming the models without one."""
+        if self.cost_usd is not None:
+            return f"${self.cost_usd:.4f}"
+        unpriced = [m for m in self.models if estimate_cost_usd(m, 0, 0) is None]
+        return f"no price known for {', '.join(unpriced)}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "provider": self.provider,
+            "models": list(self.models),
+            **self.usage.to_dict(),
+            "cost_usd": self.cost_usd,
+        }
+
+
+def _provider(model: str) -> str:
+    """The provider a results file's model id names; an id that no longer parses (an
+    unknown ``word:`` prefix) counts as a bare, Anthropic id, as it was recorded."""
+    try:
+        return parse_model(model).provider
+    except ConfigurationError:
+        return ANTHROPIC
 
 
 def _calibration(value: Any) -> dict[str, dict[str, float]] | None:
@@ -324,8 +393,10 @@ def stamp(moment: datetime | None = None) -> str:
 
 
 def model_slug(model: str) -> str:
-    """A file-name-safe form of a model id (letters, digits, ``.``, ``_`` and ``-`` kept)."""
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", model).strip("._")
+    """A file-name-safe form of a model id (letters, digits, ``.``, ``_`` and ``-`` kept),
+    after its folder name (``openai:gpt-4.1-mini`` -> ``openai--gpt-4.1-mini``, as its
+    cassettes' folder; a bare id as before)."""
+    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", model_folder(model)).strip("._")
     return slug or "model"
 
 

@@ -71,6 +71,12 @@ def _rebuild(argv: list[str] | None) -> int:
     )
     rebuild.add_argument("--cassettes", type=Path, default=Path("cassettes"), help="cassette root")
     rebuild.add_argument("--case", action="append", help="only this case id (repeatable)")
+    rebuild.add_argument(
+        "--model",
+        default="reference",
+        help="reference (the Messages API, the default) or openai:reference (the same replies "
+        "in the Chat Completions wire format, in CASSETTES/openai--reference/)",
+    )
     args = parser.parse_args(argv)
     try:
         written = rebuild_reference_cassettes(
@@ -79,11 +85,13 @@ def _rebuild(argv: list[str] | None) -> int:
             cassette_root=args.cassettes,
             only=set(args.case) if args.case else None,
             progress=lambda line: print(redact(line), file=sys.stderr),
+            model=args.model,
         )
     except AgenticChunkingError as error:
         print(redact(f"rebuild-reference: error: {error}"), file=sys.stderr)
         return 2
-    print(f"{len(written)} reference cassettes written under {args.cassettes / 'reference'}")
+    where = written[0].parent if written else args.cassettes
+    print(f"{len(written)} reference cassettes written under {where}")
     return 0
 
 

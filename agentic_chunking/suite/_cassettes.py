@@ -28,6 +28,7 @@ from typing import Any
 from .._errors import CassetteError
 from .._files import write_text_atomic
 from .._shown import find_secrets as find_secrets  # the one scan, re-exported for the suite
+from ..client import model_folder
 
 KEPT_REQUEST_HEADERS = frozenset({"accept", "anthropic-version", "content-type"})
 KEPT_RESPONSE_HEADERS = frozenset({"content-type"})
@@ -35,8 +36,9 @@ MATCH_ON = ("method", "path", "body")
 
 
 def cassette_dir(cassette_root: Path, model: str) -> Path:
-    """``<root>/<model>``: one directory per model, the model id as given."""
-    return Path(cassette_root) / model
+    """``<root>/<folder>``: one directory per model, named by ``model_folder``: a bare
+    (Anthropic) id as given, ``openai:M`` as ``openai--M`` (no colon, safe on every OS)."""
+    return Path(cassette_root) / model_folder(model)
 
 
 def cassette_path(cassette_root: Path, model: str, case_id: str) -> Path:

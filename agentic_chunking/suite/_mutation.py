@@ -37,7 +37,7 @@ from ._replies import (
 from ._runner import PARTITION, judge, run_pipeline
 
 if TYPE_CHECKING:
-    import anthropic
+    from ..client._providers import AnyClient
 
 
 Operator = Callable[..., Mutation]
@@ -137,7 +137,7 @@ def _case_outcomes(
     case: Case,
     replies_dir: Path,
     reference: ReferenceServer,
-    client: anthropic.Anthropic,
+    client: AnyClient,
     seed: int,
     careful_judge: CarefulJudge | None,
     operators: Mapping[str, Operator],

@@ -16,9 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 from .._errors import CaseError, ModelCallError
 from .._models import AgenticResponse
-from ..client import make_client
+from ..client import ModelClient, parse_model
 from ..judge import Judgement
-from ..testing import FakeMessagesServer
+from ..testing import fake_server_for
 from ._cases import Case, load_cases
 from ._cassettes import StagedPersister, cassette_path, vcr_config
 from ._judging import judge_case
@@ -26,15 +26,17 @@ from ._replies import REFERENCE_MODEL, ReferenceServer, load_replies
 from ._runner import run_pipeline
 
 if TYPE_CHECKING:
-    import anthropic
+    from ..client._providers import AnyClient
 
-REFERENCE_URI = "http://reference-replies.invalid/v1/messages"
+REFERENCE_HOST = "http://reference-replies.invalid"
+REFERENCE_URI = f"{REFERENCE_HOST}/v1/messages"
 """Where the reference cassettes say their requests went: a reserved, unreachable host
-that names what answered (the fake server's random port would churn every rebuild)."""
+that names what answered (the fake server's random port would churn every rebuild); the
+path is the API's own (``/v1/chat/completions`` for ``openai:reference``)."""
 
 
 def _at_reference_host(request: Any) -> Any:
-    request.uri = REFERENCE_URI
+    request.uri = REFERENCE_HOST + request.path
     return request
 
 
@@ -47,12 +49,12 @@ def _judged_note(judgement: Judgement | None) -> str:
 
 
 def _reference_judgement(
-    case: Case, response: AgenticResponse, client: anthropic.Anthropic, replies_dir: Path
+    case: Case, response: AgenticResponse, client: AnyClient, replies_dir: Path, model: str
 ) -> Judgement | None:
     """The reference judge on the case; CaseError naming the reply file when its judge
     section does not answer (the propositions changed since it was written)."""
     try:
-        return judge_case(case, response, client=client, judge_model=REFERENCE_MODEL)
+        return judge_case(case, response, client=client, judge_model=model)
     except ModelCallError as error:
         raise CaseError(
             f"{replies_dir / (case.id + '.yaml')}: the judge section does not answer the "
@@ -68,10 +70,14 @@ def rebuild_reference_cassettes(
     cassette_root: Path,
     only: set[str] | None = None,
     progress: Callable[[str], None] | None = None,
+    model: str = REFERENCE_MODEL,
 ) -> list[Path]:
     """Record ``<cassette_root>/reference/TC-0NN.yaml`` for each case (or those in ``only``).
 
-    Extraction runs one batch at a time so the interactions are stored in batch order.
+    ``model`` is ``reference`` on a provider (``openai:reference`` records the same replies
+    in the Chat Completions wire format, in ``openai--reference/``, through a
+    FakeChatCompletionsServer). Extraction runs one batch at a time so the interactions
+    are stored in batch order.
     Returns the paths written. Raises CaseError for a case or reply file that is invalid,
     a judge section included, and, before anything is written, for an id in ``only`` that
     names no case.
@@ -97,19 +103,22 @@ def rebuild_reference_cassettes(
     recorder.register_persister(persister)
     reference = ReferenceServer()
     written: list[Path] = []
-    with FakeMessagesServer(handler=reference) as server:
-        client = make_client(
-            api_key="reference-replies-no-key", base_url=server.base_url, max_retries=0
+    provider = parse_model(model).provider
+    if parse_model(model).name != REFERENCE_MODEL:
+        raise CaseError(f"the reference replies are served as 'reference', not {model!r}")
+    with fake_server_for(provider)(handler=reference) as server:
+        client = ModelClient(
+            api_keys={provider: "reference-replies-no-key"},
+            base_urls={provider: server.base_url},
+            max_retries=0,
         )
         with client:
             for case in cases:
                 reference.use(case, replies[case.id])
-                path = cassette_path(cassette_root, REFERENCE_MODEL, case.id)
+                path = cassette_path(cassette_root, model, case.id)
                 with recorder.use_cassette(str(path)):
-                    response = run_pipeline(
-                        case, client=client, model=REFERENCE_MODEL, max_concurrency=1
-                    )
-                    judgement = _reference_judgement(case, response, client, replies_dir)
+                    response = run_pipeline(case, client=client, model=model, max_concurrency=1)
+                    judgement = _reference_judgement(case, response, client, replies_dir, model)
                     persister.approve(path)
                 written.append(path)
                 if progress is not None:

@@ -27,7 +27,8 @@ from typing import Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from .._errors import CaseError
+from .._errors import CaseError, ConfigurationError
+from ..client import parse_model
 from ..pipeline._batches import plan_batches
 from ..pipeline._partition import normalise_space
 from ..pipeline._prompts import extraction_user_message, load_prompt
@@ -36,6 +37,15 @@ from ._cases import Case, _describe, safe_load_yaml
 from ._judge_replies import JudgeReplies, answer_judge_request
 
 REFERENCE_MODEL = "reference"
+
+
+def is_reference(model: str) -> bool:
+    """Whether ``model`` names the hand-written replies, on any provider (``reference``,
+    ``openai:reference``): such cassettes are rebuilt, never recorded from a model."""
+    try:
+        return parse_model(model).name == REFERENCE_MODEL
+    except ConfigurationError:
+        return False
 
 
 class _Strict(BaseModel):

@@ -21,8 +21,7 @@ from ._cassettes import cassette_error
 from ._judging import judge_case, judge_usage
 
 if TYPE_CHECKING:
-    import anthropic
-
+    from ..client._providers import AnyClient
     from ..judge import Judgement
 
 PARTITION = "partition"
@@ -32,7 +31,7 @@ EXPECTED_ERROR = "expected_error"
 def run_pipeline(
     case: Case,
     *,
-    client: anthropic.Anthropic,
+    client: AnyClient,
     model: str,
     max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
 ) -> AgenticResponse:
@@ -54,7 +53,7 @@ def run_pipeline(
 def run_case(
     case: Case,
     *,
-    client: anthropic.Anthropic,
+    client: AnyClient,
     model: str,
     cassette: Path | None = None,
     max_concurrency: int = DEFAULT_MAX_CONCURRENCY,

@@ -12,7 +12,11 @@ variables that exist (``--model``, ``--judge-model``, ``--no-judge``,
 ``--max-concurrency``, ``ANTHROPIC_API_KEY``, ``ANTHROPIC_BASE_URL``). It names the model
 whose call failed, read from the failed request itself: the pipeline's (``--model``) or
 the judge's (``--judge-model``), so a 404 for the default judge model is never reported
-as the pipeline model not found.
+as the pipeline model not found; for an
+``openai`` SDK error, the client layer's ``failure_kind`` classifies it (the same kinds,
+plus ``no_key``: a server that wants a key was sent none) and its message is the one the
+client layer already gave (``OPENAI_API_KEY``, ``OPENAI_BASE_URL``, the models the server
+lists).
 """
 
 from __future__ import annotations
@@ -21,11 +25,19 @@ import json
 from dataclasses import dataclass
 
 from ..client import API_KEY_ENV_VAR, BASE_URL_ENV_VAR, models_to_choose_from
+from ..client._openai import failure_kind
 from ._cassettes import error_chain
 
 MESSAGES_PATH = "/v1/messages"
 #: Kinds of systemic failure, in the order the checks below try them.
-SYSTEMIC_KINDS = ("key_rejected", "base_url", "model_unknown", "unreachable", "overloaded")
+SYSTEMIC_KINDS = (
+    "no_key",
+    "key_rejected",
+    "base_url",
+    "model_unknown",
+    "unreachable",
+    "overloaded",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +59,7 @@ def systemic_failure(
 
     sdk = next((e for e in error_chain(error) if isinstance(e, anthropic.APIError)), None)
     if sdk is None:
-        return None
+        return _openai_failure(error)
     failure = _failure(sdk, model, judge_model)
     if failure is None or failure.kind == "model_unknown":
         return failure
@@ -104,6 +116,17 @@ def _failure(sdk: BaseException, model: str, judge_model: str | None) -> Systemi
             "later, or lower --max-concurrency.",
         )
     return None
+
+
+def _openai_failure(error: BaseException) -> SystemicFailure | None:
+    """The systemic failure behind an openai SDK error, with the client layer's message."""
+    import openai
+
+    sdk = next((e for e in error_chain(error) if isinstance(e, openai.APIError)), None)
+    kind = None if sdk is None else failure_kind(sdk)
+    if kind is None:
+        return None
+    return SystemicFailure(kind, str(error))
 
 
 def _not_found(sdk: BaseException, model: str, judge_model: str | None) -> SystemicFailure:

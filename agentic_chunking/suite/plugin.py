@@ -63,14 +63,13 @@ from .._errors import (
 )
 from .._shown import redact
 from ..client import (
-    API_KEY_ENV_VAR,
     DEFAULT_JUDGE_MODEL,
     DEFAULT_MODEL,
     MODEL_ENV_VAR,
-    REPLAY_API_KEY,
-    check_api_key,
+    ModelClient,
     deprecation_notice,
-    make_client,
+    missing_credentials,
+    parse_model,
 )
 from ..pipeline._prompts import PROMPT_VERSIONS
 from ..pipeline._run import DEFAULT_MAX_CONCURRENCY
@@ -95,12 +94,12 @@ from ._judge_options import (
     configured_judge_model,
     judge_model_given,
 )
-from ._replies import REFERENCE_MODEL
+from ._replies import REFERENCE_MODEL, is_reference
 from ._runner import failure_message, run_case
 from ._systemic import systemic_failure
 
 if TYPE_CHECKING:
-    import anthropic
+    from ..client._providers import AnyClient
 
 SYSTEMIC_EXIT_CODE = int(pytest.ExitCode.INTERRUPTED)
 """The exit code of a session stopped by a systemic failure (pytest's "interrupted")."""
@@ -143,7 +142,7 @@ class SuiteSession:
 
     @property
     def replies(self) -> str:
-        return "reference" if self.model == REFERENCE_MODEL else "recorded"
+        return "reference" if is_reference(self.model) else "recorded"
 
 
 _SESSION = pytest.StashKey[SuiteSession]()
@@ -158,12 +157,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         default=False,
         help="record the cases' cassettes again against the live model (needs "
-        f"{API_KEY_ENV_VAR}); without it the suite only replays, with the network blocked",
+        "ANTHROPIC_API_KEY, or OPENAI_API_KEY or OPENAI_BASE_URL for an openai: model); "
+        "without it the suite only replays, with the network blocked",
     )
     group.addoption(
         "--model",
         default=None,
         help="the model whose cassettes are replayed or recorded, in cassettes/<model>/ "
+        "(openai:M in cassettes/openai--M/) "
         f"(default: '{REFERENCE_MODEL}' to replay; ${MODEL_ENV_VAR} or {DEFAULT_MODEL} "
         "to record)",
     )
@@ -201,10 +202,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     record = bool(config.getoption("--record"))
-    model = config.getoption("--model")
+    model = _canonical(config.getoption("--model"))
     if record:
-        _check_record_settings(model)
-        model = model or os.environ.get(MODEL_ENV_VAR, "").strip() or DEFAULT_MODEL
+        model = model or _canonical(os.environ.get(MODEL_ENV_VAR, "")) or DEFAULT_MODEL
     concurrency = int(config.getoption("--max-concurrency"))
     if concurrency < 1:
         raise pytest.UsageError(f"--max-concurrency is {concurrency}; give 1 or more")
@@ -216,6 +216,9 @@ def pytest_configure(config: pytest.Config) -> None:
             "--fail-on-new compares with a baseline: give --baseline PATH (a results file, "
             "e.g. reports/results-<model>.json of the release you trust)"
         )
+    judge_model = configured_judge_model(config, model or REFERENCE_MODEL)
+    if record:
+        _check_record_settings(model or DEFAULT_MODEL, judge_model)
     config.stash[_SESSION] = suite = SuiteSession(
         model=model or REFERENCE_MODEL,
         record=record,
@@ -225,7 +228,7 @@ def pytest_configure(config: pytest.Config) -> None:
         baseline=Path(baseline) if baseline else None,
         max_concurrency=concurrency,
         persister=StagedPersister(recording=record),
-        judge_model=configured_judge_model(config, model or REFERENCE_MODEL),
+        judge_model=judge_model,
         root=root,
         baseline_run=_read_baseline(baseline),
         fail_on_new=fail_on_new,
@@ -280,23 +283,40 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         signal.signal(signal.SIGTERM, suite.sigterm_before)
 
 
-def _check_record_settings(model: str | None) -> None:
-    if not os.environ.get(API_KEY_ENV_VAR, "").strip():
-        raise pytest.UsageError(
-            f"--record calls the live model and needs an API key: set {API_KEY_ENV_VAR} "
-            "(and ANTHROPIC_BASE_URL for another Messages-API server). Plain `pytest` "
-            "replays the recorded cassettes and needs no key."
-        )
-    try:  # a key of the wrong shape is refused before any call, never echoed
-        check_api_key(os.environ[API_KEY_ENV_VAR].strip())
+def _canonical(model: str | None) -> str | None:
+    """``model`` in its canonical form (``parse_model``), None when not given; an unknown
+    provider is a usage error."""
+    if model is None or not model.strip():
+        return None
+    try:
+        return parse_model(model).id
     except ConfigurationError as error:
-        raise pytest.UsageError(str(error)) from None
-    if model == REFERENCE_MODEL:
+        raise pytest.UsageError(f"--model: {error}") from None
+
+
+def _check_record_settings(model: str, judge_model: str | None) -> None:
+    """Refuse --record, before any case, without the key (or base URL) each provider of
+    the run needs, or for the hand-written reference set."""
+    if is_reference(model):
         raise pytest.UsageError(
             f"the '{REFERENCE_MODEL}' cassettes hold hand-written replies and are not "
             "recorded from a model: rebuild them with "
             "`python -m agentic_chunking.suite rebuild-reference`, or pass --model"
         )
+    for name, role in ((model, "model"), (judge_model, "judge model")):
+        if name is None or is_reference(name):
+            continue
+        try:  # a key of the wrong shape is refused before any call, never echoed
+            missing = missing_credentials(name)
+        except ConfigurationError as error:
+            raise pytest.UsageError(str(error)) from None
+        if missing is not None:
+            other = "" if role == "model" else " (or choose it with --judge-model, or --no-judge)"
+            raise pytest.UsageError(
+                f"--record calls the live model and needs an API key: {missing}; the {role} "
+                f"is {name!r}{other}. Plain `pytest` replays the recorded cassettes and needs "
+                "no key."
+            )
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -388,19 +408,17 @@ def default_cassette_name(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture(scope="session")
-def suite_client(suite_session: SuiteSession) -> Iterator[anthropic.Anthropic]:
-    """A live client under --record; in replay one with a dummy key and no retries."""
-    if suite_session.record:
-        client = make_client()
-    else:
-        client = make_client(api_key=REPLAY_API_KEY, max_retries=0)
+def suite_client(suite_session: SuiteSession) -> Iterator[AnyClient]:
+    """A live client under --record (each provider's from its variables); in replay one
+    with a dummy key for every provider and no retries."""
+    client = ModelClient() if suite_session.record else ModelClient.for_replay()
     with client:
         yield client
 
 
 @pytest.fixture
 def run_suite_case(
-    suite_session: SuiteSession, suite_client: anthropic.Anthropic, request: pytest.FixtureRequest
+    suite_session: SuiteSession, suite_client: AnyClient, request: pytest.FixtureRequest
 ) -> Callable[[str], CaseResult]:
     """Run a case by id and keep its result; fail plainly on a bad cassette or a case's own
     call failure; stop the session on a systemic failure; under ``--fail-on-new``, xfail a
@@ -748,7 +766,7 @@ def sdk_notices(model: str, judge_model: str | None) -> list[str]:
         (DEFAULT_MODEL, "default model"),
         (DEFAULT_JUDGE_MODEL, "default judge model"),
     ):
-        if name is not None and name != REFERENCE_MODEL:
+        if name is not None and not is_reference(name):
             roles.setdefault(name, []).append(role)
     notices = (deprecation_notice(name, role=" and ".join(r)) for name, r in roles.items())
     return [notice for notice in notices if notice is not None]

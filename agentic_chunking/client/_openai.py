@@ -1,0 +1,323 @@
+"""The one place that talks to an OpenAI-compatible Chat Completions API (the official
+``openai`` SDK): OpenAI itself, Azure OpenAI's v1 endpoint, vLLM, llama.cpp's server,
+Ollama, LM Studio.
+
+Guarantees, the same as ``_anthropic``'s for the same faults:
+- every request carries ``temperature: 0`` and ``max_tokens``, the system prompt as the
+  first message; the SDK retries 429, 5xx and connection errors (``max_retries``);
+- a reply's ``finish_reason`` is given the Messages API's name (STOP_REASONS): ``length``
+  is ``max_tokens`` (the same cut), ``stop`` is ``end_turn``, ``content_filter`` (or a
+  ``refusal`` in the message) is ``refusal``; so the conversation loop judges both alike;
+- what survives the retries becomes a ConfigurationError (no key when the server wants
+  one, the key rejected, the model unknown, naming the models the server lists at
+  ``/v1/models`` when it has that route, a base URL that is malformed or has the wrong
+  path) or a ModelCallError naming the stage and batch, raised ``from`` the SDK error; so
+  does an HTTP 200 whose body is not a chat completion (an HTML page, cut JSON);
+- the key comes from the argument, else ``OPENAI_API_KEY``; it may be missing only when a
+  base URL (argument, else ``OPENAI_BASE_URL``) names another server (a local one needs
+  none): a placeholder is sent then, and a 401 says the server wants a key. The key is
+  never logged, echoed or put in a message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .._errors import ConfigurationError, ModelCallError
+from .._models import CallUsage
+from ._anthropic import ModelReply, _notify_while_waiting, _where
+from ._config import (
+    CONNECT_TIMEOUT_S,
+    DEFAULT_MAX_RETRIES,
+    MODEL_ENV_VAR,
+    OPENAI,
+    OPENAI_API_KEY_ENV_VAR,
+    OPENAI_BASE_URL_ENV_VAR,
+    OPENAI_DEFAULT_BASE_URL,
+    TIMEOUT_ENV_VAR,
+    check_api_key,
+    check_base_url,
+    resolve_timeout,
+    shown_url,
+)
+
+if TYPE_CHECKING:  # the SDK takes seconds to import: load it only when a call is made
+    import openai
+
+NO_KEY = "no-key-given"
+"""The placeholder key sent to a server named by a base URL when no key is set (the SDK
+refuses to build a client without one); a 401 then means the server wants a key."""
+
+STOP_REASONS: Mapping[str | None, str | None] = {
+    "stop": "end_turn",
+    "length": "max_tokens",
+    "content_filter": "refusal",
+}
+"""Chat Completions ``finish_reason`` -> the Messages API's ``stop_reason`` (others kept)."""
+
+COMPLETIONS_PATH = "/chat/completions"
+"""What the SDK appends to the base URL; the base URL must end where the API's routes start
+(``https://api.openai.com/v1``, ``http://localhost:11434/v1``)."""
+MODELS_LISTED = 12
+"""How many of the models a server lists an unknown-model message names."""
+
+
+def make_openai_client(
+    *,
+    api_key: str | None = None,
+    base_url: str | None = None,
+    max_retries: int = DEFAULT_MAX_RETRIES,
+    timeout: float | None = None,
+) -> openai.OpenAI:
+    """Build an SDK client from the arguments, else ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``.
+
+    Raises ConfigurationError when there is no key for OpenAI's own API, or the base URL
+    or timeout is malformed.
+    """
+    import openai
+
+    key = api_key or os.environ.get(OPENAI_API_KEY_ENV_VAR, "").strip()
+    if key:
+        check_api_key(key, source="the api_key argument" if api_key else OPENAI_API_KEY_ENV_VAR)
+    url = base_url or os.environ.get(OPENAI_BASE_URL_ENV_VAR, "").strip() or None
+    if url is not None:
+        check_base_url(
+            url,
+            variable=OPENAI_BASE_URL_ENV_VAR,
+            example="http://localhost:11434/v1",
+            api="OpenAI's API",
+        )
+    if not key and url is None:
+        raise ConfigurationError(
+            f"no OpenAI API key: the environment variable {OPENAI_API_KEY_ENV_VAR} is not "
+            f"set. Export your key as {OPENAI_API_KEY_ENV_VAR}, or set "
+            f"{OPENAI_BASE_URL_ENV_VAR} to an OpenAI-compatible server that needs none "
+            "(e.g. http://localhost:11434/v1 for Ollama)."
+        )
+    seconds = resolve_timeout(timeout)
+    return openai.OpenAI(
+        api_key=key or NO_KEY,
+        base_url=url or OPENAI_DEFAULT_BASE_URL,
+        max_retries=max_retries,
+        timeout=openai.Timeout(seconds, connect=min(CONNECT_TIMEOUT_S, seconds)),
+    )
+
+
+def call_openai(
+    client: openai.OpenAI,
+    *,
+    stage: str,
+    batch: int | None,
+    model: str,
+    system: str,
+    messages: Sequence[Mapping[str, str]],
+    max_tokens: int,
+    on_wait: Callable[[str], None] | None = None,
+) -> ModelReply:
+    """Send one Chat Completions request at temperature 0 and return its reply.
+
+    ``model`` is the name on the server (without ``openai:``); the usage records it with
+    the prefix (``openai:<the model the server says answered>``), so prices and results
+    name the provider. Raises ConfigurationError or ModelCallError (see the module).
+    """
+    import openai
+
+    started = time.perf_counter()
+    where = _where(stage, batch)
+    try:
+        with _notify_while_waiting(on_wait, where, client.timeout):
+            completion = client.chat.completions.create(
+                model=model,
+                messages=[{"role": "system", "content": system}, *[dict(m) for m in messages]],  # type: ignore[list-item]
+                temperature=0,
+                max_tokens=max_tokens,
+            )
+    except openai.APIError as exc:
+        raise translate_openai_error(
+            exc, stage=stage, batch=batch, model=model, client=client
+        ) from exc
+    except json.JSONDecodeError as exc:  # a cut-off or invalid JSON body
+        raise _not_a_completion(where, client, f"invalid JSON ({exc})", stage, batch) from exc
+    except Exception as exc:  # what the transport raised and the SDK let through unwrapped
+        # (the anthropic SDK wraps these as APIConnectionError; e.g. vcrpy's refusal to play)
+        raise _no_reply(where, client, f"{type(exc).__name__}: {exc}", stage, batch) from exc
+    if not isinstance(completion, openai.types.chat.ChatCompletion):  # e.g. an HTML page
+        body = " ".join(str(completion).split())[:80]
+        raise _not_a_completion(where, client, f"not JSON: {body!r}", stage, batch)
+    latency = time.perf_counter() - started
+    try:
+        choice = completion.choices[0]
+        refused = bool(getattr(choice.message, "refusal", None))
+        stop_reason = (
+            "refusal" if refused else STOP_REASONS.get(choice.finish_reason, choice.finish_reason)
+        )
+        usage = completion.usage
+        record = CallUsage(
+            stage=stage,
+            batch=batch,
+            model=f"{OPENAI}:{completion.model or model}",
+            input_tokens=usage.prompt_tokens if usage is not None else 0,
+            output_tokens=usage.completion_tokens if usage is not None else 0,
+            stop_reason=stop_reason,
+            latency_s=latency,
+        )
+        text = choice.message.content or ""
+    except (AttributeError, TypeError, IndexError) as exc:  # JSON, not a ChatCompletion
+        what = f"JSON, but {type(exc).__name__}: {exc}"
+        raise _not_a_completion(where, client, what, stage, batch) from exc
+    return ModelReply(text=text, stop_reason=stop_reason, usage=record)
+
+
+def _not_a_completion(
+    where: str, client: openai.OpenAI, what: str, stage: str, batch: int | None
+) -> ModelCallError:
+    server = shown_url(client.base_url)
+    return ModelCallError(
+        f"{where}: the server at {server} answered HTTP 200 with a body that is not "
+        f"a Chat Completions reply ({what}). Check {OPENAI_BASE_URL_ENV_VAR}: it must point "
+        "at an OpenAI-compatible API (ending in /v1), not a web page or a proxy that cuts "
+        "replies.",
+        stage=stage,
+        batch=batch,
+    )
+
+
+def failure_kind(exc: BaseException) -> str | None:
+    """What an openai SDK error that survived the retries means for a run: ``no_key``,
+    ``key_rejected``, ``model_unknown``, ``base_url``, ``unreachable`` or ``overloaded``
+    (every later call would meet it too), or None (this request's own, e.g. a 400)."""
+    import openai
+
+    if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
+        key = getattr(getattr(exc, "request", None), "headers", {}).get("authorization", "")
+        return "no_key" if key == f"Bearer {NO_KEY}" else "key_rejected"
+    if isinstance(exc, openai.NotFoundError):
+        return "model_unknown" if _names_a_model(exc) else "base_url"
+    if isinstance(exc, openai.APIConnectionError):
+        return "unreachable"
+    if isinstance(exc, openai.APIStatusError) and (
+        exc.status_code == 429 or exc.status_code >= 500
+    ):
+        return "overloaded"
+    return None
+
+
+def translate_openai_error(
+    exc: openai.APIError,
+    *,
+    stage: str,
+    batch: int | None,
+    model: str,
+    client: openai.OpenAI,
+) -> ConfigurationError | ModelCallError:
+    """Turn an SDK error that survived the retries into one of ours (message only)."""
+    import openai
+
+    where = _where(stage, batch)
+    kind = failure_kind(exc)
+    detail = _detail(exc)
+    server = shown_url(client.base_url)
+    if kind == "no_key":
+        return ConfigurationError(
+            f"{where}: no OpenAI API key, and the server at {server} wants one (HTTP "
+            f"{getattr(exc, 'status_code', 401)}: {detail}). Export your key as "
+            f"{OPENAI_API_KEY_ENV_VAR}."
+        )
+    if kind == "key_rejected":
+        return ConfigurationError(
+            f"{where}: the API key was rejected (HTTP {getattr(exc, 'status_code', 401)}: "
+            f"{detail}). Check {OPENAI_API_KEY_ENV_VAR} (and {OPENAI_BASE_URL_ENV_VAR} if you "
+            "use another server)."
+        )
+    if kind == "model_unknown":
+        return ConfigurationError(
+            f"{where}: the model {f'{OPENAI}:{model}'!r} was not found (HTTP 404: {detail}): "
+            f"the id is unknown to the server at {server}. Choose another with --model or "
+            f"{MODEL_ENV_VAR} ({models_the_server_lists(client)})."
+        )
+    if kind == "base_url":
+        url = shown_url(exc.request.url)
+        return ConfigurationError(
+            f"{where}: HTTP 404 not found at {url}: check the base URL "
+            f"({OPENAI_BASE_URL_ENV_VAR}): it should be where the API's routes start, "
+            f"usually ending in /v1 (e.g. {OPENAI_DEFAULT_BASE_URL} or "
+            f"http://localhost:11434/v1), since {COMPLETIONS_PATH} is added to it."
+        )
+    if isinstance(exc, openai.APIStatusError) and exc.status_code == 413:
+        advice = (
+            "lower --max-tokens-per-batch so each batch is smaller"
+            if stage == "extraction"
+            else "chunk the document in parts: the grouping call carries every proposition"
+        )
+        return ModelCallError(
+            f"{where}: the request is too large for the server (HTTP 413); {advice}.",
+            stage=stage,
+            batch=batch,
+        )
+    if isinstance(exc, openai.APIStatusError):
+        return ModelCallError(
+            f"{where} failed with HTTP {exc.status_code} ({exc.type or exc.code or 'error'}): "
+            f"{detail}; the SDK's retries did not help. Try again later or lower "
+            "--max-concurrency.",
+            stage=stage,
+            batch=batch,
+        )
+    if isinstance(exc, openai.APITimeoutError):
+        limit = getattr(client.timeout, "read", client.timeout)
+        seconds = f"{limit:g} s" if isinstance(limit, int | float) else "configured"
+        return ModelCallError(
+            f"{where}: no reply from {server} within the {seconds} timeout, on each of "
+            f"{client.max_retries + 1} attempts. Try again later, or give more time with "
+            f"--timeout SECONDS (or {TIMEOUT_ENV_VAR}).",
+            stage=stage,
+            batch=batch,
+        )
+    cause = exc.__cause__
+    reason = f"{type(cause).__name__}: {cause}" if cause is not None else str(exc)
+    return _no_reply(where, client, reason, stage, batch)
+
+
+def _no_reply(
+    where: str, client: openai.OpenAI, reason: str, stage: str, batch: int | None
+) -> ModelCallError:
+    return ModelCallError(
+        f"{where} failed before a reply arrived: could not reach {shown_url(client.base_url)} "
+        f"({reason}); the SDK's retries did not help. Check the network and "
+        f"{OPENAI_BASE_URL_ENV_VAR} (unset it to use OpenAI's API).",
+        stage=stage,
+        batch=batch,
+    )
+
+
+def models_the_server_lists(client: openai.OpenAI) -> str:
+    """A phrase naming the models the server lists at ``/v1/models`` (one quick request,
+    no retries), or saying that it lists none."""
+    try:
+        page = client.with_options(max_retries=0, timeout=10.0).models.list()
+        listed = [str(entry.id) for entry in page.data]
+    except Exception:  # no such route, not JSON, no connection: the message says so
+        return f"the server at {shown_url(client.base_url)} lists no models at /models"
+    if not listed:
+        return f"the server at {shown_url(client.base_url)} lists no models"
+    shown = ", ".join(f"{OPENAI}:{m}" for m in listed[:MODELS_LISTED])
+    more = f" and {len(listed) - MODELS_LISTED} more" if len(listed) > MODELS_LISTED else ""
+    return f"models the server lists: {shown}{more}"
+
+
+def _names_a_model(exc: Any) -> bool:
+    """A 404 is about the model when the server says so (OpenAI's ``model_not_found``,
+    vLLM's and Ollama's "model ... not found"), else it is about the path."""
+    return exc.code == "model_not_found" or "model" in _detail(exc).lower()
+
+
+def _detail(exc: Any) -> str:
+    body = getattr(exc, "body", None)
+    if isinstance(body, Mapping) and body.get("message"):
+        return str(body["message"])
+    if isinstance(body, str) and body.strip():
+        return " ".join(body.split())[:120]
+    return str(getattr(exc, "message", None) or type(exc).__name__)

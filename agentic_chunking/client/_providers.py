@@ -1,0 +1,230 @@
+"""The provider-neutral call: one client for every provider, one ``call_model``.
+
+The pipeline, the judge and the suite hold a ``ModelClient`` (or a ready SDK client) and
+call ``call_model(client, model=..., ...)``; which API answers is decided here, from the
+model id alone (``parse_model``: ``openai:<name>`` goes to a Chat Completions server, a
+bare id to the Anthropic Messages API). Either way the reply is a ``ModelReply`` with its
+``CallUsage`` and a ``stop_reason`` in the Messages API's names, and the errors are the
+same ConfigurationError / ModelCallError with the same plain messages.
+
+Guarantees of ``ModelClient``: each provider's SDK client is built once, on first use
+(thread-safe), from that provider's settings given here, else its environment variables,
+so a run whose pipeline is on one provider and judge on another holds one client of each;
+a missing key is a ConfigurationError at that first use (``ready`` lets a caller meet it
+before any call); ``close`` closes every client it built, never one it was given.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Self, TypeAlias
+
+from .._errors import ConfigurationError
+from ._anthropic import ModelReply, make_client
+from ._anthropic import call_model as call_anthropic
+from ._config import (
+    ANTHROPIC,
+    API_KEY_ENV_VAR,
+    BASE_URL_ENV_VAR,
+    DEFAULT_MAX_RETRIES,
+    OPENAI,
+    OPENAI_API_KEY_ENV_VAR,
+    OPENAI_BASE_URL_ENV_VAR,
+    REPLAY_API_KEY,
+    ModelRef,
+    check_api_key,
+    parse_model,
+)
+from ._openai import call_openai, make_openai_client
+
+if TYPE_CHECKING:
+    import anthropic
+    import openai
+
+    AnyClient: TypeAlias = "ModelClient | anthropic.Anthropic | openai.OpenAI"
+    """What ``call_model`` and every layer above accept as a client."""
+
+
+class ModelClient:
+    """The SDK clients of a run, one per provider used, built on first use.
+
+    ``api_keys`` and ``base_urls`` map a provider (``anthropic``, ``openai``) to its key
+    and base URL; a provider not named takes its environment variables. ``clients`` are
+    ready SDK clients to use as they are (never closed here).
+    """
+
+    def __init__(
+        self,
+        *,
+        api_keys: Mapping[str, str | None] | None = None,
+        base_urls: Mapping[str, str | None] | None = None,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        timeout: float | None = None,
+        clients: Mapping[str, Any] | None = None,
+    ) -> None:
+        self._api_keys = dict(api_keys or {})
+        self._base_urls = dict(base_urls or {})
+        self._max_retries = max_retries
+        self._timeout = timeout
+        self._given = dict(clients or {})
+        self._built: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    @classmethod
+    def for_replay(cls) -> ModelClient:
+        """A client for replaying cassettes: a dummy key for every provider, no retries."""
+        return cls(
+            api_keys={ANTHROPIC: REPLAY_API_KEY, OPENAI: REPLAY_API_KEY},
+            max_retries=0,
+        )
+
+    @classmethod
+    def of(cls, client: AnyClient) -> ModelClient:
+        """``client`` itself if it is a ModelClient, else one that uses the SDK client given."""
+        if isinstance(client, ModelClient):
+            return client
+        return cls(clients={_provider_of(client): client})
+
+    def sdk(self, provider: str) -> Any:
+        """The SDK client of ``provider``, built on first use (ConfigurationError when it
+        cannot be: no key, a malformed base URL or timeout)."""
+        given = self._given.get(provider)
+        if given is not None:
+            return given
+        with self._lock:
+            if provider not in self._built:
+                if self._given:  # a wrapped SDK client: never build another provider's
+                    have = ", ".join(sorted(self._given))
+                    raise ConfigurationError(
+                        f"the client given is for {have}, but the model needs {provider}; "
+                        "pass an agentic_chunking.client.ModelClient (it builds the client of "
+                        "each provider a run uses)"
+                    )
+                self._built[provider] = self._build(provider)
+            return self._built[provider]
+
+    def ready(self, model: str) -> ModelRef:
+        """Parse ``model`` and build its provider's client now, so that a missing key or a
+        malformed setting is met before any call; returns the parsed model."""
+        ref = parse_model(model)
+        self.sdk(ref.provider)
+        return ref
+
+    def _build(self, provider: str) -> Any:
+        key = self._api_keys.get(provider)
+        url = self._base_urls.get(provider)
+        if provider == OPENAI:
+            return make_openai_client(
+                api_key=key, base_url=url, max_retries=self._max_retries, timeout=self._timeout
+            )
+        return make_client(
+            api_key=key, base_url=url, max_retries=self._max_retries, timeout=self._timeout
+        )
+
+    def call(
+        self,
+        *,
+        stage: str,
+        batch: int | None,
+        model: str,
+        system: str,
+        messages: Sequence[Mapping[str, str]],
+        max_tokens: int,
+        on_wait: Callable[[str], None] | None = None,
+    ) -> ModelReply:
+        """One request to ``model``'s provider at temperature 0 (see ``call_model``)."""
+        ref = parse_model(model)
+        call = call_openai if ref.provider == OPENAI else call_anthropic
+        return call(
+            self.sdk(ref.provider),
+            stage=stage,
+            batch=batch,
+            model=ref.name,
+            system=system,
+            messages=messages,
+            max_tokens=max_tokens,
+            on_wait=on_wait,
+        )
+
+    def close(self) -> None:
+        """Close the SDK clients built here (those given are the caller's to close)."""
+        with self._lock:
+            built, self._built = list(self._built.values()), {}
+        for client in built:
+            client.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+
+def call_model(
+    client: AnyClient,
+    *,
+    stage: str,
+    batch: int | None,
+    model: str,
+    system: str,
+    messages: Sequence[Mapping[str, str]],
+    max_tokens: int,
+    on_wait: Callable[[str], None] | None = None,
+) -> ModelReply:
+    """Send one request at temperature 0 to ``model``'s provider and return its reply.
+
+    ``client`` is a ModelClient or a ready SDK client of the model's provider. ``batch``
+    is the 1-based extraction batch number (None for grouping). The reply's
+    ``stop_reason`` uses the Messages API's names whatever the provider (an OpenAI
+    ``finish_reason`` of ``length`` is ``max_tokens``), for the caller to judge. Raises
+    ConfigurationError or ModelCallError with the provider's plain messages. ``on_wait``
+    gets a line every WAIT_NOTICE_S seconds while the call is in flight.
+    """
+    return ModelClient.of(client).call(
+        stage=stage,
+        batch=batch,
+        model=model,
+        system=system,
+        messages=messages,
+        max_tokens=max_tokens,
+        on_wait=on_wait,
+    )
+
+
+def missing_credentials(model: str) -> str | None:
+    """What to set before calling ``model`` live, read from the environment: None when its
+    provider's key is set (or, for ``openai:``, a base URL names a server that may need
+    none); else the variables to set, as a phrase ("set ANTHROPIC_API_KEY ..."). A key of
+    the wrong shape (a line break pasted with it) is a ConfigurationError that never shows it
+    (``check_api_key``)."""
+    provider = parse_model(model).provider
+    if provider == OPENAI:
+        if _env(OPENAI_API_KEY_ENV_VAR):
+            check_api_key(_env(OPENAI_API_KEY_ENV_VAR), source=OPENAI_API_KEY_ENV_VAR)
+        if _env(OPENAI_API_KEY_ENV_VAR) or _env(OPENAI_BASE_URL_ENV_VAR):
+            return None
+        return (
+            f"set {OPENAI_API_KEY_ENV_VAR} (or {OPENAI_BASE_URL_ENV_VAR} for a local "
+            "OpenAI-compatible server that needs none)"
+        )
+    if _env(API_KEY_ENV_VAR):
+        check_api_key(_env(API_KEY_ENV_VAR))
+        return None
+    return f"set {API_KEY_ENV_VAR} (and {BASE_URL_ENV_VAR} for another Messages-API server)"
+
+
+def _env(name: str) -> str:
+    return os.environ.get(name, "").strip()
+
+
+def _provider_of(client: object) -> str:
+    """The provider of a ready SDK client (by its class's package)."""
+    package = type(client).__module__.split(".", 1)[0]
+    if package in (ANTHROPIC, OPENAI):
+        return package
+    raise ConfigurationError(
+        f"a {type(client).__name__} is not a client of {ANTHROPIC} or {OPENAI}; pass an "
+        "agentic_chunking.client.ModelClient, an anthropic.Anthropic or an openai.OpenAI"
+    )
