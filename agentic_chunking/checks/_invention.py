@@ -19,6 +19,7 @@ from ._finding import (
     UNSUPPORTED_WORD,
     WARNING,
     Finding,
+    Severity,
 )
 from ._language import (
     GLUE_WORDS,
@@ -28,6 +29,7 @@ from ._language import (
     tokens,
 )
 from ._lexicon import paraphrases
+from ._minimal import TITLE, replaced_name
 from ._numbers import MONTHS, aligned_finding, number_findings
 from ._polarity import polarity_findings
 from ._swaps import REPLACED_TERM, initials, is_term, person_replaced, substituted, term_replaced
@@ -115,6 +117,7 @@ class _Judged:
     window_names: frozenset[str]
     missing_person: bool
     replaced_term: str
+    minimal_name: bool
 
 
 def _judged(proposition: str, prop: Profile, window: Window, source: str) -> _Judged:
@@ -126,6 +129,7 @@ def _judged(proposition: str, prop: Profile, window: Window, source: str) -> _Ju
         if opener not in whole.lower and whole.sentence.supports(opener):
             names.add(opener)  # "Pierre Curie ...": a name opening the proposition
     window_names = {n for m in window.members for n in (*m.profile.names, m.opener) if n}
+    titled = {stem(t.norm) for m in TITLE.finditer(proposition) for t in tokens(m.group(0))}
     return _Judged(
         proposition,
         prop,
@@ -136,6 +140,9 @@ def _judged(proposition: str, prop: Profile, window: Window, source: str) -> _Ju
         frozenset(window_names - whole.lower),
         person_replaced(prop, window),
         term_replaced(prop, window),
+        replaced_name(
+            proposition, window, frozenset(n for n in names if not window.supports(n)) - titled
+        ),
     )
 
 
@@ -153,7 +160,7 @@ def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
     if word_stem in j.names:
         if not anywhere:
             return INVENTED_NAME
-        if j.missing_person:
+        if j.missing_person or j.minimal_name:
             return MOVED_NAME  # a person of the restated clause replaced
         if earlier and any(m.refers for m in window.members):
             return None  # resolving a pronoun of the window brings an earlier name
@@ -178,17 +185,18 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
         bucket = _bucket(judged, word_stem, text)
         if bucket is not None:
             buckets.setdefault(bucket, []).append(text)
-    reasons = {
+    moved_name_severity = ERROR if judged.minimal_name else WARNING
+    reasons: dict[str, tuple[str, str, Severity]] = {
         INVENTED_NAME: (INVENTED_NAME, "names not in the source: {}", ERROR),
         MOVED_NAME: (
             MOVED_NAME,
             "names not in the aligned source sentence (found elsewhere): {}",
-            ERROR,
+            moved_name_severity,
         ),
         REPLACED_TERM: (
             SWAPPED_TERM,
             f'words of another sentence in place of "{judged.replaced_term}": {{}}',
-            ERROR,
+            WARNING,
         ),
         SWAPPED_TERM: (
             SWAPPED_TERM,
