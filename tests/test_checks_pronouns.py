@@ -100,3 +100,27 @@ def test_a_definite_description_cut_from_its_antecedent_is_a_warning() -> None:
     assert (finding.kind, finding.severity) == ("definite_without_antecedent", "warning")
     assert find_unresolved_pronouns(["The solvent leaves a residue on the lens."], SOURCE) == []
     assert find_unresolved_pronouns(["The residue blocks the sensor."]) == []  # no source
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "June wants to redeem herself.",  # a first name that is also a month
+        "After her marriage breakdown, Martha moves back to her parents' house.",
+        "Upon their return to England, Bulkeley and his men faced accusations of mutiny.",
+    ],
+)
+def test_decontextualised_names_resolve_pronouns(proposition: str) -> None:
+    assert find_unresolved_pronouns([proposition]) == []
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "In June, she moved to Paris.",  # a month as a date names nobody
+        "After her divorce, the house was sold.",  # nobody after the opening phrase
+        "Their relationship evolves.",
+    ],
+)
+def test_pronouns_without_a_person_still_are_errors(proposition: str) -> None:
+    assert [f.kind for f in find_unresolved_pronouns([proposition]) if f.is_error]

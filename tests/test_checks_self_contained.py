@@ -71,3 +71,21 @@ def test_a_verb_the_heuristic_misses_is_only_a_warning() -> None:
 )
 def test_complete_sentences_pass(proposition: str) -> None:
     assert find_not_self_contained([proposition]) == []
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "Violet learns about her mother's tragic death.",  # a name that is also an adjective
+        "The narrative explores grief and memory.",  # a noun that is also an adjective
+    ],
+)
+def test_a_verb_after_a_noun_or_name_that_may_be_an_adjective_is_no_error(
+    proposition: str,
+) -> None:
+    assert not [f for f in find_not_self_contained([proposition]) if f.is_error]
+
+
+def test_a_verbless_list_of_names_still_is_an_error() -> None:
+    findings = find_not_self_contained(["Ben Diamond, Declan Rose, and Ingrid Slocum."])
+    assert [f.kind for f in findings if f.is_error] == ["no_finite_verb"]

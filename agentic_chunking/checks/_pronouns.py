@@ -69,6 +69,7 @@ _NON_NAMES = word_set(
     december monday tuesday wednesday thursday friday saturday sunday"""
 )
 _PLACE_PREPOSITIONS = word_set("in at from near across throughout")
+_DATE_PREPOSITIONS = word_set("in on since by until till during before after from of through")
 _OPENING_ADVERBS = word_set(
     """however soon later meanwhile eventually finally instead thus therefore moreover
     furthermore additionally nevertheless subsequently afterwards initially originally
@@ -118,14 +119,37 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
         """A capitalised word that can name a person: not a month or day, not an acronym,
         not a place after "in/at/from", not an opening adverb ("However", "Soon")."""
         tok = toks[k]
-        if not tok.capitalised or tok.norm in _NON_NAMES or tok.text.isupper():
+        if not tok.capitalised or tok.text.isupper():
             return False
+        if tok.norm in _NON_NAMES and _a_date(k):
+            return False  # "in June", "June 5"; "June wants to redeem herself" names her
         if k and norms[k - 1] in _PLACE_PREPOSITIONS:
             return False
         return not (k == 0 and tok.norm in _OPENING_ADVERBS)
 
+    def _a_date(k: int) -> bool:
+        """A month or day name used as a date: after "in"/"on"/"since"... or next to a
+        number."""
+        before = toks[k - 1] if k else None
+        after = toks[k + 1] if k + 1 < len(toks) else None
+        return (before is not None and (before.number or before.norm in _DATE_PREPOSITIONS)) or (
+            after is not None and after.number
+        )
+
+    def subject_after_opening(i: int) -> list[int]:
+        """Cataphora: for a pronoun in an opening phrase ("After her divorce, Martha
+        ..."), the first three words after the phrase's comma, where the subject stands;
+        empty when the pronoun is not in such a phrase."""
+        at = text.find(",")
+        comma = len(tokens(text[:at])) if at >= 0 else 0  # tokens before the comma
+        if comma <= i or i == 0:
+            return []  # "She ..., Martha" is no opening phrase
+        return list(range(comma, min(len(toks), comma + 3)))
+
     def has_person(i: int) -> bool:
-        for k in earlier_nouns(i):
+        for k in [*earlier_nouns(i), *subject_after_opening(i)]:
+            if toks[k].number or norms[k] in GLUE_WORDS:
+                continue
             w = norms[k]
             if is_name(k):
                 return True
@@ -136,7 +160,8 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
         return False
 
     def has_group(i: int) -> bool:
-        nouns = earlier_nouns(i)
+        after = [k for k in subject_after_opening(i) if norms[k] not in GLUE_WORDS]
+        nouns = earlier_nouns(i) + after
         for k in nouns:
             w = norms[k]
             if w in _COLLECTIVE or toks[k].capitalised:

@@ -43,12 +43,13 @@ _ADJECTIVE_ENDINGS = ("al", "ic", "ous", "ive", "ful", "less", "able", "ible", "
 
 
 def _adjective_only(word: str) -> bool:
-    """The lexicon lists an adjective reading and no verb one, or does not know a word with an
-    adjective ending ("industrial", "andesitic")."""
+    """The lexicon lists an adjective reading and neither a verb nor a noun one ("the
+    narrative explores": "narrative" may be the subject noun), or does not know a word with
+    an adjective ending ("industrial", "andesitic")."""
     found = lemminflect.getAllLemmas(word)
     if not found:
         return word.endswith(_ADJECTIVE_ENDINGS) and len(word) > 4
-    return "ADJ" in found and "VERB" not in found
+    return "ADJ" in found and "VERB" not in found and "NOUN" not in found
 
 
 def _starts_noun_phrase(tok: Token) -> bool:
@@ -104,7 +105,8 @@ def certainly_verbless(toks: tuple[Token, ...]) -> bool:
         if w in GLUE_WORDS or not can_be_finite_verb(w) or i == 0:
             continue  # a statement does not open with its finite verb
         prev = toks[_before_adverbs(toks, i)]
-        if prev.number or prev.norm in _DETERMINERS or _adjective_only(prev.norm):
+        adjective = _adjective_only(prev.norm) and not prev.capitalised  # "Violet learns"
+        if prev.number or prev.norm in _DETERMINERS or adjective:
             continue  # "a complete street", "industrial bioreactors"
         if _closes_list_conjunct(toks, i):
             continue
