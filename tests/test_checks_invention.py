@@ -303,3 +303,12 @@ def test_words_of_a_quoted_title_are_no_polarity(proposition: str) -> None:
     )
     kinds = {f.kind for f in find_inventions([proposition], source)}
     assert not kinds & {"added_quantifier", "added_negation"}, kinds
+
+
+def test_a_number_of_an_earlier_sentence_that_resolves_a_pronoun_is_fine() -> None:
+    source = (
+        "Rome had eleven aqueducts. Together they delivered about one million cubic meters"
+        " of water per day."
+    )
+    claim = "The eleven aqueducts of Rome together delivered about one million cubic meters."
+    assert find_inventions([claim], source) == []

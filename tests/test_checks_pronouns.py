@@ -124,3 +124,14 @@ def test_decontextualised_names_resolve_pronouns(proposition: str) -> None:
 )
 def test_pronouns_without_a_person_still_are_errors(proposition: str) -> None:
     assert [f.kind for f in find_unresolved_pronouns([proposition]) if f.is_error]
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "After high school he joined the Marines before living in Austin, Texas.",
+        "One of his works is the church at Stapleford, Leicestershire.",
+    ],
+)
+def test_a_name_after_a_later_comma_resolves_no_pronoun(proposition: str) -> None:
+    assert [f.kind for f in find_unresolved_pronouns([proposition]) if f.is_error]

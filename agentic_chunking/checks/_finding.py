@@ -79,22 +79,29 @@ INVENTED_UNIT = "invented_unit"
 INVENTED_NAME = "invented_name"
 """error: a name (a capitalised word, a month) the source never uses."""
 MOVED_NUMBER = "moved_number"
-"""error: a number of the source, but not of the sentence(s) the proposition aligns to."""
+"""error as a minimal edit (one number of a kept clause replaced by another of the source),
+else a warning: a number of the source, but not of the sentence(s) the proposition aligns
+to, or bound to another clause of them."""
 MOVED_NAME = "moved_name"
-"""error: a name of the source bound to a fact of another sentence (a swapped person)."""
+"""error as a minimal edit (one name of a kept clause replaced, in its place, by another
+name of the source), else a warning: a name of another sentence (often context carried)."""
 SWAPPED_TERM = "swapped_term"
 """warning: a word of the source, but not of the aligned sentence(s): possibly a term
 swapped for another word of the source."""
 UNSUPPORTED_WORD = "unsupported_word"
 """warning: a common word the source never uses (nor a listed paraphrase of one)."""
 ADDED_NEGATION = "added_negation"
-"""error: a negation the aligned source sentence does not have."""
+"""error as a minimal edit of one kept clause, else a warning: a negation the aligned
+source sentence does not have."""
 LOST_NEGATION = "lost_negation"
-"""error: the aligned source sentence negates what the proposition asserts."""
+"""error as a minimal edit of one kept clause, else a warning: the aligned source sentence
+negates what the proposition asserts."""
 ADDED_QUANTIFIER = "added_quantifier"
-"""error: a quantifier ("all", "every", "most", "half"...) the aligned sentence lacks."""
+"""error as a minimal edit of one kept clause, else a warning: a quantifier ("all",
+"every", "most", "half"...) the aligned sentence lacks."""
 LOST_QUANTIFIER = "lost_quantifier"
-"""error: the aligned sentence's quantifier on a word the proposition keeps is gone."""
+"""error as a minimal edit of one kept clause, else a warning: the aligned sentence's
+quantifier on a word the proposition keeps is gone."""
 CHANGED_MODALITY = "changed_modality"
 """warning: a modal or hedge ("may", "is believed to") dropped or added."""
 SPEAKER_PRONOUN = "speaker_pronoun"

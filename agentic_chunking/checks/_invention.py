@@ -225,13 +225,15 @@ def find_inventions(propositions: list[str], source: str) -> list[Finding]:
     - ``invented_unit``: a number of the source with a unit the source never gives it;
     - ``invented_name``: a name (capitalised word not opening the proposition, months
       included) the source never uses;
-    - ``moved_number`` / ``moved_name``: in the source, but not in the window (a name
-      brought by resolving a pronoun of the window from an earlier sentence is fine);
-    - ``added_negation`` / ``lost_negation`` / ``added_quantifier`` / ``lost_quantifier``
+    - a minimal edit of one clause of the window (:mod:`._minimal`): ``moved_number`` /
+      ``moved_name`` (one number or name replaced by another of the source),
+      ``added_negation`` / ``lost_negation`` / ``added_quantifier`` / ``lost_quantifier``
       (see :mod:`._polarity`).
     Warnings (suspect, never failing): ``unsupported_word``, a content word the source never
     uses and no paraphrase of a window word (``data/paraphrases.txt``); ``swapped_term``, a
-    word of the source outside the window; ``changed_modality``. Glue words ("is", "the",
+    word of the source outside the window; ``changed_modality``; and the relational kinds
+    above when they are no minimal edit (context carried from another sentence, a
+    negation of another clause, a paraphrase aligned to a neighbour). Glue words ("is", "the",
     "called", see ``GLUE_WORDS``) are never judged. A proposition copied verbatim from a
     source sentence gets no finding.
     """

@@ -44,8 +44,12 @@ def _moved(
         n
         for n in prop.numbers & src.numbers
         if not window.has_number(n)
-        and not (n in after_name and any(n in b.profile.numbers for b in window.before()))
-    )  # "Unreal Engine 4" carried from an earlier sentence is a name, not a moved number
+        and not (
+            any(n in b.profile.numbers for b in window.before())
+            and (n in after_name or any(m.refers for m in window.members))
+        )
+    )  # "Unreal Engine 4" carried from an earlier sentence is a name, not a moved number;
+    # "The eleven aqueducts" for the window's "they" resolves a pronoun
     minimal = replaced_number(proposition, window)
     if moved:
         # an error only as a minimal edit: one number of a restated clause replaced by

@@ -69,6 +69,10 @@ _NON_NAMES = word_set(
     december monday tuesday wednesday thursday friday saturday sunday"""
 )
 _PLACE_PREPOSITIONS = word_set("in at from near across throughout")
+_OPENING_PREPOSITIONS = word_set(
+    """after before during upon in at despite following while since with without through
+    throughout unlike like for to from on"""
+)
 _DATE_PREPOSITIONS = word_set("in on since by until till during before after from of through")
 _OPENING_ADVERBS = word_set(
     """however soon later meanwhile eventually finally instead thus therefore moreover
@@ -142,8 +146,10 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
         empty when the pronoun is not in such a phrase."""
         at = text.find(",")
         comma = len(tokens(text[:at])) if at >= 0 else 0  # tokens before the comma
-        if comma <= i or i == 0:
-            return []  # "She ..., Martha" is no opening phrase
+        if comma <= i or norms[0] not in _OPENING_PREPOSITIONS:
+            return []  # "She ..., Martha", "One of his works is ..., Leicestershire"
+        if any(looks_like_finite_verb(toks, k) for k in range(comma)):
+            return []  # "After school he joined ..., Texas": a clause, no opening phrase
         return list(range(comma, min(len(toks), comma + 3)))
 
     def has_person(i: int) -> bool:
