@@ -312,3 +312,26 @@ def test_a_number_of_an_earlier_sentence_that_resolves_a_pronoun_is_fine() -> No
     )
     claim = "The eleven aqueducts of Rome together delivered about one million cubic meters."
     assert find_inventions([claim], source) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
+        # an acronym defined in the proposition itself, or an expansion of the source's
+        (
+            "In 1971 it was moved to the National Air and Space Museum.",
+            "In 1971 it was displayed at the National Air and Space Museum (NASM).",
+        ),
+        (
+            "The PGA gave Basch its documentary award.",
+            "The Producers Guild of America gave Basch an award.",
+        ),
+        # a longer form of a name of the source; a one-letter label
+        ("Schumer opened for Madonna in New York.", "Schumer opened for Madonna in New York City."),
+        ("Group A played in Rouen, the other group in Beijing.", "Group B played in Beijing."),
+        # "five thirty-second ads" are five ads, not 35
+        ("Walmart will air five thirty-second ads.", "Walmart will air five ads."),
+    ],
+)
+def test_normalised_names_and_numbers_are_no_invention_error(source: str, proposition: str) -> None:
+    assert not [f for f in find_inventions([proposition], source) if f.is_error]

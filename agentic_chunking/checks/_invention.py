@@ -5,9 +5,12 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+
+import lemminflect
 
 from ._align import Sentence, Window, _sentence, align
 from ._finding import (
@@ -32,7 +35,16 @@ from ._lexicon import paraphrases
 from ._minimal import TITLE, replaced_name
 from ._numbers import MONTHS, aligned_finding, number_findings
 from ._polarity import polarity_findings
-from ._swaps import REPLACED_TERM, initials, is_term, person_replaced, substituted, term_replaced
+from ._swaps import (
+    REPLACED_TERM,
+    acronyms,
+    initials,
+    is_term,
+    person_replaced,
+    spelled_out,
+    substituted,
+    term_replaced,
+)
 
 
 @lru_cache(maxsize=1)
@@ -146,6 +158,42 @@ def _judged(proposition: str, prop: Profile, window: Window, source: str) -> _Ju
     )
 
 
+def _extends_a_name(text: str, j: _Judged) -> bool:
+    """A capitalised common English word (no month) beside a capitalised word of the
+    source in one run of names: "City" in "New York City" where the source says "New
+    York", "Executive" in "Executive Producer Ted Dintersmith". Its capital marks a longer
+    form of a known name, not a new one, so its absence is no certain evidence."""
+    word = text.lower()
+    if word in MONTHS or not lemminflect.getAllLemmas(word) or surprisal(word) > COMMON_SURPRISAL:
+        return False
+    for run in _capitalised_runs(j.proposition):
+        words = run.split()
+        if text in words and any(
+            w != text and j.whole.sentence.supports(stem(w.lower())) for w in words
+        ):
+            return True
+    return False
+
+
+def _expands_an_acronym(text: str, j: _Judged) -> bool:
+    """Is the word part of a run of capitalised words of the proposition that spells out
+    an acronym of the source ("United Kingdom" where the source says "UK")?"""
+    if not text[:1].isupper():
+        return False
+    mine = initials(j.proposition)
+    if any(a.lower() in mine for a in acronyms(j.source)) and any(
+        text in run.split() for run in _capitalised_runs(j.proposition)
+    ):
+        return True
+    return any(  # "Producers Guild of America" where the source says "PGA"
+        text[0].lower() in a.lower() and spelled_out(a, j.proposition) for a in acronyms(j.source)
+    )
+
+
+def _capitalised_runs(text: str) -> list[str]:
+    return re.findall(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+", text)
+
+
 def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
     """Which finding an unsupported word of the proposition belongs to (None: fine)."""
     window, whole = j.window, j.whole
@@ -153,13 +201,16 @@ def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
         whole.sentence.supports(word_stem)
         or _in_glued(text.lower(), whole.glued)
         or (text.isupper() and text.lower() in initials(j.source))
+        or (text.isupper() and (spelled_out(text, j.proposition) or spelled_out(text, j.source)))
+        or _expands_an_acronym(text, j)
     )
     earlier = _earlier(word_stem, window)
     if word_stem in j.names and word_stem in _month_stems() and anywhere:
         return None if earlier else SWAPPED_TERM  # a date of a later sentence: suspect
     if word_stem in j.names:
-        if not anywhere:
-            return INVENTED_NAME
+        if not anywhere:  # "New York City" where the source says "New York"; "Group B"
+            certain = len(text) > 1 and not _extends_a_name(text, j)
+            return INVENTED_NAME if certain else UNSUPPORTED_WORD
         if j.missing_person or j.minimal_name:
             return MOVED_NAME  # a person of the restated clause replaced
         if earlier and any(m.refers for m in window.members):
