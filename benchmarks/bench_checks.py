@@ -215,10 +215,41 @@ def _fables(validation: Path, sample: int) -> list[str]:
             f"  {rule:22} errors on {_pct(errors[rule], claims)}, any finding on"
             f" {_pct(anything[rule], claims)}"
         )
+    lines += _fables_labelled(rows, checks)
     chosen = random.Random(0).sample(drawn, min(sample, len(drawn)))
     lines.append(f"  {len(chosen)} error findings drawn at random (seed 0) of {len(drawn)}:")
     lines += [f"    {i} {f.kind}: {f.proposition.strip()[:150]}" for i, f in chosen]
     return lines
+
+
+def _fables_labelled(
+    rows: list[Item], checks: dict[str, Callable[[str, str], list[Finding]]]
+) -> list[str]:
+    """The 200 claims of ``data/fables_labels.jsonl`` labelled by reading: errors and any
+    finding on the claims good on every rule (false alarms), and on the defective ones."""
+    path = DATA / "fables_labels.jsonl"
+    if not path.is_file():
+        return []
+    sources = {
+        str(p["id"]): _s(row, "source")
+        for row in rows
+        for p in row["propositions"]  # type: ignore[attr-defined]
+    }
+    score = Score()
+    kinds: Counter[str] = Counter()
+    for item in _load(path):
+        claim, good = _s(item, "proposition"), bool(item["good"])
+        findings = [f for check in checks.values() for f in check(claim, sources[_s(item, "id")])]
+        score.add(good, findings)
+        kinds.update(f"{'good' if good else 'bad'} {f.severity} {f.kind}" for f in findings)
+    return [
+        f"  labelled sample ({score.good} good, {score.bad} defective; data/fables_labels.jsonl):"
+        f" errors on {_pct(score.good_error, score.good)} / any finding on"
+        f" {_pct(score.good_any, score.good)} of the good; errors on"
+        f" {_pct(score.bad_error, score.bad)} / any finding on {_pct(score.bad_any, score.bad)}"
+        " of the defective",
+        "    " + ", ".join(f"{k} x{n}" for k, n in kinds.most_common(8)),
+    ]
 
 
 def main(argv: list[str] | None = None) -> int:

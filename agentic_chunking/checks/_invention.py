@@ -130,6 +130,7 @@ class _Judged:
     missing_person: bool
     replaced_term: str
     minimal_name: bool
+    verbs: frozenset[str]
 
 
 def _judged(proposition: str, prop: Profile, window: Window, source: str) -> _Judged:
@@ -155,7 +156,43 @@ def _judged(proposition: str, prop: Profile, window: Window, source: str) -> _Ju
         replaced_name(
             proposition, window, frozenset(n for n in names if not window.supports(n)) - titled
         ),
+        _verbs_used(proposition),
     )
+
+
+def _verbs_used(proposition: str) -> frozenset[str]:
+    """Words of the proposition used as verbs: lemminflect knows them as verbs and not as
+    nouns, or as both with a glue word after them ("experiences the horrors", "works
+    on") or a name or "to" before them ("Summer works", "to travel")."""
+    toks = tokens(proposition)
+    used: set[str] = set()
+    for i, tok in enumerate(toks):
+        found = set(lemminflect.getAllLemmas(tok.norm)) if not tok.number else set()
+        if "VERB" not in found:
+            continue
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        prev = toks[i - 1] if i else None
+        if (
+            "NOUN" not in found
+            or (nxt is not None and nxt.norm in GLUE_WORDS)
+            or (prev is not None and (prev.norm == "to" or (prev.capitalised and i > 1)))
+        ):
+            used.add(tok.text.lower())
+    return frozenset(used)
+
+
+def _rewording(text: str, verbs: frozenset[str]) -> bool:
+    """A word a faithful rewording brings: a verb ("achieves", "experiences the") or an
+    adverb ("previously") the source does not use, or a common English word that is no
+    noun ("main", "dangerous"). What is left, a noun ("fat" for "glycogen") or a rare
+    word the source never uses, may be a new thing the claim brings in, and is shown."""
+    word = text.lower()
+    found = set(lemminflect.getAllLemmas(word))
+    if not found:
+        return False
+    if word in verbs or ("ADV" in found and "NOUN" not in found):
+        return True
+    return not {"NOUN", "VERB"} & found and surprisal(word) <= COMMON_SURPRISAL
 
 
 def _extends_a_name(text: str, j: _Judged) -> bool:
@@ -221,7 +258,12 @@ def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
     if anywhere and j.replaced_term and text.islower() and is_term(text):
         return REPLACED_TERM  # a term of the restated clause replaced
     if anywhere:
-        return None if earlier else SWAPPED_TERM  # earlier: context carried to stand alone
+        # a word of another sentence, earlier or later: context carried to stand alone, or
+        # two sentences paired into one claim; only a term of the restated clause replaced
+        # by it (above) is worth a reader's time
+        return None
+    if _rewording(text, j.verbs):
+        return None
     return UNSUPPORTED_WORD
 
 

@@ -73,6 +73,9 @@ _OPENING_PREPOSITIONS = word_set(
     """after before during upon in at despite following while since with without through
     throughout unlike like for to from on"""
 )
+_SUBORDINATORS = word_set("as when whenever while once because although though if")
+"""Words that open a subordinate clause before its main clause: "As they prepare to
+leave, Jade and Florence share a goodbye" names "they" after the comma."""
 _DATE_PREPOSITIONS = word_set("in on since by until till during before after from of through")
 _OPENING_ADVERBS = word_set(
     """however soon later meanwhile eventually finally instead thus therefore moreover
@@ -89,13 +92,16 @@ _YOU = word_set("you your yours yourself yourselves")
 
 
 def _is_expletive(norms: list[str], i: int) -> bool:
-    """``it`` in "it is estimated that", "it takes...", "makes it possible to"."""
+    """``it`` in "it is estimated that", "it is revealed that", "it takes...", "makes it
+    possible to"."""
     rest = [w for w in norms[i + 1 : i + 5] if w not in ("not", "also", "now")]
     if rest and rest[0] in _EXPLETIVE_VERBS:
         return True
     j = 0
     while j < len(rest) and rest[j] in AUXILIARIES:
         j += 1
+    if j and j + 1 < len(rest) and rest[j].endswith("ed") and rest[j + 1] == "that":
+        return True  # "it is revealed that", "it was decided that"
     return j < len(rest) and rest[j] in _EXPLETIVE_ADJ
 
 
@@ -104,7 +110,9 @@ Problem = tuple[str, str, Severity]
 
 @lru_cache(maxsize=8192)
 def _problems(proposition: str) -> tuple[Problem, ...]:
-    text = _QUOTED.sub(lambda m: " " * len(m.group(0)), proposition)
+    # a quoted title stays one word ("Q", never a name nor a pronoun): "explains in
+    # "Viciously Yours" that ..." keeps its "that" a complementiser
+    text = _QUOTED.sub(lambda m: "Q" + " " * (len(m.group(0)) - 1), proposition)
     toks = tokens(text)
     norms = [t.norm for t in toks]
     problems: list[Problem] = []
@@ -146,9 +154,11 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
         empty when the pronoun is not in such a phrase."""
         at = text.find(",")
         comma = len(tokens(text[:at])) if at >= 0 else 0  # tokens before the comma
-        if comma <= i or norms[0] not in _OPENING_PREPOSITIONS:
+        if comma <= i or norms[0] not in _OPENING_PREPOSITIONS | _SUBORDINATORS:
             return []  # "She ..., Martha", "One of his works is ..., Leicestershire"
-        if any(looks_like_finite_verb(toks, k) for k in range(comma)):
+        if norms[0] not in _SUBORDINATORS and any(
+            looks_like_finite_verb(toks, k) for k in range(comma)
+        ):
             return []  # "After school he joined ..., Texas": a clause, no opening phrase
         return list(range(comma, min(len(toks), comma + 3)))
 
