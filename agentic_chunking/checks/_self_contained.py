@@ -26,6 +26,7 @@ from ._language import (
     tokens,
     word_set,
 )
+from ._tagger import finite_verb
 from ._verbs import certainly_verbless
 
 DISCOURSE_OPENERS: tuple[str, ...] = (
@@ -235,7 +236,9 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
                 ERROR if conjunction else WARNING,
             )
         )
-    elif certainly_verbless(toks) or not _has_finite_verb(text):
+    elif certainly_verbless(toks) or (not _has_finite_verb(text) and not finite_verb(text)):
+        # the tagger of the [tagger] extra, when installed, clears a lexical suspicion (a
+        # warning), never the lexicon's certainty that no word can be the verb
         certain = certainly_verbless(toks)
         problems.append(
             (

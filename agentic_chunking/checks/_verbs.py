@@ -87,9 +87,10 @@ def _adverb(word: str) -> bool:
 
 
 def _before_adverbs(toks: tuple[Token, ...], i: int) -> int:
-    """The index of the word before ``toks[i]``, skipping adverbs ("only", "often")."""
+    """The index of the word before ``toks[i]``, skipping adverbs ("only", "often"; not
+    a name in -ly such as "Lily")."""
     k = i - 1
-    while k > 0 and not toks[k].number and _adverb(toks[k].norm):
+    while k > 0 and not toks[k].number and not toks[k].capitalised and _adverb(toks[k].norm):
         k -= 1
     return k
 
@@ -102,7 +103,8 @@ def certainly_verbless(toks: tuple[Token, ...]) -> bool:
             continue
         if w in AUXILIARIES:
             return False
-        if w in GLUE_WORDS or not can_be_finite_verb(w) or i == 0:
+        verb = can_be_finite_verb(w) or can_be_finite_verb(tok.text.lower())  # "arise", not
+        if w in GLUE_WORDS or not verb or i == 0:  # its spelling variant "arize"
             continue  # a statement does not open with its finite verb
         prev = toks[_before_adverbs(toks, i)]
         adjective = _adjective_only(prev.norm) and not prev.capitalised  # "Violet learns"
