@@ -135,3 +135,33 @@ def test_pronouns_without_a_person_still_are_errors(proposition: str) -> None:
 )
 def test_a_name_after_a_later_comma_resolves_no_pronoun(proposition: str) -> None:
     assert [f.kind for f in find_unresolved_pronouns([proposition]) if f.is_error]
+
+
+SUMMARY = (
+    '"Wildfire" by Hannah Grace follows Russ and Aurora at Honey Acres, a summer camp.'
+    " The narrative explores family and belonging. Russ's father visits the camp."
+)
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "The narrative explores family and belonging.",  # the book never named
+        "Themes of family are explored in the book.",
+        "The primary setting of the story is a summer camp.",
+    ],
+)
+def test_a_work_the_claim_never_names_is_a_warning(proposition: str) -> None:
+    findings = find_unresolved_pronouns([proposition], SUMMARY)
+    assert [(f.kind, f.severity) for f in findings] == [("definite_without_antecedent", "warning")]
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        '"Wildfire" is a book about Russ and Aurora.',  # the title is in the claim
+        "The story of Russ and Aurora unfolds at Honey Acres.",  # "the story of X" says which
+    ],
+)
+def test_a_named_work_is_no_definite_warning(proposition: str) -> None:
+    assert find_unresolved_pronouns([proposition], SUMMARY) == []

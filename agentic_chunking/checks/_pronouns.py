@@ -249,12 +249,35 @@ def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> str 
     return None
 
 
+_WORKS = word_set("narrative story novel book series tale plot summary")
+"""Nouns by which a claim refers to the work the source summarises or describes."""
+
+
+def _unnamed_work(proposition: str, toks: tuple[Token, ...]) -> Problem | None:
+    """ "The narrative explores grief.", "... are explored in the book.": the work the
+    claim is about, never named in it (no quoted title, not "the story of X")."""
+    if _QUOTED.search(proposition):
+        return None
+    for i in range(len(toks) - 1):
+        nxt = toks[i + 2].norm if i + 2 < len(toks) else ""
+        if toks[i].norm == "the" and toks[i + 1].norm in _WORKS and nxt != "of":
+            return (
+                DEFINITE_WITHOUT_ANTECEDENT,
+                f'"the {toks[i + 1].text}": which work the claim does not say',
+                WARNING,
+            )
+    return None
+
+
 def _definite(proposition: str, source: str) -> Problem | None:
     """'The residue blocks the sensor.' where the source introduced that residue in an
     earlier sentence and refers back to it ('the/this residue') in the aligned one, or
     'The ventricle pumps ...' where the aligned sentence says which ('the left
     ventricle')."""
     toks = tokens(proposition)
+    unnamed = _unnamed_work(proposition, toks)
+    if unnamed is not None:
+        return unnamed
     if len(toks) < 3 or toks[0].norm != "the" or toks[1].capitalised or toks[1].number:
         return None
     if not (looks_like_finite_verb(toks, 2) or can_be_verb(toks[2].norm)):
