@@ -165,3 +165,20 @@ def test_a_work_the_claim_never_names_is_a_warning(proposition: str) -> None:
 )
 def test_a_named_work_is_no_definite_warning(proposition: str) -> None:
     assert find_unresolved_pronouns([proposition], SUMMARY) == []
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "Sumner is fiercely loyal to those he cares about.",  # "those" of a relative clause
+        "In Charlie's childhood, she meets a girl in a playpark.",  # a possessor, no place
+    ],
+)
+def test_pronouns_a_reader_resolves_inside_the_claim(proposition: str) -> None:
+    assert find_unresolved_pronouns([proposition]) == []
+
+
+def test_a_place_after_in_still_names_nobody() -> None:
+    assert [f.kind for f in find_unresolved_pronouns(["In Paris, she meets a girl."])] == [
+        "bare_pronoun"
+    ]

@@ -147,3 +147,11 @@ def test_the_tagger_model_is_the_one_measured() -> None:
     assert spec is not None and spec.origin is not None
     (weights,) = Path(spec.origin).parent.glob("*/tagger/model")
     assert hashlib.sha256(weights.read_bytes()).hexdigest() == _tagger.TAGGER_SHA256
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    ["Janelle keeps her distance, focusing on her own well-being.", "Amerie is the bride-to-be."],
+)
+def test_a_hyphenated_word_at_the_end_is_not_cut_off(proposition: str) -> None:
+    assert find_not_self_contained([proposition]) == []

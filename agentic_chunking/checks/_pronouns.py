@@ -135,8 +135,9 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
             return False
         if tok.norm in _NON_NAMES and _a_date(k):
             return False  # "in June", "June 5"; "June wants to redeem herself" names her
-        if k and norms[k - 1] in _PLACE_PREPOSITIONS:
-            return False
+        possessor = re.search(rf"\b{re.escape(tok.text)}['\u2019]s\b", text) is not None
+        if k and norms[k - 1] in _PLACE_PREPOSITIONS and not possessor:
+            return False  # "in Paris"; not "In Charlie's childhood"
         return not (k == 0 and tok.norm in _OPENING_ADVERBS)
 
     def _a_date(k: int) -> bool:
@@ -225,7 +226,10 @@ def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> str 
     nxt = norms[i + 1] if i + 1 < len(norms) else ""
     prev = norms[i - 1] if i else ""
     if w in _DEMONSTRATIVE:
-        if w == "those" and nxt in ("who", "whose", "that", "which", "of", "with", "in"):
+        if w == "those" and nxt in (
+            *("who", "whose", "that", "which", "of", "with", "in"),
+            *("he", "she", "they", "we", "i", "you"),  # "those he cares about"
+        ):
             return None
         if nxt and nxt not in GLUE_WORDS and not looks_like_finite_verb(toks, i + 1):
             if stem(nxt) in {stem(x) for x in norms[:i]}:

@@ -211,6 +211,9 @@ def _form_problems(text: str) -> list[Problem]:
     return problems
 
 
+_HYPHENATED_END = re.compile(r"-\w+\W*$")
+
+
 @lru_cache(maxsize=8192)
 def _problems(proposition: str) -> tuple[Problem, ...]:
     text = proposition.strip()
@@ -248,7 +251,11 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
                 ERROR if certain else WARNING,
             )
         )
-    elif words and words[-1] in AUXILIARIES | {"and", "or", "but", "of", "the", "a", "to"}:
+    elif (
+        words
+        and words[-1] in AUXILIARIES | {"and", "or", "but", "of", "the", "a", "to"}
+        and not _HYPHENATED_END.search(text)  # "well-being", "bride-to-be" end a sentence
+    ):
         elliptic = words[-1] in AUXILIARIES and {"than", "as"} & set(words[-5:])
         if not elliptic:  # "... more pious than Mary had been" is complete
             problems.append((CUT_OFF, f"ends on {words[-1]!r}: cut off", ERROR))
