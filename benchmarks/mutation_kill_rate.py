@@ -16,62 +16,15 @@ import argparse
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from agentic_chunking._errors import InputError
-from agentic_chunking._text import split_sentences
-from agentic_chunking.checks import (
-    COVERAGE,
-    NO_INVENTION,
-    SELF_CONTAINED,
-    Finding,
-    find_inventions,
-    find_not_self_contained,
-    find_uncovered_sentences,
-)
 from agentic_chunking.judge import simulated_careful_judge
-from agentic_chunking.mutations import CERTAIN_OPERATORS, OPERATORS, apply_to_propositions
-from agentic_chunking.suite import load_cases
-from agentic_chunking.suite._mutation import MutationOutcome, kill_matrix
+from agentic_chunking.mutations import CERTAIN_OPERATORS
+from agentic_chunking.suite._mutation import MutationOutcome, kill_matrix, minimal_edit_outcomes
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
 
 
 def _share(part: int, whole: int) -> str:
     return f"{part}/{whole} = {part / whole:.0%}" if whole else "-"
-
-
-def _rule_findings(rule: str, propositions: list[str], source: str) -> list[Finding]:
-    if rule == NO_INVENTION:
-        return find_inventions(propositions, source)
-    if rule == SELF_CONTAINED:
-        return find_not_self_contained(propositions)
-    if rule == COVERAGE:
-        return find_uncovered_sentences(propositions, source)
-    raise ValueError(f"no minimal-edit form for rule {rule}")
-
-
-def minimal_edit_form(seed: int) -> dict[str, tuple[int, int]]:
-    """Per certain operator: (cases where it applied to the verbatim source sentences,
-    cases where an error of its rule caught the mutated proposition(s))."""
-    results: dict[str, tuple[int, int]] = {}
-    for name in CERTAIN_OPERATORS:
-        applied = killed = 0
-        for case in load_cases(CASES_DIR):
-            source = case.source_text
-            sentences = split_sentences(source)
-            groups: list[object] = [{"category": "source", "facts": list(sentences)}]
-            try:
-                mutation = OPERATORS[name](
-                    groups, source, seed=seed, labelled_sentences=case.labelled_sentences()
-                )
-            except InputError:
-                continue
-            applied += 1
-            mutated = apply_to_propositions(mutation, list(sentences))
-            judged = list(mutation.replaced.values()) if mutation.rule != COVERAGE else mutated
-            findings = _rule_findings(mutation.rule, judged, source)
-            killed += any(f.is_error and f.rule == mutation.rule for f in findings)
-        results[name] = (applied, killed)
-    return results
 
 
 def main() -> None:
@@ -116,8 +69,14 @@ def main() -> None:
         f"{_share(warned, len(applied))} (seed {args.seed})"
     )
     print("\ncertain operators in minimal-edit form (on the verbatim source sentences):")
-    for name, (tried, caught) in minimal_edit_form(args.seed).items():
-        print(f"{name:<18} {tried:>7} {_share(caught, tried):>14}")
+    minimal = minimal_edit_outcomes(cases_dir=CASES_DIR, seed=args.seed)
+    for name in CERTAIN_OPERATORS:
+        rows = [o for o in minimal if o.operator == name]
+        caught = sum(o.killed for o in rows)
+        print(f"{name:<18} {len(rows):>7} {_share(caught, len(rows)):>14}")
+        for o in rows:
+            if args.show_survivors and not o.killed:
+                print(f"  SURVIVED {o.case_id}: {o.detail}")
 
 
 if __name__ == "__main__":

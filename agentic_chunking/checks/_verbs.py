@@ -43,13 +43,12 @@ _ADJECTIVE_ENDINGS = ("al", "ic", "ous", "ive", "ful", "less", "able", "ible", "
 
 
 def _adjective_only(word: str) -> bool:
-    """The lexicon lists an adjective reading and neither a verb nor a noun one ("the
-    narrative explores": "narrative" may be the subject noun), or does not know a word with
-    an adjective ending ("industrial", "andesitic")."""
+    """The lexicon lists an adjective reading and no verb one, or does not know a word with an
+    adjective ending ("industrial", "andesitic")."""
     found = lemminflect.getAllLemmas(word)
     if not found:
         return word.endswith(_ADJECTIVE_ENDINGS) and len(word) > 4
-    return "ADJ" in found and "VERB" not in found and "NOUN" not in found
+    return "ADJ" in found and "VERB" not in found
 
 
 def _starts_noun_phrase(tok: Token) -> bool:
@@ -95,6 +94,16 @@ def _before_adverbs(toks: tuple[Token, ...], i: int) -> int:
     return k
 
 
+def _may_be_subject(toks: tuple[Token, ...], k: int, i: int) -> bool:
+    """Can ``toks[k]``, an adjective that is also a noun, be the subject of ``toks[i]``?
+    After a determiner ("the narrative explores"), or as a name before a verb in -s
+    ("Violet learns"); not "Red blood cells" (no determiner, and "blood" is no -s form)."""
+    if "NOUN" not in lemminflect.getAllLemmas(toks[k].norm):
+        return False
+    after_determiner = k > 0 and toks[k - 1].norm in _DETERMINERS
+    return after_determiner or (toks[k].capitalised and toks[i].norm.endswith("s"))
+
+
 def certainly_verbless(toks: tuple[Token, ...]) -> bool:
     """True only when no word of ``toks`` can be the finite verb (see the module doc)."""
     for i, tok in enumerate(toks):
@@ -106,8 +115,9 @@ def certainly_verbless(toks: tuple[Token, ...]) -> bool:
         verb = can_be_finite_verb(w) or can_be_finite_verb(tok.text.lower())  # "arise", not
         if w in GLUE_WORDS or not verb or i == 0:  # its spelling variant "arize"
             continue  # a statement does not open with its finite verb
-        prev = toks[_before_adverbs(toks, i)]
-        adjective = _adjective_only(prev.norm) and not prev.capitalised  # "Violet learns"
+        k = _before_adverbs(toks, i)
+        prev = toks[k]
+        adjective = _adjective_only(prev.norm) and not _may_be_subject(toks, k, i)
         if prev.number or prev.norm in _DETERMINERS or adjective:
             continue  # "a complete street", "industrial bioreactors"
         if _closes_list_conjunct(toks, i):
