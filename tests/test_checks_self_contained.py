@@ -79,6 +79,8 @@ def test_complete_sentences_pass(proposition: str) -> None:
         "Violet learns about her mother's tragic death.",  # a name that is also an adjective
         "The narrative explores grief and memory.",  # a noun that is also an adjective
         "Tensions arise between two pilots.",  # "arise", not its spelling variant "arize"
+        "John Byron's narrative criticizes the captain.",  # a noun after a name's possessive
+        "The story of Violet from 1942 shows her love of nature.",  # a year, no modifier
     ],
 )
 def test_a_verb_after_a_noun_or_name_that_may_be_an_adjective_is_no_error(
@@ -151,7 +153,17 @@ def test_the_tagger_model_is_the_one_measured() -> None:
 
 @pytest.mark.parametrize(
     "proposition",
-    ["Janelle keeps her distance, focusing on her own well-being.", "Amerie is the bride-to-be."],
+    [
+        "Janelle keeps her distance, focusing on her own well-being.",
+        "Amerie is the bride-to-be.",
+        "A signet is an ability that reflects the rider's core being.",  # "being" a noun
+    ],
 )
 def test_a_hyphenated_word_at_the_end_is_not_cut_off(proposition: str) -> None:
     assert find_not_self_contained([proposition]) == []
+
+
+def test_red_blood_cells_alone_stay_a_verbless_fragment() -> None:
+    # an adjective that is also a noun is no subject without a determiner or a name
+    findings = find_not_self_contained(["Red blood cells."])
+    assert [(f.kind, f.severity) for f in findings] == [("no_finite_verb", "error")]

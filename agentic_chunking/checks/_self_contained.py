@@ -255,6 +255,7 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
         words
         and words[-1] in AUXILIARIES | {"and", "or", "but", "of", "the", "a", "to"}
         and not _HYPHENATED_END.search(text)  # "well-being", "bride-to-be" end a sentence
+        and not (words[-1] == "being" and len(words) > 1 and words[-2] not in GLUE_WORDS)
     ):
         elliptic = words[-1] in AUXILIARIES and {"than", "as"} & set(words[-5:])
         if not elliptic:  # "... more pious than Mary had been" is complete

@@ -94,13 +94,17 @@ def _before_adverbs(toks: tuple[Token, ...], i: int) -> int:
     return k
 
 
+_DATE_PREPOSITIONS = frozenset({"from", "in", "since", "until", "of", "by"})
+
+
 def _may_be_subject(toks: tuple[Token, ...], k: int, i: int) -> bool:
     """Can ``toks[k]``, an adjective that is also a noun, be the subject of ``toks[i]``?
-    After a determiner ("the narrative explores"), or as a name before a verb in -s
+    After a determiner or a name ("the narrative explores", "Byron's narrative
+    criticizes"), or as a name before a verb in -s
     ("Violet learns"); not "Red blood cells" (no determiner, and "blood" is no -s form)."""
     if "NOUN" not in lemminflect.getAllLemmas(toks[k].norm):
         return False
-    after_determiner = k > 0 and toks[k - 1].norm in _DETERMINERS
+    after_determiner = k > 0 and (toks[k - 1].norm in _DETERMINERS or toks[k - 1].capitalised)
     return after_determiner or (toks[k].capitalised and toks[i].norm.endswith("s"))
 
 
@@ -118,7 +122,8 @@ def certainly_verbless(toks: tuple[Token, ...]) -> bool:
         k = _before_adverbs(toks, i)
         prev = toks[k]
         adjective = _adjective_only(prev.norm) and not _may_be_subject(toks, k, i)
-        if prev.number or prev.norm in _DETERMINERS or adjective:
+        date = prev.number and k > 0 and toks[k - 1].norm in _DATE_PREPOSITIONS  # "from 1942"
+        if (prev.number and not date) or prev.norm in _DETERMINERS or adjective:
             continue  # "a complete street", "industrial bioreactors"
         if _closes_list_conjunct(toks, i):
             continue
