@@ -86,10 +86,11 @@ MOVED_NAME = "moved_name"
 """error as a minimal edit (one name of a kept clause replaced, in its place, by another
 name of the source), else a warning: a name of another sentence (often context carried)."""
 SWAPPED_TERM = "swapped_term"
-"""warning: a word of the source, but not of the aligned sentence(s): possibly a term
-swapped for another word of the source."""
+"""warning: a term of the clause the proposition restates replaced by a word of another
+sentence of the source (a word of another sentence alone is context carried, no finding)."""
 UNSUPPORTED_WORD = "unsupported_word"
-"""warning: a common word the source never uses (nor a listed paraphrase of one)."""
+"""warning: a noun or rare word the source never uses (nor a listed paraphrase of one); a
+verb or adverb of a rewording is not shown."""
 ADDED_NEGATION = "added_negation"
 """error as a minimal edit of one kept clause, else a warning: a negation the aligned
 source sentence does not have."""
@@ -112,7 +113,8 @@ ANAPHORIC_PHRASE = "anaphoric_phrase"
 """error: "this process", "the former" with nothing before it in the proposition; a
 warning for the looser "such systems", "the same"."""
 DEFINITE_WITHOUT_ANTECEDENT = "definite_without_antecedent"
-"""warning: "The residue ..." where the source says which residue in an earlier sentence."""
+"""warning: "The residue ..." where the source says which residue in an earlier sentence;
+"The narrative explores ..." with the work never named in the claim."""
 IMPERSONAL_YOU = "impersonal_you"
 """warning: "you" as the generic reader ("you can recycle ..."), not a person."""
 NO_FINITE_VERB = "no_finite_verb"
