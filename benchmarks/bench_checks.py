@@ -12,7 +12,9 @@ faithful run; goal <= 1% per rule on real_llm_dev), the share of good items with
 finding (a warning is visible, never failing), recall on bad items counting errors and
 counting errors or warnings, and balanced accuracy both ways. "fit" / "held" are the
 balanced accuracy (errors) on the items at even / odd 0-based lines: no threshold of the
-checks was fitted on the odd lines, so "held" is the honest figure.
+checks was fitted on the odd lines, so "held" is the honest figure. On
+real_llm_fables_dev (unlabelled GPT-4 claims that carry context): the share of claims with
+an error and with any finding, and 20 error findings drawn at random for a reader.
 
     python benchmarks/bench_checks.py [--show N]
 """
@@ -178,6 +180,78 @@ def _reference_findings() -> Counter[str]:
     return counts
 
 
+def _fables(validation: Path, sample: int) -> list[str]:
+    """real_llm_fables_dev (unlabelled, mostly faithful GPT-4 claims that carry context):
+    per rule, the share of claims with an error and with any finding; then ``sample``
+    error findings drawn at random (seed 0) for a reader to judge."""
+    path = validation / "real_llm_fables_dev.jsonl"
+    if not path.is_file():
+        return ["real_llm_fables_dev.jsonl not found: skipped"]
+    rows = _load(path)
+    checks: dict[str, Callable[[str, str], list[Finding]]] = {
+        "no_invention": lambda c, src: find_inventions([c], src),
+        "no_unresolved_pronoun": lambda c, src: find_unresolved_pronouns([c], src),
+        "self_contained": lambda c, src: find_not_self_contained([c]),
+    }
+    claims = 0
+    errors: Counter[str] = Counter()
+    anything: Counter[str] = Counter()
+    drawn: list[tuple[str, Finding]] = []
+    for row in rows:
+        source = _s(row, "source")
+        for prop in row["propositions"]:  # type: ignore[attr-defined]
+            claim = str(prop["proposition"])
+            claims += 1
+            found = {rule: check(claim, source) for rule, check in checks.items()}
+            for rule, findings in found.items():
+                errors[rule] += any(f.is_error for f in findings)
+                anything[rule] += bool(findings)
+                drawn += [(str(prop["id"]), f) for f in findings if f.is_error]
+            errors["any rule"] += any(f.is_error for fs in found.values() for f in fs)
+            anything["any rule"] += any(found.values())
+    lines = [f"real_llm_fables_dev: {claims} claims in {len(rows)} summaries (unlabelled)"]
+    for rule in (*checks, "any rule"):
+        lines.append(
+            f"  {rule:22} errors on {_pct(errors[rule], claims)}, any finding on"
+            f" {_pct(anything[rule], claims)}"
+        )
+    lines += _fables_labelled(rows, checks)
+    chosen = random.Random(0).sample(drawn, min(sample, len(drawn)))
+    lines.append(f"  {len(chosen)} error findings drawn at random (seed 0) of {len(drawn)}:")
+    lines += [f"    {i} {f.kind}: {f.proposition.strip()[:150]}" for i, f in chosen]
+    return lines
+
+
+def _fables_labelled(
+    rows: list[Item], checks: dict[str, Callable[[str, str], list[Finding]]]
+) -> list[str]:
+    """The 200 claims of ``data/fables_labels.jsonl`` labelled by reading: errors and any
+    finding on the claims good on every rule (false alarms), and on the defective ones."""
+    path = DATA / "fables_labels.jsonl"
+    if not path.is_file():
+        return []
+    sources = {
+        str(p["id"]): _s(row, "source")
+        for row in rows
+        for p in row["propositions"]  # type: ignore[attr-defined]
+    }
+    score = Score()
+    kinds: Counter[str] = Counter()
+    for item in _load(path):
+        claim, good = _s(item, "proposition"), bool(item["good"])
+        findings = [f for check in checks.values() for f in check(claim, sources[_s(item, "id")])]
+        score.add(good, findings)
+        kinds.update(f"{'good' if good else 'bad'} {f.severity} {f.kind}" for f in findings)
+    return [
+        f"  labelled sample ({score.good} good, {score.bad} defective; data/fables_labels.jsonl):"
+        f" errors on {_pct(score.good_error, score.good)} / any finding on"
+        f" {_pct(score.good_any, score.good)} of the good; errors on"
+        f" {_pct(score.bad_error, score.bad)} / any finding on {_pct(score.bad_any, score.bad)}"
+        " of the defective",
+        "    " + ", ".join(f"{k} x{n}" for k, n in kinds.most_common(8)),
+    ]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", type=int, default=0, metavar="N", help="misjudged items")
@@ -198,6 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     for name, file, rule in SETS:
         path = validation / file if (validation / file).is_file() else DATA / file
         print(_row(name, rule, _load(path), args.show, notes))
+    print("\n" + "\n".join(_fables(validation, 20)))
     reference = _reference_findings()
     print(
         f"\nreference replies: {reference['errors']} errors, {reference['warnings']} warnings "

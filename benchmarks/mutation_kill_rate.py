@@ -18,7 +18,7 @@ from pathlib import Path
 
 from agentic_chunking.judge import simulated_careful_judge
 from agentic_chunking.mutations import CERTAIN_OPERATORS
-from agentic_chunking.suite._mutation import MutationOutcome, kill_matrix
+from agentic_chunking.suite._mutation import MutationOutcome, kill_matrix, minimal_edit_outcomes
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
 
@@ -68,6 +68,15 @@ def main() -> None:
         f"killed by errors: {_share(killed, len(applied))}; by errors or warnings: "
         f"{_share(warned, len(applied))} (seed {args.seed})"
     )
+    print("\ncertain operators in minimal-edit form (on the verbatim source sentences):")
+    minimal = minimal_edit_outcomes(cases_dir=CASES_DIR, seed=args.seed)
+    for name in CERTAIN_OPERATORS:
+        rows = [o for o in minimal if o.operator == name]
+        caught = sum(o.killed for o in rows)
+        print(f"{name:<18} {len(rows):>7} {_share(caught, len(rows)):>14}")
+        for o in rows:
+            if args.show_survivors and not o.killed:
+                print(f"  SURVIVED {o.case_id}: {o.detail}")
 
 
 if __name__ == "__main__":

@@ -56,7 +56,6 @@ def test_supported_propositions_pass(proposition: str) -> None:
             "error",
             "All",
         ),
-        ("The human liver stores glycogen quickly.", "unsupported_word", "warning", "quickly"),
     ],
 )
 def test_unsupported_propositions_are_reported(
@@ -188,9 +187,11 @@ TERMS = (
 )
 
 
-def test_a_term_swapped_for_another_word_of_the_source_is_an_error() -> None:
+def test_a_term_swapped_for_another_word_of_the_source_is_a_warning() -> None:
+    # a term is no number, name, negation or quantifier: a reworded term and a swapped
+    # one look alike to the rules, so the judge decides (issue 19)
     findings = find_inventions(["Solid-state cells use a liquid electrolyte."], TERMS)
-    assert ("swapped_term", "error") in [(f.kind, f.severity) for f in findings]
+    assert [(f.kind, f.severity) for f in findings] == [("swapped_term", "warning")]
     assert "ceramic" in next(f.reason for f in findings if f.kind == "swapped_term")
 
 
@@ -218,3 +219,132 @@ def test_the_paraphrase_lexicon_accepts_common_synonyms_and_connectives(
 def test_a_word_outside_the_lexicon_is_a_warning_not_an_error() -> None:
     (finding,) = find_inventions(["Flights stopped during the hurricane."], "Flights stopped.")
     assert (finding.kind, finding.severity) == ("unsupported_word", "warning")
+
+
+# Issue 19: an error needs evidence no faithful rewording and no decontextualisation can
+# produce. A minimal edit of one source clause is such evidence; carried context is not.
+MINIMAL = (
+    "Type II strain. Treatment includes rest and ice. Marie Curie discovered polonium in"
+    " 1898. Pierre Curie taught physics in Paris. The committee did not meet in May, when"
+    " the budget was approved. The budget was 40 dollars."
+)
+
+
+@pytest.mark.parametrize(
+    ("proposition", "kind"),
+    [
+        ("Marie Curie discovered polonium in 1902.", "invented_number"),
+        ("Marie Curie discovered polonium in 40.", "moved_number"),  # one number replaced
+        ("Pierre Curie discovered polonium in 1898.", "moved_name"),  # one name replaced
+        ("Treatment does not include rest and ice.", "added_negation"),
+        ("The committee met in May.", "lost_negation"),
+    ],
+)
+def test_a_minimal_edit_of_one_clause_is_an_error(proposition: str, kind: str) -> None:
+    findings = find_inventions([proposition], MINIMAL)
+    assert kind in {f.kind for f in findings if f.is_error}, findings
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "Treatment of a Type II strain includes rest and ice.",  # the heading carried
+        "The budget was approved in May.",  # the negation belongs to another clause
+        "Marie Curie, who discovered polonium in 1898, was the wife of Pierre Curie.",
+        "Pierre Curie taught physics in Paris, the city where polonium was discovered.",
+    ],
+)
+def test_decontextualised_propositions_get_no_error(proposition: str) -> None:
+    findings = find_inventions([proposition], MINIMAL)
+    assert not [f for f in findings if f.is_error], findings
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition", "kind"),
+    [
+        # a relational change that is no minimal edit: a warning for the judge, kept
+        (MINIMAL, "The committee approved the budget of 1898 in May.", "moved_number"),
+        (MINIMAL, "Pierre Curie discovered polonium.", "moved_name"),
+    ],
+)
+def test_relational_changes_beyond_a_minimal_edit_are_warnings(
+    source: str, proposition: str, kind: str
+) -> None:
+    findings = find_inventions([proposition], source)
+    assert kind in {f.kind for f in findings}, findings
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
+        ("Mrs. Liu grieves. Patricia Liu is Athena's mother.", "Patricia Liu grieves."),
+        ("Max Vane is a spy. Max grapples with his loyalty.", "Maximillian Vane grapples."),
+        ('Theodore "Teddy" Ingram is a rival. Teddy guards the eye.', "Theodore guards the eye."),
+        ("Unreal Engine 4 has editors. UE4 ships a Material Editor.", "Unreal Engine 4 ships it."),
+    ],
+)
+def test_another_name_of_the_same_person_is_no_moved_name_error(
+    source: str, proposition: str
+) -> None:
+    assert not [f for f in find_inventions([proposition], source) if f.is_error]
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        '"Only For The Week" is a novel about a wedding.',  # a title, no quantifier
+        'Ri is a character in "No Way Out" who marries Arnold.',  # a title, no negation
+    ],
+)
+def test_words_of_a_quoted_title_are_no_polarity(proposition: str) -> None:
+    source = (
+        "Only For The Week is a novel about a wedding. No Way Out is a novel: Ri marries Arnold."
+    )
+    kinds = {f.kind for f in find_inventions([proposition], source)}
+    assert not kinds & {"added_quantifier", "added_negation"}, kinds
+
+
+def test_a_number_of_an_earlier_sentence_that_resolves_a_pronoun_is_fine() -> None:
+    source = (
+        "Rome had eleven aqueducts. Together they delivered about one million cubic meters"
+        " of water per day."
+    )
+    claim = "The eleven aqueducts of Rome together delivered about one million cubic meters."
+    assert find_inventions([claim], source) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
+        # an acronym defined in the proposition itself, or an expansion of the source's
+        (
+            "In 1971 it was moved to the National Air and Space Museum.",
+            "In 1971 it was displayed at the National Air and Space Museum (NASM).",
+        ),
+        (
+            "The PGA gave Basch its documentary award.",
+            "The Producers Guild of America gave Basch an award.",
+        ),
+        # a longer form of a name of the source; a one-letter label
+        ("Schumer opened for Madonna in New York.", "Schumer opened for Madonna in New York City."),
+        ("Group A played in Rouen, the other group in Beijing.", "Group B played in Beijing."),
+        # "five thirty-second ads" are five ads, not 35
+        ("Walmart will air five thirty-second ads.", "Walmart will air five ads."),
+    ],
+)
+def test_normalised_names_and_numbers_are_no_invention_error(source: str, proposition: str) -> None:
+    assert not [f for f in find_inventions([proposition], source) if f.is_error]
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "The human liver quickly stores glycogen.",  # an adverb of a rewording
+        "The human liver keeps glycogen.",  # a verb of a rewording
+    ],
+)
+def test_words_of_a_rewording_are_not_shown(proposition: str) -> None:
+    # issue 19: a warning must be worth a reader's time; a faithful model rewords with
+    # verbs and adverbs of its own, while a noun the source never uses stays a warning
+    # ("The human liver stores fat." above)
+    assert find_inventions([proposition], "The human liver stores glycogen.") == []

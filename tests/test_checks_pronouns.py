@@ -100,3 +100,85 @@ def test_a_definite_description_cut_from_its_antecedent_is_a_warning() -> None:
     assert (finding.kind, finding.severity) == ("definite_without_antecedent", "warning")
     assert find_unresolved_pronouns(["The solvent leaves a residue on the lens."], SOURCE) == []
     assert find_unresolved_pronouns(["The residue blocks the sensor."]) == []  # no source
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "June wants to redeem herself.",  # a first name that is also a month
+        "After her marriage breakdown, Martha moves back to her parents' house.",
+        "Upon their return to England, Bulkeley and his men faced accusations of mutiny.",
+    ],
+)
+def test_decontextualised_names_resolve_pronouns(proposition: str) -> None:
+    assert find_unresolved_pronouns([proposition]) == []
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "In June, she moved to Paris.",  # a month as a date names nobody
+        "After her divorce, the house was sold.",  # nobody after the opening phrase
+        "Their relationship evolves.",
+    ],
+)
+def test_pronouns_without_a_person_still_are_errors(proposition: str) -> None:
+    assert [f.kind for f in find_unresolved_pronouns([proposition]) if f.is_error]
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "After high school he joined the Marines before living in Austin, Texas.",
+        "One of his works is the church at Stapleford, Leicestershire.",
+    ],
+)
+def test_a_name_after_a_later_comma_resolves_no_pronoun(proposition: str) -> None:
+    assert [f.kind for f in find_unresolved_pronouns([proposition]) if f.is_error]
+
+
+SUMMARY = (
+    '"Wildfire" by Hannah Grace follows Russ and Aurora at Honey Acres, a summer camp.'
+    " The narrative explores family and belonging. Russ's father visits the camp."
+)
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "The narrative explores family and belonging.",  # the book never named
+        "Themes of family are explored in the book.",
+        "The primary setting of the story is a summer camp.",
+    ],
+)
+def test_a_work_the_claim_never_names_is_a_warning(proposition: str) -> None:
+    findings = find_unresolved_pronouns([proposition], SUMMARY)
+    assert [(f.kind, f.severity) for f in findings] == [("definite_without_antecedent", "warning")]
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        '"Wildfire" is a book about Russ and Aurora.',  # the title is in the claim
+        "The story of Russ and Aurora unfolds at Honey Acres.",  # "the story of X" says which
+    ],
+)
+def test_a_named_work_is_no_definite_warning(proposition: str) -> None:
+    assert find_unresolved_pronouns([proposition], SUMMARY) == []
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "Sumner is fiercely loyal to those he cares about.",  # "those" of a relative clause
+        "In Charlie's childhood, she meets a girl in a playpark.",  # a possessor, no place
+    ],
+)
+def test_pronouns_a_reader_resolves_inside_the_claim(proposition: str) -> None:
+    assert find_unresolved_pronouns([proposition]) == []
+
+
+def test_a_place_after_in_still_names_nobody() -> None:
+    assert [f.kind for f in find_unresolved_pronouns(["In Paris, she meets a girl."])] == [
+        "bare_pronoun"
+    ]

@@ -71,3 +71,99 @@ def test_a_verb_the_heuristic_misses_is_only_a_warning() -> None:
 )
 def test_complete_sentences_pass(proposition: str) -> None:
     assert find_not_self_contained([proposition]) == []
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "Violet learns about her mother's tragic death.",  # a name that is also an adjective
+        "The narrative explores grief and memory.",  # a noun that is also an adjective
+        "Tensions arise between two pilots.",  # "arise", not its spelling variant "arize"
+        "John Byron's narrative criticizes the captain.",  # a noun after a name's possessive
+        "The story of Violet from 1942 shows her love of nature.",  # a year, no modifier
+    ],
+)
+def test_a_verb_after_a_noun_or_name_that_may_be_an_adjective_is_no_error(
+    proposition: str,
+) -> None:
+    assert not [f for f in find_not_self_contained([proposition]) if f.is_error]
+
+
+def test_a_verbless_list_of_names_still_is_an_error() -> None:
+    findings = find_not_self_contained(["Ben Diamond, Declan Rose, and Ingrid Slocum."])
+    assert [f.kind for f in findings if f.is_error] == ["no_finite_verb"]
+
+
+LEXICAL_SUSPECTS = (
+    "Britta and Sumner attend a concert together.",
+    "Jade and Lily visit their ancestral home in Da Lat.",
+)
+"""Sentences with a finite verb the word lists do not recognise (a warning without the
+tagger)."""
+
+
+@pytest.mark.parametrize("proposition", LEXICAL_SUSPECTS)
+def test_without_the_tagger_a_verb_the_lists_miss_is_only_a_warning(
+    proposition: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from agentic_chunking.checks import _self_contained
+
+    monkeypatch.setattr(_self_contained, "finite_verb", lambda text: None)  # no [tagger]
+    _self_contained._problems.cache_clear()
+    findings = find_not_self_contained([proposition])
+    _self_contained._problems.cache_clear()  # what was judged without the tagger
+    assert [(f.kind, f.severity) for f in findings] == [("no_finite_verb", "warning")]
+
+
+@pytest.mark.parametrize("proposition", LEXICAL_SUSPECTS)
+def test_the_tagger_clears_a_verb_the_lists_miss(proposition: str) -> None:
+    from agentic_chunking.checks import _tagger
+
+    if not _tagger.available():
+        pytest.skip("the [tagger] extra is not installed")
+    assert find_not_self_contained([proposition]) == []
+
+
+@pytest.mark.parametrize(
+    "fragment", ["Street lamps and park benches.", "Ben Diamond, Declan Rose, and Ingrid Slocum."]
+)
+def test_the_tagger_never_clears_a_verbless_list(fragment: str) -> None:
+    from agentic_chunking.checks import _tagger
+
+    if not _tagger.available():
+        pytest.skip("the [tagger] extra is not installed")
+    assert _tagger.finite_verb(fragment) is False
+    assert [f.severity for f in find_not_self_contained([fragment])] == ["error"]
+
+
+def test_the_tagger_model_is_the_one_measured() -> None:
+    import hashlib
+    from importlib import util
+    from pathlib import Path
+
+    from agentic_chunking.checks import _tagger
+
+    if not _tagger.available():
+        pytest.skip("the [tagger] extra is not installed")
+    spec = util.find_spec(_tagger.MODEL)
+    assert spec is not None and spec.origin is not None
+    (weights,) = Path(spec.origin).parent.glob("*/tagger/model")
+    assert hashlib.sha256(weights.read_bytes()).hexdigest() == _tagger.TAGGER_SHA256
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "Janelle keeps her distance, focusing on her own well-being.",
+        "Amerie is the bride-to-be.",
+        "A signet is an ability that reflects the rider's core being.",  # "being" a noun
+    ],
+)
+def test_a_hyphenated_word_at_the_end_is_not_cut_off(proposition: str) -> None:
+    assert find_not_self_contained([proposition]) == []
+
+
+def test_red_blood_cells_alone_stay_a_verbless_fragment() -> None:
+    # an adjective that is also a noun is no subject without a determiner or a name
+    findings = find_not_self_contained(["Red blood cells."])
+    assert [(f.kind, f.severity) for f in findings] == [("no_finite_verb", "error")]

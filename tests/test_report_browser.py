@@ -357,3 +357,14 @@ def test_twelve_injected_faults_are_each_a_line_of_the_first_screen(tmp_path: Pa
     with_coverage = [c for c in comparison.changes if "coverage" in c.rules]
     assert 0 < len(with_coverage) < len(comparison.changes)
     assert shown == len(with_coverage)
+
+
+def test_twelve_injected_faults_are_twelve_lines_without_a_browser() -> None:
+    # The same count as the browser test, on the comparison itself (no Chromium needed): a
+    # rewording that drops its sentence's number is one line with the dropped fact.
+    model_a, model_b, faults = _faulty_model_b("model-a")
+    changes = compare_runs([model_a, model_b]).changes
+    assert sorted(c.case_id for c in changes) == sorted(case_id for case_id, _ in faults)
+    moved = next(c for c in changes if c.case_id == "TC-004")
+    assert moved.category == "dropped fact" and "rewording" in moved.rules
+    assert moved.was is not None and moved.text != moved.was

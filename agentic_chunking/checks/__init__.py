@@ -2,6 +2,17 @@
 
 Each ``find_*`` function returns a list of :class:`Finding` (empty when all is well).
 Rule ids are module constants; :data:`SUBSTANCE_RULES` lists the four hard asserts.
+
+The principle of the severities: an error needs evidence that no faithful rewording and no
+decontextualisation can produce. Certain: a number, date or name that appears nowhere in
+the passage (after normalising number words, units, ranges, acronyms and expansions,
+possessives, hyphenation); a pronoun or speaker with no antecedent in the proposition; a
+verbless fragment or a clause cut off; a minimal edit of one source clause
+(:mod:`._minimal`: the clause kept, exactly one number, name, negation or quantifier
+changed). Everything relational that is not such a minimal edit (a number or name moved
+from another sentence, a swapped term, a negation or quantifier of another clause,
+modality) is a warning with its kind; the judge's confirmation makes it an error
+(:mod:`agentic_chunking.judge._combine`).
 """
 
 from ._coverage import Coverage, coverage, find_uncovered_sentences

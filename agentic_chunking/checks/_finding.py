@@ -79,22 +79,30 @@ INVENTED_UNIT = "invented_unit"
 INVENTED_NAME = "invented_name"
 """error: a name (a capitalised word, a month) the source never uses."""
 MOVED_NUMBER = "moved_number"
-"""error: a number of the source, but not of the sentence(s) the proposition aligns to."""
+"""error as a minimal edit (one number of a kept clause replaced by another of the source),
+else a warning: a number of the source, but not of the sentence(s) the proposition aligns
+to, or bound to another clause of them."""
 MOVED_NAME = "moved_name"
-"""error: a name of the source bound to a fact of another sentence (a swapped person)."""
+"""error as a minimal edit (one name of a kept clause replaced, in its place, by another
+name of the source), else a warning: a name of another sentence (often context carried)."""
 SWAPPED_TERM = "swapped_term"
-"""warning: a word of the source, but not of the aligned sentence(s): possibly a term
-swapped for another word of the source."""
+"""warning: a term of the clause the proposition restates replaced by a word of another
+sentence of the source (a word of another sentence alone is context carried, no finding)."""
 UNSUPPORTED_WORD = "unsupported_word"
-"""warning: a common word the source never uses (nor a listed paraphrase of one)."""
+"""warning: a noun or rare word the source never uses (nor a listed paraphrase of one); a
+verb or adverb of a rewording is not shown."""
 ADDED_NEGATION = "added_negation"
-"""error: a negation the aligned source sentence does not have."""
+"""error as a minimal edit of one kept clause, else a warning: a negation the aligned
+source sentence does not have."""
 LOST_NEGATION = "lost_negation"
-"""error: the aligned source sentence negates what the proposition asserts."""
+"""error as a minimal edit of one kept clause, else a warning: the aligned source sentence
+negates what the proposition asserts."""
 ADDED_QUANTIFIER = "added_quantifier"
-"""error: a quantifier ("all", "every", "most", "half"...) the aligned sentence lacks."""
+"""error as a minimal edit of one kept clause, else a warning: a quantifier ("all",
+"every", "most", "half"...) the aligned sentence lacks."""
 LOST_QUANTIFIER = "lost_quantifier"
-"""error: the aligned sentence's quantifier on a word the proposition keeps is gone."""
+"""error as a minimal edit of one kept clause, else a warning: the aligned sentence's
+quantifier on a word the proposition keeps is gone."""
 CHANGED_MODALITY = "changed_modality"
 """warning: a modal or hedge ("may", "is believed to") dropped or added."""
 SPEAKER_PRONOUN = "speaker_pronoun"
@@ -105,7 +113,8 @@ ANAPHORIC_PHRASE = "anaphoric_phrase"
 """error: "this process", "the former" with nothing before it in the proposition; a
 warning for the looser "such systems", "the same"."""
 DEFINITE_WITHOUT_ANTECEDENT = "definite_without_antecedent"
-"""warning: "The residue ..." where the source says which residue in an earlier sentence."""
+"""warning: "The residue ..." where the source says which residue in an earlier sentence;
+"The narrative explores ..." with the work never named in the claim."""
 IMPERSONAL_YOU = "impersonal_you"
 """warning: "you" as the generic reader ("you can recycle ..."), not a person."""
 NO_FINITE_VERB = "no_finite_verb"

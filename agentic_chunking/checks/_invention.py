@@ -5,9 +5,12 @@ from __future__ import annotations
 import gzip
 import json
 import math
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+
+import lemminflect
 
 from ._align import Sentence, Window, _sentence, align
 from ._finding import (
@@ -19,6 +22,7 @@ from ._finding import (
     UNSUPPORTED_WORD,
     WARNING,
     Finding,
+    Severity,
 )
 from ._language import (
     GLUE_WORDS,
@@ -28,9 +32,19 @@ from ._language import (
     tokens,
 )
 from ._lexicon import paraphrases
+from ._minimal import TITLE, replaced_name
 from ._numbers import MONTHS, aligned_finding, number_findings
 from ._polarity import polarity_findings
-from ._swaps import REPLACED_TERM, initials, is_term, person_replaced, substituted, term_replaced
+from ._swaps import (
+    REPLACED_TERM,
+    acronyms,
+    initials,
+    is_term,
+    person_replaced,
+    spelled_out,
+    substituted,
+    term_replaced,
+)
 
 
 @lru_cache(maxsize=1)
@@ -115,6 +129,8 @@ class _Judged:
     window_names: frozenset[str]
     missing_person: bool
     replaced_term: str
+    minimal_name: bool
+    verbs: frozenset[str]
 
 
 def _judged(proposition: str, prop: Profile, window: Window, source: str) -> _Judged:
@@ -126,6 +142,7 @@ def _judged(proposition: str, prop: Profile, window: Window, source: str) -> _Ju
         if opener not in whole.lower and whole.sentence.supports(opener):
             names.add(opener)  # "Pierre Curie ...": a name opening the proposition
     window_names = {n for m in window.members for n in (*m.profile.names, m.opener) if n}
+    titled = {stem(t.norm) for m in TITLE.finditer(proposition) for t in tokens(m.group(0))}
     return _Judged(
         proposition,
         prop,
@@ -136,7 +153,82 @@ def _judged(proposition: str, prop: Profile, window: Window, source: str) -> _Ju
         frozenset(window_names - whole.lower),
         person_replaced(prop, window),
         term_replaced(prop, window),
+        replaced_name(
+            proposition, window, frozenset(n for n in names if not window.supports(n)) - titled
+        ),
+        _verbs_used(proposition),
     )
+
+
+def _verbs_used(proposition: str) -> frozenset[str]:
+    """Words of the proposition used as verbs: lemminflect knows them as verbs and not as
+    nouns, or as both with a glue word after them ("experiences the horrors", "works
+    on") or a name or "to" before them ("Summer works", "to travel")."""
+    toks = tokens(proposition)
+    used: set[str] = set()
+    for i, tok in enumerate(toks):
+        found = set(lemminflect.getAllLemmas(tok.norm)) if not tok.number else set()
+        if "VERB" not in found:
+            continue
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        prev = toks[i - 1] if i else None
+        if (
+            "NOUN" not in found
+            or (nxt is not None and nxt.norm in GLUE_WORDS)
+            or (prev is not None and (prev.norm == "to" or (prev.capitalised and i > 1)))
+        ):
+            used.add(tok.text.lower())
+    return frozenset(used)
+
+
+def _rewording(text: str, verbs: frozenset[str]) -> bool:
+    """A word a faithful rewording brings: a verb ("achieves", "experiences the") or an
+    adverb ("previously") the source does not use, or a common English word that is no
+    noun ("main", "dangerous"). What is left, a noun ("fat" for "glycogen") or a rare
+    word the source never uses, may be a new thing the claim brings in, and is shown."""
+    word = text.lower()
+    found = set(lemminflect.getAllLemmas(word))
+    if not found:
+        return False
+    if word in verbs or ("ADV" in found and "NOUN" not in found):
+        return True
+    return not {"NOUN", "VERB"} & found and surprisal(word) <= COMMON_SURPRISAL
+
+
+def _extends_a_name(text: str, j: _Judged) -> bool:
+    """A capitalised common English word (no month) beside a capitalised word of the
+    source in one run of names: "City" in "New York City" where the source says "New
+    York", "Executive" in "Executive Producer Ted Dintersmith". Its capital marks a longer
+    form of a known name, not a new one, so its absence is no certain evidence."""
+    word = text.lower()
+    if word in MONTHS or not lemminflect.getAllLemmas(word) or surprisal(word) > COMMON_SURPRISAL:
+        return False
+    for run in _capitalised_runs(j.proposition):
+        words = run.split()
+        if text in words and any(
+            w != text and j.whole.sentence.supports(stem(w.lower())) for w in words
+        ):
+            return True
+    return False
+
+
+def _expands_an_acronym(text: str, j: _Judged) -> bool:
+    """Is the word part of a run of capitalised words of the proposition that spells out
+    an acronym of the source ("United Kingdom" where the source says "UK")?"""
+    if not text[:1].isupper():
+        return False
+    mine = initials(j.proposition)
+    if any(a.lower() in mine for a in acronyms(j.source)) and any(
+        text in run.split() for run in _capitalised_runs(j.proposition)
+    ):
+        return True
+    return any(  # "Producers Guild of America" where the source says "PGA"
+        text[0].lower() in a.lower() and spelled_out(a, j.proposition) for a in acronyms(j.source)
+    )
+
+
+def _capitalised_runs(text: str) -> list[str]:
+    return re.findall(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+", text)
 
 
 def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
@@ -146,14 +238,17 @@ def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
         whole.sentence.supports(word_stem)
         or _in_glued(text.lower(), whole.glued)
         or (text.isupper() and text.lower() in initials(j.source))
+        or (text.isupper() and (spelled_out(text, j.proposition) or spelled_out(text, j.source)))
+        or _expands_an_acronym(text, j)
     )
     earlier = _earlier(word_stem, window)
     if word_stem in j.names and word_stem in _month_stems() and anywhere:
         return None if earlier else SWAPPED_TERM  # a date of a later sentence: suspect
     if word_stem in j.names:
-        if not anywhere:
-            return INVENTED_NAME
-        if j.missing_person:
+        if not anywhere:  # "New York City" where the source says "New York"; "Group B"
+            certain = len(text) > 1 and not _extends_a_name(text, j)
+            return INVENTED_NAME if certain else UNSUPPORTED_WORD
+        if j.missing_person or j.minimal_name:
             return MOVED_NAME  # a person of the restated clause replaced
         if earlier and any(m.refers for m in window.members):
             return None  # resolving a pronoun of the window brings an earlier name
@@ -163,7 +258,12 @@ def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
     if anywhere and j.replaced_term and text.islower() and is_term(text):
         return REPLACED_TERM  # a term of the restated clause replaced
     if anywhere:
-        return None if earlier else SWAPPED_TERM  # earlier: context carried to stand alone
+        # a word of another sentence, earlier or later: context carried to stand alone, or
+        # two sentences paired into one claim; only a term of the restated clause replaced
+        # by it (above) is worth a reader's time
+        return None
+    if _rewording(text, j.verbs):
+        return None
     return UNSUPPORTED_WORD
 
 
@@ -178,17 +278,18 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
         bucket = _bucket(judged, word_stem, text)
         if bucket is not None:
             buckets.setdefault(bucket, []).append(text)
-    reasons = {
+    moved_name_severity = ERROR if judged.minimal_name else WARNING
+    reasons: dict[str, tuple[str, str, Severity]] = {
         INVENTED_NAME: (INVENTED_NAME, "names not in the source: {}", ERROR),
         MOVED_NAME: (
             MOVED_NAME,
             "names not in the aligned source sentence (found elsewhere): {}",
-            ERROR,
+            moved_name_severity,
         ),
         REPLACED_TERM: (
             SWAPPED_TERM,
             f'words of another sentence in place of "{judged.replaced_term}": {{}}',
-            ERROR,
+            WARNING,
         ),
         SWAPPED_TERM: (
             SWAPPED_TERM,
@@ -217,13 +318,15 @@ def find_inventions(propositions: list[str], source: str) -> list[Finding]:
     - ``invented_unit``: a number of the source with a unit the source never gives it;
     - ``invented_name``: a name (capitalised word not opening the proposition, months
       included) the source never uses;
-    - ``moved_number`` / ``moved_name``: in the source, but not in the window (a name
-      brought by resolving a pronoun of the window from an earlier sentence is fine);
-    - ``added_negation`` / ``lost_negation`` / ``added_quantifier`` / ``lost_quantifier``
+    - a minimal edit of one clause of the window (:mod:`._minimal`): ``moved_number`` /
+      ``moved_name`` (one number or name replaced by another of the source),
+      ``added_negation`` / ``lost_negation`` / ``added_quantifier`` / ``lost_quantifier``
       (see :mod:`._polarity`).
     Warnings (suspect, never failing): ``unsupported_word``, a content word the source never
     uses and no paraphrase of a window word (``data/paraphrases.txt``); ``swapped_term``, a
-    word of the source outside the window; ``changed_modality``. Glue words ("is", "the",
+    word of the source outside the window; ``changed_modality``; and the relational kinds
+    above when they are no minimal edit (context carried from another sentence, a
+    negation of another clause, a paraphrase aligned to a neighbour). Glue words ("is", "the",
     "called", see ``GLUE_WORDS``) are never judged. A proposition copied verbatim from a
     source sentence gets no finding.
     """

@@ -324,9 +324,13 @@ def _collapse_numbers(raw: list[str]) -> list[Token]:
             while j < len(raw):
                 nxt = raw[j].lower()
                 if nxt in _SMALL or nxt in _TENS:
-                    if value is not None:
+                    add = _SMALL.get(nxt, _TENS.get(nxt, 0))
+                    # "twenty five" adds; "five thirty-second ads" are two words
+                    if value is not None or (current % 100 and (nxt in _TENS or add >= 10)):
                         break
-                    current += _SMALL.get(nxt, _TENS.get(nxt, 0))
+                    if current % 10:
+                        break
+                    current += add
                 elif nxt in _SCALES:
                     current = (current or 1) * _SCALES[nxt]
                     if _SCALES[nxt] >= 1000:

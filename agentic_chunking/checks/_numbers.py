@@ -1,4 +1,8 @@
-"""Numbers against the aligned window: invented, moved to another fact, wrong unit."""
+"""Numbers against the aligned window: invented, moved to another fact, wrong unit.
+
+A number the source never states (after the normalisation of :mod:`._language`) is an
+error; a number of the source bound to another fact is an error only as a minimal edit of
+one clause (:func:`._minimal.replaced_number`), a warning otherwise."""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ from ._finding import (
     Severity,
 )
 from ._language import GLUE_WORDS, Profile, Token, stem, stems_match, tokens, unit_of, word_set
+from ._minimal import replaced_number
 
 MONTHS = word_set(
     "january february march april may june july august september october november december"
@@ -39,22 +44,24 @@ def _moved(
         n
         for n in prop.numbers & src.numbers
         if not window.has_number(n)
-        and not (n in after_name and any(n in b.profile.numbers for b in window.before()))
-    )  # "Unreal Engine 4" carried from an earlier sentence is a name, not a moved number
+        and not (
+            any(n in b.profile.numbers for b in window.before())
+            and (n in after_name or any(m.refers for m in window.members))
+        )
+    )  # "Unreal Engine 4" carried from an earlier sentence is a name, not a moved number;
+    # "The eleven aqueducts" for the window's "they" resolves a pronoun
+    minimal = replaced_number(proposition, window)
     if moved:
-        own = {n for m in window.members for n in m.profile.numbers}
-        earlier = {n for b in window.before() for n in b.profile.numbers}
-        # certain when the sentence's own number was replaced, or only a later sentence has
-        # it; a number of an earlier sentence beside the sentence's own ("In 2018, ...")
-        # may be context carried to stand alone
-        replaced = bool(own - prop.numbers) or not set(moved) <= earlier
+        # an error only as a minimal edit: one number of a restated clause replaced by
+        # another; a number carried from elsewhere to stand alone ("In 2018, ...") or a
+        # paraphrase aligned to the wrong sentence is a warning for the judge
         findings.append(
             aligned_finding(
                 proposition,
                 MOVED_NUMBER,
                 f"numbers not in the aligned source sentence (found elsewhere): {', '.join(moved)}",
                 window,
-                ERROR if replaced else WARNING,
+                ERROR if minimal else WARNING,
             )
         )
     unbound = [
@@ -68,7 +75,7 @@ def _moved(
                 f"numbers bound to another fact than in the source: {', '.join(unbound)} (its"
                 " clause of the source shares no word with the proposition)",
                 window,
-                ERROR,
+                ERROR if minimal else WARNING,
             )
         )
     return findings
@@ -79,7 +86,11 @@ def number_findings(proposition: str, prop: Profile, window: Window, src: Profil
     after_name = {
         t.norm
         for i, t in enumerate(toks)
-        if t.number and i and toks[i - 1].capitalised and toks[i - 1].norm not in MONTHS
+        if t.number
+        and i
+        and toks[i - 1].capitalised
+        and toks[i - 1].norm not in MONTHS
+        and toks[i - 1].norm not in GLUE_WORDS  # "A 1998 renovation" opens a sentence
     }
     spelled_one = {t.norm for t in tokens(proposition) if t.number and t.text.lower() == "one"}
     findings: list[Finding] = []

@@ -1,14 +1,20 @@
 """Polarity against the aligned sentence(s): negation, quantifiers and modality.
 
-A negation or quantifier changes what a sentence asserts, so adding one the aligned source
-window lacks, or losing one the window puts on a word the proposition keeps, is certain
-evidence (an error). Modality and hedges ("may", "is believed to", "usually") are judged
-more loosely by a reader, so a changed modality is a warning.
+A negation or quantifier changes what a sentence asserts. Adding one the aligned window
+lacks, or losing one the window puts on a word the proposition keeps, is an error only as
+a minimal edit (:mod:`._minimal`): the proposition restates one clause of the window with
+nothing added, and that clause has the other polarity. Otherwise the negation or
+quantifier may belong to another clause of the sentence ("The committee did not meet in
+May, when the budget was approved." -> "The budget was approved in May.") and the finding
+is a warning for the judge. Modality and hedges ("may", "is believed to", "usually") are
+judged more loosely by a reader: a changed modality is always a warning. A capitalised
+word inside the proposition is part of a name or title ("Only For The Week"), never a
+negation or quantifier.
 """
 
 from __future__ import annotations
 
-from ._align import Sentence, Window
+from ._align import Window
 from ._finding import (
     ADDED_NEGATION,
     ADDED_QUANTIFIER,
@@ -20,6 +26,7 @@ from ._finding import (
     Severity,
 )
 from ._language import GLUE_WORDS, NEGATIONS, Token, profile, stem, tokens, word_set
+from ._minimal import RESTATED, TITLE, restated_clauses
 
 QUANTIFIERS: dict[str, str] = {
     **dict.fromkeys(("all", "every"), "all"),
@@ -35,9 +42,6 @@ QUANTIFIERS: dict[str, str] = {
 RESTRICTIVE: frozenset[str] = frozenset({"most", "half", "few", "only", "always"})
 """The classes whose loss generalises a statement ("most X are" -> "X are"): losing "all"
 or "each" leaves a generic plural that says the same."""
-RESTATED = 0.75
-"""A quantifier counts as lost only when the proposition keeps at least this share of the
-content words of the quantifier's clause (it restates that clause, not a neighbour)."""
 _CLAUSE_BREAKS = word_set("and but which while whereas who that")
 
 MODALS: frozenset[str] = word_set(
@@ -48,14 +52,29 @@ MODALS: frozenset[str] = word_set(
 """Modal verbs and hedges: their presence or absence is compared as a whole ("can" also
 counts when the source has it and the proposition drops it, never when one is added)."""
 
-_NOT_SCOPE = word_set("only just merely simply")
+_NOT_SCOPE = word_set("only just merely simply before")
+_SUPERLATIVE = word_set("the its their his her our")
 _LOOKAHEAD = 4
 
 Problem = tuple[str, str, Severity]
 
 
+def _toks(text: str) -> tuple[Token, ...]:
+    """The tokens of ``text`` with each quoted title read as one name ("Title")."""
+    return tokens(TITLE.sub(" Title ", text))
+
+
+def _in_name(toks: tuple[Token, ...], i: int) -> bool:
+    """A capitalised word after the first of its sentence: part of a name or title."""
+    return i > 0 and toks[i].capitalised
+
+
 def _negated(toks: tuple[Token, ...]) -> bool:
-    return any(t.norm in NEGATIONS for t in toks)
+    return any(t.norm in NEGATIONS and not _in_name(toks, i) for i, t in enumerate(toks))
+
+
+def _severity(minimal: bool) -> Severity:
+    return ERROR if minimal else WARNING
 
 
 def _scope(toks: tuple[Token, ...], i: int) -> list[str]:
@@ -95,13 +114,26 @@ def _clause(toks: tuple[Token, ...], i: int) -> frozenset[str]:
     )
 
 
-def _lost_negation(sentence: Sentence, kept: frozenset[str]) -> str | None:
-    toks = tokens(sentence.text)
+def _contrasted(toks: tuple[Token, ...], i: int) -> bool:
+    """Is the negation at ``toks[i]`` the first half of "not X, but Y"?"""
+    for k in range(i + 1, min(len(toks) - 1, i + 1 + _LOOKAHEAD)):
+        if toks[k].text in ".;:!?":
+            return False
+        if toks[k].text == "," and toks[k + 1].norm == "but":
+            return True
+    return False
+
+
+def _lost_negation(text: str, kept: frozenset[str]) -> str | None:
+    """The negation of ``text`` on a word the proposition keeps (None: none)."""
+    toks = _toks(text)
     for i, tok in enumerate(toks):
-        if tok.norm not in NEGATIONS or tok.norm in ("nor", "neither"):
+        if tok.norm not in NEGATIONS or tok.norm in ("nor", "neither") or _in_name(toks, i):
             continue
         nxt = toks[i + 1].norm if i + 1 < len(toks) else ""
-        if nxt in _NOT_SCOPE:  # "not only A but also B" asserts A
+        if nxt in _NOT_SCOPE:  # "not only A but also B" asserts A; so does "not before"
+            continue
+        if _contrasted(toks, i):  # "confront not Harry, but Isabelle"
             continue
         scope = _scope(toks, i)
         if scope and scope[0] in kept:
@@ -109,35 +141,51 @@ def _lost_negation(sentence: Sentence, kept: frozenset[str]) -> str | None:
     return None
 
 
-def _quantifier_problems(prop_toks: tuple[Token, ...], window: Window) -> list[Problem]:
+def _classes(toks: tuple[Token, ...]) -> set[str]:
+    return {
+        QUANTIFIERS[t.norm]
+        for i, t in enumerate(toks)
+        if t.norm in QUANTIFIERS and not _in_name(toks, i)
+    }
+
+
+def _quantifier_problems(
+    prop_toks: tuple[Token, ...], window: Window, restated: tuple[str, ...]
+) -> list[Problem]:
     kept = frozenset(profile(" ".join(t.text for t in prop_toks)).content_seq) | frozenset(
         t.norm for t in prop_toks if t.number
     )
-    prop_classes = {QUANTIFIERS[t.norm] for t in prop_toks if t.norm in QUANTIFIERS}
-    window_toks = [tokens(s.text) for s in window.members]
-    window_classes = {
-        QUANTIFIERS[t.norm] for ts in window_toks for t in ts if t.norm in QUANTIFIERS
-    }
+    prop_classes = _classes(prop_toks)
+    window_toks = [_toks(s.text) for s in window.members]
+    window_classes = {c for ts in window_toks for c in _classes(ts)}
+    restated_classes = [_classes(_toks(c)) for c in restated]
     problems: list[Problem] = []
     for added in sorted(prop_classes - window_classes - {"each"}):
         word = next(t.text for t in prop_toks if QUANTIFIERS.get(t.norm) == added)
         problems.append(
-            (ADDED_QUANTIFIER, f'quantifier "{word}" not in the aligned source sentence', ERROR)
+            (
+                ADDED_QUANTIFIER,
+                f'quantifier "{word}" not in the aligned source sentence',
+                _severity(bool(restated_classes)),
+            )
         )
     for toks in window_toks:
         for i, tok in enumerate(toks):
             cls = QUANTIFIERS.get(tok.norm)
+            if _in_name(toks, i) or (i and toks[i - 1].norm in ("not", *_SUPERLATIVE)):
+                continue  # "not only" asserts; "the most unexpected" is a superlative
             if cls is None or cls in prop_classes or cls not in RESTRICTIVE:
                 continue
             scope = _scope(toks, i)
             clause = _clause(toks, i)
-            restated = len(clause & kept) >= RESTATED * len(clause)
-            if scope and scope[0] in kept and clause and restated:
+            restated_here = len(clause & kept) >= RESTATED * len(clause)
+            if scope and scope[0] in kept and clause and restated_here:
+                minimal = any(cls in classes for classes in restated_classes)
                 problems.append(
                     (
                         LOST_QUANTIFIER,
                         f'the source says "{tok.text}"; the proposition does not',
-                        ERROR,
+                        _severity(minimal),
                     )
                 )
                 prop_classes.add(cls)
@@ -146,28 +194,37 @@ def _quantifier_problems(prop_toks: tuple[Token, ...], window: Window) -> list[P
 
 def polarity_findings(proposition: str, window: Window) -> list[Problem]:
     """(kind, reason, severity) of each negation, quantifier or modality the proposition
-    adds to or loses from the aligned window (empty when they agree)."""
-    prop_toks = tokens(proposition)
+    adds to or loses from the aligned window (empty when they agree); the severity is an
+    error only for a minimal edit of one restated clause (see the module)."""
+    prop_toks = _toks(proposition)
+    restated = restated_clauses(proposition, window)
     problems: list[Problem] = []
     prop_negated = _negated(prop_toks)
-    if prop_negated and not any(_negated(tokens(s.text)) for s in window.members):
-        problems.append((ADDED_NEGATION, "negated, but the aligned source sentence is not", ERROR))
+    if prop_negated and not any(_negated(_toks(s.text)) for s in window.members):
+        negated = {
+            w for i, t in enumerate(prop_toks) if t.norm in NEGATIONS for w in _scope(prop_toks, i)
+        }  # the negated words must be words of the restated clause
+        minimal = any(negated & profile(c).content for c in restated)
+        problems.append(
+            (ADDED_NEGATION, "negated, but the aligned source sentence is not", _severity(minimal))
+        )
     if not prop_negated:
         kept = frozenset(profile(proposition).content_seq)
-        lost = next((w for s in window.members if (w := _lost_negation(s, kept))), None)
+        lost = next((w for s in window.members if (w := _lost_negation(s.text, kept))), None)
         if lost is not None:
+            minimal = any(_lost_negation(c, kept) for c in restated)
             problems.append(
                 (
                     LOST_NEGATION,
                     f'the aligned source sentence says "{lost}"; the proposition does not',
-                    ERROR,
+                    _severity(minimal),
                 )
             )
-    problems += _quantifier_problems(prop_toks, window)
+    problems += _quantifier_problems(prop_toks, window, restated)
     prop_modal = {t.norm for i, t in enumerate(prop_toks) if not (i and t.capitalised)} & (
         MODALS | {"can"}
     )  # "in May" is a month
-    window_modal = {t.norm for s in window.members for t in tokens(s.text)} & (MODALS | {"can"})
+    window_modal = {t.norm for s in window.members for t in _toks(s.text)} & (MODALS | {"can"})
     kept = frozenset(  # words asserted: a gerund ("Raising X makes ...") asserts nothing
         stem(t.norm)
         for t in prop_toks
@@ -175,7 +232,7 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
     )
     governing = {  # the window's hedges on a word the proposition keeps
         toks[i].norm
-        for toks in (tokens(s.text) for s in window.members)
+        for toks in (_toks(s.text) for s in window.members)
         for i in range(len(toks))
         if toks[i].norm in MODALS | {"can"}
         and (scope := _scope(toks, i))

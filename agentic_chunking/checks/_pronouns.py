@@ -69,6 +69,14 @@ _NON_NAMES = word_set(
     december monday tuesday wednesday thursday friday saturday sunday"""
 )
 _PLACE_PREPOSITIONS = word_set("in at from near across throughout")
+_OPENING_PREPOSITIONS = word_set(
+    """after before during upon in at despite following while since with without through
+    throughout unlike like for to from on"""
+)
+_SUBORDINATORS = word_set("as when whenever while once because although though if")
+"""Words that open a subordinate clause before its main clause: "As they prepare to
+leave, Jade and Florence share a goodbye" names "they" after the comma."""
+_DATE_PREPOSITIONS = word_set("in on since by until till during before after from of through")
 _OPENING_ADVERBS = word_set(
     """however soon later meanwhile eventually finally instead thus therefore moreover
     furthermore additionally nevertheless subsequently afterwards initially originally
@@ -84,13 +92,16 @@ _YOU = word_set("you your yours yourself yourselves")
 
 
 def _is_expletive(norms: list[str], i: int) -> bool:
-    """``it`` in "it is estimated that", "it takes...", "makes it possible to"."""
+    """``it`` in "it is estimated that", "it is revealed that", "it takes...", "makes it
+    possible to"."""
     rest = [w for w in norms[i + 1 : i + 5] if w not in ("not", "also", "now")]
     if rest and rest[0] in _EXPLETIVE_VERBS:
         return True
     j = 0
     while j < len(rest) and rest[j] in AUXILIARIES:
         j += 1
+    if j and j + 1 < len(rest) and rest[j].endswith("ed") and rest[j + 1] == "that":
+        return True  # "it is revealed that", "it was decided that"
     return j < len(rest) and rest[j] in _EXPLETIVE_ADJ
 
 
@@ -99,7 +110,9 @@ Problem = tuple[str, str, Severity]
 
 @lru_cache(maxsize=8192)
 def _problems(proposition: str) -> tuple[Problem, ...]:
-    text = _QUOTED.sub(lambda m: " " * len(m.group(0)), proposition)
+    # a quoted title stays one word ("Q", never a name nor a pronoun): "explains in
+    # "Viciously Yours" that ..." keeps its "that" a complementiser
+    text = _QUOTED.sub(lambda m: "Q" + " " * (len(m.group(0)) - 1), proposition)
     toks = tokens(text)
     norms = [t.norm for t in toks]
     problems: list[Problem] = []
@@ -118,14 +131,42 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
         """A capitalised word that can name a person: not a month or day, not an acronym,
         not a place after "in/at/from", not an opening adverb ("However", "Soon")."""
         tok = toks[k]
-        if not tok.capitalised or tok.norm in _NON_NAMES or tok.text.isupper():
+        if not tok.capitalised or tok.text.isupper():
             return False
-        if k and norms[k - 1] in _PLACE_PREPOSITIONS:
-            return False
+        if tok.norm in _NON_NAMES and _a_date(k):
+            return False  # "in June", "June 5"; "June wants to redeem herself" names her
+        possessor = re.search(rf"\b{re.escape(tok.text)}['\u2019]s\b", text) is not None
+        if k and norms[k - 1] in _PLACE_PREPOSITIONS and not possessor:
+            return False  # "in Paris"; not "In Charlie's childhood"
         return not (k == 0 and tok.norm in _OPENING_ADVERBS)
 
+    def _a_date(k: int) -> bool:
+        """A month or day name used as a date: after "in"/"on"/"since"... or next to a
+        number."""
+        before = toks[k - 1] if k else None
+        after = toks[k + 1] if k + 1 < len(toks) else None
+        return (before is not None and (before.number or before.norm in _DATE_PREPOSITIONS)) or (
+            after is not None and after.number
+        )
+
+    def subject_after_opening(i: int) -> list[int]:
+        """Cataphora: for a pronoun in an opening phrase ("After her divorce, Martha
+        ..."), the first three words after the phrase's comma, where the subject stands;
+        empty when the pronoun is not in such a phrase."""
+        at = text.find(",")
+        comma = len(tokens(text[:at])) if at >= 0 else 0  # tokens before the comma
+        if comma <= i or norms[0] not in _OPENING_PREPOSITIONS | _SUBORDINATORS:
+            return []  # "She ..., Martha", "One of his works is ..., Leicestershire"
+        if norms[0] not in _SUBORDINATORS and any(
+            looks_like_finite_verb(toks, k) for k in range(comma)
+        ):
+            return []  # "After school he joined ..., Texas": a clause, no opening phrase
+        return list(range(comma, min(len(toks), comma + 3)))
+
     def has_person(i: int) -> bool:
-        for k in earlier_nouns(i):
+        for k in [*earlier_nouns(i), *subject_after_opening(i)]:
+            if toks[k].number or norms[k] in GLUE_WORDS:
+                continue
             w = norms[k]
             if is_name(k):
                 return True
@@ -136,7 +177,8 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
         return False
 
     def has_group(i: int) -> bool:
-        nouns = earlier_nouns(i)
+        after = [k for k in subject_after_opening(i) if norms[k] not in GLUE_WORDS]
+        nouns = earlier_nouns(i) + after
         for k in nouns:
             w = norms[k]
             if w in _COLLECTIVE or toks[k].capitalised:
@@ -184,7 +226,10 @@ def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> str 
     nxt = norms[i + 1] if i + 1 < len(norms) else ""
     prev = norms[i - 1] if i else ""
     if w in _DEMONSTRATIVE:
-        if w == "those" and nxt in ("who", "whose", "that", "which", "of", "with", "in"):
+        if w == "those" and nxt in (
+            *("who", "whose", "that", "which", "of", "with", "in"),
+            *("he", "she", "they", "we", "i", "you"),  # "those he cares about"
+        ):
             return None
         if nxt and nxt not in GLUE_WORDS and not looks_like_finite_verb(toks, i + 1):
             if stem(nxt) in {stem(x) for x in norms[:i]}:
@@ -208,12 +253,35 @@ def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> str 
     return None
 
 
+_WORKS = word_set("narrative story novel book series tale plot summary")
+"""Nouns by which a claim refers to the work the source summarises or describes."""
+
+
+def _unnamed_work(proposition: str, toks: tuple[Token, ...]) -> Problem | None:
+    """ "The narrative explores grief.", "... are explored in the book.": the work the
+    claim is about, never named in it (no quoted title, not "the story of X")."""
+    if _QUOTED.search(proposition):
+        return None
+    for i in range(len(toks) - 1):
+        nxt = toks[i + 2].norm if i + 2 < len(toks) else ""
+        if toks[i].norm == "the" and toks[i + 1].norm in _WORKS and nxt != "of":
+            return (
+                DEFINITE_WITHOUT_ANTECEDENT,
+                f'"the {toks[i + 1].text}": which work the claim does not say',
+                WARNING,
+            )
+    return None
+
+
 def _definite(proposition: str, source: str) -> Problem | None:
     """'The residue blocks the sensor.' where the source introduced that residue in an
     earlier sentence and refers back to it ('the/this residue') in the aligned one, or
     'The ventricle pumps ...' where the aligned sentence says which ('the left
     ventricle')."""
     toks = tokens(proposition)
+    unnamed = _unnamed_work(proposition, toks)
+    if unnamed is not None:
+        return unnamed
     if len(toks) < 3 or toks[0].norm != "the" or toks[1].capitalised or toks[1].number:
         return None
     if not (looks_like_finite_verb(toks, 2) or can_be_verb(toks[2].norm)):

@@ -26,6 +26,7 @@ from ._language import (
     tokens,
     word_set,
 )
+from ._tagger import finite_verb
 from ._verbs import certainly_verbless
 
 DISCOURSE_OPENERS: tuple[str, ...] = (
@@ -210,6 +211,9 @@ def _form_problems(text: str) -> list[Problem]:
     return problems
 
 
+_HYPHENATED_END = re.compile(r"-\w+\W*$")
+
+
 @lru_cache(maxsize=8192)
 def _problems(proposition: str) -> tuple[Problem, ...]:
     text = proposition.strip()
@@ -235,7 +239,9 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
                 ERROR if conjunction else WARNING,
             )
         )
-    elif certainly_verbless(toks) or not _has_finite_verb(text):
+    elif certainly_verbless(toks) or (not _has_finite_verb(text) and not finite_verb(text)):
+        # the tagger of the [tagger] extra, when installed, clears a lexical suspicion (a
+        # warning), never the lexicon's certainty that no word can be the verb
         certain = certainly_verbless(toks)
         problems.append(
             (
@@ -245,7 +251,12 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
                 ERROR if certain else WARNING,
             )
         )
-    elif words and words[-1] in AUXILIARIES | {"and", "or", "but", "of", "the", "a", "to"}:
+    elif (
+        words
+        and words[-1] in AUXILIARIES | {"and", "or", "but", "of", "the", "a", "to"}
+        and not _HYPHENATED_END.search(text)  # "well-being", "bride-to-be" end a sentence
+        and not (words[-1] == "being" and len(words) > 1 and words[-2] not in GLUE_WORDS)
+    ):
         elliptic = words[-1] in AUXILIARIES and {"than", "as"} & set(words[-5:])
         if not elliptic:  # "... more pious than Mary had been" is complete
             problems.append((CUT_OFF, f"ends on {words[-1]!r}: cut off", ERROR))

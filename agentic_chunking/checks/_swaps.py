@@ -29,6 +29,32 @@ def initials(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_ACRONYM_GLUE = word_set("of in the and for on at to de")
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+@lru_cache(maxsize=8192)
+def spelled_out(acronym: str, text: str) -> bool:
+    """Does ``text`` spell the acronym out: consecutive capitalised words (glue words such
+    as "of", "and", "the" skipped) whose first letters are its letters ("NASM": "National
+    Air and Space Museum", "AQAP": "Al-Qaeda in the Arabian Peninsula")? Three letters
+    or more (two letters match too much by chance)."""
+    letters = [c for c in acronym.lower() if c.isalpha()]
+    if len(letters) < 3:
+        return False
+    words = [w for w in _WORD.findall(text) if w.lower() not in _ACRONYM_GLUE]
+    for i in range(len(words) - len(letters) + 1):
+        run = words[i : i + len(letters)]
+        if all(w[0].isupper() and w[0].lower() == c for w, c in zip(run, letters, strict=True)):
+            return True
+    return False
+
+
+def acronyms(text: str) -> frozenset[str]:
+    """The words of ``text`` in capitals, two letters or more ("UK", "NASA")."""
+    return frozenset(t.text for t in tokens(text) if len(t.text) >= 2 and t.text.isupper())
+
+
 def substituted(proposition: str, prop: Profile, window_names: frozenset[str]) -> bool:
     """Does the window hold a name the proposition lacks (nor spells out as an acronym)?
     With one of the source's names from elsewhere in the proposition, that is the mark of

@@ -86,11 +86,26 @@ def _adverb(word: str) -> bool:
 
 
 def _before_adverbs(toks: tuple[Token, ...], i: int) -> int:
-    """The index of the word before ``toks[i]``, skipping adverbs ("only", "often")."""
+    """The index of the word before ``toks[i]``, skipping adverbs ("only", "often"; not
+    a name in -ly such as "Lily")."""
     k = i - 1
-    while k > 0 and not toks[k].number and _adverb(toks[k].norm):
+    while k > 0 and not toks[k].number and not toks[k].capitalised and _adverb(toks[k].norm):
         k -= 1
     return k
+
+
+_DATE_PREPOSITIONS = frozenset({"from", "in", "since", "until", "of", "by"})
+
+
+def _may_be_subject(toks: tuple[Token, ...], k: int, i: int) -> bool:
+    """Can ``toks[k]``, an adjective that is also a noun, be the subject of ``toks[i]``?
+    After a determiner or a name ("the narrative explores", "Byron's narrative
+    criticizes"), or as a name before a verb in -s
+    ("Violet learns"); not "Red blood cells" (no determiner, and "blood" is no -s form)."""
+    if "NOUN" not in lemminflect.getAllLemmas(toks[k].norm):
+        return False
+    after_determiner = k > 0 and (toks[k - 1].norm in _DETERMINERS or toks[k - 1].capitalised)
+    return after_determiner or (toks[k].capitalised and toks[i].norm.endswith("s"))
 
 
 def certainly_verbless(toks: tuple[Token, ...]) -> bool:
@@ -101,10 +116,14 @@ def certainly_verbless(toks: tuple[Token, ...]) -> bool:
             continue
         if w in AUXILIARIES:
             return False
-        if w in GLUE_WORDS or not can_be_finite_verb(w) or i == 0:
+        verb = can_be_finite_verb(w) or can_be_finite_verb(tok.text.lower())  # "arise", not
+        if w in GLUE_WORDS or not verb or i == 0:  # its spelling variant "arize"
             continue  # a statement does not open with its finite verb
-        prev = toks[_before_adverbs(toks, i)]
-        if prev.number or prev.norm in _DETERMINERS or _adjective_only(prev.norm):
+        k = _before_adverbs(toks, i)
+        prev = toks[k]
+        adjective = _adjective_only(prev.norm) and not _may_be_subject(toks, k, i)
+        date = prev.number and k > 0 and toks[k - 1].norm in _DATE_PREPOSITIONS  # "from 1942"
+        if (prev.number and not date) or prev.norm in _DETERMINERS or adjective:
             continue  # "a complete street", "industrial bioreactors"
         if _closes_list_conjunct(toks, i):
             continue

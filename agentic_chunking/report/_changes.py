@@ -311,20 +311,44 @@ def case_changes(
     if propositions_of(after):  # a run with no output is one ``case`` line, not one per fact
         changes += _dropped_propositions(diff, sentences, named)
     for pair in diff.notable:
-        if pair.after not in named:
-            changes.append(
-                Change(
-                    "flagged rewording",
-                    "warning",
-                    diff.case_id,
-                    diff.label,
-                    (REWORDING_RULE,),
-                    pair.after or "",
-                    "; ".join(pair.notes),
-                    was=pair.before,
-                    notes=pair.notes,
+        if pair.after in named:
+            continue
+        dropped = next(
+            (
+                index
+                for index, change in enumerate(changes)
+                if change.category == "dropped fact"
+                and (
+                    change.was == pair.before
+                    or _similar(pair.before or "", change.text) >= SAME_SENTENCE
                 )
+            ),
+            None,
+        )
+        if dropped is not None:  # the rewording is what dropped the fact: one line for both
+            line = changes[dropped]
+            changes[dropped] = replace(
+                line,
+                rules=(*line.rules, REWORDING_RULE),
+                text=pair.after or "",
+                reason=f"{line.reason} (the sentence: {line.text}); {'; '.join(pair.notes)}",
+                was=pair.before,
+                notes=pair.notes,
             )
+            continue
+        changes.append(
+            Change(
+                "flagged rewording",
+                "warning",
+                diff.case_id,
+                diff.label,
+                (REWORDING_RULE,),
+                pair.after or "",
+                "; ".join(pair.notes),
+                was=pair.before,
+                notes=pair.notes,
+            )
+        )
     if after.outcome == "error" and before.outcome != "error":
         reason = f"{before.outcome} → error: {after.error or 'the case could not run'}"
         changes.append(

@@ -19,10 +19,21 @@ from typing import TYPE_CHECKING
 
 from .._errors import InputError
 from .._models import AgenticResponse
-from ..checks import MIXED_DOMAINS, NO_DUPLICATION
+from .._text import split_sentences
+from ..checks import (
+    COVERAGE,
+    MIXED_DOMAINS,
+    NO_DUPLICATION,
+    NO_INVENTION,
+    SELF_CONTAINED,
+    Finding,
+    find_inventions,
+    find_not_self_contained,
+    find_uncovered_sentences,
+)
 from ..client import make_client
 from ..judge import Judgement
-from ..mutations._operators import OPERATORS, Mutation
+from ..mutations import CERTAIN_OPERATORS, OPERATORS, Mutation, apply_to_propositions
 from ..pipeline._parse import parse_propositions_strict
 from ..testing import FakeMessagesServer
 from ._cases import Case, load_cases
@@ -173,3 +184,54 @@ def _case_outcomes(
             case.id, name, mutation.rule, True, killed, fired, mutation.description, warned
         )
     reference.use(case, replies)
+
+
+@dataclass(frozen=True)
+class MinimalEditOutcome:
+    """A certain operator applied to one case's source sentences taken verbatim as the
+    propositions (its minimal-edit form: exactly one item of one source sentence
+    changed), and whether an error of its rule caught the change."""
+
+    case_id: str
+    operator: str
+    rule: str
+    killed: bool
+    detail: str
+
+
+def _rule_findings(rule: str, propositions: list[str], source: str) -> list[Finding]:
+    if rule == NO_INVENTION:
+        return find_inventions(propositions, source)
+    if rule == SELF_CONTAINED:
+        return find_not_self_contained(propositions)
+    if rule == COVERAGE:
+        return find_uncovered_sentences(propositions, source)
+    raise ValueError(f"no minimal-edit form for rule {rule}")
+
+
+def minimal_edit_outcomes(*, cases_dir: Path, seed: int = 0) -> list[MinimalEditOutcome]:
+    """Every certain operator (``CERTAIN_OPERATORS``) in its minimal-edit form on every
+    case it applies to. Issue 19: an error needs evidence no faithful rewording and no
+    decontextualisation can produce, so these are the mutations errors must kill; on the
+    reference replies, which reword and carry context, the same operators may be
+    warnings for the judge."""
+    outcomes: list[MinimalEditOutcome] = []
+    for case in load_cases(cases_dir):
+        source = case.source_text
+        sentences = split_sentences(source)
+        for name in CERTAIN_OPERATORS:
+            groups = [{"category": "source", "facts": list(sentences)}]
+            try:
+                mutation = OPERATORS[name](
+                    groups, source, seed=seed, labelled_sentences=case.labelled_sentences()
+                )
+            except InputError:
+                continue
+            mutated = apply_to_propositions(mutation, list(sentences))
+            judged = list(mutation.replaced.values()) if mutation.rule != COVERAGE else mutated
+            found = _rule_findings(mutation.rule, judged, source)
+            killed = any(f.is_error and f.rule == mutation.rule for f in found)
+            outcomes.append(
+                MinimalEditOutcome(case.id, name, mutation.rule, killed, mutation.description)
+            )
+    return outcomes
