@@ -2175,11 +2175,14 @@ def test_the_readme_names_the_failure_document_as_the_tool_writes_it(tmp_path: P
     assert "chunks.failed.json" in readme and "OUT.failed.json" not in readme
 
 
+@pytest.mark.parametrize("status_code", [400, 401])
 def test_a_key_echoed_while_recording_reaches_no_suite_output_results_or_report(
-    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch, status_code: int
 ) -> None:
-    """The suite under --record, against a server whose 400 echoes the key: the case's
-    message, the terminal summary, results, history and report are all scanned."""
+    """The suite under --record, against a server whose 400 (the case's own failure) or
+    401 (systemic: the run stops) echoes the key: the case's message, the terminal summary
+    with its lines against the reference results, results, history and report are all
+    scanned."""
     import shutil
 
     monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")
@@ -2188,7 +2191,12 @@ def test_a_key_echoed_while_recording_reaches_no_suite_output_results_or_report(
     (pytester.path / "tests").mkdir()
     shutil.copy(REPO / "tests" / "test_cases.py", pytester.path / "tests")
     shutil.copy(REPO / "conftest.py", pytester.path)
-    with FakeMessagesServer(handler=lambda body: _echoing_error(400)) as server:
+    (pytester.path / "reports").mkdir()  # the base the summary's "new error" lines compare to
+    reference = RunResults(
+        model="reference", replies="reference", cases=(CaseResult(id="TC-001", outcome="passed"),)
+    )
+    write_results(reference, pytester.path / "reports")
+    with FakeMessagesServer(handler=lambda body: _echoing_error(status_code)) as server:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
         result = pytester.runpytest_subprocess(
             "-p",
@@ -2202,7 +2210,8 @@ def test_a_key_echoed_while_recording_reaches_no_suite_output_results_or_report(
             "--no-judge",
         )
     output = result.stdout.str() + result.stderr.str()
-    assert "HTTP 400" in output and "[redacted]" in output, output[-3000:]
+    assert f"HTTP {status_code}" in output and "[redacted]" in output, output[-3000:]
+    assert "new error TC-001" in output  # the summary's line against the reference results
     _no_secret(output)
     written = sorted((pytester.path / "reports").rglob("*.*"))
     assert {p.suffix for p in written} == {".json", ".html"} and len(written) >= 4
@@ -2210,3 +2219,53 @@ def test_a_key_echoed_while_recording_reaches_no_suite_output_results_or_report(
         text = path.read_text()
         assert "TC-001" in text
         _no_secret(text)
+
+
+# -- found by the closing sweep ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["chunk", "check"])
+def test_a_json_input_nested_100000_deep_is_a_plain_input_error(
+    tmp_path: Path, run: Run, command: str
+) -> None:
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    argv = ["chunk", deep, "--dry-run"] if command == "chunk" else ["check", deep]
+    code, out, err = run(*argv)
+    assert code == 2 and "nested too deeply" in err and len(err.splitlines()) == 1
+    assert out == ""
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["calibrate-judge", "--judge-model", ""],
+        ["check", "out.json", "--judge-model", " "],
+        ["chunk", "doc.md", "--model", ""],
+    ],
+)
+def test_an_empty_model_id_is_refused_by_every_command(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2 and "an empty model id" in err and "Traceback" not in err
+
+
+def test_an_output_path_problem_names_the_option_that_gave_the_path(
+    tmp_path: Path, run: Run
+) -> None:
+    results = REPORT_FIXTURES / "results-reference.json"
+    other = REPORT_FIXTURES / "results-claude-next.json"
+    folder = tmp_path / "adir"
+    folder.mkdir()
+    code, _, err = run("report", results, other, "--json", folder, "-o", tmp_path / "r.html")
+    assert code == 2 and f"--json {folder} is a directory" in err and "-o " not in err
+
+
+def test_a_results_file_of_another_schema_says_to_move_it_away(tmp_path: Path, run: Run) -> None:
+    newer = tmp_path / "newer.json"
+    newer.write_text('{"schema": "agentic-chunking-results/9"}')
+    code, _, err = run("report", newer, "-o", tmp_path / "r.html")
+    assert code == 2 and "move the file away" in err and "write the file with this" not in err

@@ -638,3 +638,25 @@ def test_a_429_after_the_retries_on_openai_stops_after_the_first_case(
         )
     _assert_stopped_plainly(result, "HTTP 429", "--max-concurrency")
     assert len(server.requests) == 3  # the first call and the SDK's two retries, then stop
+
+
+def test_a_timeout_on_every_attempt_is_no_reply_in_time_not_the_network() -> None:
+    import anthropic
+    import httpx2
+
+    from agentic_chunking.suite._systemic import systemic_failure
+
+    request = httpx2.Request("POST", "http://127.0.0.1:9/v1/messages", json={"model": "m"})
+    failure = systemic_failure(anthropic.APITimeoutError(request), model="m", judge_model=None)
+    assert failure is not None and "within the timeout" in failure.message
+    assert "AGENTIC_CHUNKING_TIMEOUT" in failure.message and "network" not in failure.message
+    refused = anthropic.APIConnectionError(request=request)
+    down = systemic_failure(refused, model="m", judge_model=None)
+    assert down is not None and "no connection" in down.message  # the control
+
+
+def test_an_empty_model_option_is_a_usage_error(project: pytest.Pytester) -> None:
+    for option in ("--model", "--judge-model"):
+        result = project.runpytest(*INNER, CASE_TESTS, option, "")
+        assert result.ret == pytest.ExitCode.USAGE_ERROR
+        result.stderr.fnmatch_lines([f"*{option} is empty; give a model id*"])

@@ -11,7 +11,8 @@ Guarantees: a recording is held in memory by the suite's ``StagedPersister`` and
 the cassette (atomically, through ``write_text_atomic``) only when every item was judged;
 the calibration file is written after it, the same way. A failed or interrupted run (a
 server fault, a rejected key, a timeout, SIGINT, SIGTERM, a kill) leaves both files byte
-for byte. ``--per-class`` below 1 and a damaged cassette are refused before any call.
+for byte. ``--per-class`` below 1 is refused before any call, and a damaged cassette on
+replay (``--record`` replaces it).
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from ..client import (
     model_folder,
 )
 from ..pipeline._prompts import PROMPT_VERSIONS
-from ._io import int_at_least
+from ._io import int_at_least, model_id
 
 DEFAULT_ITEMS = Path("benchmarks/data/judge_calibration.jsonl")
 DEFAULT_CALIBRATION_DIR = Path("calibration")
@@ -49,7 +50,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "accuracy per rule to a calibration file."
         ),
     )
-    parser.add_argument("--judge-model", required=True, help="the judge model to calibrate")
+    parser.add_argument(
+        "--judge-model", required=True, type=model_id, help="the judge model to calibrate"
+    )
     parser.add_argument(
         "--record",
         action="store_true",

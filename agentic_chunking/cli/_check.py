@@ -25,7 +25,7 @@ from .._models import AgenticChunkInput, AgenticResponse
 from ..judge import Judgement
 from ._chunk import read_inputs
 from ._findings import read_output, report
-from ._io import check_output_path
+from ._io import check_output_path, model_id
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,6 +48,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--judge-model",
         metavar="M",
+        type=model_id,
         help="also ask the judge model M (needs --source, and ANTHROPIC_API_KEY)",
     )
     parser.add_argument(
@@ -73,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
             "the input it was made from"
         )
     html = args.html if args.html is not None else page_beside(args.output)
-    for target in (args.output, html):
-        check_output_path(target, inputs=sources)
+    for target, option in ((args.output, "-o"), (html, "--html")):
+        check_output_path(target, inputs=sources, option=option)
     judgement = None
     if args.judge_model is not None and inputs is not None and response.chunks:
         judgement = _judge(inputs, response, args.judge_model)

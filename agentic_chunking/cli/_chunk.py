@@ -54,6 +54,7 @@ from ._io import (
     check_output_path,
     int_at_least,
     is_stdin,
+    model_id,
     output_path,
     read_text_file,
     write_json,
@@ -88,7 +89,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--model",
-        type=_model_id,
+        type=model_id,
         help=f"model id (default: ${MODEL_ENV_VAR}, else {DEFAULT_MODEL}); openai:NAME for "
         "a model of an OpenAI-compatible server",
     )
@@ -197,16 +198,6 @@ def _seconds(value: str) -> float:
             f"{value!r} must be a positive number of seconds up to {MAX_TIMEOUT_S:g} (a day)"
         )
     return seconds
-
-
-def _model_id(value: str) -> str:
-    """A model id: not empty (``--model ''`` used to become the default silently)."""
-    if not value.strip():
-        raise argparse.ArgumentTypeError(
-            f"an empty model id; give one (e.g. {DEFAULT_MODEL}), or leave out --model for "
-            f"${MODEL_ENV_VAR}, else {DEFAULT_MODEL}"
-        )
-    return value.strip()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -403,6 +394,16 @@ def _paragraphs(text: str) -> list[AgenticChunkInput]:
 
 
 def _load_structured(path: Path, text: str, *, yaml_syntax: bool) -> Any:
+    try:
+        return _parse_structured(path, text, yaml_syntax=yaml_syntax)
+    except RecursionError:  # nested deeper than any chunk list: not one
+        raise InputError(
+            f"{path}: nested too deeply to be a chunk list; give a list of "
+            "{chunk_id, text} objects, or the document as plain text"
+        ) from None
+
+
+def _parse_structured(path: Path, text: str, *, yaml_syntax: bool) -> Any:
     if not yaml_syntax:
         try:
             return json.loads(text)

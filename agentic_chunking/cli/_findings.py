@@ -76,6 +76,10 @@ def read_output(path: Path) -> AgenticResponse:
             f"{path}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}; "
             "give a chunked output (the JSON 'chunk' writes)"
         ) from None
+    except RecursionError:  # nested deeper than any chunked output: not one
+        raise InputError(
+            f"{path}: nested too deeply to be a chunked output; give the JSON 'chunk' writes"
+        ) from None
     if not isinstance(data, dict) or not isinstance(data.get("Chunks"), list):
         raise InputError(
             f"{path}: not a chunked output: expected a JSON object with a 'Chunks' list "

@@ -54,8 +54,23 @@ def read_text_file(path: Path) -> str:
     return text
 
 
+def model_id(value: str) -> str:
+    """argparse type of every model option: an id, never empty (an empty ``--model ''``
+    used to become the default silently)."""
+    if not value.strip():
+        raise argparse.ArgumentTypeError(
+            "an empty model id; give one (e.g. claude-sonnet-4-6 or openai:NAME), or leave "
+            "the option out for its default"
+        )
+    return value.strip()
+
+
 def check_output_path(
-    output: Path | None, *, inputs: Sequence[Path], make_directory: bool = False
+    output: Path | None,
+    *,
+    inputs: Sequence[Path],
+    make_directory: bool = False,
+    option: str = "-o",
 ) -> None:
     """Raise InputError unless ``output`` can be written and is none of ``inputs``.
 
@@ -63,27 +78,30 @@ def check_output_path(
     created, with ``make_directory``) and accept a new file (probed by creating and
     removing a temporary file, which catches a read-only file system and permissions
     alike); ``output`` must not be a directory, a device or pipe (the rename would replace
-    it), nor the input. None (stdout) is fine.
+    it), nor the input. None (stdout) is fine. Messages name the path by ``option``, the
+    flag that gave it (``-o``, ``--json``, ``--html``).
     """
     if output is None:
         return
     if output.is_symlink() and not output.exists():
         raise InputError(
-            f"-o {output} is a symbolic link to {os.readlink(output)}, which does not exist: "
+            f"{option} {output} is a symbolic link to {os.readlink(output)}, which does not exist: "
             "the result could not be written through it. Remove the link or choose another "
             "output path"
         )
     if output.is_dir():
-        raise InputError(f"-o {output} is a directory; give a file path, e.g. {output}/out.json")
+        raise InputError(
+            f"{option} {output} is a directory; give a file path, e.g. {output}/out.json"
+        )
     if output.exists() and not output.is_file():
         raise InputError(
-            f"-o {output} is not a regular file (a device or a pipe), which a file written "
-            "atomically would replace; leave out -o to write to stdout, and redirect that"
+            f"{option} {output} is not a regular file (a device or a pipe), which a file written "
+            f"atomically would replace; leave out {option} (or give a file path)"
         )
     for source in inputs:
         if output.exists() and source.exists() and output.samefile(source):
             raise InputError(
-                f"-o {output} is the input file {source}: writing would replace it; "
+                f"{option} {output} is the input file {source}: writing would replace it; "
                 "choose another output path"
             )
     directory = output.parent
@@ -92,12 +110,12 @@ def check_output_path(
             directory.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise InputError(
-                f"-o {output}: cannot create the directory {directory} ({error.strerror}); "
+                f"{option} {output}: cannot create the directory {directory} ({error.strerror}); "
                 "choose another path"
             ) from None
     if not directory.is_dir():
         raise InputError(
-            f"-o {output}: the directory {directory} does not exist; create it or choose "
+            f"{option} {output}: the directory {directory} does not exist; create it or choose "
             "another path"
         )
     try:
@@ -105,7 +123,7 @@ def check_output_path(
             pass
     except OSError as error:
         raise InputError(
-            f"-o {output}: cannot write in {directory} ({error.strerror}); choose a writable "
+            f"{option} {output}: cannot write in {directory} ({error.strerror}); choose a writable "
             "directory"
         ) from None
 

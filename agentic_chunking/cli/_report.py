@@ -115,7 +115,7 @@ def run(args: argparse.Namespace) -> int:
         )
     check_output_path(args.output, inputs=sources, make_directory=True)
     if args.json_out is not None:
-        check_output_path(args.json_out, inputs=sources, make_directory=True)
+        check_output_path(args.json_out, inputs=sources, make_directory=True, option="--json")
     runs = [load_results(path) for path in args.results]
     baseline = None if args.baseline is None else load_results(args.baseline)
     runs = [_with_calibration(run, args.calibration_dir) for run in runs]

@@ -263,8 +263,9 @@ class RunResults:
         schema = data.get("schema")
         if schema != SCHEMA:
             raise InputError(
-                f"results schema {schema!r} is not {SCHEMA!r}; write the file with this "
-                "version of agentic-chunking (run pytest again) or convert it"
+                f"results schema {schema!r} is not {SCHEMA!r} (another version of "
+                "agentic-chunking wrote it); move the file away, then run pytest again to "
+                "write it in this version's schema"
             )
         return cls(
             model=str(_need(data, "model", "results")),

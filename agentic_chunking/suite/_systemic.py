@@ -99,6 +99,14 @@ def _failure(sdk: BaseException, model: str, judge_model: str | None) -> Systemi
         )
     if isinstance(sdk, anthropic.NotFoundError):
         return _not_found(sdk, model, judge_model)
+    if isinstance(sdk, anthropic.APITimeoutError):  # connected, but no reply in time
+        url = _url(sdk)
+        return SystemicFailure(
+            "unreachable",
+            f"no reply from {url or 'the API'} within the timeout, on every attempt (the "
+            "SDK's retries included). Try again later, or give each call more time with "
+            "AGENTIC_CHUNKING_TIMEOUT=SECONDS.",
+        )
     if isinstance(sdk, anthropic.APIConnectionError):
         url = _url(sdk)
         return SystemicFailure(

@@ -201,6 +201,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    for option in ("--model", "--judge-model"):
+        given = config.getoption(option)
+        if given is not None and not given.strip():  # never the default, silently
+            raise pytest.UsageError(
+                f"{option} is empty; give a model id, or leave {option} out for its default"
+            )
     record = bool(config.getoption("--record"))
     model = _canonical(config.getoption("--model"))
     if record:
@@ -500,7 +506,7 @@ def _stop_if_systemic(suite: SuiteSession, case_id: str, error: Exception) -> st
     failure = systemic_failure(error, model=suite.model, judge_model=suite.judge_model)
     if failure is None and not isinstance(error, ConfigurationError):
         return str(error)
-    reason = failure.message if failure is not None else str(error)
+    reason = redact(failure.message if failure is not None else str(error))
     done = len(suite.results)
     # The case it stopped at could not run: it is an error in the results, never missing.
     suite.results[case_id] = _stamped(suite, CaseResult(id=case_id, outcome="error", error=reason))
@@ -531,9 +537,9 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     problem = check_cassette(path, case_id=case_id, model=suite.model)
     if problem is not None:
         suite.results[case_id] = _stamped(
-            suite, CaseResult(id=case_id, outcome="error", error=str(problem))
+            suite, CaseResult(id=case_id, outcome="error", error=redact(str(problem)))
         )
-        pytest.fail(str(problem), pytrace=False)
+        pytest.fail(redact(str(problem)), pytrace=False)
 
 
 def assert_case_passed(result: CaseResult, suite: SuiteSession | None = None) -> None:
@@ -541,7 +547,7 @@ def assert_case_passed(result: CaseResult, suite: SuiteSession | None = None) ->
     session, the message names the pipeline model and the judge model."""
     if result.outcome != "passed":
         names = {} if suite is None else {"model": suite.model, "judge_model": suite.judge_model}
-        pytest.fail(failure_message(result, **names), pytrace=False)
+        pytest.fail(redact(failure_message(result, **names)), pytrace=False)
 
 
 @pytest.hookimpl(wrapper=True)
@@ -713,23 +719,25 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     passed = sum(r.outcome == "passed" for r in suite.results.values())
     kind = "hand-written reference replies" if suite.replies == "reference" else "recorded replies"
     terminalreporter.section("agentic-chunking report")
+
+    def say(line: str, **markup: bool) -> None:  # every line redacted: no key in a summary
+        terminalreporter.write_line(redact(line), **markup)
+
     if suite.stopped is not None:
         before = len(suite.results) - (suite.stopped_at in suite.results)
         failed = before - passed
-        terminalreporter.write_line(
+        say(
             f"STOPPED at {suite.stopped_at}: {before} case(s) judged before it "
             f"({failed} not passing), model {suite.model!r} ({kind}); no later case ran",
             red=True,
         )
     else:
-        terminalreporter.write_line(
-            f"{passed}/{len(suite.results)} cases passed, model {suite.model!r} ({kind})"
-        )
+        say(f"{passed}/{len(suite.results)} cases passed, model {suite.model!r} ({kind})")
     for path in suite.persister.kept:
-        terminalreporter.write_line(f"cassette kept as it was (its run did not complete): {path}")
+        say(f"cassette kept as it was (its run did not complete): {path}")
     if suite.comparison is not None:
         verdict = suite.comparison.verdict
-        terminalreporter.write_line(
+        say(
             suite.comparison.summary,
             red=verdict == "unsafe",
             yellow=verdict == "review",
@@ -738,22 +746,20 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         )
         for line in suite.comparison.changes[:MAX_SUMMARY_LINES]:
             text = f": {line.text}" if line.text else ""
-            terminalreporter.write_line(
-                f"  {line.category} {line.case_id} [{', '.join(line.rules)}]{text} — {line.reason}"
-            )
+            say(f"  {line.category} {line.case_id} [{', '.join(line.rules)}]{text} — {line.reason}")
         if len(suite.comparison.changes) > MAX_SUMMARY_LINES:
             rest = len(suite.comparison.changes) - MAX_SUMMARY_LINES
-            terminalreporter.write_line(f"  ... and {rest} more in the report")
+            say(f"  ... and {rest} more in the report")
     if suite.results_error is not None:
-        terminalreporter.write_line(f"results NOT SAVED: {suite.results_error}", red=True)
+        say(f"results NOT SAVED: {suite.results_error}", red=True)
     if suite.report_path is not None:
-        terminalreporter.write_line(f"report: {suite.report_path}")
+        say(f"report: {suite.report_path}")
     if suite.baseline_error is not None:
-        terminalreporter.write_line(f"note: {suite.baseline_error}", yellow=True)
+        say(f"note: {suite.baseline_error}", yellow=True)
     if suite.report_error is not None:
-        terminalreporter.write_line(f"report not written: {suite.report_error}", red=True)
+        say(f"report not written: {suite.report_error}", red=True)
     for notice in sdk_notices(suite.model, suite.judge_model):
-        terminalreporter.write_line(f"note: {notice}", yellow=True)
+        say(f"note: {notice}", yellow=True)
 
 
 def sdk_notices(model: str, judge_model: str | None) -> list[str]:
