@@ -1389,9 +1389,14 @@ def test_an_unexpected_error_in_rebuild_reference_is_one_line_and_exit_70(
     _trace_file(err).unlink()
 
 
-def run_suite(suite_copy: pytest.Pytester, *extra: str) -> pytest.RunResult:
-    """The three copied cases in-process, as test_a_case_that_cannot_run_... does."""
-    return suite_copy.runpytest(
+def run_suite(
+    suite_copy: pytest.Pytester, *extra: str, in_process: bool = True
+) -> pytest.RunResult:
+    """The three copied cases, in-process (for a test that monkeypatches the plugin) or in
+    a process of their own: a fresh process is what a user runs, and nothing an earlier
+    in-process session left behind (vcrpy's patches of the HTTP transport) can reach it."""
+    run = suite_copy.runpytest if in_process else suite_copy.runpytest_subprocess
+    return run(
         "--import-mode=importlib",
         "-p",
         "no:cacheprovider",
@@ -1426,7 +1431,7 @@ def test_results_that_cannot_be_merged_go_to_a_named_fallback_and_the_run_fails(
     target = suite_copy.path / "reports" / "results-reference.json"
     target.parent.mkdir()
     target.write_text(existing)
-    result = run_suite(suite_copy)
+    result = run_suite(suite_copy, in_process=False)
     output = result.stdout.str()
     assert result.ret not in (0, 1) and "Traceback" not in output
     assert f"results NOT SAVED: this run's results could not be saved in {target}" in output
@@ -1439,7 +1444,7 @@ def test_results_into_a_reports_folder_that_cannot_be_written_go_to_the_fallback
     suite_copy: pytest.Pytester,
 ) -> None:
     (suite_copy.path / "reports").write_text("a file where the reports folder should be")
-    result = run_suite(suite_copy)
+    result = run_suite(suite_copy, in_process=False)
     output = result.stdout.str()
     assert result.ret not in (0, 1) and "Traceback" not in output
     assert "Not a directory" in output and "report not written" in output
@@ -1450,7 +1455,7 @@ def test_results_saved_where_asked_name_no_fallback_and_exit_0(
     suite_copy: pytest.Pytester,
 ) -> None:
     # The control: the same run with a writable reports/ exits 0 and says nothing of it.
-    result = run_suite(suite_copy)
+    result = run_suite(suite_copy, in_process=False)
     assert result.ret == 0 and "NOT SAVED" not in result.stdout.str()
     assert (suite_copy.path / "reports" / "results-reference.json").is_file()
 
@@ -1460,7 +1465,7 @@ def test_a_bad_baseline_is_refused_before_the_first_case(
     suite_copy: pytest.Pytester, baseline: str
 ) -> None:
     (suite_copy.path / "damaged.json").write_text('{"cut')
-    result = run_suite(suite_copy, "--baseline", baseline)
+    result = run_suite(suite_copy, "--baseline", baseline, in_process=False)
     err = result.stderr.str()
     assert result.ret == pytest.ExitCode.USAGE_ERROR and "Traceback" not in err
     assert "--baseline: results file" in err and baseline in err
@@ -1516,7 +1521,7 @@ def test_replay_uses_the_judge_model_the_cassettes_were_recorded_with(
 ) -> None:
     monkeypatch.delenv("AGENTIC_CHUNKING_JUDGE_MODEL", raising=False)
     _judged_by(suite_copy, "recorded-model", "judge-x")
-    result = run_suite(suite_copy, "--model", "recorded-model")
+    result = run_suite(suite_copy, "--model", "recorded-model", in_process=False)
     assert result.ret == 0, result.stdout.str()
     results = json.loads((suite_copy.path / "reports" / "results-recorded-model.json").read_text())
     assert results["judge_model"] == "judge-x"
@@ -1531,7 +1536,9 @@ def test_replay_with_another_judge_model_says_which_and_rewrites_no_results(
     previous = suite_copy.path / "reports" / "results-recorded-model.json"
     previous.parent.mkdir()
     previous.write_text('{"the previous results": true}\n')
-    result = run_suite(suite_copy, "--model", "recorded-model", "--judge-model", "judge-y")
+    result = run_suite(
+        suite_copy, "--model", "recorded-model", "--judge-model", "judge-y", in_process=False
+    )
     err = result.stderr.str()
     assert result.ret == pytest.ExitCode.USAGE_ERROR and "Traceback" not in err
     assert "'judge-x' judged TC-001, TC-002, TC-003" in err and "'judge-y'" in err
