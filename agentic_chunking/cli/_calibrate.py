@@ -18,7 +18,6 @@ replay (``--record`` replaces it).
 from __future__ import annotations
 
 import argparse
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +31,7 @@ from ..client import (
     model_folder,
 )
 from ..pipeline._prompts import PROMPT_VERSIONS
-from ._io import int_at_least, model_id
+from ._io import cannot_write_in, int_at_least, model_id
 
 DEFAULT_ITEMS = Path("benchmarks/data/judge_calibration.jsonl")
 DEFAULT_CALIBRATION_DIR = Path("calibration")
@@ -130,15 +129,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _check_writable(directory: Path, option: str) -> None:
     """InputError naming ``option`` unless a file can be written in ``directory`` (made)."""
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=directory):
-            pass
-    except OSError as error:
+    reason = cannot_write_in(directory, make=True)
+    if reason is not None:
         raise InputError(
-            f"cannot write in {directory} ({error.strerror or error}); choose a writable "
-            f"folder with {option}. Nothing was called"
-        ) from None
+            f"cannot write in {directory} ({reason}); choose a writable folder with {option}. "
+            "Nothing was called"
+        )
 
 
 def _recorder(record: bool, cassette: Path, model: str) -> Any:

@@ -21,7 +21,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +50,7 @@ from ..pipeline._run import (
 )
 from ._findings import check_after_chunk, check_paths
 from ._io import (
+    cannot_write_in,
     check_output_path,
     int_at_least,
     is_stdin,
@@ -307,15 +307,12 @@ def _reply_cache(args: argparse.Namespace) -> ReplyCache:
             f"--resume: there is no reply cache at {directory} (nothing was kept from an "
             "earlier run with this output); run without --resume, or give --cache-dir"
         )
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        with tempfile.TemporaryFile(dir=directory):
-            pass
-    except OSError as error:
+    reason = cannot_write_in(directory, make=True)
+    if reason is not None:
         raise InputError(
-            f"cannot write the reply cache in {directory} ({error.strerror or error}); "
-            "give a writable directory with --cache-dir"
-        ) from None
+            f"cannot write the reply cache in {directory} ({reason}); give a writable "
+            "directory with --cache-dir"
+        )
     return ReplyCache(directory, read=args.resume)
 
 

@@ -118,14 +118,27 @@ def check_output_path(
             f"{option} {output}: the directory {directory} does not exist; create it or choose "
             "another path"
         )
+    reason = cannot_write_in(directory)
+    if reason is not None:
+        raise InputError(
+            f"{option} {output}: cannot write in {directory} ({reason}); choose a writable "
+            "directory"
+        )
+
+
+def cannot_write_in(directory: Path, *, make: bool = False) -> str | None:
+    """Why no new file can be written in ``directory`` (the OS's reason), or None when one
+    can: probed by creating and removing a temporary file there, which catches a read-only
+    file system and permissions alike. With ``make`` the directory (and its parents) is
+    created first."""
     try:
+        if make:
+            directory.mkdir(parents=True, exist_ok=True)
         with tempfile.TemporaryFile(dir=directory):
             pass
     except OSError as error:
-        raise InputError(
-            f"{option} {output}: cannot write in {directory} ({error.strerror}); choose a writable "
-            "directory"
-        ) from None
+        return str(error.strerror or error)
+    return None
 
 
 def write_output_text(text: str, output: Path) -> None:
