@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from agentic_chunking import client as client_api
 from agentic_chunking.cli import main
 from agentic_chunking.client import _anthropic as _client
 from agentic_chunking.pipeline._prompts import load_prompt
@@ -462,9 +463,9 @@ def test_a_hung_server_times_out_with_a_plain_message(
 
 
 def test_the_default_timeout_is_minutes_not_half_an_hour() -> None:
-    assert 60 <= _client.DEFAULT_TIMEOUT_S <= 300
+    assert 60 <= client_api.DEFAULT_TIMEOUT_S <= 300
     client = _client.make_client(api_key="k", base_url="http://127.0.0.1:9")
-    assert client.timeout.read == _client.DEFAULT_TIMEOUT_S  # type: ignore[union-attr]
+    assert client.timeout.read == client_api.DEFAULT_TIMEOUT_S  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("value", ["soon", "0", "-5", "inf"])
@@ -506,7 +507,7 @@ def test_no_progress_line_for_a_quick_call(
 @pytest.mark.parametrize(
     ("flag", "model", "limit"),
     [
-        ("--grouping-max-tokens", "claude-haiku-4-5", _client.NONSTREAMING_MAX_TOKENS),
+        ("--grouping-max-tokens", "claude-haiku-4-5", client_api.NONSTREAMING_MAX_TOKENS),
         ("--extraction-max-tokens", "claude-opus-4-20250514", 8192),
     ],
 )

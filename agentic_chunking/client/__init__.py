@@ -16,7 +16,9 @@ the model's provider). May import: the root's shared records and errors (``_erro
 of the package.
 """
 
-from ._anthropic import (
+from ._anthropic import WAIT_NOTICE_S, ModelReply, make_client
+from ._config import (
+    ANTHROPIC,
     API_KEY_ENV_VAR,
     BASE_URL_ENV_VAR,
     DEFAULT_JUDGE_MODEL,
@@ -26,30 +28,24 @@ from ._anthropic import (
     MAX_TIMEOUT_S,
     MODEL_ENV_VAR,
     NONSTREAMING_MAX_TOKENS,
-    REPLAY_API_KEY,
-    TIMEOUT_ENV_VAR,
-    WAIT_NOTICE_S,
-    ModelReply,
-    check_api_key,
-    check_max_tokens,
-    deprecation_notice,
-    make_client,
-    max_tokens_limit,
-    models_to_choose_from,
-    resolve_model,
-    resolve_timeout,
-)
-from ._config import (
-    ANTHROPIC,
     OPENAI,
     OPENAI_API_KEY_ENV_VAR,
     OPENAI_BASE_URL_ENV_VAR,
     PROVIDERS,
+    REPLAY_API_KEY,
     SEED_MODEL,
+    TIMEOUT_ENV_VAR,
     ModelRef,
+    check_api_key,
+    check_max_tokens,
     current_models,
+    deprecation_notice,
+    max_tokens_limit,
     model_folder,
+    models_to_choose_from,
     parse_model,
+    resolve_model,
+    resolve_timeout,
     sdk_model_table,
     shown_url,
 )

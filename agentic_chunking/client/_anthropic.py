@@ -37,22 +37,12 @@ from ._config import (
     API_KEY_ENV_VAR,
     BASE_URL_ENV_VAR,
     CONNECT_TIMEOUT_S,
-    DEFAULT_JUDGE_MODEL,
     DEFAULT_MAX_RETRIES,
-    DEFAULT_MODEL,
-    DEFAULT_TIMEOUT_S,
-    MAX_TIMEOUT_S,
     MODEL_ENV_VAR,
-    NONSTREAMING_MAX_TOKENS,
-    REPLAY_API_KEY,
     TIMEOUT_ENV_VAR,
     check_api_key,
     check_base_url,
-    check_max_tokens,
-    deprecation_notice,
-    max_tokens_limit,
     models_to_choose_from,
-    resolve_model,
     resolve_timeout,
     shown_url,
 )
@@ -61,30 +51,7 @@ from ._prices import cache_min_tokens
 if TYPE_CHECKING:  # the SDK takes seconds to import: load it only when a call is made
     import anthropic
 
-__all__ = [  # the configuration is re-exported: callers import it from here
-    "API_KEY_ENV_VAR",
-    "BASE_URL_ENV_VAR",
-    "DEFAULT_JUDGE_MODEL",
-    "DEFAULT_MAX_RETRIES",
-    "DEFAULT_MODEL",
-    "DEFAULT_TIMEOUT_S",
-    "MAX_TIMEOUT_S",
-    "MODEL_ENV_VAR",
-    "NONSTREAMING_MAX_TOKENS",
-    "REPLAY_API_KEY",
-    "TIMEOUT_ENV_VAR",
-    "WAIT_NOTICE_S",
-    "ModelReply",
-    "call_model",
-    "check_api_key",
-    "check_max_tokens",
-    "deprecation_notice",
-    "make_client",
-    "max_tokens_limit",
-    "models_to_choose_from",
-    "resolve_model",
-    "resolve_timeout",
-]
+__all__ = ["WAIT_NOTICE_S", "ModelReply", "call_model", "make_client"]
 
 WAIT_NOTICE_S = 15.0
 """A call still in flight after this many seconds is reported through ``on_wait``."""
