@@ -19,6 +19,8 @@ import threading
 from pathlib import Path
 from types import FrameType
 
+from ._shown import redact
+
 # tempfile, traceback and the writer are imported when a trace is written: importing this
 # module, which the command line does before it can catch Ctrl-C, stays next to free.
 
@@ -72,7 +74,6 @@ def write_trace(error: BaseException, command: str) -> Path:
     import traceback
 
     from ._files import write_text_atomic
-    from ._shown import redact
 
     handle, name = tempfile.mkstemp(prefix=TRACE_PREFIX, suffix=".txt")
     with open(handle, "w", encoding="utf-8"):
@@ -84,8 +85,6 @@ def write_trace(error: BaseException, command: str) -> Path:
 def unexpected_error_line(command: str, error: BaseException) -> str:
     """The one line for an exception nobody foresaw: the command, the cause, the trace file."""
     cause = f"{type(error).__name__}: {error}" if str(error) else type(error).__name__
-    from ._shown import redact
-
     cause = redact(" ".join(cause.split()))[:300]
     try:
         where = f"the full trace is in {write_trace(error, command)}"
