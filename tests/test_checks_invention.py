@@ -348,3 +348,51 @@ def test_words_of_a_rewording_are_not_shown(proposition: str) -> None:
     # verbs and adverbs of its own, while a noun the source never uses stays a warning
     # ("The human liver stores fat." above)
     assert find_inventions([proposition], "The human liver stores glycogen.") == []
+
+
+NUMBERS_SOURCE = (
+    "The Navy's railgun hurls a 23-pound projectile at Mach 7. Each 18-inch round costs "
+    "about 25,000 dollars. WLUR moved out of the department in 2001. "
+    "CWC19 Store\n15 Jul 19\nThe ICC named its team of the tournament. "
+    "Hygiene and the Assassin is her first novel. The voting age was set at 25. "
+    "The track is 400 m long."
+)
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "The railgun's rounds weigh 10 kg (23 lb).",  # a conversion of a source number
+        "Each round is 18 in (460 mm) long.",
+        "The department gave up control of WLUR in the 2000s.",  # a decade holding 2001
+        "The department gave up control of WLUR in the 2000's.",
+        "The ICC named its team of the tournament on 15 July 2019.",  # "15 Jul 19"
+        "Hygiène and the Assassin is her first novel.",  # accents dropped
+    ],
+)
+def test_numbers_and_names_written_another_way_are_stated(proposition: str) -> None:
+    assert [f for f in find_inventions([proposition], NUMBERS_SOURCE) if f.is_error] == []
+
+
+@pytest.mark.parametrize(
+    ("proposition", "number"),
+    [
+        ("The railgun's rounds weigh 30 kg (23 lb).", "30"),  # a wrong conversion
+        ("The department gave up control of WLUR in the 1990s.", "1990"),  # no year in it
+        ("The ICC named its team of the tournament on 15 July 2018.", "2018"),
+        ("The railgun hurls a 23-pound projectile at Mach 9.", "9"),
+    ],
+)
+def test_a_number_no_rewriting_explains_stays_an_error(proposition: str, number: str) -> None:
+    findings = find_inventions([proposition], NUMBERS_SOURCE)
+    assert [(f.kind, f.severity) for f in findings if f.is_error] == [("invented_number", "error")]
+    assert number in findings[0].reason
+
+
+def test_a_unit_given_to_a_bare_number_only_warns() -> None:
+    # "set at 25" -> "25 years": the unit the source implies, not certain evidence
+    (finding,) = find_inventions(["The voting age was set at 25 years."], NUMBERS_SOURCE)
+    assert (finding.kind, finding.severity) == ("invented_unit", "warning")
+    # a number the source gives another unit: certain
+    (finding,) = find_inventions(["The track is 400 km long."], NUMBERS_SOURCE)
+    assert (finding.kind, finding.severity) == ("invented_unit", "error")

@@ -314,8 +314,11 @@ def find_inventions(propositions: list[str], source: str) -> list[Finding]:
     dollars", number words that count = digits, PDF line-break hyphens joined). Every
     finding names the window in ``source_sentence``. Errors (certain evidence):
     - ``invented_number``: a number or date the source never states (a spelled-out "one"
-      only warns: "one hour" may be "an hour");
-    - ``invented_unit``: a number of the source with a unit the source never gives it;
+      only warns: "one hour" may be "an hour"); a decade holding a year of the source ("the
+      2000s"), a year the source writes with two digits ("15 Jul 19") and a unit conversion
+      in parentheses of a number of the source ("10 kg (23 lb)") are stated by it;
+    - ``invented_unit``: a number the source gives with another unit (a unit added to a
+      bare number of the source only warns);
     - ``invented_name``: a name (capitalised word not opening the proposition, months
       included) the source never uses;
     - a minimal edit of one clause of the window (:mod:`._minimal`): ``moved_number`` /
@@ -340,7 +343,7 @@ def find_inventions(propositions: list[str], source: str) -> list[Finding]:
                 )
             continue
         prop = profile(proposition)
-        findings += number_findings(proposition, prop, window, _whole(source).profile)
+        findings += number_findings(proposition, prop, window, _whole(source).profile, source)
         findings += _word_findings(proposition, prop, window, source)
         findings += [
             aligned_finding(proposition, kind, reason, window, severity)

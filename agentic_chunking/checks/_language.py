@@ -56,7 +56,7 @@ _UNITS: dict[str, str] = {
     **_keys("percent pct percentage", "percent"),
     **_keys("dollar dollars usd", "dollar"),
     **_keys("euro euros eur", "euro"),
-    **_keys("pound pounds gbp", "pound"),
+    **_keys("pound pounds gbp lb lbs", "pound"),
     **_keys("kg kilogram kilograms kilo kilos", "kg"),
     **_keys("g gram grams", "g"),
     **_keys("mg milligram milligrams", "mg"),
@@ -160,11 +160,14 @@ _OUR_KEEP = word_set(
 def canonical_word(word: str) -> str:
     """Return ``word`` lower-cased with British/American spelling variants made one.
 
-    -ise/-ize, -yse/-yze, -our/-or, -tre/-ter, -ogue/-og, doubled -ll- before a suffix,
-    and a few single words (aluminium, grey, programme...). Applied to both texts compared,
-    so an over-eager rewrite cannot create a mismatch, only (rarely) a false match.
+    Accents are dropped ("Hygiène" = "Hygiene"); -ise/-ize, -yse/-yze, -our/-or, -tre/-ter,
+    -ogue/-og, doubled -ll- before a suffix, and a few single words (aluminium, grey,
+    programme...). Applied to both texts compared, so an over-eager rewrite cannot create a
+    mismatch, only (rarely) a false match.
     """
     w = word.lower()
+    if not w.isascii():  # "Hygiène" = "Hygiene": a title written with or without accents
+        w = "".join(c for c in unicodedata.normalize("NFKD", w) if not unicodedata.combining(c))
     if w in _WORD_VARIANTS:
         return _WORD_VARIANTS[w]
     if len(w) < 5 or w in _OUR_KEEP or w in GLUE_WORDS:  # "called" stays "called"
@@ -363,6 +366,27 @@ def tokens(text: str) -> tuple[Token, ...]:
     February 2018") and month abbreviations next to a number expanded ("Apr. 24" ->
     "April 24")."""
     return tuple(_collapse_numbers(_TOKEN.findall(_prepare(text))))
+
+
+_SHORT_YEAR = re.compile(r"\b\d{1,2}\s+(?:" + "|".join(_MONTHS) + r")\s+(\d{2})\b(?![\d:.,]\d)")
+_DECADE = re.compile(r"\b(1\d\d0|20\d0)'?s\b")
+
+
+@lru_cache(maxsize=1024)
+def short_years(text: str) -> frozenset[str]:
+    """Two-digit years of the day-month-year dates of ``text`` ("15 Jul 19" -> "19"): a
+    four-digit year ending in them states the same date."""
+    return frozenset(m.group(1) for m in _SHORT_YEAR.finditer(_prepare(text)))
+
+
+def decades(text: str) -> frozenset[str]:
+    """The decades ``text`` names ("the 2000s", "the 1980's" -> "2000", "1980"): a year of
+    the source within one supports it."""
+    return frozenset(m.group(1) for m in _DECADE.finditer(_prepare_quotes(text)))
+
+
+def _prepare_quotes(text: str) -> str:
+    return re.sub(r"[\u2018\u2019\u02bc`]", "'", unicodedata.normalize("NFKC", text))
 
 
 def unit_of(word: str) -> str | None:

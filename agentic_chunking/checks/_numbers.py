@@ -6,6 +6,9 @@ one clause (:func:`._minimal.replaced_number`), a warning otherwise."""
 
 from __future__ import annotations
 
+import re
+import unicodedata
+
 from ._align import Window
 from ._finding import (
     ERROR,
@@ -17,7 +20,19 @@ from ._finding import (
     Finding,
     Severity,
 )
-from ._language import GLUE_WORDS, Profile, Token, stem, stems_match, tokens, unit_of, word_set
+from ._language import (
+    GLUE_WORDS,
+    Profile,
+    Token,
+    decades,
+    format_number,
+    short_years,
+    stem,
+    stems_match,
+    tokens,
+    unit_of,
+    word_set,
+)
 from ._minimal import replaced_number
 
 MONTHS = word_set(
@@ -81,7 +96,84 @@ def _moved(
     return findings
 
 
-def number_findings(proposition: str, prop: Profile, window: Window, src: Profile) -> list[Finding]:
+_FACTORS: dict[tuple[str, str], float] = {
+    ("pound", "kg"): 0.45359237,
+    ("inch", "mm"): 25.4,
+    ("inch", "cm"): 2.54,
+    ("foot", "m"): 0.3048,
+    ("mile", "km"): 1.609344,
+    ("g", "mg"): 1000.0,
+    ("kg", "g"): 1000.0,
+    ("km", "m"): 1000.0,
+    ("m", "cm"): 100.0,
+    ("cm", "mm"): 10.0,
+}
+"""How many of the second unit make one of the first; read both ways."""
+_NUMBER_TEXT = r"(\d[\d,]*(?:\.\d+)?)"
+_RESTATED = re.compile(
+    _NUMBER_TEXT
+    + r"[\s-]*([A-Za-z]+)\.?\s*\(\s*(?:about\s+|approx\.?\s+)?"
+    + _NUMBER_TEXT
+    + r"[\s-]*([A-Za-z]+)\.?\s*\)"
+)
+
+
+def _unit(word: str) -> str | None:
+    """The unit of a conversion's word: "in" is inches there ("18 in (460 mm)")."""
+    return "inch" if word == "in" else unit_of(word)
+
+
+def _value(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def _converts(a: float, unit_a: str, b: float, unit_b: str) -> bool:
+    """Is ``b unit_b`` ``a unit_a`` converted, rounded to its written digits (within 5%)?"""
+    factor = _FACTORS.get((unit_a, unit_b)) or (
+        1 / _FACTORS[(unit_b, unit_a)] if (unit_b, unit_a) in _FACTORS else None
+    )
+    return factor is not None and b > 0 and abs(a * factor - b) <= 0.05 * b
+
+
+def converted_numbers(proposition: str, source_numbers: frozenset[str]) -> frozenset[str]:
+    """Numbers the proposition gives only as a unit conversion, in parentheses, of a number
+    of the source ("10 kg (23 lb)" where the source says "a 23-pound projectile"): the
+    writer's arithmetic, not a fact the source lacks. Both directions; the conversion must
+    hold to within 5% (the rounding of the written digits)."""
+    found: set[str] = set()
+    for m in _RESTATED.finditer(unicodedata.normalize("NFKC", proposition)):
+        a, unit_a, b, unit_b = m.group(1), _unit(m.group(2)), m.group(3), _unit(m.group(4))
+        if unit_a is None or unit_b is None:
+            continue
+        first, second = format_number(_value(a)), format_number(_value(b))
+        if not _converts(_value(a), unit_a, _value(b), unit_b):
+            continue
+        if second in source_numbers:
+            found.add(first)
+        if first in source_numbers:
+            found.add(second)
+    return frozenset(found)
+
+
+def _restated_elsewhere(number: str, proposition: str, source: str, src: Profile) -> bool:
+    """Is a number the source never writes as such still stated by it: a decade ("the
+    2000s") holding a year of the source, a year the source writes with two digits ("15
+    Jul 19"), or a unit conversion of a number of the source?"""
+    if number in decades(proposition) and any(
+        number[:3] == n[:3] and len(n) == 4 for n in src.numbers
+    ):
+        return True
+    if re.fullmatch(r"(19|20)\d\d", number) and number[2:] in short_years(source):
+        return True
+    return number in converted_numbers(proposition, src.numbers)
+
+
+def number_findings(
+    proposition: str, prop: Profile, window: Window, src: Profile, source: str
+) -> list[Finding]:
+    """The number findings of one proposition against its window and the whole ``source``
+    (``src`` is its profile): invented numbers and units (errors), moved ones (errors only
+    as minimal edits)."""
     toks = tokens(proposition)
     after_name = {
         t.norm
@@ -94,7 +186,11 @@ def number_findings(proposition: str, prop: Profile, window: Window, src: Profil
     }
     spelled_one = {t.norm for t in tokens(proposition) if t.number and t.text.lower() == "one"}
     findings: list[Finding] = []
-    invented = sorted(prop.numbers - src.numbers)
+    invented = sorted(
+        n
+        for n in prop.numbers - src.numbers
+        if not _restated_elsewhere(n, proposition, source, src)
+    )
     certain = [n for n in invented if n not in spelled_one]
     if certain:
         findings.append(
@@ -117,17 +213,20 @@ def number_findings(proposition: str, prop: Profile, window: Window, src: Profil
             )
         )
     findings += _moved(proposition, prop, window, src, after_name)
+    converted = converted_numbers(proposition, src.numbers)
     for number, unit in sorted(prop.number_units - src.number_units):
-        if number in src.numbers:
+        if number in src.numbers and number not in converted:
             others = sorted(u for n, u in src.number_units if n == number)
             said = f" (the source has {number} {', '.join(others)})" if others else ""
+            # certain only when the source gives the number another unit; a unit added to
+            # a bare number ("aged 25" -> "25 years old") may be what the source means
             findings.append(
                 aligned_finding(
                     proposition,
                     INVENTED_UNIT,
                     f"{number} {unit} is not in the source{said}",
                     window,
-                    ERROR,
+                    ERROR if others else WARNING,
                 )
             )
     return findings
