@@ -43,10 +43,46 @@ KINDS = {"cut_off", "no_finite_verb", "not_one_sentence", "leans_on_context", "f
 
 
 def test_a_verb_the_heuristic_misses_is_only_a_warning() -> None:
-    (finding,) = find_not_self_contained(
-        ["A distance of 800 meters corresponds to approximately a ten-minute walk."]
-    )
+    # "rise" is a noun after "The" and a verb elsewhere: the lexicon cannot be sure
+    (finding,) = find_not_self_contained(["The rise of prices in Europe."])
     assert (finding.kind, finding.severity) == ("no_finite_verb", "warning")
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        # decontextualised claims from book summaries: a verb form of the lexicon in a
+        # verb's place, which the word lists miss
+        "A distance of 800 meters corresponds to approximately a ten-minute walk.",
+        "Britta and Sumner attend a concert together.",
+        "Izzy and her team embark on a daring heist during a grand masquerade ball.",
+        "In 2019, Kate, a character in the novel, escapes from her abusive partner, Simon.",
+        "June Hayward's book, 'Over the Sycamore,' receives a lukewarm reception.",
+        "Alma, an injured guest, attacks Jade for causing the accident.",
+        "Izzy and Max publicly announce their relationship at a social gathering.",
+        "At the airport, they encounter Arnold's groomsmen, Micah and Christian.",
+        '"The Echo of Everything" combines elements of speculative fiction.',
+        "Evie, a graphic designer, accompanies her to the airport.",
+        "Lieutenant David Cheap asserts his authority among the survivors.",
+    ],
+)
+def test_a_verb_in_a_verbs_place_is_found(proposition: str) -> None:
+    assert find_not_self_contained([proposition]) == []
+
+
+@pytest.mark.parametrize(
+    ("fragment", "severity"),
+    [
+        ("Increased demand for housing in cities.", "warning"),
+        ("The rise of prices in Europe.", "warning"),
+        ("Dacre, the god of the Underlings.", "error"),
+        ("A list of the members of the board.", "error"),
+        ("Rising costs and falling wages.", "error"),
+    ],
+)
+def test_a_fragment_stays_a_fragment(fragment: str, severity: str) -> None:
+    (finding,) = find_not_self_contained([fragment])
+    assert (finding.kind, finding.severity) == ("no_finite_verb", severity)
 
 
 @pytest.mark.parametrize(
@@ -95,8 +131,8 @@ def test_a_verbless_list_of_names_still_is_an_error() -> None:
 
 
 LEXICAL_SUSPECTS = (
-    "Britta and Sumner attend a concert together.",
-    "Jade and Lily visit their ancestral home in Da Lat.",
+    "Their marriage not only unites their souls but also intertwines their fates.",
+    "There's a world championship in bull-riding at stake in the story.",
 )
 """Sentences with a finite verb the word lists do not recognise (a warning without the
 tagger)."""

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import lemminflect
+
 from .._text import split_sentences
 from ._finding import (
     CUT_OFF,
@@ -27,7 +29,7 @@ from ._language import (
     word_set,
 )
 from ._tagger import finite_verb
-from ._verbs import certainly_verbless
+from ._verbs import DETERMINERS, can_be_finite_verb, certainly_verbless
 
 DISCOURSE_OPENERS: tuple[str, ...] = (
     "also",
@@ -148,8 +150,57 @@ def _has_finite_verb(text: str) -> bool:
     word in -ed (``looks_like_finite_verb``); or, right after a noun phrase that is not
     inside a prepositional phrase, a lower-case word in -s (not -ss/-us/-is/-ous: "ratio
     measures", "the cell divides"), or a lower-case word after a plural noun in -s
-    ("batteries replace")."""
-    return any(_clause_has_finite_verb(clause) for clause in re.split(r"[,;:()]", text))
+    ("batteries replace"); or a word lemminflect's lexicon lists as a finite verb form in a
+    verb's place (``_verb_in_place``)."""
+    if any(_clause_has_finite_verb(clause) for clause in re.split(r"[,;:()]", text)):
+        return True
+    toks = tokens(text)
+    return any(_verb_in_place(toks, i) for i in range(1, len(toks)))
+
+
+_SUBJECT_PRONOUNS = word_set("i you he she it we they")
+
+
+def _adverb(word: str) -> bool:
+    """An adverb by the lexicon (an adverb reading and no noun one: "publicly", "often";
+    not "family")."""
+    found = lemminflect.getAllLemmas(word)
+    return "ADV" in found and "NOUN" not in found and "ADJ" not in found
+
+
+def _verb_in_place(toks: tuple[Token, ...], i: int) -> bool:
+    """Is ``toks[i]`` a finite verb by the lexicon and its place: a lower-case past,
+    present or 3rd-person form of a verb (lemminflect), after a name or a noun (not a
+    determiner, a preposition, a number or a word in -ly), and either a verb only ("Izzy
+    and her team embark", "the story explores") or before what a verb takes: a
+    determiner, a possessive, a preposition, "to" or a name ("Britta and Sumner attend a
+    concert", "Kate, a character, escapes from", "Alma attacks Jade"). Adverbs between are
+    skipped ("Izzy and Max publicly announce"); after a subject pronoun a verb form is the
+    verb ("they encounter")."""
+    tok = toks[i]
+    if tok.number or tok.capitalised or tok.norm in GLUE_WORDS or not can_be_finite_verb(tok.norm):
+        return False
+    k = i - 1
+    while k > 0 and not toks[k].capitalised and _adverb(toks[k].norm):
+        k -= 1  # "Izzy and Max publicly announce"
+    prev = toks[k]
+    if prev.norm in _SUBJECT_PRONOUNS:
+        return True  # "they encounter"
+    if prev.number or prev.norm in DETERMINERS or prev.norm in _PREPOSITIONS or _adverb(prev.norm):
+        return False
+    if not prev.capitalised and prev.norm in GLUE_WORDS:
+        return False
+    if k == 0 and prev.norm.endswith(("ed", "ing")):
+        return False  # "Increased demand for housing": a participle opens a noun phrase
+    found = lemminflect.getAllLemmas(tok.norm)
+    if set(found) <= {"VERB", "AUX"}:
+        return True
+    if prev.capitalised and tok.norm.endswith("s") and "VERB" in found:
+        return True  # '"The Echo of Everything" combines elements'
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    return nxt is not None and (
+        nxt.norm in DETERMINERS or nxt.norm in _PREPOSITIONS or (nxt.capitalised and not nxt.number)
+    )
 
 
 def _clause_has_finite_verb(text: str) -> bool:

@@ -16,9 +16,10 @@ import lemminflect
 from ._language import AUXILIARIES, GLUE_WORDS, Token, lemma, word_set
 
 _FINITE_TAGS = ("VBD", "VBZ", "VBP")
-_DETERMINERS = word_set(
+DETERMINERS = word_set(
     "a an the this that these those its their his her our my your each every some any no"
 )
+"""Determiners and possessives: a finite verb never follows one."""
 _PUNCTUATION = frozenset(".,;:!?")
 
 
@@ -56,7 +57,7 @@ def _starts_noun_phrase(tok: Token) -> bool:
     return (
         tok.number
         or tok.capitalised
-        or tok.norm in _DETERMINERS
+        or tok.norm in DETERMINERS
         or "ADJ" in found
         or not can_be_finite_verb(tok.norm)
     )
@@ -81,8 +82,12 @@ def _closes_list_conjunct(toks: tuple[Token, ...], i: int) -> bool:
 
 
 def _adverb(word: str) -> bool:
+    """An adverb: the lexicon lists an adverb reading and no noun one, or does not know a
+    word in -ly ("family" and "Lily" are nouns)."""
     found = lemminflect.getAllLemmas(word)
-    return word.endswith("ly") or (bool(found) and "ADV" in found and "NOUN" not in found)
+    if not found:
+        return word.endswith("ly")
+    return "ADV" in found and "NOUN" not in found
 
 
 def _before_adverbs(toks: tuple[Token, ...], i: int) -> int:
@@ -99,13 +104,23 @@ _DATE_PREPOSITIONS = frozenset({"from", "in", "since", "until", "of", "by"})
 
 def _may_be_subject(toks: tuple[Token, ...], k: int, i: int) -> bool:
     """Can ``toks[k]``, an adjective that is also a noun, be the subject of ``toks[i]``?
-    After a determiner or a name ("the narrative explores", "Byron's narrative
-    criticizes"), or as a name before a verb in -s
-    ("Violet learns"); not "Red blood cells" (no determiner, and "blood" is no -s form)."""
+    After a determiner or a name, maybe with modifiers between ("the narrative explores",
+    "Byron's narrative criticizes", "a graphic designer accompanies"), or as a name before
+    a verb in -s ("Violet learns"); not "Red blood cells" (no determiner, and "blood" is no
+    -s form)."""
     if "NOUN" not in lemminflect.getAllLemmas(toks[k].norm):
         return False
-    after_determiner = k > 0 and (toks[k - 1].norm in _DETERMINERS or toks[k - 1].capitalised)
+    j = k - 1  # back over the noun phrase's modifiers: "a graphic designer accompanies"
+    while j > 0 and not toks[j].capitalised and _modifier(toks[j].norm):
+        j -= 1
+    after_determiner = j >= 0 and j < k and (toks[j].norm in DETERMINERS or toks[j].capitalised)
     return after_determiner or (toks[k].capitalised and toks[i].norm.endswith("s"))
+
+
+def _modifier(word: str) -> bool:
+    """Can ``word`` modify a noun inside a noun phrase (an adjective or a noun reading)?"""
+    found = lemminflect.getAllLemmas(word)
+    return word not in DETERMINERS and ("ADJ" in found or "NOUN" in found)
 
 
 def certainly_verbless(toks: tuple[Token, ...]) -> bool:
@@ -121,9 +136,13 @@ def certainly_verbless(toks: tuple[Token, ...]) -> bool:
             continue  # a statement does not open with its finite verb
         k = _before_adverbs(toks, i)
         prev = toks[k]
-        adjective = _adjective_only(prev.norm) and not _may_be_subject(toks, k, i)
+        adjective = (
+            _adjective_only(prev.norm)
+            and not (prev.capitalised and k > 0)  # "David Cheap asserts": a name
+            and not _may_be_subject(toks, k, i)
+        )
         date = prev.number and k > 0 and toks[k - 1].norm in _DATE_PREPOSITIONS  # "from 1942"
-        if (prev.number and not date) or prev.norm in _DETERMINERS or adjective:
+        if (prev.number and not date) or prev.norm in DETERMINERS or adjective:
             continue  # "a complete street", "industrial bioreactors"
         if _closes_list_conjunct(toks, i):
             continue
