@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import anthropic
 import pytest
@@ -169,3 +170,74 @@ def test_the_installed_sdk_table_is_read_as_ids_and_dates() -> None:
     assert all(isinstance(m, str) and m for m in listed)
     assert all(isinstance(d, str) for d in deprecated.values())
     assert not set(client_config.current_models()) & set(deprecated)
+
+
+@pytest.mark.parametrize("model", ["claude-sonnet-4-6", "openai:gpt-4o"])
+def test_a_replaying_client_never_opens_a_connection(
+    model: str, server: FakeMessagesServer
+) -> None:
+    """A request no cassette answers fails at once, and nothing reaches even a server that
+    is listening: replay cannot call a model whatever state vcrpy was left in."""
+    from agentic_chunking.client import ModelClient
+
+    url = server.base_url
+    client = ModelClient(
+        api_keys={"anthropic": "sk-ant-replay-0000", "openai": "sk-replay-0000"},
+        base_urls={"anthropic": url, "openai": url + "/v1"},
+        max_retries=0,
+        offline=True,
+    )
+    with client, pytest.raises(ModelCallError, match="replay never calls a model"):
+        client.call(
+            stage="grouping",
+            batch=None,
+            model=model,
+            system="s",
+            messages=[{"role": "user", "content": "x"}],
+            max_tokens=10,
+        )
+    assert server.requests == []
+
+
+def test_a_replaying_client_replays_a_cassette(tmp_path: Path) -> None:
+    """The offline transport is still the one vcrpy answers for."""
+    import vcr
+
+    from agentic_chunking.client import ModelClient
+
+    cassette = str(tmp_path / "c.yaml")
+    with FakeMessagesServer(replies=[FakeReply(text="recorded")]) as fake:
+        recorder = vcr.VCR(record_mode="all", match_on=("method", "path", "body"))
+        with (
+            recorder.use_cassette(cassette),
+            make_client(
+                api_key="sk-ant-replay-0000", base_url=fake.base_url, max_retries=0
+            ) as live,
+        ):
+            call_model(
+                live,
+                stage="grouping",
+                batch=None,
+                model="reference",
+                system="s",
+                messages=[{"role": "user", "content": "x"}],
+                max_tokens=10,
+            )
+        url = fake.base_url
+    replayer = vcr.VCR(record_mode="none", match_on=("method", "path", "body"))
+    client = ModelClient(
+        api_keys={"anthropic": "sk-ant-replay-0000"},
+        base_urls={"anthropic": url},
+        max_retries=0,
+        offline=True,
+    )
+    with replayer.use_cassette(cassette), client:
+        reply = client.call(
+            stage="grouping",
+            batch=None,
+            model="reference",
+            system="s",
+            messages=[{"role": "user", "content": "x"}],
+            max_tokens=10,
+        )
+    assert reply.text == "recorded"

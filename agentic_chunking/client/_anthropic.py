@@ -43,6 +43,7 @@ from ._config import (
     check_api_key,
     check_base_url,
     models_to_choose_from,
+    offline_http_client,
     resolve_timeout,
     shown_url,
 )
@@ -63,6 +64,7 @@ def make_client(
     base_url: str | None = None,
     max_retries: int = DEFAULT_MAX_RETRIES,
     timeout: float | None = None,
+    offline: bool = False,
 ) -> anthropic.Anthropic:
     """Build an SDK client from the arguments, else ``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``.
 
@@ -91,6 +93,7 @@ def make_client(
         base_url=url,
         max_retries=max_retries,
         timeout=anthropic.Timeout(seconds, connect=min(CONNECT_TIMEOUT_S, seconds)),
+        http_client=offline_http_client() if offline else None,
     )
 
 

@@ -308,3 +308,27 @@ def check_base_url(
             f"the base URL {shown!r} is not an http(s) URL with a host; set "
             f"{variable} to e.g. {example} (or unset it to use {api})"
         )
+
+
+def offline_http_client() -> typing.Any:
+    """An HTTP client that never opens a connection: the transport of a replaying client.
+
+    Under an active cassette vcrpy answers every request before it reaches the transport
+    (vcrpy patches the ``MockTransport`` of httpx2 and httpx); a request made with no
+    cassette active fails at once with a ConnectError naming the cause, so a replay can
+    never reach a model's API, whatever state another session left vcrpy in. Built on the
+    HTTP library the SDKs use (``httpx2`` in the anthropic and openai releases this
+    project pins; ``httpx`` in older ones)."""
+    try:
+        import httpx2 as http
+    except ImportError:  # an SDK release still on httpx
+        import httpx as http  # type: ignore[no-redef]
+
+    def refuse(request: typing.Any) -> typing.Any:
+        raise http.ConnectError(
+            f"replay never calls a model: no cassette answered {request.method} "
+            f"{request.url.path} (a replaying client has no network transport)",
+            request=request,
+        )
+
+    return http.Client(transport=http.MockTransport(refuse))

@@ -41,6 +41,7 @@ from ._config import (
     TIMEOUT_ENV_VAR,
     check_api_key,
     check_base_url,
+    offline_http_client,
     resolve_timeout,
     shown_url,
 )
@@ -72,6 +73,7 @@ def make_openai_client(
     base_url: str | None = None,
     max_retries: int = DEFAULT_MAX_RETRIES,
     timeout: float | None = None,
+    offline: bool = False,
 ) -> openai.OpenAI:
     """Build an SDK client from the arguments, else ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``.
 
@@ -104,6 +106,7 @@ def make_openai_client(
         base_url=url or OPENAI_DEFAULT_BASE_URL,
         max_retries=max_retries,
         timeout=openai.Timeout(seconds, connect=min(CONNECT_TIMEOUT_S, seconds)),
+        http_client=offline_http_client() if offline else None,
     )
 
 

@@ -52,7 +52,8 @@ class ModelClient:
 
     ``api_keys`` and ``base_urls`` map a provider (``anthropic``, ``openai``) to its key
     and base URL; a provider not named takes its environment variables. ``clients`` are
-    ready SDK clients to use as they are (never closed here).
+    ready SDK clients to use as they are (never closed here). ``offline`` clients have no
+    network transport (``offline_http_client``): only a cassette can answer them.
     """
 
     def __init__(
@@ -63,21 +64,25 @@ class ModelClient:
         max_retries: int = DEFAULT_MAX_RETRIES,
         timeout: float | None = None,
         clients: Mapping[str, Any] | None = None,
+        offline: bool = False,
     ) -> None:
         self._api_keys = dict(api_keys or {})
         self._base_urls = dict(base_urls or {})
         self._max_retries = max_retries
         self._timeout = timeout
         self._given = dict(clients or {})
+        self._offline = offline
         self._built: dict[str, Any] = {}
         self._lock = threading.Lock()
 
     @classmethod
     def for_replay(cls) -> ModelClient:
-        """A client for replaying cassettes: a dummy key for every provider, no retries."""
+        """A client for replaying cassettes: a dummy key for every provider, no retries, and
+        no network transport (``offline``): a request no cassette answers fails at once."""
         return cls(
             api_keys={ANTHROPIC: REPLAY_API_KEY, OPENAI: REPLAY_API_KEY},
             max_retries=0,
+            offline=True,
         )
 
     @classmethod
@@ -117,10 +122,18 @@ class ModelClient:
         url = self._base_urls.get(provider)
         if provider == OPENAI:
             return make_openai_client(
-                api_key=key, base_url=url, max_retries=self._max_retries, timeout=self._timeout
+                api_key=key,
+                base_url=url,
+                max_retries=self._max_retries,
+                timeout=self._timeout,
+                offline=self._offline,
             )
         return make_client(
-            api_key=key, base_url=url, max_retries=self._max_retries, timeout=self._timeout
+            api_key=key,
+            base_url=url,
+            max_retries=self._max_retries,
+            timeout=self._timeout,
+            offline=self._offline,
         )
 
     def call(
