@@ -117,12 +117,28 @@ def test_a_whole_reply_reads_in_the_order_asked() -> None:
         (_verdicts("supported", "plausible"), "verdict 'plausible'"),
         (json.dumps([{"n": 1, "verdict": "supported"}]), "no one-line reason"),
         (json.dumps([{"n": True, "verdict": "supported", "reason": "a"}]), "no proposition number"),
-        (json.dumps(["supported"]), "neither [n, sentence] nor an object"),
+        (json.dumps(["supported"]), "expected [n, sentence], [n, verdict, reason] or [a, b,"),
     ],
 )
 def test_a_reply_that_is_not_whole_is_refused_with_the_reason(raw: str, reason: str) -> None:
     with pytest.raises(ReplyParseError, match=re.escape(reason)):
         read_judge_reply(raw, numbers=[1, 2], pairs=[])
+
+
+@pytest.mark.parametrize(
+    ("item", "reason"),
+    [
+        ([1, 2, True], "item 3 has no one-line reason"),
+        ([1, 2, True, ""], "item 3 has no one-line reason"),
+        ([1, 2, True, "r", "more"], "a pair is [a, b, true|false, reason]"),
+        ([1, 3, False, "r"], "pair [1, 3], which was not asked"),
+        (["1", 2, False, "r"], "expected two proposition numbers"),
+    ],
+)
+def test_a_pair_as_an_array_is_read_as_strictly_as_the_object(item: object, reason: str) -> None:
+    raw = json.dumps([[1, 1], [2, 1], item])
+    with pytest.raises(ReplyParseError, match=re.escape(reason)):
+        read_judge_reply(raw, numbers=[1, 2], pairs=[(1, 2)], sentences={1: SENTENCES[0]})
 
 
 @pytest.mark.parametrize(
@@ -152,6 +168,23 @@ COMPACT = json.dumps(
 )
 
 
+ARRAYS = json.dumps(
+    [
+        [1, 1],
+        [2, 1, 2],
+        [3, "not_supported", "the source ties drainage to pruning"],
+        [1, 2, False, "Rome vs Venice"],
+    ]
+)
+
+
+def test_verdicts_and_pairs_given_as_arrays_read_as_their_objects() -> None:
+    def read(raw: str) -> object:
+        return read_judge_reply(raw, numbers=[1, 2, 3], pairs=[(1, 2)], sentences=SHOWN)
+
+    assert read(ARRAYS) == read(COMPACT)
+
+
 def test_a_compact_reply_cites_sentences_for_supported_and_reasons_the_rest() -> None:
     verdicts, pairs = read_judge_reply(COMPACT, numbers=[1, 2, 3], pairs=[(1, 2)], sentences=SHOWN)
     assert verdicts[0] == PropositionVerdict(
@@ -174,12 +207,18 @@ def test_a_compact_reply_cites_sentences_for_supported_and_reasons_the_rest() ->
     [
         ([[1, 1], [2, 9]], "cites source sentence(s) [9], which the <source> of the request"),
         ([[1, 1], [2]], "a supported verdict is [proposition number, source sentence number"),
-        ([[1, 1], [2, "1"]], "a supported verdict is [proposition number"),
+        ([[1, 1], [2, "1"]], "expected [n, k] (supported by source sentence k) or [n, verdict,"),
         ([[1, 1], [True, 1]], "a supported verdict is [proposition number"),
         ([[1, 1]], "skips proposition(s) [2]"),
         ([[1, 1], [1, 2]], "proposition 1 is judged twice"),
         ([[1, 1], {"n": 1, "verdict": "not_atomic", "reason": "r"}], "judged twice"),
         ([[1, 1], [3, 1]], "proposition 3, which was not asked"),
+        ([[1, 1], [2, "not_atomic"]], "expected [n, k] (supported by source sentence k) or"),
+        ([[1, 1], [2, "not_atomic", " "]], "item 2 has no one-line reason"),
+        ([[1, 1], [2, "plausible", "r"]], "verdict 'plausible'"),
+        ([[1, 1], [2, "not_atomic", "r", "more"]], "or [n, verdict, reason]"),
+        ([[1, 1], ["2", "not_atomic", "r"]], "no proposition number 'n'"),
+        ([[1, 1], [2, "not_atomic", "r"], [2, 1]], "proposition 2 is judged twice"),
     ],
 )
 def test_a_compact_reply_must_still_judge_every_proposition_once_citing_shown_sentences(
