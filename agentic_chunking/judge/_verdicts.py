@@ -1,15 +1,16 @@
 """The judge's verdicts as records, and the reader of a judge reply.
 
-A judge reply (prompt judge-v2) is a JSON array, read by the project's tolerant parser
+A judge reply (prompt judge-v3) is a JSON array, read by the project's tolerant parser
 (``_parse``), with one item per numbered proposition, then one per pair:
 
 - ``[<n>, <k>, ...]``: proposition n is supported, stated by source sentence(s) k (the
   numbers of the request's ``[k]`` lines); no reason, the cited sentence is the evidence;
-- ``{"n": <n>, "verdict": ..., "reason": ...}`` or ``[<n>, "<verdict>", "<reason>"]``: any
-  other verdict, with a short reason (an object saying "supported" with a reason is read
-  too, as judge-v1 wrote it);
-- ``{"pair": [<first>, <second>], "same_fact": true|false, "reason": ...}`` or
-  ``[<first>, <second>, true|false, "<reason>"]``.
+- ``[<n>, "<verdict>", "<reason>"]``: any other verdict, with a short reason;
+- ``[<first>, <second>, true|false, "<reason>"]``: a pair, the same fact or not.
+
+The objects judge-v2 asked for are read too (``{"n": <n>, "verdict": ..., "reason": ...}``,
+an object saying "supported" with a reason as judge-v1 wrote it, and ``{"pair": [<first>,
+<second>], "same_fact": true|false, "reason": ...}``), so older cassettes still replay.
 
 ``read_judge_reply`` returns exactly one verdict per proposition asked and one per pair
 asked, or raises ReplyParseError naming what is wrong (a number skipped, repeated or not
@@ -54,12 +55,12 @@ class PropositionVerdict:
     reason: str
     sentences: tuple[int, ...] = ()
 
-    def to_reply_item(self) -> list[int] | dict[str, Any]:
-        """The item a judge-v2 reply gives for this verdict: ``[n, k, ...]`` when it cites
-        sentences, else the object with its reason."""
+    def to_reply_item(self) -> list[int | str]:
+        """The item a judge-v3 reply gives for this verdict: ``[n, k, ...]`` when it cites
+        sentences, else ``[n, verdict, reason]``."""
         if self.sentences:
             return [self.number, *self.sentences]
-        return self.to_dict()
+        return [self.number, self.verdict, self.reason]
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"n": self.number, "verdict": self.verdict, "reason": self.reason}
@@ -85,6 +86,11 @@ class PairVerdict:
     second: int
     same_fact: bool
     reason: str
+
+    def to_reply_item(self) -> list[int | bool | str]:
+        """The item a judge-v3 reply gives for this pair: ``[first, second, same_fact,
+        reason]``."""
+        return [self.first, self.second, self.same_fact, self.reason]
 
     def to_dict(self) -> dict[str, Any]:
         return {
