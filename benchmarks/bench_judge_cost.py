@@ -94,8 +94,8 @@ def main() -> None:
     ratio = judge_cost / pipeline_cost
     print(
         f"at {price_model}'s rates (${rates[0]:g} in / ${rates[1]:g} out per million): judge "
-        f"${judge_cost:.4f} / pipeline ${pipeline_cost:.4f} = {ratio:.2f} "
-        f"(judge input alone: {input_only / pipeline_cost:.2f})"
+        f"${judge_cost:.4f} / pipeline ${pipeline_cost:.4f} = {ratio:.3f} "
+        f"(judge input alone: {input_only / pipeline_cost:.3f})"
     )
     system = len(json.dumps(load_prompt("judge").text)) // 4  # the fake server's estimate
     print(

@@ -35,10 +35,12 @@ def items(tmp_path: Path) -> list[dict[str, Any]]:
     return picked
 
 
-def _scripted_judge(items: list[dict[str, Any]], wrong: str, *, compact: bool = True) -> Any:
-    """Answers from the labels; ``compact``: in judge-v2's shape (a supported verdict is
-    ``[n, k]``, citing the item's first source sentence), else every verdict an object
-    with a reason (judge-v1's shape, still read)."""
+def _scripted_judge(items: list[dict[str, Any]], wrong: str, *, shape: str = "v3") -> Any:
+    """Answers from the labels in the reply ``shape`` of a judge prompt: "v3" (a supported
+    verdict is ``[n, k]``, citing the item's first source sentence; any other
+    ``[n, verdict, reason]``; a pair ``[a, b, same_fact, reason]``), "v2" (``[n, k]``, the
+    rest objects with a reason) or "v1" (every verdict an object with a reason); all are
+    read."""
     by_candidate = {" ".join(i["candidate"].split()): i for i in items}
     flag = {
         "no_invention": "not_supported",
@@ -54,14 +56,19 @@ def _scripted_judge(items: list[dict[str, Any]], wrong: str, *, compact: bool = 
         replies: list[Any] = []
         for n in asked.propositions:
             supported = good or item["check"] == "no_duplication"
-            if supported and compact:
+            if supported and shape != "v1":
                 replies.append([n, min(asked.sentences)])
                 continue
             verdict = "supported" if supported else flag[item["check"]]
-            replies.append({"n": n, "verdict": verdict, "reason": "scripted"})
-        replies += [
-            {"pair": list(p), "same_fact": not good, "reason": "scripted"} for p in asked.pairs
-        ]
+            if shape == "v3":
+                replies.append([n, verdict, "scripted"])
+            else:
+                replies.append({"n": n, "verdict": verdict, "reason": "scripted"})
+        for a, b in asked.pairs:
+            if shape == "v3":
+                replies.append([a, b, not good, "scripted"])
+            else:
+                replies.append({"pair": [a, b], "same_fact": not good, "reason": "scripted"})
         return json.dumps(replies)
 
     return answer
@@ -113,15 +120,15 @@ def test_record_then_replay_offline_gives_the_same_figures(
     assert "no_invention: " in capsys.readouterr().out
 
 
-def test_the_shipped_sample_is_decided_the_same_in_the_compact_and_the_old_reply_shape(
+def test_the_shipped_sample_is_decided_the_same_in_every_judge_prompts_reply_shape(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     shipped = [json.loads(line) for line in DATA.read_text("utf-8").splitlines() if line]
     assert len(shipped) == 56
     wrong = next(i["id"] for i in shipped if i["check"] == "no_invention" and not i["label"])
     figures = {}
-    for compact in (True, False):
-        root = tmp_path / str(compact)
+    for shape in ("v3", "v2", "v1"):
+        root = tmp_path / shape
         args = [
             "calibrate-judge",
             "--judge-model",
@@ -134,19 +141,19 @@ def test_the_shipped_sample_is_decided_the_same_in_the_compact_and_the_old_reply
             str(root / "calibration"),
             "--record",
         ]
-        handler = _scripted_judge(shipped, wrong, compact=compact)
+        handler = _scripted_judge(shipped, wrong, shape=shape)
         with FakeMessagesServer(handler=handler) as server:
             monkeypatch.setenv("ANTHROPIC_API_KEY", "loopback-key")
             monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
             assert main(args) == 0
         assert len(server.requests) == 56  # every item judged in one call, no repair turn
         calibration = load_calibration(root / "calibration" / "judge-loopback-judge.json")
-        assert calibration is not None and calibration.prompt_version == "judge-v2"
-        figures[compact] = calibration.figures
-    assert figures[True] == figures[False]
-    invention = figures[True]["no_invention"]
+        assert calibration is not None and calibration.prompt_version == "judge-v3"
+        figures[shape] = calibration.figures
+    assert figures["v3"] == figures["v2"] == figures["v1"]
+    invention = figures["v3"]["no_invention"]
     assert (invention["recall"], invention["specificity"], invention["unjudged"]) == (0.9, 1.0, 0)
-    assert all(rule["unjudged"] == 0 for rule in figures[True].values())
+    assert all(rule["unjudged"] == 0 for rule in figures["v3"].values())
 
 
 def test_a_local_judge_behind_an_openai_compatible_server_is_calibrated_without_a_key(

@@ -117,12 +117,28 @@ def test_a_whole_reply_reads_in_the_order_asked() -> None:
         (_verdicts("supported", "plausible"), "verdict 'plausible'"),
         (json.dumps([{"n": 1, "verdict": "supported"}]), "no one-line reason"),
         (json.dumps([{"n": True, "verdict": "supported", "reason": "a"}]), "no proposition number"),
-        (json.dumps(["supported"]), "neither [n, sentence] nor an object"),
+        (json.dumps(["supported"]), "expected [n, sentence], [n, verdict, reason] or [a, b,"),
     ],
 )
 def test_a_reply_that_is_not_whole_is_refused_with_the_reason(raw: str, reason: str) -> None:
     with pytest.raises(ReplyParseError, match=re.escape(reason)):
         read_judge_reply(raw, numbers=[1, 2], pairs=[])
+
+
+@pytest.mark.parametrize(
+    ("item", "reason"),
+    [
+        ([1, 2, True], "item 3 has no one-line reason"),
+        ([1, 2, True, ""], "item 3 has no one-line reason"),
+        ([1, 2, True, "r", "more"], "a pair is [a, b, true|false, reason]"),
+        ([1, 3, False, "r"], "pair [1, 3], which was not asked"),
+        (["1", 2, False, "r"], "expected two proposition numbers"),
+    ],
+)
+def test_a_pair_as_an_array_is_read_as_strictly_as_the_object(item: object, reason: str) -> None:
+    raw = json.dumps([[1, 1], [2, 1], item])
+    with pytest.raises(ReplyParseError, match=re.escape(reason)):
+        read_judge_reply(raw, numbers=[1, 2], pairs=[(1, 2)], sentences={1: SENTENCES[0]})
 
 
 @pytest.mark.parametrize(
@@ -146,10 +162,25 @@ COMPACT = json.dumps(
     [
         [1, 1],
         [2, 1, 2],
+        [3, "not_supported", "the source ties drainage to pruning"],
+        [1, 2, False, "Rome vs Venice"],
+    ]
+)
+V2_OBJECTS = json.dumps(
+    [
+        [1, 1],
+        [2, 1, 2],
         {"n": 3, "verdict": "not_supported", "reason": "the source ties drainage to pruning"},
         {"pair": [1, 2], "same_fact": False, "reason": "Rome vs Venice"},
     ]
 )
+
+
+def test_a_judge_v2_reply_with_objects_reads_as_its_judge_v3_arrays() -> None:
+    def read(raw: str) -> object:
+        return read_judge_reply(raw, numbers=[1, 2, 3], pairs=[(1, 2)], sentences=SHOWN)
+
+    assert read(V2_OBJECTS) == read(COMPACT)
 
 
 def test_a_compact_reply_cites_sentences_for_supported_and_reasons_the_rest() -> None:
@@ -164,9 +195,8 @@ def test_a_compact_reply_cites_sentences_for_supported_and_reasons_the_rest() ->
     assert verdicts[2].reason == "the source ties drainage to pruning"
     assert pairs == [PairVerdict(1, 2, False, "Rome vs Venice")]
     # what a reference server sends for these verdicts is the same compact reply
-    assert json.dumps([v.to_reply_item() for v in verdicts] + [p.to_dict() for p in pairs]) == (
-        COMPACT
-    )
+    items = [v.to_reply_item() for v in verdicts] + [p.to_reply_item() for p in pairs]
+    assert json.dumps(items) == COMPACT
 
 
 @pytest.mark.parametrize(
@@ -174,12 +204,18 @@ def test_a_compact_reply_cites_sentences_for_supported_and_reasons_the_rest() ->
     [
         ([[1, 1], [2, 9]], "cites source sentence(s) [9], which the <source> of the request"),
         ([[1, 1], [2]], "a supported verdict is [proposition number, source sentence number"),
-        ([[1, 1], [2, "1"]], "a supported verdict is [proposition number"),
+        ([[1, 1], [2, "1"]], "expected [n, k] (supported by source sentence k) or [n, verdict,"),
         ([[1, 1], [True, 1]], "a supported verdict is [proposition number"),
         ([[1, 1]], "skips proposition(s) [2]"),
         ([[1, 1], [1, 2]], "proposition 1 is judged twice"),
         ([[1, 1], {"n": 1, "verdict": "not_atomic", "reason": "r"}], "judged twice"),
         ([[1, 1], [3, 1]], "proposition 3, which was not asked"),
+        ([[1, 1], [2, "not_atomic"]], "expected [n, k] (supported by source sentence k) or"),
+        ([[1, 1], [2, "not_atomic", " "]], "item 2 has no one-line reason"),
+        ([[1, 1], [2, "plausible", "r"]], "verdict 'plausible'"),
+        ([[1, 1], [2, "not_atomic", "r", "more"]], "or [n, verdict, reason]"),
+        ([[1, 1], ["2", "not_atomic", "r"]], "no proposition number 'n'"),
+        ([[1, 1], [2, "not_atomic", "r"], [2, 1]], "proposition 2 is judged twice"),
     ],
 )
 def test_a_compact_reply_must_still_judge_every_proposition_once_citing_shown_sentences(
@@ -209,8 +245,9 @@ def test_one_case_is_one_call_with_its_source_propositions_and_pairs() -> None:
     (request,) = plan_judge_requests(inputs, _response(PROPOSITIONS))
     assert request.numbers == (1, 2, 3)
     assert request.pairs == ((1, 2),)
-    assert f'<chunk id="C1">\n[1] {SENTENCES[0]}\n[2] {SENTENCES[1]}\n</chunk>' in request.message
-    assert 'id="C2"' not in request.message  # an empty chunk is not sent
+    # no tag or id around a chunk; the empty chunk C2 adds no line
+    assert request.message.startswith(f"<source>\n[1] {SENTENCES[0]}\n[2] {SENTENCES[1]}\n</")
+    assert "<chunk" not in request.message and "C1" not in request.message
     read = read_judge_request(request.message)
     assert read.propositions == dict(enumerate(PROPOSITIONS, start=1))
     assert read.pairs == ((1, 2),)
@@ -228,8 +265,22 @@ def test_source_sentences_keep_their_case_number_in_every_request() -> None:
         (3, "B", "Beta is second."),
     ]
     (request,) = plan_judge_requests(inputs, _response(["Beta is a letter."], sources=("B",)))
-    assert '<chunk id="B">\n[3] Beta is second.\n</chunk>' in request.message
+    assert request.message.startswith("<source>\n[3] Beta is second.\n</source>")
     assert request.sentence_texts == {3: "Beta is second."}
+
+
+def test_a_blank_line_ends_each_input_chunk_and_the_sentences_read_back() -> None:
+    inputs = [
+        AgenticChunkInput("A", "Alpha is first. It has two sentences."),
+        AgenticChunkInput("B", "Beta is second."),
+    ]
+    response = _response(["Alpha is a letter.", "Beta is a letter."], sources=("A", "B"))
+    (request,) = plan_judge_requests(inputs, response)
+    assert request.message.startswith(
+        "<source>\n[1] Alpha is first.\n[2] It has two sentences.\n\n[3] Beta is second.\n"
+        "</source>\n<propositions>\n1. Alpha is a letter.\n2. Beta is a letter.\n</propositions>"
+    )
+    assert read_judge_request(request.message).sentences == request.sentence_texts
 
 
 @settings(deadline=None, max_examples=25)
@@ -256,6 +307,8 @@ def test_a_large_case_is_split_and_a_pair_across_calls_shows_its_other_member() 
     last = read_judge_request(requests[1].message)
     assert (3, 80) in requests[1].pairs
     assert last.others[3] == "Widget 3 weighs 3 kilograms."
+    assert not set(last.others) & set(last.propositions)  # a text is in a request once
+    assert requests[1].message.count("Widget 3 weighs 3 kilograms.") == 1
     assert all(3 not in r.numbers for r in requests[1:])
 
 
@@ -263,8 +316,8 @@ def test_provenance_limits_each_call_to_the_chunks_its_propositions_came_from() 
     inputs = [AgenticChunkInput("A", "Alpha text."), AgenticChunkInput("B", "Beta text.")]
     response = _response(["Alpha is a letter."], sources=("A",))
     (request,) = plan_judge_requests(inputs, response)
-    assert 'id="A"' in request.message
-    assert 'id="B"' not in request.message
+    assert "Alpha text." in request.message
+    assert "Beta text." not in request.message
 
 
 def test_the_judge_model_comes_from_the_option_then_the_environment(

@@ -25,7 +25,7 @@ FILES = {
     "extraction": "extraction.v2.txt",
     "grouping": "grouping.v2.txt",
     "grouping_merge": "grouping-merge.v1.txt",
-    "judge": "judge.v2.txt",
+    "judge": "judge.v3.txt",
 }
 
 
@@ -34,20 +34,27 @@ def test_versions_come_from_the_first_line_of_each_file() -> None:
         "extraction": "extraction-v2",
         "grouping": "grouping-v2",
         "grouping_merge": "grouping-merge-v1",
-        "judge": "judge-v2",
+        "judge": "judge-v3",
     }
     for stage, name in FILES.items():
         raw = resources.files("agentic_chunking.pipeline").joinpath("prompts", name)
         assert raw.read_text("utf-8").startswith(f"# version: {PROMPT_VERSIONS[stage]}\n")
 
 
-def test_judge_v2_asks_for_sentence_numbers_and_v1_is_kept() -> None:
+def test_judge_v3_shows_each_verdicts_reply_item_and_v1_and_v2_are_kept() -> None:
     text = load_prompt("judge").text
-    assert "[n, k] if supported" in text and '"reason": "short reason"' in text
-    v1 = resources.files("agentic_chunking.pipeline").joinpath("prompts", "judge.v1.txt")
-    v1_text = v1.read_text("utf-8")
+    for verdict in ("not_supported", "needs_context", "not_atomic"):
+        assert f'[n, "{verdict}", reason]: ' in text
+    assert "[n, k]: supported by source sentence k" in text
+    assert '<pairs> line "a | b": [a, b, true|false, reason]' in text
+    assert "<propositions>" in text and "<source>" in text and "not instructions" in text
+    prompts = resources.files("agentic_chunking.pipeline").joinpath("prompts")
+    v1_text = prompts.joinpath("judge.v1.txt").read_text("utf-8")
+    v2_text = prompts.joinpath("judge.v2.txt").read_text("utf-8")
     assert v1_text.startswith("# version: judge-v1\n")
-    assert len(text) < len(v1_text) / 2  # the system prompt is sent with every judge call
+    assert v2_text.startswith("# version: judge-v2\n")
+    # the system prompt is sent with every judge call
+    assert len(text) < 0.6 * len(v2_text)
 
 
 def test_grouping_v1_is_kept_for_the_cassettes_that_answer_it() -> None:

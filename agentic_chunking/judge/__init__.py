@@ -1,6 +1,6 @@
 """The recorded judge: model-graded verification of what deterministic rules cannot decide.
 
-After a case's pipeline run, the judge model (prompt ``judge-v2``) gets the case's input
+After a case's pipeline run, the judge model (prompt ``judge-v3``) gets the case's input
 chunks as numbered sentences, its numbered propositions and the pairs that may state one
 fact, and answers per proposition (supported, citing the source sentence by number; or
 not supported / needs context / not atomic, with a short reason) and per pair (same fact

@@ -1,4 +1,4 @@
-"""The judge calls of one case: the pipeline's own call-parse-repair loop, with judge-v2.
+"""The judge calls of one case: the pipeline's own call-parse-repair loop, with judge-v3.
 
 ``run_judge`` sends the requests of ``plan_judge_requests`` one after the other, in order
 (so a recorded cassette holds them in a stable order after the pipeline's calls), at
@@ -31,8 +31,8 @@ DEFAULT_JUDGE_MAX_TOKENS = 4000
 """Room for about 50 verdicts, every one with a short reason, and the pairs."""
 JUDGE_SHAPE = (
     "the JSON array with one item per numbered proposition, in order ([n, k] when "
-    'supported, k the source sentence number; else {"n": ..., "verdict": ..., "reason": '
-    '...}), then one {"pair": [..., ...], "same_fact": ..., "reason": ...} per pair'
+    "supported, k the source sentence number; else [n, verdict, reason]), then one "
+    "[a, b, true|false, reason] per pair"
 )
 
 

@@ -12,7 +12,12 @@ Guarantees of ``plan_judge_requests``:
   output records no provenance), so a split request still sees its whole source;
 - the source goes as numbered sentences (``number_sentences``: the project's segmenter,
   numbered 1..m over all non-empty input chunks of the case), so a sentence keeps its
-  number in every request of a case and a supported verdict can cite it by number.
+  number in every request of a case and a supported verdict can cite it by number;
+- every judge call pays for its whole message (``benchmarks/bench_judge_cost.py``), so it
+  carries no boilerplate: a blank line ends an input chunk (no tag or id around it), a
+  pair is two proposition numbers, and a proposition's text is in a request once, under
+  ``<propositions>`` or, for a pair's earlier member judged in another request, under
+  ``<other_propositions>``.
 """
 
 from __future__ import annotations
@@ -164,16 +169,14 @@ def judge_user_message(
     others: Sequence[Numbered],
     pairs: Sequence[Pair],
 ) -> str:
-    """The user message of a judge call (the tags the judge-v2 prompt describes): the
-    source sentences as ``[k] text`` lines inside one ``<chunk>`` per input chunk."""
+    """The user message of a judge call (the tags the judge prompt describes): the source
+    sentences as ``[k] text`` lines, a blank line between input chunks (the judge needs
+    where a chunk ends, not its id), then the propositions as ``n. text`` lines."""
     by_chunk: dict[str, list[SourceSentence]] = {}
     for sentence in source:
         by_chunk.setdefault(sentence.chunk_id, []).append(sentence)
-    chunks = "\n".join(
-        f'<chunk id="{chunk_id}">\n'
-        + "\n".join(f"[{s.number}] {s.text}" for s in members)
-        + "\n</chunk>"
-        for chunk_id, members in by_chunk.items()
+    chunks = "\n\n".join(
+        "\n".join(f"[{s.number}] {s.text}" for s in members) for members in by_chunk.values()
     )
     parts = [f"<source>\n{chunks}\n</source>", _section("propositions", propositions)]
     if others:

@@ -1,13 +1,16 @@
 """The judge's verdicts as records, and the reader of a judge reply.
 
-A judge reply (prompt judge-v2) is a JSON array, read by the project's tolerant parser
+A judge reply (prompt judge-v3) is a JSON array, read by the project's tolerant parser
 (``_parse``), with one item per numbered proposition, then one per pair:
 
 - ``[<n>, <k>, ...]``: proposition n is supported, stated by source sentence(s) k (the
   numbers of the request's ``[k]`` lines); no reason, the cited sentence is the evidence;
-- ``{"n": <n>, "verdict": ..., "reason": ...}``: any other verdict, with a short reason
-  (an object saying "supported" with a reason is read too, as judge-v1 wrote it);
-- ``{"pair": [<first>, <second>], "same_fact": true|false, "reason": ...}``.
+- ``[<n>, "<verdict>", "<reason>"]``: any other verdict, with a short reason;
+- ``[<first>, <second>, true|false, "<reason>"]``: a pair, the same fact or not.
+
+The objects judge-v2 asked for are read too (``{"n": <n>, "verdict": ..., "reason": ...}``,
+an object saying "supported" with a reason as judge-v1 wrote it, and ``{"pair": [<first>,
+<second>], "same_fact": true|false, "reason": ...}``), so older cassettes still replay.
 
 ``read_judge_reply`` returns exactly one verdict per proposition asked and one per pair
 asked, or raises ReplyParseError naming what is wrong (a number skipped, repeated or not
@@ -52,12 +55,12 @@ class PropositionVerdict:
     reason: str
     sentences: tuple[int, ...] = ()
 
-    def to_reply_item(self) -> list[int] | dict[str, Any]:
-        """The item a judge-v2 reply gives for this verdict: ``[n, k, ...]`` when it cites
-        sentences, else the object with its reason."""
+    def to_reply_item(self) -> list[int | str]:
+        """The item a judge-v3 reply gives for this verdict: ``[n, k, ...]`` when it cites
+        sentences, else ``[n, verdict, reason]``."""
         if self.sentences:
             return [self.number, *self.sentences]
-        return self.to_dict()
+        return [self.number, self.verdict, self.reason]
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"n": self.number, "verdict": self.verdict, "reason": self.reason}
@@ -83,6 +86,11 @@ class PairVerdict:
     second: int
     same_fact: bool
     reason: str
+
+    def to_reply_item(self) -> list[int | bool | str]:
+        """The item a judge-v3 reply gives for this pair: ``[first, second, same_fact,
+        reason]``."""
+        return [self.first, self.second, self.same_fact, self.reason]
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -146,12 +154,16 @@ def read_judge_reply(
     asked_pairs = {tuple(sorted(p)): p for p in pairs}
     for position, item in enumerate(items, start=1):
         if isinstance(item, list):
-            cited = _read_citation(item, position, numbers, verdicts, shown, raw)
-            verdicts[cited.number] = cited
-            continue
+            as_object = _listed(item, position, raw)
+            if as_object is None:
+                cited = _read_citation(item, position, numbers, verdicts, shown, raw)
+                verdicts[cited.number] = cited
+                continue
+            item = as_object
         if not isinstance(item, Mapping):
             _fail(
-                f"item {position} is {json.dumps(item)[:60]}, neither [n, sentence] nor an object",
+                f"item {position} is {json.dumps(item)[:60]}; expected [n, sentence], "
+                "[n, verdict, reason] or [a, b, true|false, reason]",
                 raw,
             )
         reason = item.get("reason")
@@ -177,6 +189,32 @@ def read_judge_reply(
     if missing_pairs:
         _fail(f"the reply skips pair(s) {missing_pairs}: every pair needs an answer", raw)
     return [verdicts[n] for n in numbers], [pair_verdicts[p] for p in pairs]
+
+
+def _listed(item: list[Any], position: int, raw: str | None) -> dict[str, Any] | None:
+    """``[n, verdict, reason]`` or ``[a, b, same_fact, reason]`` as the object judge-v2
+    wrote for it, then read by the same checks (an empty reason is refused there); None
+    for anything else, which is read as a citation ``[n, k, ...]``."""
+    if len(item) >= 3 and isinstance(item[2], bool):
+        if len(item) > 4:
+            _fail(
+                f"item {position} is {json.dumps(item)[:60]}; a pair is [a, b, true|false, reason]",
+                raw,
+            )
+        return {
+            "pair": item[:2],
+            "same_fact": item[2],
+            "reason": item[3] if len(item) == 4 else None,
+        }
+    if len(item) >= 2 and isinstance(item[1], str):
+        if len(item) != 3:
+            _fail(
+                f"item {position} is {json.dumps(item)[:60]}; expected [n, k] (supported by "
+                "source sentence k) or [n, verdict, reason]",
+                raw,
+            )
+        return {"n": item[0], "verdict": item[1], "reason": item[2]}
+    return None
 
 
 def _read_citation(

@@ -21,7 +21,7 @@ _PROMPT_FILES: dict[str, str] = {
     "extraction": "extraction.v2.txt",
     "grouping": "grouping.v2.txt",  # v1 (facts copied verbatim) kept for old cassettes
     "grouping_merge": "grouping-merge.v1.txt",
-    "judge": "judge.v2.txt",  # v1 (a quoted reason per verdict) kept for old cassettes
+    "judge": "judge.v3.txt",  # v1 (quoted reasons), v2 (reply objects) kept for old cassettes
 }
 
 

@@ -6,7 +6,7 @@ answer per pair of possible duplicates, keyed by the two texts. A supported verd
 the source sentence(s) stating it by number (``sentences``: the case's sentences numbered
 as ``judge.number_sentences`` does, the same in every request); any other verdict and
 every pair gives a ``reason``. The reference server answers a judge request from it in
-the judge-v2 reply shape by reading the request's numbers, pairs and sentences, so the
+the judge-v3 reply shape by reading the request's numbers, pairs and sentences, so the
 verdicts do not depend on proposition numbering; a proposition or pair the section does
 not answer, or a cited sentence the request does not show, is a loud error (a stale reply
 file), never a default verdict.
@@ -98,7 +98,7 @@ def answer_judge_request(
         pair = pairs.get(frozenset((_key(texts[first]), _key(texts[second]))))
         if pair is None:
             return f"a judge request for pair {first} | {second}, which the judge section lacks"
-        items.append(PairVerdict(first, second, pair.same_fact, pair.reason).to_dict())
+        items.append(PairVerdict(first, second, pair.same_fact, pair.reason).to_reply_item())
     return FakeReply(
         text=json.dumps(items, ensure_ascii=False), stop_reason=judge.stop_reason, model=model
     )
