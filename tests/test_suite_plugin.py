@@ -176,9 +176,28 @@ def _failures_section(result: pytest.RunResult) -> str:
     return result.stdout.str().split("short test summary info")[0]
 
 
+def test_a_model_never_recorded_is_one_usage_error_that_writes_nothing(
+    project: pytest.Pytester,
+) -> None:
+    (project.path / "cassettes" / "reference-v2").mkdir(parents=True)
+    (project.path / "cassettes" / "reference-v2" / "TC-001.yaml").write_text("interactions: []\n")
+    result = project.runpytest(*INNER, "--model", "refrence-v2")  # a typo
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(
+        [
+            "*no cassette of model 'refrence-v2'*holds none (recorded models: reference-v2)."
+            " Did you mean --model reference-v2?*No case was run and no results file was*"
+        ]
+    )
+    assert not (project.path / "reports").exists()
+
+
 def test_a_missing_cassette_fails_plainly_with_the_record_command(
     project: pytest.Pytester,
 ) -> None:
+    folder = project.path / "cassettes" / "never-recorded"
+    folder.mkdir(parents=True)
+    (folder / "TC-002.yaml").write_text("interactions: []\n")  # recorded, but not TC-001
     result = project.runpytest(*INNER, "-k", "TC-001", "--model", "never-recorded")
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines(
@@ -206,6 +225,7 @@ def test_a_changed_input_makes_the_cassette_stale_and_says_so(project: pytest.Py
 def test_an_invalid_case_file_names_the_file_and_the_field(project: pytest.Pytester) -> None:
     case_file = project.path / "cases" / "TC-001.yaml"
     case_file.write_text(case_file.read_text().replace("chunk_id:", "chunk_name:", 1))
+    shutil.copytree(REPO / "cassettes" / "reference", project.path / "cassettes" / "reference")
     result = project.runpytest(*INNER, "-k", "TC-001")
     result.stdout.fnmatch_lines(["*TC-001.yaml: inputs.0.chunk_id: Field required*"])
 

@@ -39,6 +39,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import difflib
 import json
 import os
 import signal
@@ -336,14 +337,14 @@ def pytest_recording_configure(config: pytest.Config, vcr: Any) -> None:
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Replay with the judge the selected cassettes were recorded with (see the module)."""
     suite = session.config.stash.get(_SESSION, None)
-    if suite is None or suite.record or suite.judge_model is None:
+    if suite is None or suite.record:
+        return
+    selected = [case_id for item in session.items if (case_id := _case_id(item)) is not None]
+    _refuse_a_model_never_recorded(suite, selected)
+    if suite.judge_model is None:
         return
     held: dict[str, list[str]] = {}
-    for item in session.items:
-        callspec = getattr(item, "callspec", None)
-        if callspec is None or "case_id" not in callspec.params:
-            continue
-        case_id = str(callspec.params["case_id"])
+    for case_id in selected:
         path = cassette_path(suite.cassette_root, suite.model, case_id)
         for judge in sorted(recorded_judge_models(path)):
             held.setdefault(judge, []).append(case_id)
@@ -353,6 +354,36 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         suite.judge_model = next(iter(held))
         return
     raise pytest.UsageError(_judge_mismatch(suite, held))
+
+
+def _case_id(item: pytest.Item) -> str | None:
+    """The case id of a case test (``test_case[TC-001]``), None for any other test."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is None or "case_id" not in callspec.params:
+        return None
+    return str(callspec.params["case_id"])
+
+
+def _refuse_a_model_never_recorded(suite: SuiteSession, selected: list[str]) -> None:
+    """Replaying a model with no cassette at all (a typo, or a model never recorded) is one
+    usage error before any case, naming the recorded models, and writes no results: not
+    one failure per case and a report of errors. A recorded model missing one case's
+    cassette fails that case, with the command that records it."""
+    root = suite.cassette_root
+    folder = cassette_dir(root, suite.model)
+    if not selected or (folder.is_dir() and any(folder.glob("*.yaml"))):
+        return  # a recorded model: a missing cassette is its case's own failure
+    recorded = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
+    close = difflib.get_close_matches(folder.name, recorded, n=1)
+    hint = f" Did you mean --model {close[0]}?" if close else ""
+    have = ", ".join(recorded) or "none"
+    raise pytest.UsageError(
+        f"no cassette of model {suite.model!r}: {folder} holds none (recorded models: "
+        f"{have}).{hint} Replay a "
+        f"recorded model with --model, or record this one (paid, needs a key): pytest "
+        f"tests/test_cases.py --record --model {suite.model}. No case was run and no "
+        "results file was changed"
+    )
 
 
 def _judge_mismatch(suite: SuiteSession, held: dict[str, list[str]]) -> str:
