@@ -1028,7 +1028,7 @@ def test_a_cassette_written_on_a_full_disk_keeps_the_previous_one(
     assert leftovers(tmp_path, "TC-001.yaml") == []
 
 
-def test_a_model_call_failing_while_recording_is_an_error_in_the_results(
+def test_a_model_call_failing_at_the_first_case_writes_no_results(
     suite_copy: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     broken = FakeReply(status=500, text="boom", headers={"x-should-retry": "false"})
@@ -1049,9 +1049,11 @@ def test_a_model_call_failing_while_recording_is_an_error_in_the_results(
     assert "Traceback" not in output and "site-packages" not in output
     # A server error that survives the retries meets every case: the run stops at once.
     assert "STOPPED at TC-001" in output and "HTTP 500" in output
-    results = json.loads((suite_copy.path / "reports" / "results-loopback-model.json").read_text())
-    assert [(c["id"], c["outcome"]) for c in results["cases"]] == [("TC-001", "error")]
-    assert "HTTP 500" in results["cases"][0]["error"]
+    # stopped before any case was judged: nothing was measured, so nothing is written (a
+    # results file holding only this error would read as the model's result)
+    assert "no case was judged, so no results file or report was written" in output
+    assert not (suite_copy.path / "reports" / "results-loopback-model.json").exists()
+    assert not (suite_copy.path / "reports" / "latest.html").exists()
     assert not (suite_copy.path / "cassettes" / "loopback-model" / "TC-001.yaml").exists()
 
 
@@ -2204,6 +2206,7 @@ def test_a_key_echoed_while_recording_reaches_no_suite_output_results_or_report(
         model="reference", replies="reference", cases=(CaseResult(id="TC-001", outcome="passed"),)
     )
     write_results(reference, pytester.path / "reports")
+    before = sorted((pytester.path / "reports").rglob("*.*"))
     with FakeMessagesServer(handler=lambda body: _echoing_error(status_code)) as server:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
         result = pytester.runpytest_subprocess(
@@ -2219,9 +2222,13 @@ def test_a_key_echoed_while_recording_reaches_no_suite_output_results_or_report(
         )
     output = result.stdout.str() + result.stderr.str()
     assert f"HTTP {status_code}" in output and "[redacted]" in output, output[-3000:]
-    assert "new error TC-001" in output  # the summary's line against the reference results
     _no_secret(output)
     written = sorted((pytester.path / "reports").rglob("*.*"))
+    if status_code == 401:  # stopped before any case was judged: nothing more is written
+        assert "no results file or report was written" in output
+        assert written == before
+        return
+    assert "new error TC-001" in output  # the summary's line against the reference results
     assert {p.suffix for p in written} == {".json", ".html"} and len(written) >= 4
     for path in written:
         text = path.read_text()

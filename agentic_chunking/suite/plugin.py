@@ -539,11 +539,18 @@ def _stop_if_systemic(suite: SuiteSession, case_id: str, error: Exception) -> st
         return str(error)
     reason = redact(failure.message if failure is not None else str(error))
     done = len(suite.results)
-    # The case it stopped at could not run: it is an error in the results, never missing.
-    suite.results[case_id] = _stamped(suite, CaseResult(id=case_id, outcome="error", error=reason))
+    if done:
+        # The case it stopped at could not run: beside cases that did, it is an error in
+        # the results, never missing. A stop before any case was judged measured nothing:
+        # no results file or report is written (its cassettes are kept as they were).
+        suite.results[case_id] = _stamped(
+            suite, CaseResult(id=case_id, outcome="error", error=reason)
+        )
     suite.stopped_at = case_id
     suite.stopped = f"agentic-chunking stopped at {case_id}: {reason} No further case was run" + (
-        f"; the {done} case(s) judged before it are kept in the results." if done else "."
+        f"; the {done} case(s) judged before it are kept in the results."
+        if done
+        else "; no case was judged, so no results file or report was written."
     )
     _exit(suite.stopped)
 
