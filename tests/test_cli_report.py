@@ -152,3 +152,21 @@ def test_a_gate_without_a_comparison_is_a_usage_error(
     err = capsys.readouterr().err
     assert "--fail-on and --json need a comparison" in err and err.count("\n") == 1
     assert not out.exists()
+
+
+def test_one_run_given_twice_states_the_verdict_same(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A CI job that compares a file with itself (or a copy) gets the verdict line and a
+    JSON verdict, never a silent "nothing to compare"."""
+    copy = tmp_path / "results-A.json"
+    shutil.copy(REFERENCE, copy)
+    target = tmp_path / "comparison.json"
+    status = main(
+        ["report", str(REFERENCE), str(copy), "--fail-on", "review", "--json", str(target)]
+        + ["-o", str(tmp_path / "out.html")]
+    )
+    assert status == 0
+    out = capsys.readouterr().out
+    assert "verdict against reference: same (both files hold this one run)" in out
+    assert json.loads(target.read_text())["verdict"] == "same"

@@ -136,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"report written to {path}")
     if args.json_out is not None:
         print(f"comparison written to {write_comparison(comparison, args.json_out)}")
-    if len(comparison.columns) > 1:
+    if len(comparison.columns) > 1 or comparison.one_run_twice:
         print(comparison.summary)
     if args.fail_on is not None and at_or_above(comparison.verdict, args.fail_on):
         return 1

@@ -129,6 +129,9 @@ class Comparison:
     display order: new errors, new warnings, dropped facts, flagged rewordings."""
     resolved: tuple[Change, ...] = ()
     """Base findings gone in a run, one line per proposition or sentence."""
+    one_run_twice: bool = False
+    """Two runs were given and they are one run (the same results file twice, or a copy):
+    the verdict is ``same``, stated as such, never "nothing to compare"."""
 
     @property
     def verdict(self) -> str:
@@ -140,6 +143,8 @@ class Comparison:
     def summary(self) -> str:
         """The verdict in one line, as the terminal and the CI log show it:
         ``verdict against BASE: unsafe (2 new errors, 1 dropped fact)``."""
+        if self.one_run_twice and self.columns:
+            return f"verdict against {self.reference.label}: same (both files hold this one run)"
         if len(self.columns) < 2:
             return "nothing to compare: one run"
         detail = f" ({self.detail})" if self.detail else ""
@@ -364,6 +369,11 @@ def compare_runs(runs: Sequence[RunResults], *, baseline: RunResults | None = No
     base, others = order_runs(runs, baseline)
     if base is None:
         return Comparison((), ())
+    if not others and len(runs) + (baseline is not None) >= 2:
+        label = column_labels([base], None)[0]
+        return Comparison(
+            (Column(label, base, is_baseline=baseline is not None),), (), one_run_twice=True
+        )
     if baseline is not None:
         labels = column_labels(others, base)
     else:
