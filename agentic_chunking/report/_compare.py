@@ -370,7 +370,9 @@ def compare_runs(runs: Sequence[RunResults], *, baseline: RunResults | None = No
     if base is None:
         return Comparison((), ())
     if not others and len(runs) + (baseline is not None) >= 2:
-        label = column_labels([base], None)[0]
+        label = (column_labels([], base) if baseline is not None else column_labels([base], None))[
+            0
+        ]
         return Comparison(
             (Column(label, base, is_baseline=baseline is not None),), (), one_run_twice=True
         )
