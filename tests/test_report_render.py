@@ -212,6 +212,23 @@ def test_build_report_writes_latest_and_timestamped_copy(
     assert copy.read_text(encoding="utf-8") == path.read_text(encoding="utf-8")
 
 
+def test_build_report_keeps_only_the_newest_timestamped_copies(
+    tmp_path: Path, reference: RunResults
+) -> None:
+    from agentic_chunking.report._results import HISTORY_KEEP
+
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    for day in range(1, HISTORY_KEEP + 6):  # older copies, as earlier runs left them
+        (reports / f"report-202601{day:02d}-120000.html").write_text("old", encoding="utf-8")
+    (reports / "report-mine.html").write_text("a file of the user's", encoding="utf-8")
+    build_report([reference], reports_dir=reports)
+    copies = sorted(reports.glob("report-2*.html"))
+    assert len(copies) == HISTORY_KEEP
+    assert copies[0].name == "report-20260107-120000.html"  # the six oldest are gone
+    assert (reports / "report-mine.html").exists()
+
+
 def test_headline_shows_coverage_and_estimated_cost(
     reference: RunResults, upgrade: RunResults
 ) -> None:

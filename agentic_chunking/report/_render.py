@@ -22,7 +22,7 @@ from ._compare import Comparison, compare_runs
 from ._metrics import metric_statuses, missing_themes
 from ._plots import CAPTIONS, all_plots
 from ._records import FindingRecord
-from ._results import CaseResult, RunResults, stamp
+from ._results import CaseResult, RunResults, prune_history, stamp
 from ._tables import by_category, check_names, comparison_frame, model_totals, summary_frame
 from ._warnings import warning_groups
 
@@ -280,7 +280,8 @@ def build_report(
     plots: bool = True,
     comparison: Comparison | None = None,
 ) -> Path:
-    """Write ``reports_dir/latest.html`` and ``report-YYYYmmdd-HHMMSS.html``; return latest.
+    """Write ``reports_dir/latest.html`` and ``report-YYYYmmdd-HHMMSS.html`` (the newest
+    ``HISTORY_KEEP`` of those are kept); return latest.
 
     The two files are identical (and redacted, as every page); the directory is created
     when missing. ``comparison`` as in ``render_report``.
@@ -294,4 +295,5 @@ def build_report(
     latest = reports_dir / "latest.html"
     write_text_atomic(latest, html)
     write_text_atomic(reports_dir / f"report-{stamp(moment)}.html", html)
+    prune_history(reports_dir, "report", suffix=".html")
     return latest

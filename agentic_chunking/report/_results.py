@@ -434,11 +434,13 @@ def write_results(run: RunResults, reports_dir: Path, *, judged: bool = True) ->
     return latest
 
 
-def prune_history(history: Path, stem: str, *, keep: int = HISTORY_KEEP) -> list[Path]:
-    """Delete all but the newest ``keep`` files ``<stem>-YYYYmmdd-HHMMSS.json`` in
+def prune_history(
+    history: Path, stem: str, *, keep: int = HISTORY_KEEP, suffix: str = ".json"
+) -> list[Path]:
+    """Delete all but the newest ``keep`` files ``<stem>-YYYYmmdd-HHMMSS<suffix>`` in
     ``history`` (by the stamp in the name); return the deleted paths. Other files (another
     model, an unjudged run, a file a person put there) are never touched."""
-    pattern = re.compile(re.escape(stem) + r"-(\d{8}-\d{6})\.json")
+    pattern = re.compile(re.escape(stem) + r"-(\d{8}-\d{6})" + re.escape(suffix))
     stamped = sorted(
         (match.group(1), path)
         for path in history.iterdir()
