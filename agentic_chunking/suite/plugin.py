@@ -621,9 +621,14 @@ def pytest_sessionfinish(session: pytest.Session) -> Generator[None]:
         try:
             _write_results_and_report(suite)
         except KeyboardInterrupt:
+            saved = (
+                f"the results were saved to {suite.results_path}, the report was not"
+                if suite.results_path is not None
+                else "neither the results nor the report was saved"
+            )
             suite.report_error = (
-                "interrupted while writing the results and the report; every file written "
-                "is whole (each replaces the previous one atomically)"
+                f"interrupted while writing them: {saved}; every file is whole (each "
+                "replaces the previous one atomically) and the previous report is unchanged"
             )
             suite.exit_status = EXIT_TERMINATED if suite.terminated else EXIT_INTERRUPTED
     result = yield
