@@ -795,6 +795,9 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
             say(f"  ... and {rest} more in the report")
     if suite.results_error is not None:
         say(f"results NOT SAVED: {suite.results_error}", red=True)
+    if suite.results_path is not None:
+        unjudged = " (not judged: --no-judge)" if suite.judge_model is None else ""
+        say(f"results: {suite.results_path}{unjudged}")
     if suite.report_path is not None:
         say(f"report: {suite.report_path}")
     if suite.baseline_error is not None:
