@@ -196,3 +196,36 @@ def test_bad_numbers_are_refused_by_argparse(
         main(["chunk", "doc.txt", "--max-concurrency", "0"])
     assert caught.value.code == 2
     assert "'0' must be 1 or more" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("model", "note"),
+    [
+        (
+            "claude-sonet-9",
+            "does not list the model 'claude-sonet-9'; did you mean 'claude-sonnet-9'",
+        ),
+        ("claude-old-1", "marks the model 'claude-old-1' deprecated (end of life 2026-01-05)"),
+        ("claude-sonnet-9", None),
+        ("openai:gpt-x", None),  # another provider's table is not the SDK's
+    ],
+)
+def test_a_dry_run_notes_a_model_the_sdk_does_not_list_or_retires(
+    model: str,
+    note: str | None,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agentic_chunking.client import _config
+
+    table = (("claude-sonnet-9", "claude-old-1"), {"claude-old-1": "2026-01-05"})
+    monkeypatch.setattr(_config, "sdk_model_table", lambda: table)
+    document = tmp_path / "doc.txt"
+    document.write_text("Lithium-ion batteries store energy. They power phones.\n")
+    assert main(["chunk", str(document), "--dry-run", "--model", model]) == 0  # never fails
+    notes = [line for line in capsys.readouterr().out.splitlines() if line.startswith("note:")]
+    if note is None:
+        assert notes == []
+    else:
+        assert len(notes) == 1 and note in notes[0], notes

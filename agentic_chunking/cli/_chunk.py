@@ -37,7 +37,9 @@ from ..client import (
     MODEL_ENV_VAR,
     OPENAI_BASE_URL_ENV_VAR,
     TIMEOUT_ENV_VAR,
+    deprecation_notice,
     resolve_model,
+    unlisted_notice,
 )
 from ..pipeline._cache import ReplyCache
 from ..pipeline._plan import plan_run
@@ -219,7 +221,11 @@ def run(args: argparse.Namespace) -> int:
             grouping_max_tokens=args.grouping_max_tokens,
             extraction_max_tokens=args.extraction_max_tokens,
         )
+        model = resolve_model(args.model)
+        notices = [n for n in (unlisted_notice(model), deprecation_notice(model)) if n]
         print("\n".join([f"plan for {args.path} (no model called):", *plan.lines()]))
+        for notice in notices:
+            print(f"note: {notice}")
         return 0
     cache = _reply_cache(args)
     display = RunDisplay(model=resolve_model(args.model), prefix=PREFIX, quiet=args.quiet)

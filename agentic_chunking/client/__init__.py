@@ -48,6 +48,7 @@ from ._config import (
     resolve_timeout,
     sdk_model_table,
     shown_url,
+    unlisted_notice,
 )
 from ._openai import make_openai_client
 from ._prices import (
@@ -102,4 +103,5 @@ __all__ = [
     "resolve_timeout",
     "sdk_model_table",
     "shown_url",
+    "unlisted_notice",
 ]

@@ -10,6 +10,7 @@ credentials or query string it may carry (through the one redaction function,
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import typing
@@ -198,6 +199,22 @@ def deprecation_notice(model: str, *, role: str = "model") -> str | None:
     return (
         f"the installed anthropic SDK marks the {role} {model!r} deprecated (end of life "
         f"{end_of_life}); choose another before then ({models_to_choose_from(most=3)})"
+    )
+
+
+def unlisted_notice(model: str) -> str | None:
+    """One line when the installed anthropic SDK's model table does not list ``model`` (a
+    bare Anthropic id; a typo such as "claude-sonet-4-6", or an id of a proxy), with the
+    closest listed ids; None when it lists it, or lists none. A notice before anything is
+    paid for, never a failure: the API decides."""
+    listed, _ = sdk_model_table()
+    if not listed or model in listed or ":" in model:
+        return None
+    close = difflib.get_close_matches(model, listed, n=2, cutoff=0.8)
+    hint = f"did you mean {' or '.join(repr(c) for c in close)}? " if close else ""
+    return (
+        f"the installed anthropic SDK does not list the model {model!r}; {hint}a call fails "
+        f"if the API does not know it ({models_to_choose_from(most=3)})"
     )
 
 
