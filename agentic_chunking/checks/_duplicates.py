@@ -17,11 +17,16 @@ Three relations between two propositions, from the strongest:
 ``find_duplicates`` reports the first as errors and the other two as warnings. Pairs are
 not compared all against all: candidates come from an inverted index of stem keys
 (:mod:`._candidates`), then the exact relations decide, so the work grows about linearly.
+
+A fourth, weaker relation comes from outside: pairs an embedder found close in meaning
+(the ``semantic`` extra; the judge layer finds them and passes them in as ``similar``).
+Those the lexical rules leave open (:func:`open_similar_pairs`) are warnings of kind
+``similar_meaning``: candidates for the judge, whose confirmation makes them errors.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from ._cached import CACHE_SIZE as _CACHE
@@ -38,7 +43,10 @@ REWORDED = "reworded_duplicate"
 """Probably the same fact in other words (:func:`same_fact` but not certain)."""
 CONTAINED = "contained_duplicate"
 """One proposition states all of another and more."""
-DUPLICATE_KINDS = (EXACT, CERTAIN, REWORDED, CONTAINED)
+SIMILAR = "similar_meaning"
+"""Close in meaning by an embedder's vectors while the lexical rules find nothing: maybe the
+same fact in other words, maybe two facts about one subject (the judge decides)."""
+DUPLICATE_KINDS = (EXACT, CERTAIN, REWORDED, CONTAINED, SIMILAR)
 
 _QUANTIFIER_CLASSES: dict[str, str] = {
     word: label
@@ -264,20 +272,66 @@ def duplicate_kind(first: str, later: str) -> str | None:
     return None
 
 
-def find_duplicates(chunks: Sequence[Sequence[str]]) -> list[Finding]:
+def find_duplicates(
+    chunks: Sequence[Sequence[str]], *, similar: Iterable[tuple[int, int]] = ()
+) -> list[Finding]:
     """Return one finding per proposition that repeats an earlier one.
 
     Chunks are read in order, propositions in order (see :func:`duplicate_pairs`). A
     proposition certainly the same fact as an earlier one gives an **error**; a possible
     duplicate (kind ``reworded_duplicate``) or a containment (``contained_duplicate``)
-    gives a **warning**. Each finding has the chunk index of the copy and a reason naming
-    the first occurrence. Empty list when every fact appears once.
+    gives a **warning**. ``similar`` holds pairs ``(earlier, later)`` of indexes into the
+    propositions of all chunks in order, found close in meaning by other means (an
+    embedder); each later proposition of an open pair (:func:`open_similar_pairs`) without
+    a lexical finding gets a **warning** of kind ``similar_meaning`` naming its earliest
+    partner. Each finding has the chunk index of the copy and a reason naming the first
+    occurrence; findings are in the order of the copies. Empty list when every fact
+    appears once.
     """
     flat = [(c, p) for c, chunk in enumerate(chunks) for p in chunk]
+    texts = [p for _, p in flat]
+    pairs = duplicate_pairs(texts)
+    pairs += _first_partners(open_similar_pairs(texts, similar, lexical=pairs))
     return [
         _finding(flat[j], flat[i][0], flat[i][1], kind)
-        for j, i, kind in duplicate_pairs([p for _, p in flat])
+        for j, i, kind in sorted(pairs, key=lambda pair: pair[1])
     ]
+
+
+def open_similar_pairs(
+    texts: Sequence[str],
+    pairs: Iterable[tuple[int, int]],
+    *,
+    lexical: Sequence[tuple[int, int, str]] | None = None,
+) -> list[tuple[int, int]]:
+    """The pairs ``(earlier, later)`` of ``pairs`` (indexes into ``texts``, found close in
+    meaning by other means) that the lexical rules leave open, sorted: the later text has
+    no finding of :func:`duplicate_pairs` (``lexical``, computed when None), and nothing
+    certain tells the two apart: they have the same polarity, and the numbers of one are
+    all among the other's (a repeated fact keeps its numbers; "5.5 percent" and "5.75
+    percent" are two facts, however close their vectors)."""
+    if lexical is None:
+        lexical = duplicate_pairs(texts)
+    reported = {later for _, later, _ in lexical}
+    kept: set[tuple[int, int]] = set()
+    for pair in pairs:
+        first, later = sorted(pair)
+        if first == later or later in reported or first < 0 or later >= len(texts):
+            continue
+        a, b = profile(texts[first]), profile(texts[later])
+        if a.negated != b.negated or not (a.numbers <= b.numbers or b.numbers <= a.numbers):
+            continue
+        kept.add((first, later))
+    return sorted(kept, key=lambda pair: (pair[1], pair[0]))
+
+
+def _first_partners(pairs: Sequence[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """One ``(earliest, later, SIMILAR)`` per later text of ``pairs`` (sorted by later)."""
+    out: list[tuple[int, int, str]] = []
+    for first, later in pairs:
+        if not out or out[-1][1] != later:
+            out.append((first, later, SIMILAR))
+    return out
 
 
 def duplicate_pairs(texts: Sequence[str]) -> list[tuple[int, int, str]]:
@@ -353,6 +407,7 @@ def _finding(original: tuple[int, str], chunk_index: int, proposition: str, kind
         CERTAIN: "restates the same fact (same words in another order)",
         REWORDED: "may restate, reworded, the fact",
         CONTAINED: "overlaps (one states all of the other) the fact",
+        SIMILAR: "is close in meaning (embedding similarity) to the fact",
     }[kind]
     return Finding(
         proposition=proposition,

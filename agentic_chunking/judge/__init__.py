@@ -5,14 +5,16 @@ chunks as numbered sentences, its numbered propositions and the pairs that may s
 fact, and answers per proposition (supported, citing the source sentence by number; or
 not supported / needs context / not atomic, with a short reason) and per pair (same fact
 or not, with a short reason): one call per case, two or three for a
-large one. ``combine`` merges its verdicts with the deterministic findings (deterministic
+large one. The pairs are lexical (``candidate_pairs``) and, with the ``semantic``
+extra, close in meaning (``_similar``: each also a ``similar_meaning`` warning of
+``assess``). ``combine`` merges its verdicts with the deterministic findings (deterministic
 errors first); ``assess`` runs every check on one output and takes the judgement in (the
 suite's verdict on a case, and ``agentic-chunking check``'s on any output). The suite
 sends these calls through the case's cassette, so the judge's verdicts replay offline
 like every other model call.
 
 Layering: suite, cli -> judge -> (report's records, pipeline's call loop, parse, prompts,
-checks); nothing below imports this package.
+checks, semantic's finder of pairs close in meaning); nothing below imports this package.
 """
 
 from ._assess import (

@@ -40,7 +40,8 @@ from ..checks import (
 )
 from ..report import CheckResult, FindingRecord, Usage
 from ._combine import combine
-from ._request import number_propositions
+from ._request import lexical_candidate_pairs, number_propositions
+from ._similar import default_finder, similar_meaning_pairs
 from ._verdicts import Judgement
 
 JUDGE_CHECK = "judge"
@@ -111,7 +112,7 @@ def assess(
     runners: dict[str, Callable[[], list[Finding]]] = {
         NO_INVENTION: lambda: find_inventions(propositions, source or ""),
         NO_UNRESOLVED_PRONOUNS: lambda: find_unresolved_pronouns(propositions, source),
-        NO_DUPLICATION: lambda: find_duplicates(chunks),
+        NO_DUPLICATION: lambda: find_duplicates(chunks, similar=_similar(chunks)),
         SELF_CONTAINED: lambda: find_not_self_contained(propositions),
     }
     runnable = [r for r in runners if r in rules and (source is not None or r not in NEEDS_SOURCE)]
@@ -142,6 +143,17 @@ def assess(
         checks[COVERAGE] = CheckResult.from_findings(stated.findings(coverage_severity))
         covered = (stated.covered, stated.facts)
     return Assessment(checks, covered)
+
+
+def _similar(chunks: Sequence[Sequence[str]]) -> list[tuple[int, int]]:
+    """The pairs close in meaning that the judge is also sent (``candidate_pairs``), as
+    indexes into the propositions of all chunks in order; none without the extra."""
+    finder = default_finder()
+    if finder is None:
+        return []
+    numbered = number_propositions(chunks)
+    lexical = {(a - 1, b - 1) for a, b in lexical_candidate_pairs(numbered)}
+    return similar_meaning_pairs([p.text for p in numbered], known=lexical, finder=finder)
 
 
 def judge_check(judgement: Judgement | None) -> CheckResult | None:

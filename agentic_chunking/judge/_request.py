@@ -32,6 +32,7 @@ from .._models import AgenticChunkInput, AgenticResponse
 from .._text import split_sentences
 from ..checks import same_fact
 from ..checks._language import profile
+from ._similar import similar_meaning_pairs
 from ._verdicts import Pair
 
 MAX_PROPOSITIONS_PER_CALL = 50
@@ -107,7 +108,22 @@ def number_sentences(inputs: Iterable[AgenticChunkInput]) -> list[SourceSentence
 
 
 def candidate_pairs(propositions: Sequence[Numbered]) -> list[Pair]:
-    """The pairs (earlier, later) that may state one fact, in order.
+    """The pairs (earlier, later) that may state one fact, in order of later then earlier:
+    the lexical ones (:func:`lexical_candidate_pairs`) and, with the ``semantic`` extra,
+    those close in meaning that no lexical rule settles (``_similar``)."""
+    lexical = lexical_candidate_pairs(propositions)
+    position = {p.number: i for i, p in enumerate(propositions)}
+    similar = similar_meaning_pairs(
+        [p.text for p in propositions], known={(position[a], position[b]) for a, b in lexical}
+    )
+    if not similar:
+        return lexical
+    added = [(propositions[i].number, propositions[j].number) for i, j in similar]
+    return sorted([*lexical, *added], key=lambda pair: (pair[1], pair[0]))
+
+
+def lexical_candidate_pairs(propositions: Sequence[Numbered]) -> list[Pair]:
+    """The pairs (earlier, later) that may state one fact by their words, in order.
 
     A pair is a candidate when :func:`~agentic_chunking.checks.same_fact` says so, or
     when the two share at least ``POSSIBLE_DUPLICATE_OVERLAP`` of their content stems:

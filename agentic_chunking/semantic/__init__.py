@@ -11,6 +11,10 @@ similarity curve and the boundaries behind them (``SplitExplanation``), which
 dependency-free stand-in for tests and demos. Segments are sentences: the hard-wrapped
 lines of a paragraph are joined first (``soft_line_breaks``), so a text wrapped at 72
 columns splits as the same text unwrapped would.
+
+``_duplicates`` serves the duplicate checks: ``SimilarityFinder`` returns the pairs of an
+output's propositions close in meaning (``SimilarPair`` records); the judge layer takes
+the extra's default finder from it (MiniLM, at a measured threshold).
 """
 
 from ._embedders import Embedder, HashingEmbedder, MiniLMEmbedder

@@ -134,6 +134,8 @@ def cassette_error(
     ``error`` has nothing to do with a cassette."""
     if not any(_is_unmatched(e) for e in error_chain(error)):
         return None
+    from ..semantic._duplicates import SEMANTIC_DUPLICATES_ENV_VAR
+
     command = rerecord_command(case_id, model)
     if not path.exists():
         return CassetteError(
@@ -142,7 +144,9 @@ def cassette_error(
     return CassetteError(
         f"{case_id}: the cassette {path} has no recorded reply for a request this run made "
         f"(it is stale: a prompt, the case input, the settings or the judge model changed "
-        f"since it was recorded). Re-record it with: {command}"
+        f"since it was recorded, or the judge's pairs did: with the semantic extra "
+        f"installed, pairs close in meaning are added; {SEMANTIC_DUPLICATES_ENV_VAR}=off "
+        f"leaves them out). Re-record it with: {command}"
     )
 
 

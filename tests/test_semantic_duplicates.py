@@ -1,0 +1,144 @@
+"""``semantic._duplicates``: the pairs of an output close in meaning, and the extra's
+shared finder.
+
+A fake embedder (vectors chosen by hand) keeps these tests fast and free of any model's
+numbers; ``tests/test_judge_similar.py`` runs MiniLM end to end.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agentic_chunking.semantic import HashingEmbedder
+from agentic_chunking.semantic import _duplicates as semantic_duplicates
+from agentic_chunking.semantic._duplicates import (
+    MINILM_DUPLICATE_THRESHOLD,
+    SEMANTIC_DUPLICATES_ENV_VAR,
+    CachedEmbedder,
+    SimilarityFinder,
+    SimilarPair,
+    default_finder,
+)
+
+# Two propositions of one fact that share almost no content word (no lexical rule sees
+# them), and a third, another fact about the same subject.
+INSULIN = "Insulin lowers blood sugar."
+REWORDED = "Insulin reduces the level of glucose in the blood."
+OTHER = "The pancreas makes insulin in its beta cells."
+ROME = "The bank opened a branch in Rome in 1402."
+
+
+class FakeEmbedder:
+    """Hand-chosen vectors: INSULIN and REWORDED close (cosine 0.96), the rest apart.
+    Counts the texts it is asked to embed."""
+
+    name = "fake"
+
+    def __init__(self, vectors: dict[str, list[float]] | None = None) -> None:
+        self.vectors = vectors or {
+            INSULIN: [1.0, 0.0, 0.0, 0.0],
+            REWORDED: [0.96, 0.28, 0.0, 0.0],
+            OTHER: [0.5, 0.0, 0.866, 0.0],
+            ROME: [0.0, 0.0, 0.0, 1.0],
+        }
+        self.asked: list[str] = []
+
+    def __call__(self, texts: list[str], /) -> np.ndarray:
+        self.asked += texts
+        return np.array([self.vectors.get(t, [0.0, 0.0, 0.0, 0.0]) for t in texts])
+
+
+def fake_finder(threshold: float = 0.9) -> SimilarityFinder:
+    return SimilarityFinder(FakeEmbedder(), threshold)
+
+
+def test_the_finder_returns_the_pairs_that_reach_the_threshold_in_order() -> None:
+    texts = [ROME, INSULIN, OTHER, REWORDED]
+    pairs = fake_finder(0.9).pairs(texts)
+    assert [(p.first, p.later) for p in pairs] == [(1, 3)]
+    assert pairs[0] == SimilarPair(1, 3, pytest.approx(0.96))
+    # lower the bar and the other fact about insulin (cosine 0.5 and 0.48) comes in too
+    assert [(p.first, p.later) for p in fake_finder(0.45).pairs(texts)] == [
+        (1, 2),
+        (1, 3),
+        (2, 3),
+    ]
+
+
+def test_the_finder_finds_nothing_between_distinct_facts_or_in_a_lone_text() -> None:
+    assert fake_finder(0.9).pairs([INSULIN, OTHER, ROME]) == []
+    assert fake_finder(0.9).pairs([INSULIN]) == []
+
+
+def test_a_text_without_a_vector_direction_is_similar_to_nothing() -> None:
+    assert fake_finder(-1.0).pairs(["", INSULIN]) == [SimilarPair(0, 1, 0.0)]
+    assert fake_finder(0.5).pairs(["", "   "]) == []
+
+
+def test_vectors_are_normalised_so_the_threshold_is_a_cosine() -> None:
+    embedder = FakeEmbedder({INSULIN: [10.0, 0.0], REWORDED: [0.5, 0.5]})
+    (pair,) = SimilarityFinder(embedder, 0.7).pairs([INSULIN, REWORDED])
+    assert pair.cosine == pytest.approx(0.7071, abs=1e-4)
+
+
+def test_repeated_texts_are_embedded_once_and_pair_with_cosine_one() -> None:
+    finder = fake_finder()
+    pairs = finder.pairs([INSULIN, ROME, INSULIN])
+    assert [(p.first, p.later, round(p.cosine, 6)) for p in pairs] == [(0, 2, 1.0)]
+    assert isinstance(finder.embedder, FakeEmbedder)
+    assert finder.embedder.asked == [INSULIN, ROME]
+
+
+def test_the_blocked_similarity_matrix_gives_the_pairs_of_the_whole_one(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    texts = [f"Fact number {i} about item {i % 7}." for i in range(40)]
+    finder = SimilarityFinder(HashingEmbedder(dimensions=64), 0.6)
+    whole = finder.pairs(texts)
+    monkeypatch.setattr(semantic_duplicates, "_BLOCK", 3)
+    assert finder.pairs(texts) == whole and whole
+
+
+def test_the_cached_embedder_embeds_each_text_once_and_keeps_the_order() -> None:
+    fake = FakeEmbedder()
+    cached = CachedEmbedder(fake, max_texts=3, batch_size=2)
+    first = cached([REWORDED, INSULIN, REWORDED])
+    assert np.allclose(first, fake([REWORDED, INSULIN, REWORDED]))
+    fake.asked.clear()
+    cached([INSULIN, OTHER])
+    assert fake.asked == [OTHER]  # INSULIN remembered
+    cached([ROME])  # a fourth text: the least recently used (REWORDED) is forgotten
+    fake.asked.clear()
+    cached([REWORDED, INSULIN])
+    assert fake.asked == [REWORDED]
+
+
+def test_without_the_extra_or_when_switched_off_there_is_no_default_finder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(semantic_duplicates, "_extra_installed", lambda: True)
+    monkeypatch.delenv(SEMANTIC_DUPLICATES_ENV_VAR, raising=False)
+    finder = default_finder()
+    assert finder is not None and finder.threshold == MINILM_DUPLICATE_THRESHOLD
+    assert default_finder() is finder  # one shared finder: one model, one vector memory
+    monkeypatch.setenv(SEMANTIC_DUPLICATES_ENV_VAR, "off")
+    assert default_finder() is None
+    monkeypatch.setenv(SEMANTIC_DUPLICATES_ENV_VAR, "on")
+    monkeypatch.setattr(semantic_duplicates, "_extra_installed", lambda: False)
+    assert default_finder() is None
+
+
+def test_a_text_keeps_its_closest_earlier_partners_only() -> None:
+    vectors = {f"t{i}": [1.0, 0.01 * i] for i in range(6)}  # all close, t4 closest to t5
+    finder = SimilarityFinder(FakeEmbedder(vectors), 0.9, max_partners=2)
+    pairs = finder.pairs(list(vectors))
+    assert [(p.first, p.later) for p in pairs if p.later == 5] == [(3, 5), (4, 5)]
+    assert [(p.first, p.later) for p in pairs if p.later == 2] == [(0, 2), (1, 2)]
+    assert len(pairs) == 1 + 2 * 4  # linear in the number of texts
+
+
+def test_near_identical_texts_give_a_number_of_pairs_linear_in_their_number() -> None:
+    texts = [f"The bridge carried {n} vehicles a day in the year it opened." for n in range(600)]
+    pairs = SimilarityFinder(HashingEmbedder(), 0.5).pairs(texts)
+    assert len(pairs) == 3 * (len(texts) - 3) + 0 + 1 + 2
