@@ -114,11 +114,13 @@ def test_the_cached_embedder_embeds_each_text_once_and_keeps_the_order() -> None
     assert fake.asked == [REWORDED]
 
 
-def test_without_the_extra_or_when_switched_off_there_is_no_default_finder(
+def test_without_the_extra_or_unless_switched_on_there_is_no_default_finder(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(semantic_duplicates, "_extra_installed", lambda: True)
     monkeypatch.delenv(SEMANTIC_DUPLICATES_ENV_VAR, raising=False)
+    assert default_finder() is None  # off unless switched on
+    monkeypatch.setenv(SEMANTIC_DUPLICATES_ENV_VAR, "on")
     finder = default_finder()
     assert finder is not None and finder.threshold == MINILM_DUPLICATE_THRESHOLD
     assert default_finder() is finder  # one shared finder: one model, one vector memory

@@ -144,9 +144,9 @@ def cassette_error(
     return CassetteError(
         f"{case_id}: the cassette {path} has no recorded reply for a request this run made "
         f"(it is stale: a prompt, the case input, the settings or the judge model changed "
-        f"since it was recorded, or the judge's pairs did: with the semantic extra "
-        f"installed, pairs close in meaning are added; {SEMANTIC_DUPLICATES_ENV_VAR}=off "
-        f"leaves them out). Re-record it with: {command}"
+        f"since it was recorded, or the judge's pairs did: {SEMANTIC_DUPLICATES_ENV_VAR}=on "
+        f"adds pairs close in meaning, so replay with the setting it was recorded with). "
+        f"Re-record it with: {command}"
     )
 
 
