@@ -217,3 +217,44 @@ def test_a_listed_paraphrase_states_its_word() -> None:
     source = CLUSTER + " Most commercial panels use crystalline silicon cells."
     props = [*STATED, "Most commercial panels employ crystalline silicon cells."]
     assert find_uncovered_sentences(props, source) == []
+
+
+PARTS = (
+    "The separator is a thin porous membrane which keeps the anode and the cathode apart. "
+    "Pumps keep water moving through the plant. "
+    "The angle of the dance shows the direction of the food, and its duration indicates "
+    "the distance. "
+    "Kubernetes automates the deployment, scaling and management of containerized "
+    "applications."
+)
+PARTS_STATED = [
+    "The separator is a thin porous membrane.",
+    "The separator keeps the anode and the cathode apart.",
+    "Pumps keep water moving through the plant.",
+    "The angle of the dance shows the direction of the food.",
+    "The duration of the dance indicates the distance.",
+    "Kubernetes automates the deployment of containerized applications.",
+    "Kubernetes automates the scaling of containerized applications.",
+    "Kubernetes automates the management of containerized applications.",
+]
+
+
+@pytest.mark.parametrize(
+    ("dropped", "words"),
+    [
+        # "keep" of another sentence's proposition does not state this one's
+        ("The separator keeps the anode and the cathode apart.", "keeps"),
+        # "shows" stands for the sentence's own "shows", not for its "indicates"; "its"
+        # keeps its noun
+        ("The duration of the dance indicates the distance.", "duration, indicates"),
+        # "the deployment, scaling and management of ...": spelled out, no reference
+        ("Kubernetes automates the deployment of containerized applications.", "deployment"),
+    ],
+)
+def test_a_word_is_stated_only_by_a_proposition_about_its_sentence(
+    dropped: str, words: str
+) -> None:
+    assert find_uncovered_sentences(PARTS_STATED, PARTS) == []
+    props = [p for p in PARTS_STATED if p != dropped]
+    (finding,) = find_uncovered_sentences(props, PARTS)
+    assert f"no proposition states part of this sentence: {words} " in finding.reason

@@ -10,11 +10,13 @@ one of its numbers. Sentences that state no fact are not judged: headings (no ve
 A sentence split into several propositions loses one fact without falling under
 ``COVERED`` ("... automates the deployment, scaling and management of ..." with
 "scaling" in no proposition). Its mark is a fact word (a noun or verb: no adjective,
-adverb, unit, causative "let"/"make", nor a noun after "the"/"this"/"its" that a
-proposition resolves) that no proposition states, by stem or listed paraphrase. That
+adverb, unit, causative "let"/"make", nor a noun after "the"/"this" that a proposition
+may resolve, unless an "of" spells it out) that no proposition about the sentence
+states, by stem or by a listed paraphrase that is no other word of the sentence. That
 is evidence only when the output keeps the passage's own words, as the extraction prompt
-asks: the sentence is partly stated when the propositions state all but at most
-``KEPT_ELSEWHERE`` of the source's other fact words (``MIN_EVIDENCE`` of them or more).
+asks: the sentence is partly stated when the propositions leave at most
+``KEPT_ELSEWHERE`` of the source's other fact words unstated (``MIN_EVIDENCE`` of them
+or more stated).
 An output that rewords or leaves words out throughout (a summary, a paraphrase) is judged
 by ``COVERED`` alone, as a reader would: its missing words are its style, not a lost
 fact.
@@ -31,6 +33,7 @@ from ._align import Sentence, _sentence, align, source_sentences
 from ._finding import COVERAGE, ERROR, UNCOVERED_SENTENCE, WARNING, Finding, Severity
 from ._language import (
     GLUE_WORDS,
+    Token,
     can_be_verb,
     profile,
     stem,
@@ -53,7 +56,9 @@ MIN_EVIDENCE = 5
 style to compare with)."""
 _CAUSATIVE = frozenset(stem(w) for w in word_set("let make get"))
 """Verbs whose fact is the verb after them ("lets ions pass": "ions pass")."""
-_REFERRING = word_set("the this that these those such its their his her")
+_REFERRING = word_set("the this that these those such")
+"""Words before a noun that a proposition may replace by what it refers to ("the organ"
+-> "the liver"); a possessive ("its duration") keeps its noun."""
 
 _CITATION = re.compile(
     r"\[\d+(?:\s*[,\u2013-]\s*\d+)*\]"  # [12], [3-5]
@@ -138,6 +143,7 @@ def coverage(propositions: list[str], source: str) -> Coverage:
     sentences = source_sentences(source)
     stated: list[set[str]] = [set() for _ in sentences]
     numbers: list[set[str]] = [set() for _ in sentences]
+    about: list[list[str]] = [[] for _ in sentences]
     for proposition in propositions:
         window = align(proposition, source)
         if window is None:
@@ -149,9 +155,9 @@ def coverage(propositions: list[str], source: str) -> Coverage:
             if inside or (prop.content and part):  # the proposition states part of it
                 stated[k] |= prop.content
                 numbers[k] |= prop.numbers
+                about[k].append(proposition)
     anywhere = {n for p in propositions for n in profile(p).numbers}
     judged: list[tuple[str, bool, tuple[str, ...], tuple[str, ...], int]] = []
-    said_anywhere = _sentence(" ".join(propositions))
     for k, sentence in enumerate(sentences):
         text = _fact_text(sentence.text)
         if not _is_fact(text):
@@ -161,7 +167,9 @@ def coverage(propositions: list[str], source: str) -> Coverage:
         said = sum(any(stems_match(w, s) for s in stated[k]) for w in content)
         share_kept = said >= COVERED * len(content) and stated_here.numbers <= numbers[k]
         words = _fact_words(text)
-        unstated = tuple(w for s, w in words if not _stated(s, said_anywhere))
+        said_here = _sentence(" ".join(about[k]))
+        own = frozenset(s for s, _ in words)
+        unstated = tuple(w for s, w in words if not _stated(s, said_here, own - {s}))
         lost = tuple(sorted(stated_here.numbers - anywhere))
         judged.append((sentence.text, share_kept, lost, unstated, len(words)))
     every = sum(n for *_, n in judged)
@@ -187,7 +195,8 @@ def coverage(propositions: list[str], source: str) -> Coverage:
 def _fact_words(text: str) -> tuple[tuple[str, str], ...]:
     """(stem, word) of each fact word of a sentence, once: a noun or a verb (or a word
     the lexicon does not know, four letters or more), no unit, no causative, no word after
-    a referring word ("the organ", but "the pull of gravity" spells it out)."""
+    a referring word ("the organ"; but "the pull of gravity" spells it out, and "its
+    duration" keeps its noun)."""
     toks = tokens(text)
     out: dict[str, str] = {}
     for i, tok in enumerate(toks):
@@ -197,8 +206,7 @@ def _fact_words(text: str) -> tuple[tuple[str, str], ...]:
         if word_stem in _CAUSATIVE or word_stem in out:
             continue
         before = toks[i - 1].norm if i else ""
-        spelled = i + 1 < len(toks) and toks[i + 1].norm == "of"
-        if before in _REFERRING and not (before == "the" and spelled):
+        if before in _REFERRING and not (before == "the" and _spelled_out(toks, i)):
             continue
         found = set(lemminflect.getAllLemmas(tok.norm))
         if (found and not {"NOUN", "VERB"} & found) or (not found and len(tok.norm) < 4):
@@ -207,11 +215,31 @@ def _fact_words(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(out.items())
 
 
-def _stated(word_stem: str, said: Sentence) -> bool:
-    """Does some proposition state the word, by stem or by a listed paraphrase?"""
+def _spelled_out(toks: tuple[Token, ...], i: int) -> bool:
+    """Is ``toks[i]`` after "the" spelled out by an "of" phrase: "the pull of gravity",
+    "the deployment, scaling and management of applications" (nouns and "and"/"or"
+    up to the "of")?"""
+    for tok in toks[i + 1 : i + 5]:
+        if tok.norm == "of":
+            return True
+        if tok.number or (tok.norm not in ("and", "or") and tok.norm in GLUE_WORDS):
+            return False
+        if "VERB" in lemminflect.getAllLemmas(tok.norm) and "NOUN" not in lemminflect.getAllLemmas(
+            tok.norm
+        ):
+            return False
+    return False
+
+
+def _stated(word_stem: str, said: Sentence, own: frozenset[str]) -> bool:
+    """Does some proposition state the word, by stem or by a listed paraphrase that is no
+    other word of its own sentence (``own``: "its duration indicates" is not stated by
+    the "shows" of "the angle shows")?"""
     if said.supports(word_stem):
         return True
-    return any(m and all(said.supports(s) for s in m) for m in paraphrases(word_stem))
+    return any(
+        m and not own & set(m) and all(said.supports(s) for s in m) for m in paraphrases(word_stem)
+    )
 
 
 def find_uncovered_sentences(
