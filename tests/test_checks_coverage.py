@@ -123,3 +123,138 @@ def test_the_report_shows_warnings_apart_from_errors_and_the_coverage() -> None:
     assert f"Coverage: {len(facts) - 1} of {len(facts)} fact sentences" in html
     assert "Input sentences no proposition states" in html
     assert "judged against" in html
+
+
+# Partly stated: a sentence split into propositions, one of them dropped, keeps more
+# than COVERED of its words; a fact word no proposition states shows it, when the rest
+# of the output keeps the passage's words (checks._coverage, KEPT_ELSEWHERE).
+CLUSTER = (
+    "Kubernetes is an open-source container orchestration platform that automates the "
+    "deployment, scaling and management of containerized applications. "
+    "Red blood cells have no mitochondria, so these cells rely on glycolysis alone for "
+    "energy. The human liver stores glycogen. When blood sugar falls, the organ breaks "
+    "this glycogen down. The separator lets lithium ions pass."
+)
+STATED = [
+    "Kubernetes is an open-source container orchestration platform.",
+    "Kubernetes automates the deployment of containerized applications.",
+    "Kubernetes automates the scaling of containerized applications.",
+    "Kubernetes automates the management of containerized applications.",
+    "Red blood cells have no mitochondria.",
+    "Red blood cells rely on glycolysis alone for energy.",
+    "The human liver stores glycogen.",
+    # context carried: "the organ" resolved, "this glycogen" too
+    "When blood sugar falls, the human liver breaks glycogen down.",
+    # the causative "lets" left for the verb it governs
+    "Lithium ions pass through the separator.",
+]
+
+
+def test_an_output_in_the_passages_words_covers_every_sentence() -> None:
+    stated = coverage(STATED, CLUSTER)
+    assert (stated.covered, stated.uncovered) == (stated.facts, ())
+
+
+@pytest.mark.parametrize(
+    ("dropped", "sentence", "words"),
+    [
+        (
+            "Kubernetes automates the scaling of containerized applications.",
+            "Kubernetes is an open-source",
+            "scaling",
+        ),  # one item of a list
+        (
+            "Red blood cells rely on glycolysis alone for energy.",
+            "Red blood cells have no mitochondria",
+            "rely, glycolysis, energy",
+        ),  # one clause of two
+    ],
+)
+def test_a_fact_dropped_from_a_split_sentence_is_a_warning_naming_its_words(
+    dropped: str, sentence: str, words: str
+) -> None:
+    props = [p for p in STATED if p != dropped]
+    (finding,) = find_uncovered_sentences(props, CLUSTER)
+    assert finding.severity == "warning" and finding.source_sentence.startswith(sentence)
+    assert f"no proposition states part of this sentence: {words} " in finding.reason
+    assert coverage(props, CLUSTER).covered == coverage(props, CLUSTER).facts - 1
+
+
+def test_an_output_that_rewords_throughout_is_judged_by_the_share_alone() -> None:
+    # a summary: every sentence reworded, words left out everywhere; each sentence keeps
+    # half its words, so no sentence is flagged for the words it leaves out
+    summary = [
+        "Kubernetes is a container orchestration platform.",
+        "Kubernetes automates deployment and management of containerized applications.",
+        "Red blood cells have no mitochondria and use glycolysis.",
+        "The human liver stores glycogen.",
+        "When blood sugar falls, the human liver releases glycogen.",
+        "Lithium ions pass through the separator.",
+    ]
+    assert find_uncovered_sentences(summary, CLUSTER) == []
+
+
+def test_a_short_source_shows_no_style_to_judge_a_missing_word_by() -> None:
+    source = "Zoning codes regulate height and coverage."
+    assert find_uncovered_sentences(["Zoning codes regulate height."], source) == []
+
+
+def test_a_converse_relation_states_the_sentence() -> None:
+    source = (
+        "Deoxygenated blood is pumped to the lungs by the right ventricle. "
+        "The left ventricle pumps oxygenated blood to the body. "
+        "Four valves keep blood flowing in one direction."
+    )
+    props = [
+        "The right ventricle pumps deoxygenated blood to the lungs.",
+        "The left ventricle pumps oxygenated blood to the body.",
+        "Four valves keep blood flowing in one direction through the heart.",
+    ]
+    assert find_uncovered_sentences(props, source) == []
+
+
+def test_a_listed_paraphrase_states_its_word() -> None:
+    source = CLUSTER + " Most commercial panels use crystalline silicon cells."
+    props = [*STATED, "Most commercial panels employ crystalline silicon cells."]
+    assert find_uncovered_sentences(props, source) == []
+
+
+PARTS = (
+    "The separator is a thin porous membrane which keeps the anode and the cathode apart. "
+    "Pumps keep water moving through the plant. "
+    "The angle of the dance shows the direction of the food, and its duration indicates "
+    "the distance. "
+    "Kubernetes automates the deployment, scaling and management of containerized "
+    "applications."
+)
+PARTS_STATED = [
+    "The separator is a thin porous membrane.",
+    "The separator keeps the anode and the cathode apart.",
+    "Pumps keep water moving through the plant.",
+    "The angle of the dance shows the direction of the food.",
+    "The duration of the dance indicates the distance.",
+    "Kubernetes automates the deployment of containerized applications.",
+    "Kubernetes automates the scaling of containerized applications.",
+    "Kubernetes automates the management of containerized applications.",
+]
+
+
+@pytest.mark.parametrize(
+    ("dropped", "words"),
+    [
+        # "keep" of another sentence's proposition does not state this one's
+        ("The separator keeps the anode and the cathode apart.", "keeps"),
+        # "shows" stands for the sentence's own "shows", not for its "indicates"; "its"
+        # keeps its noun
+        ("The duration of the dance indicates the distance.", "duration, indicates"),
+        # "the deployment, scaling and management of ...": spelled out, no reference
+        ("Kubernetes automates the deployment of containerized applications.", "deployment"),
+    ],
+)
+def test_a_word_is_stated_only_by_a_proposition_about_its_sentence(
+    dropped: str, words: str
+) -> None:
+    assert find_uncovered_sentences(PARTS_STATED, PARTS) == []
+    props = [p for p in PARTS_STATED if p != dropped]
+    (finding,) = find_uncovered_sentences(props, PARTS)
+    assert f"no proposition states part of this sentence: {words} " in finding.reason

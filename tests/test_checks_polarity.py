@@ -83,3 +83,64 @@ def test_a_changed_polarity_is_found(
 )
 def test_a_kept_polarity_is_not_reported(source: str, proposition: str) -> None:
     assert _kinds(proposition, source) == []
+
+
+# A scope and a clause stop at the sentence's punctuation: a hedge after a comma governs
+# the part after it, which a proposition may restate alone.
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
+        (
+            "Washing raw chicken is not recommended, since splashing water can spread "
+            "bacteria around the kitchen.",
+            "Splashing water from washing raw chicken will spread bacteria around the kitchen.",
+        ),
+        (
+            "Engineers surveyed each route so that the channel dropped steadily, often by "
+            "less than one meter per kilometer.",
+            "The channel of a Roman aqueduct dropped by less than one meter per kilometer.",
+        ),
+        (
+            "Green hydrogen, produced by splitting water with renewable electricity, could "
+            "store energy for weeks.",
+            "Green hydrogen stores energy for weeks.",
+        ),
+    ],
+)
+def test_a_hedge_of_the_restated_part_of_a_sentence_is_a_changed_modality(
+    source: str, proposition: str
+) -> None:
+    assert ("changed_modality", "warning") in _kinds(proposition, source)
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
+        # the hedge is on another part of the sentence than the one restated
+        (
+            "Green hydrogen, produced by splitting water with renewable electricity, could "
+            "store energy for weeks.",
+            "Green hydrogen is produced by splitting water with renewable electricity.",
+        ),
+        # "only to" is "and then", no quantifier
+        (
+            "Iris reunites with her brother, only to discover his betrayal.",
+            "Iris reunites with her brother, discovering his betrayal.",
+        ),
+        # "not X, but Y" asserts Y: a proposition about Y may name X elsewhere
+        (
+            "Charlie confronts not Harry, but Isabelle Irving. Harry had lied to her.",
+            "Charlie confronts Isabelle Irving about Harry.",
+        ),
+    ],
+)
+def test_polarity_of_another_part_of_the_sentence_is_not_reported(
+    source: str, proposition: str
+) -> None:
+    assert _kinds(proposition, source) == []
+
+
+def test_not_x_but_y_restated_as_x_loses_its_negation() -> None:
+    source = "The letter was written not by Anna, but by Ben."
+    assert _kinds("The letter was written by Anna.", source) == [("lost_negation", "error")]
+    assert _kinds("The letter was written by Ben.", source) == []

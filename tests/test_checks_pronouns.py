@@ -182,3 +182,70 @@ def test_a_place_after_in_still_names_nobody() -> None:
     assert [f.kind for f in find_unresolved_pronouns(["In Paris, she meets a girl."])] == [
         "bare_pronoun"
     ]
+
+
+# "The <noun> <verb> ..." where the source never writes the noun after an article or at a
+# sentence's start, only with a word before it that says which: a definite description
+# cut from what the source calls it (the mutation cut_definite). A warning.
+@pytest.mark.parametrize(
+    ("source", "proposition", "said"),
+    [
+        (
+            "The human liver stores glycogen. When blood sugar falls, the organ breaks "
+            "this glycogen down.",
+            "The liver breaks glycogen down when blood sugar falls.",
+            "human liver",
+        ),
+        (
+            "Solar photovoltaic panels convert sunlight into electricity, and most "
+            "commercial panels use silicon cells.",
+            "The panels use silicon cells.",
+            "photovoltaic panels",
+        ),
+        (
+            "Officials called curatores aquarum managed the system and punished illegal taps.",
+            "The aquarum punished illegal taps.",
+            "curatores aquarum",
+        ),
+    ],
+)
+def test_a_definite_cut_from_what_the_source_calls_it_is_a_warning(
+    source: str, proposition: str, said: str
+) -> None:
+    findings = find_unresolved_pronouns([proposition], source)
+    assert [(f.kind, f.severity) for f in findings] == [("definite_without_antecedent", "warning")]
+    assert f'the source only says "{said}"' in findings[0].reason
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
+        # the proposition carries the word that says which (decontextualised)
+        (
+            "The human liver stores glycogen. When blood sugar falls, the organ breaks "
+            "this glycogen down.",
+            "The human liver breaks glycogen down when blood sugar falls.",
+        ),
+        # the word that says which, elsewhere in the proposition
+        ("The human liver stores glycogen.", "The liver stores glycogen in the human body."),
+        # the source itself writes it after an article, or opens a sentence with it
+        (
+            "Solar panels convert sunlight, and the panels last 25 years.",
+            "The panels last 25 years.",
+        ),
+        ("They bought a small farm. Farms there grow rice.", "The farm grows rice."),
+        (
+            "Officials called curatores managed the aqueducts.",
+            "The curatores managed the aqueducts.",
+        ),
+        # an adjective before the head noun, no cut description
+        (
+            "Most of the channel ran underground, which protected the water from contamination.",
+            "The underground channel of a Roman aqueduct protected the water from contamination.",
+        ),
+        # a reworded sentence whose noun the source uses plainly
+        ("Crews cut the cables in 1998.", "The cables were cut by crews in 1998."),
+    ],
+)
+def test_a_definite_the_source_writes_so_is_no_warning(source: str, proposition: str) -> None:
+    assert find_unresolved_pronouns([proposition], source) == []

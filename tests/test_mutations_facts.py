@@ -111,6 +111,25 @@ def test_a_dropped_fact_with_a_number_is_an_error_of_the_coverage_rule() -> None
     assert [(f.source_sentence, f.severity) for f in warnings] == [(lost, "warning")]
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_number_fact_is_one_whose_number_no_other_fact_states(seed: int) -> None:
+    # "2 atria" is stated again by "two atria" (the checks read number words), and the
+    # 5 of "5 valves" is no number of "1500": only the valves fact loses a number
+    facts = [
+        "The heart has two atria.",
+        "Each heart has 2 atria.",
+        "The heart has 5 valves.",
+        "The first drawing of a heart dates from 1500.",
+    ]
+    groups = [{"category": "Heart", "facts": facts}]
+    source = " ".join(facts)
+    mutation = OPERATORS["drop_number_fact"](groups, source, seed=seed)
+    assert mutation.removed in (["The heart has 5 valves."], [facts[3]])
+    repeated = [{"category": "Heart", "facts": facts[:2]}]
+    with pytest.raises(InputError):
+        OPERATORS["drop_number_fact"](repeated, " ".join(facts[:2]), seed=seed)
+
+
 def test_operators_refuse_input_with_nothing_to_mutate() -> None:
     plain = [{"category": "A", "facts": ["Cats sleep.", "Dogs bark."]}]
     for name in ("move_number", "swap_person", "drop_negation", "drop_modality"):

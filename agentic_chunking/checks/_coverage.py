@@ -6,6 +6,20 @@ the one proposition) together state at least ``COVERED`` of its content words an
 one of its numbers. Sentences that state no fact are not judged: headings (no verb or fewer than
 ``MIN_WORDS`` content words and numbers); citation markers ("[12]", "(Smith et al.,
 2020)") and figure or table labels ("See Figure 3.") are set aside first.
+
+A sentence split into several propositions loses one fact without falling under
+``COVERED`` ("... automates the deployment, scaling and management of ..." with
+"scaling" in no proposition). Its mark is a fact word (a noun or verb: no adjective,
+adverb, unit, causative "let"/"make", nor a noun after "the"/"this" that a proposition
+may resolve, unless an "of" spells it out) that no proposition about the sentence
+states, by stem or by a listed paraphrase that is no other word of the sentence. That
+is evidence only when the output keeps the passage's own words, as the extraction prompt
+asks: the sentence is partly stated when the propositions leave at most
+``KEPT_ELSEWHERE`` of the source's other fact words unstated (``MIN_EVIDENCE`` of them
+or more stated).
+An output that rewords or leaves words out throughout (a summary, a paraphrase) is judged
+by ``COVERED`` alone, as a reader would: its missing words are its style, not a lost
+fact.
 """
 
 from __future__ import annotations
@@ -13,14 +27,38 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ._align import align, source_sentences
+import lemminflect
+
+from ._align import Sentence, _sentence, align, source_sentences
 from ._finding import COVERAGE, ERROR, UNCOVERED_SENTENCE, WARNING, Finding, Severity
-from ._language import can_be_verb, profile, stems_match, tokens
+from ._language import (
+    GLUE_WORDS,
+    Token,
+    can_be_verb,
+    profile,
+    stem,
+    stems_match,
+    tokens,
+    unit_of,
+    word_set,
+)
+from ._lexicon import paraphrases
 
 COVERED = 0.5
 """The share of a sentence's content words its propositions must state together."""
 MIN_WORDS = 3
 """A sentence with fewer content words and numbers is a heading or label, not a fact."""
+KEPT_ELSEWHERE = 0.05
+"""A fact word no proposition states marks a sentence partly stated only when the
+propositions leave at most this share of the source's other fact words unstated."""
+MIN_EVIDENCE = 5
+"""... and state at least this many of them (a source of one short sentence shows no
+style to compare with)."""
+_CAUSATIVE = frozenset(stem(w) for w in word_set("let make get"))
+"""Verbs whose fact is the verb after them ("lets ions pass": "ions pass")."""
+_REFERRING = word_set("the this that these those such")
+"""Words before a noun that a proposition may replace by what it refers to ("the organ"
+-> "the liver"); a possessive ("its duration") keeps its noun."""
 
 _CITATION = re.compile(
     r"\[\d+(?:\s*[,\u2013-]\s*\d+)*\]"  # [12], [3-5]
@@ -49,6 +87,9 @@ class Coverage:
     uncovered: tuple[str, ...]
     lost_numbers: tuple[tuple[str, ...], ...] = ()
     """Per uncovered sentence, its numbers that no proposition states at all."""
+    lost_words: tuple[tuple[str, ...], ...] = ()
+    """Per uncovered sentence, the fact words no proposition states when it is partly
+    stated (see the module), else empty."""
 
     @property
     def share(self) -> float:
@@ -57,21 +98,34 @@ class Coverage:
     def findings(self, severity: Severity = WARNING) -> list[Finding]:
         """One ``uncovered_sentence`` finding (rule ``coverage``) per uncovered sentence."""
         lost = self.lost_numbers or ((),) * len(self.uncovered)
+        words = self.lost_words or ((),) * len(self.uncovered)
         return [
             Finding(
                 "",
                 COVERAGE,
-                f"no proposition states this sentence; its {', '.join(numbers)} appear in "
-                "no proposition (a fact dropped)"
-                if numbers
-                else "no proposition states this sentence"
-                + ("" if severity == WARNING else " (a fact dropped)"),
+                _reason(numbers, unstated, severity),
                 severity=ERROR if numbers else severity,
                 kind=UNCOVERED_SENTENCE,
                 source_sentence=sentence,
             )
-            for sentence, numbers in zip(self.uncovered, lost, strict=True)
+            for sentence, numbers, unstated in zip(self.uncovered, lost, words, strict=True)
         ]
+
+
+def _reason(numbers: tuple[str, ...], words: tuple[str, ...], severity: Severity) -> str:
+    if numbers:
+        return (
+            f"no proposition states this sentence; its {', '.join(numbers)} appear in "
+            "no proposition (a fact dropped)"
+        )
+    if words:
+        return (
+            f"no proposition states part of this sentence: {', '.join(words)} (the other "
+            "propositions keep the passage's words, so a fact dropped)"
+        )
+    return "no proposition states this sentence" + (
+        "" if severity == WARNING else " (a fact dropped)"
+    )
 
 
 def _is_fact(text: str) -> bool:
@@ -89,6 +143,7 @@ def coverage(propositions: list[str], source: str) -> Coverage:
     sentences = source_sentences(source)
     stated: list[set[str]] = [set() for _ in sentences]
     numbers: list[set[str]] = [set() for _ in sentences]
+    about: list[list[str]] = [[] for _ in sentences]
     for proposition in propositions:
         window = align(proposition, source)
         if window is None:
@@ -100,24 +155,91 @@ def coverage(propositions: list[str], source: str) -> Coverage:
             if inside or (prop.content and part):  # the proposition states part of it
                 stated[k] |= prop.content
                 numbers[k] |= prop.numbers
-    facts = covered = 0
-    uncovered: list[str] = []
-    lost: list[tuple[str, ...]] = []
+                about[k].append(proposition)
     anywhere = {n for p in propositions for n in profile(p).numbers}
+    judged: list[tuple[str, bool, tuple[str, ...], tuple[str, ...], int]] = []
     for k, sentence in enumerate(sentences):
         text = _fact_text(sentence.text)
         if not _is_fact(text):
             continue
-        facts += 1
         stated_here = profile(text)
         content = stated_here.content
         said = sum(any(stems_match(w, s) for s in stated[k]) for w in content)
-        if said >= COVERED * len(content) and stated_here.numbers <= numbers[k]:
-            covered += 1
-        else:
-            uncovered.append(sentence.text)
-            lost.append(tuple(sorted(stated_here.numbers - anywhere)))
-    return Coverage(facts, covered, tuple(uncovered), tuple(lost))
+        share_kept = said >= COVERED * len(content) and stated_here.numbers <= numbers[k]
+        words = _fact_words(text)
+        said_here = _sentence(" ".join(about[k]))
+        own = frozenset(s for s, _ in words)
+        unstated = tuple(w for s, w in words if not _stated(s, said_here, own - {s}))
+        lost = tuple(sorted(stated_here.numbers - anywhere))
+        judged.append((sentence.text, share_kept, lost, unstated, len(words)))
+    every = sum(n for *_, n in judged)
+    unstated_all = sum(len(u) for _, _, _, u, _ in judged)
+    uncovered: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
+    for text, share_kept, lost, unstated, _ in judged:
+        if not share_kept:
+            uncovered.append((text, lost, ()))
+            continue
+        others = every - len(unstated)  # the fact words of the source but these
+        elsewhere = (unstated_all - len(unstated)) / others if others else 1.0
+        if unstated and others >= MIN_EVIDENCE and elsewhere <= KEPT_ELSEWHERE:
+            uncovered.append((text, lost, unstated))
+    return Coverage(
+        len(judged),
+        len(judged) - len(uncovered),
+        tuple(t for t, _, _ in uncovered),
+        tuple(n for _, n, _ in uncovered),
+        tuple(w for _, _, w in uncovered),
+    )
+
+
+def _fact_words(text: str) -> tuple[tuple[str, str], ...]:
+    """(stem, word) of each fact word of a sentence, once: a noun or a verb (or a word
+    the lexicon does not know, four letters or more), no unit, no causative, no word after
+    a referring word ("the organ"; but "the pull of gravity" spells it out, and "its
+    duration" keeps its noun)."""
+    toks = tokens(text)
+    out: dict[str, str] = {}
+    for i, tok in enumerate(toks):
+        if tok.number or tok.norm in GLUE_WORDS or unit_of(tok.text):
+            continue
+        word_stem = stem(tok.norm)
+        if word_stem in _CAUSATIVE or word_stem in out:
+            continue
+        before = toks[i - 1].norm if i else ""
+        if before in _REFERRING and not (before == "the" and _spelled_out(toks, i)):
+            continue
+        found = set(lemminflect.getAllLemmas(tok.norm))
+        if (found and not {"NOUN", "VERB"} & found) or (not found and len(tok.norm) < 4):
+            continue
+        out[word_stem] = tok.text
+    return tuple(out.items())
+
+
+def _spelled_out(toks: tuple[Token, ...], i: int) -> bool:
+    """Is ``toks[i]`` after "the" spelled out by an "of" phrase: "the pull of gravity",
+    "the deployment, scaling and management of applications" (nouns and "and"/"or"
+    up to the "of")?"""
+    for tok in toks[i + 1 : i + 5]:
+        if tok.norm == "of":
+            return True
+        if tok.number or (tok.norm not in ("and", "or") and tok.norm in GLUE_WORDS):
+            return False
+        if "VERB" in lemminflect.getAllLemmas(tok.norm) and "NOUN" not in lemminflect.getAllLemmas(
+            tok.norm
+        ):
+            return False
+    return False
+
+
+def _stated(word_stem: str, said: Sentence, own: frozenset[str]) -> bool:
+    """Does some proposition state the word, by stem or by a listed paraphrase that is no
+    other word of its own sentence (``own``: "its duration indicates" is not stated by
+    the "shows" of "the angle shows")?"""
+    if said.supports(word_stem):
+        return True
+    return any(
+        m and not own & set(m) and all(said.supports(s) for s in m) for m in paraphrases(word_stem)
+    )
 
 
 def find_uncovered_sentences(

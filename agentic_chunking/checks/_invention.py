@@ -38,6 +38,7 @@ from ._polarity import polarity_findings
 from ._swaps import (
     REPLACED_TERM,
     acronyms,
+    in_place_findings,
     initials,
     is_term,
     person_replaced,
@@ -152,7 +153,7 @@ def _judged(proposition: str, prop: Profile, window: Window, source: str) -> _Ju
         frozenset(names),
         frozenset(window_names - whole.lower),
         person_replaced(prop, window),
-        term_replaced(prop, window),
+        term_replaced(prop, window, proposition, source),
         replaced_name(
             proposition, window, frozenset(n for n in names if not window.supports(n)) - titled
         ),
@@ -345,6 +346,7 @@ def find_inventions(propositions: list[str], source: str) -> list[Finding]:
         prop = profile(proposition)
         findings += number_findings(proposition, prop, window, _whole(source).profile, source)
         findings += _word_findings(proposition, prop, window, source)
+        findings += in_place_findings(proposition, window, source, findings)
         findings += [
             aligned_finding(proposition, kind, reason, window, severity)
             for kind, reason, severity in polarity_findings(proposition, window)

@@ -9,10 +9,15 @@ May, when the budget was approved." -> "The budget was approved in May.") and th
 is a warning for the judge. Modality and hedges ("may", "is believed to", "usually") are
 judged more loosely by a reader: a changed modality is always a warning. A capitalised
 word inside the proposition is part of a name or title ("Only For The Week"), never a
-negation or quantifier.
+negation or quantifier. What a negation, quantifier or hedge governs stops at the
+sentence's punctuation: "..., since splashing water can spread bacteria" hedges the part
+after the comma, which a proposition may restate alone.
 """
 
 from __future__ import annotations
+
+import re
+from functools import lru_cache
 
 from ._align import Window
 from ._finding import (
@@ -59,9 +64,30 @@ _LOOKAHEAD = 4
 Problem = tuple[str, str, Severity]
 
 
+_PUNCTUATION = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]\s|\s?\(|\)")
+"""A break between the parts of a sentence: a comma, semicolon or colon before a space,
+a dash between spaces, a bracket (not "1,000", "7:30" or "lithium-ion")."""
+_BREAK = Token(",", ",", False, False)
+
+
+@lru_cache(maxsize=8192)
 def _toks(text: str) -> tuple[Token, ...]:
-    """The tokens of ``text`` with each quoted title read as one name ("Title")."""
-    return tokens(TITLE.sub(" Title ", text))
+    """The tokens of ``text`` with each quoted title read as one name ("Title") and a
+    ``_BREAK`` token (text ",") where punctuation parts the sentence, so that a scope or
+    a clause stops there ("Washing chicken is not recommended, since water can spread
+    bacteria": "can" governs the part after the comma). The tokens alone if cutting the
+    text at its punctuation would tokenise it otherwise."""
+    text = TITLE.sub(" Title ", text)
+    whole = tokens(text)
+    parts = [tokens(part) for part in _PUNCTUATION.split(text)]
+    if [t for part in parts for t in part] != list(whole):
+        return whole
+    out: list[Token] = []
+    for part in parts:
+        if part:
+            out += [_BREAK] if out else []
+            out += part
+    return tuple(out)
 
 
 def _in_name(toks: tuple[Token, ...], i: int) -> bool:
@@ -114,13 +140,16 @@ def _clause(toks: tuple[Token, ...], i: int) -> frozenset[str]:
     )
 
 
-def _contrasted(toks: tuple[Token, ...], i: int) -> bool:
-    """Is the negation at ``toks[i]`` the first half of "not X, but Y"?"""
+def _contrasted(toks: tuple[Token, ...], i: int, kept: frozenset[str]) -> bool:
+    """Is the negation at ``toks[i]`` the first half of "not X, but Y" and does the
+    proposition keep Y ("confronts not Harry, but Isabelle" -> "confronts Isabelle ...
+    Harry's lies")? "written not by Anna, but by Ben" -> "written by Anna" loses it."""
     for k in range(i + 1, min(len(toks) - 1, i + 1 + _LOOKAHEAD)):
         if toks[k].text in ".;:!?":
             return False
         if toks[k].text == "," and toks[k + 1].norm == "but":
-            return True
+            other = _scope(toks, k + 1)
+            return bool(other) and other[0] in kept
     return False
 
 
@@ -133,7 +162,7 @@ def _lost_negation(text: str, kept: frozenset[str]) -> str | None:
         nxt = toks[i + 1].norm if i + 1 < len(toks) else ""
         if nxt in _NOT_SCOPE:  # "not only A but also B" asserts A; so does "not before"
             continue
-        if _contrasted(toks, i):  # "confront not Harry, but Isabelle"
+        if _contrasted(toks, i, kept):  # "confront not Harry, but Isabelle"
             continue
         scope = _scope(toks, i)
         if scope and scope[0] in kept:
@@ -141,12 +170,19 @@ def _lost_negation(text: str, kept: frozenset[str]) -> str | None:
     return None
 
 
+def _quantifier(toks: tuple[Token, ...], i: int) -> str | None:
+    """The class of the quantifier at ``toks[i]``, if it is one: not a word of a name,
+    not "only to" ("reunites with him, only to discover ...": then, not solely)."""
+    cls = QUANTIFIERS.get(toks[i].norm)
+    if cls is None or _in_name(toks, i):
+        return None
+    if cls == "only" and i + 1 < len(toks) and toks[i + 1].norm == "to":
+        return None
+    return cls
+
+
 def _classes(toks: tuple[Token, ...]) -> set[str]:
-    return {
-        QUANTIFIERS[t.norm]
-        for i, t in enumerate(toks)
-        if t.norm in QUANTIFIERS and not _in_name(toks, i)
-    }
+    return {c for i in range(len(toks)) if (c := _quantifier(toks, i)) is not None}
 
 
 def _quantifier_problems(
@@ -171,8 +207,8 @@ def _quantifier_problems(
         )
     for toks in window_toks:
         for i, tok in enumerate(toks):
-            cls = QUANTIFIERS.get(tok.norm)
-            if _in_name(toks, i) or (i and toks[i - 1].norm in ("not", *_SUPERLATIVE)):
+            cls = _quantifier(toks, i)
+            if i and toks[i - 1].norm in ("not", *_SUPERLATIVE):
                 continue  # "not only" asserts; "the most unexpected" is a superlative
             if cls is None or cls in prop_classes or cls not in RESTRICTIVE:
                 continue
@@ -228,8 +264,11 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
     kept = frozenset(  # words asserted: a gerund ("Raising X makes ...") asserts nothing
         stem(t.norm)
         for t in prop_toks
-        if not t.number and t.norm not in GLUE_WORDS and not t.norm.endswith("ing")
-    )
+        if not t.number
+        and t.norm not in GLUE_WORDS
+        and not t.norm.endswith("ing")
+        and t is not _BREAK
+    ) | frozenset(t.norm for t in prop_toks if t.number)  # "often by less than 1 meter"
     governing = {  # the window's hedges on a word the proposition keeps
         toks[i].norm
         for toks in (_toks(s.text) for s in window.members)

@@ -275,9 +275,10 @@ def _unnamed_work(proposition: str, toks: tuple[Token, ...]) -> Problem | None:
 
 def _definite(proposition: str, source: str) -> Problem | None:
     """'The residue blocks the sensor.' where the source introduced that residue in an
-    earlier sentence and refers back to it ('the/this residue') in the aligned one, or
+    earlier sentence and refers back to it ('the/this residue') in the aligned one,
     'The ventricle pumps ...' where the aligned sentence says which ('the left
-    ventricle')."""
+    ventricle'), or 'The panels use ...' where the source only says which ('most
+    commercial panels')."""
     toks = tokens(proposition)
     unnamed = _unnamed_work(proposition, toks)
     if unnamed is not None:
@@ -321,7 +322,39 @@ def _definite(proposition: str, source: str) -> Problem | None:
                 f'"the {toks[1].text}": the source says which in an earlier sentence',
                 WARNING,
             )
+    sentences = [s.text for s in window.sentences[: window.end]]
+    modifier = _only_modified(noun, said, sentences) if looks_like_finite_verb(toks, 2) else ""
+    if modifier:  # "The underground channel ...": "underground" is no head noun
+        return (
+            DEFINITE_WITHOUT_ANTECEDENT,
+            f'"the {toks[1].text}": the source only says "{modifier} {toks[1].text}"',
+            WARNING,
+        )
     return None
+
+
+_ARTICLES = _DEFINITE | word_set("a an its their his her our")
+
+
+def _only_modified(noun: str, said: set[str], sentences: list[str]) -> str:
+    """The word before ``noun`` where ``sentences`` (the aligned ones and those before
+    them) write it only with a word the proposition does not say before it ("human
+    liver", "most commercial panels", "curatores aquarum"), never after an article or
+    at the start of a sentence ("the liver", "a panel", "Panels ..."); "" otherwise."""
+    found = ""
+    for text in sentences:
+        toks = tokens(text)
+        for j, tok in enumerate(toks):
+            if tok.number or stem(tok.norm) != noun:
+                continue
+            before = toks[j - 1] if j else None
+            if before is None or before.norm in _ARTICLES:
+                return ""  # the source names it so itself
+            if before.norm in GLUE_WORDS or before.number:
+                continue  # "of panels", "and panels": neither
+            if stem(before.norm) not in said:
+                found = found or before.text
+    return found
 
 
 def find_unresolved_pronouns(propositions: list[str], source: str | None = None) -> list[Finding]:
@@ -340,7 +373,9 @@ def find_unresolved_pronouns(propositions: list[str], source: str | None = None)
     (not "the same as", "at the same time"). Warnings:
     ``impersonal_you``, you/your (the generic reader); with ``source``,
     ``definite_without_antecedent``: "The residue blocks ..." where the source introduced
-    the residue in an earlier sentence and the aligned one refers back to it. Quoted text
+    the residue in an earlier sentence and the aligned one refers back to it, or where
+    the source (up to the aligned sentences) only writes it with a word that says which
+    ("human liver", "most commercial panels"), never after an article. Quoted text
     (every kind of quote) is not judged. Not flagged: "that" as complementiser or
     relative ("shows that", "the cells that"). Heuristic, not a parser: the antecedent is
     any plausible noun earlier in the text.

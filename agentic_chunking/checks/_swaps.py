@@ -1,15 +1,21 @@
 """The marks of a swap in the clause a proposition restates: a person of the clause
-replaced, a name of the window left out for one of elsewhere, a term replaced."""
+replaced, a name of the window left out for one of elsewhere, a term replaced, and a noun
+standing where the source puts another (``term_in_place``: "lot height" where the source
+says "lot coverage", even when "height" is a word of the same sentence)."""
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 import lemminflect
 
-from ._align import Window, person_names
+from ._align import Window, _sentence, person_names, source_sentences
+from ._finding import NO_INVENTION, SWAPPED_TERM, WARNING, Finding
 from ._language import GLUE_WORDS, Profile, profile, stem, stems_match, tokens, unit_of, word_set
+from ._lexicon import paraphrases
 
 
 @lru_cache(maxsize=8192)
@@ -94,10 +100,15 @@ def is_term(word: str) -> bool:
     return not found or (bool({"NOUN", "ADJ"} & set(found)) and "VERB" not in found)
 
 
-def term_replaced(prop: Profile, window: Window) -> str:
+def term_replaced(prop: Profile, window: Window, proposition: str = "", source: str = "") -> str:
     """The noun of a clause of the window that the proposition restates (half its other
-    content words or more) but leaves out, where that noun is no anaphoric description
-    ("the organ", "this figure": resolved, not replaced); "" when there is none."""
+    content words or more, of three or more) but leaves out, where that noun is no
+    anaphoric description ("the organ", "this figure": resolved, not replaced); "" when
+    there is none, or when the proposition (given with its ``source``) uses a word the
+    source never uses: a proposition that rewords picks synonyms, and a synonym the
+    source happens to use elsewhere is no swap."""
+    if proposition and source and _rewords(proposition, source):
+        return ""
     said = prop.content
     for member in window.members:
         for clause in re.split(r"[,;:()]|\b(?:and|but|which|while|whereas|who)\b", member.text):
@@ -109,8 +120,8 @@ def term_replaced(prop: Profile, window: Window) -> str:
             ]
             words = {stem(t.norm) for t in toks if t.norm not in GLUE_WORDS}
             kept = sum(any(stems_match(w, p) for p in said) for w in words)
-            if not words or kept < 0.5 * len(words):
-                continue
+            if len(words) < 3 or kept < 0.5 * len(words):
+                continue  # half of "personal growth" is no clause restated
             missing = [
                 tok.text
                 for i, tok in enumerate(toks)
@@ -125,3 +136,244 @@ def term_replaced(prop: Profile, window: Window) -> str:
             if len(missing) == 1:  # one term of the restated clause, replaced
                 return missing[0]
     return ""
+
+
+@dataclass(frozen=True)
+class _Slot:
+    """One content word (or number) of a text, in order: its stem, its words, whether it
+    is written as a name, whether a referring word stands before it ("the organ", not
+    "the pull of": a description spelled out), and whether glue words separate it from
+    the slot before ("pull of gravity") or not ("blood cells")."""
+
+    stem: str
+    text: str
+    plain: bool
+    number: bool
+    referred: bool
+    glued: bool
+    broken: bool = False
+
+
+_BREAK = re.compile(r"[,;:()\[\]]|\s[-\u2013\u2014]\s|\b(?:and|or|but)\b")
+"""What separates the items of a list or the parts of a sentence."""
+
+
+@lru_cache(maxsize=8192)
+def _slots(text: str) -> tuple[_Slot, ...]:
+    """The content words and numbers of ``text`` in order (glue words skipped). A word is
+    ``plain`` when it is written in lower case, or opens the text and is a dictionary
+    word ("Modern plants ..."); a comma, a bracket, "and", "or" or "but" before a word
+    makes it ``broken`` (and ``glued``)."""
+    out: list[_Slot] = []
+    for piece, part in enumerate(_BREAK.split(text)):
+        toks = tokens(part)
+        last = -1
+        for i, tok in enumerate(toks):
+            if not tok.number and tok.norm in GLUE_WORDS:
+                continue
+            opening = piece == 0 and i == 0 and bool(lemminflect.getAllLemmas(tok.norm))
+            before = toks[i - 1].norm if i else ""
+            spelled = before == "the" and i + 1 < len(toks) and toks[i + 1].norm == "of"
+            broken = bool(out) and last < 0
+            out.append(
+                _Slot(
+                    tok.norm if tok.number else stem(tok.norm),
+                    tok.text,
+                    (not tok.capitalised or opening) and not tok.number,
+                    tok.number,
+                    before in _REFERRING and not spelled,
+                    broken or (last >= 0 and i > last + 1),
+                    broken,
+                )
+            )
+            last = i
+    return tuple(out)
+
+
+@dataclass(frozen=True)
+class _Neighbours:
+    """What some sentences put next to what: the adjacent pairs of content stems of each
+    sentence (glue words skipped), and where each stem stands (sentence slots, index)."""
+
+    stems: frozenset[str]
+    pairs: frozenset[tuple[str, str]]
+    places: dict[str, tuple[tuple[tuple[_Slot, ...], int], ...]]
+
+
+@lru_cache(maxsize=1024)
+def _neighbours(sentences: tuple[str, ...]) -> _Neighbours:
+    places: dict[str, list[tuple[tuple[_Slot, ...], int]]] = {}
+    pairs: set[tuple[str, str]] = set()
+    for sentence in sentences:
+        slots = _slots(sentence)
+        for k, slot in enumerate(slots):
+            places.setdefault(slot.stem, []).append((slots, k))
+        pairs.update((a.stem, b.stem) for a, b in pairwise(slots))
+    return _Neighbours(
+        frozenset(places), frozenset(pairs), {k: tuple(v) for k, v in places.items()}
+    )
+
+
+def _said(word_stem: str, slots: tuple[_Slot, ...]) -> int:
+    return sum(stems_match(word_stem, s.stem) for s in slots)
+
+
+def _noun(slot: _Slot) -> bool:
+    """A lower-case word that can name a thing: a noun that is no verb, or a unit."""
+    word = slot.text.lower()
+    found = lemminflect.getAllLemmas(word)
+    return bool(unit_of(word)) or (is_term(word) and (not found or "NOUN" in found))
+
+
+def _pair(slots: tuple[_Slot, ...], a: int, b: int) -> tuple[str, str]:
+    return (slots[a].stem, slots[b].stem) if a < b else (slots[b].stem, slots[a].stem)
+
+
+def _direct(slots: tuple[_Slot, ...], a: int, b: int) -> bool:
+    """No glue word between the neighbouring slots ``a`` and ``b``."""
+    return not slots[max(a, b)].glued
+
+
+def _same(slots: tuple[_Slot, ...], k: int, other: tuple[_Slot, ...], m: int) -> bool:
+    """Do the slots stand for the same thing: both edges (an index outside), both numbers,
+    or one stem of a word that is no name?"""
+    inside, there = 0 <= k < len(slots), 0 <= m < len(other)
+    if not inside or not there:
+        return inside == there
+    a, b = slots[k], other[m]
+    if not (a.plain or a.number):
+        return False  # a name carried as context may sit anywhere
+    return (a.number and b.number) or stems_match(a.stem, b.stem)
+
+
+def _left_out(where: tuple[_Slot, ...], m: int, step: int, new: _Slot) -> bool:
+    """Does ``new`` follow ``where[m]`` (in the direction ``step``): right after it ("loyal
+    followers" -> "followers"), or within three words past a list break ("virtual
+    machines, storage" -> "storage")? Then ``where[m]`` was left out, not replaced."""
+    broken = False
+    for x in range(m + step, m + 4 * step, step):
+        if not 0 <= x < len(where):
+            return False
+        broken = broken or where[max(x, x - step)].broken
+        if stems_match(where[x].stem, new.stem):
+            return x == m + step or broken
+    return False
+
+
+def _displaced(prop: tuple[_Slot, ...], i: int, found: _Neighbours) -> tuple[str, str] | None:
+    """(new, old) when ``prop[i]`` stands where the sentences of ``found`` put ``old``:
+    beside a neighbour ``a`` of the proposition the sentences put ``old`` (and never
+    ``prop[i]``), on both sides ("credited with the X of linear perspective"), or on one
+    side with no glue word between ("lot X") and ``old`` not said at all. Not when the
+    neighbour was inserted (the word beyond it stands next to ``prop[i]`` in the
+    sentences: context carried) or ``old`` was left out (``prop[i]`` follows it there:
+    one item of a list, an adjective dropped)."""
+    new = prop[i]
+    sides = [j for j in (i - 1, i + 1) if 0 <= j < len(prop)]
+    if any(_pair(prop, i, j) in found.pairs for j in sides):
+        return None  # the sentences say it so on one side
+    for j in sides:
+        step = j - i
+        if not (prop[j].plain or prop[j].number):
+            continue  # a name carried as context may sit anywhere
+        beyond = j + step
+        if 0 <= beyond < len(prop) and _pair(prop, i, beyond) in found.pairs:
+            continue  # the neighbour was inserted: "addition to investment portfolios"
+        for where, k in found.places.get(prop[j].stem, ()):
+            m = k - step  # where the sentence has its word in ``new``'s place
+            if not 0 <= m < len(where):
+                continue
+            old = where[m]
+            if not _noun(old) or old.referred or not old.plain or stems_match(old.stem, new.stem):
+                continue
+            if any(old.stem in member for member in paraphrases(new.stem)):
+                continue
+            if _left_out(where, m, -step, new):
+                continue  # "rent storage" for "rent virtual machines, storage"
+            both = _same(prop, i - step, where, m - step)
+            if both and _said(old.stem, prop) < _said(old.stem, where):
+                return new.text, old.text
+            if _direct(prop, i, j) and _direct(where, k, m) and not _said(old.stem, prop):
+                return new.text, old.text
+    return None
+
+
+def _restates(proposition: str, window: Window) -> bool:
+    """Does the proposition keep at least half of its window's content words? A claim
+    that summarises or rewords the window picks other words everywhere."""
+    said = profile(proposition).content
+    words = frozenset().union(*(m.profile.content for m in window.members))
+    kept = sum(any(stems_match(w, p) for p in said) for w in words)
+    return bool(words) and kept >= 0.5 * len(words)
+
+
+def _rewords(proposition: str, source: str) -> bool:
+    """Does the proposition use a lower-case content word the source never uses? A
+    proposition that rewords picks synonyms ("assailant" -> "shooter"), and a synonym
+    that the source happens to use elsewhere is no swap."""
+    whole = _sentence(source)
+    return any(
+        not t.number
+        and not t.capitalised
+        and t.norm not in GLUE_WORDS
+        and not whole.supports(stem(t.norm))
+        for t in tokens(proposition)
+    )
+
+
+def term_in_place(proposition: str, window: Window, source: str) -> tuple[str, str] | None:
+    """(new, old): a noun of the proposition standing where the source puts another noun.
+
+    "containerized orchestration" where the window says "containerized applications",
+    "0.25 foundations" for "0.25 dollars", "credited with the residents of linear
+    perspective" for "the rediscovery of": see ``_displaced``. ``new`` is a lower-case
+    noun of the source (a word the source never uses is another finding). A word of the
+    window is compared with the window alone (context from another sentence may be set
+    beside it: "Modern water treatment plants" for "Modern plants"); a word of another
+    sentence with the whole source ("water coagulation plants" for "water treatment
+    plants"). Only a proposition that restates its window (half its words or more) in the
+    source's own words is judged: one that rewords picks synonyms, some of which the
+    source uses elsewhere. A description that refers back ("the organ" resolved to "the
+    liver") and a listed paraphrase are not swaps. None when there is no such noun.
+    """
+    if not _restates(proposition, window) or _rewords(proposition, source):
+        return None
+    prop = _slots(proposition)
+    here = _neighbours(tuple(m.text for m in window.members))
+    everywhere = _neighbours(tuple(s.text for s in source_sentences(source)))
+    for i, new in enumerate(prop):
+        if new.number or new.text[:1].isupper() or len(new.stem) < 3:
+            continue
+        if new.stem not in everywhere.stems or not _noun(new) or unit_of(new.text):
+            continue
+        swap = _displaced(prop, i, here)
+        if swap is None and new.stem not in here.stems:
+            swap = _displaced(prop, i, everywhere)
+        if swap is not None:
+            return swap
+    return None
+
+
+def in_place_findings(
+    proposition: str, window: Window, source: str, found: list[Finding]
+) -> list[Finding]:
+    """A ``swapped_term`` warning for a term standing where the source puts another
+    (:func:`term_in_place`), unless ``found`` already has one for the proposition: the
+    words the window does not support are judged apart, a word of the window in another
+    word's place ("lot height" for "lot coverage") only here."""
+    if any(f.proposition == proposition and f.kind == SWAPPED_TERM for f in found):
+        return []
+    swap = term_in_place(proposition, window, source)
+    if swap is None:
+        return []
+    new, old = swap
+    return [
+        Finding(
+            proposition,
+            NO_INVENTION,
+            f'"{new}" where the source says "{old}"',
+            severity=WARNING,
+            kind=SWAPPED_TERM,
+            source_sentence=window.text,
+        )
+    ]

@@ -20,7 +20,7 @@ import lemminflect
 from .._errors import InputError
 from .._text import split_sentences
 from ..checks import COVERAGE, NO_DUPLICATION, NO_INVENTION, NO_UNRESOLVED_PRONOUNS, SELF_CONTAINED
-from ..checks._language import GLUE_WORDS, lemma, tokens, word_set
+from ..checks._language import GLUE_WORDS, lemma, profile, tokens, word_set
 from ._base import Groups, Mutation, _ordered, _replace, _subject_end, _usable
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])")
@@ -266,12 +266,14 @@ def _drop(groups: Groups, g: int, f: int, fact: str, name: str) -> Mutation:
 
 
 def _numbered(facts: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
-    """The facts holding a number that no other fact states."""
-    others = {fact: " ".join(x for _, _, x in facts if x != fact) for _, _, fact in facts}
+    """The facts holding a number that no other fact states, numbers read as the checks
+    read them ("two atria" states 2; "5" is not inside "1500"): dropping a fact whose
+    numbers another fact states loses no number."""
+    numbers = {fact: profile(fact).numbers for _, _, fact in facts}
     return [
         (g, f, fact)
         for g, f, fact in facts
-        if any(n.group(0) not in others[fact] for n in _NUMBER.finditer(fact))
+        if numbers[fact] - {n for other, ns in numbers.items() if other != fact for n in ns}
     ]
 
 
