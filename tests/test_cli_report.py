@@ -162,10 +162,9 @@ def test_one_run_given_twice_states_the_verdict_same(
     copy = tmp_path / "results-A.json"
     shutil.copy(REFERENCE, copy)
     target = tmp_path / "comparison.json"
-    status = main(
-        ["report", str(REFERENCE), str(copy), "--fail-on", "review", "--json", str(target)]
-        + ["-o", str(tmp_path / "out.html")]
-    )
+    out = tmp_path / "out.html"
+    gate = ["--fail-on", "review", "--json", str(target), "-o", str(out)]
+    status = main(["report", str(REFERENCE), str(copy), *gate])
     assert status == 0
     out = capsys.readouterr().out
     assert "verdict against reference: same (both files hold this one run)" in out
