@@ -281,12 +281,28 @@ def test_relational_changes_beyond_a_minimal_edit_are_warnings(
         ("Max Vane is a spy. Max grapples with his loyalty.", "Maximillian Vane grapples."),
         ('Theodore "Teddy" Ingram is a rival. Teddy guards the eye.', "Theodore guards the eye."),
         ("Unreal Engine 4 has editors. UE4 ships a Material Editor.", "Unreal Engine 4 ships it."),
+        (  # every short name written out from elsewhere: decontextualised, not swapped
+            "Isobel Stanhope is a spy. Maximillian Vane is a thief. Lady Morland hosts a ball. "
+            "Isobel and Max, while studying Morland's role, uncover a plot to save Kitten.",
+            "While studying Lady Morland's role, Isobel Stanhope and Maximillian Vane uncover a"
+            " plot to save Kitten.",
+        ),
     ],
 )
 def test_another_name_of_the_same_person_is_no_moved_name_error(
     source: str, proposition: str
 ) -> None:
     assert not [f for f in find_inventions([proposition], source) if f.is_error]
+
+
+def test_a_person_replaced_beside_written_out_names_still_is_an_error() -> None:
+    source = (
+        "Isobel Stanhope is a spy. Max Vane is a thief. Kitten Morland is a girl. Isobel and"
+        " Max uncover a plot at the ball."
+    )
+    # "Isobel" written out as "Isobel Stanhope", and "Max" replaced by "Kitten"
+    findings = find_inventions(["Isobel Stanhope and Kitten uncover a plot at the ball."], source)
+    assert [(f.kind, f.severity) for f in findings] == [("moved_name", "error")]
 
 
 @pytest.mark.parametrize(

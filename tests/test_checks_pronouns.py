@@ -171,6 +171,8 @@ def test_a_named_work_is_no_definite_warning(proposition: str) -> None:
     "proposition",
     [
         "Sumner is fiercely loyal to those he cares about.",  # "those" of a relative clause
+        "Izzy unveils secrets that pose threats to those around her.",  # people, said here
+        "The fund helps those affected by the flood.",
         "In Charlie's childhood, she meets a girl in a playpark.",  # a possessor, no place
     ],
 )

@@ -184,10 +184,10 @@ def replaced_name(proposition: str, window: Window, names: frozenset[str]) -> bo
             continue
         old = tokens(diff.clause)
         for c, d in _runs(old, diff.removed_names):
+            if any(_same_person(new[a:b], old[c:d], window.sentences) for a, b in new_runs):
+                continue  # the name is still there, written out: "Max" -> "Maximillian Vane"
             for a, b in new_runs:
-                if _same_place(new, a, b, old, c, d) and not _same_person(
-                    new[a:b], old[c:d], window.sentences
-                ):
+                if _same_place(new, a, b, old, c, d):
                     return True
     return False
 
@@ -195,11 +195,14 @@ def replaced_name(proposition: str, window: Window, names: frozenset[str]) -> bo
 def _same_person(
     new: tuple[Token, ...], old: tuple[Token, ...], sentences: tuple[Sentence, ...]
 ) -> bool:
-    """Two names of one person or thing: one word the start of the other ("Max" /
+    """Two names of one person or thing: one holding every word of the other ("Isobel" /
+    "Isobel Stanhope", "Morland" / "Lady Morland"), one word the start of the other ("Max" /
     "Maximillian"), an acronym and its expansion ("UE" / "Unreal Engine"), or both words in
     one run of names of the source ('Theodore "Teddy" Ingram')."""
     new_words = {t.norm for t in new} - {t.norm for t in old}
     old_words = {t.norm for t in old} - {t.norm for t in new}
+    if not old_words or not new_words:
+        return True  # one name lengthened or shortened: "Isobel" / "Isobel Stanhope"
     if any(a.startswith(b) or b.startswith(a) for a in new_words for b in old_words):
         return True
     spelled = initials(" ".join(t.text for t in new)) | initials(" ".join(t.text for t in old))

@@ -39,6 +39,11 @@ _PREPOSITIONS = word_set(
     "of in on at for with by from after before like about to into than upon under over"
     " despite besides during against without beyond"
 )
+_AFTER_THOSE = _PREPOSITIONS | word_set(
+    "around near among across within behind beside between through inside outside"
+)
+"""Prepositions after which "those" is people described on the spot ("those around
+her"), not a reference to something earlier."""
 _PERSON_NOUNS = word_set(
     """man woman men women boy girl child king queen prince princess father mother son
     daughter brother sister husband wife uncle aunt person people author writer actor
@@ -226,11 +231,12 @@ def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> str 
     nxt = norms[i + 1] if i + 1 < len(norms) else ""
     prev = norms[i - 1] if i else ""
     if w in _DEMONSTRATIVE:
-        if w == "those" and nxt in (
-            *("who", "whose", "that", "which", "of", "with", "in"),
-            *("he", "she", "they", "we", "i", "you"),  # "those he cares about"
+        if w == "those" and (
+            nxt in ("who", "whose", "that", "which", "he", "she", "they", "we", "i", "you")
+            or nxt in _AFTER_THOSE  # "those around her", "those in need": said here
+            or (nxt.endswith(("ing", "ed")) and can_be_verb(nxt))  # "those affected"
         ):
-            return None
+            return None  # "those he cares about"
         if nxt and nxt not in GLUE_WORDS and not looks_like_finite_verb(toks, i + 1):
             if stem(nxt) in {stem(x) for x in norms[:i]}:
                 return None
