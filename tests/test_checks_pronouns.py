@@ -251,3 +251,30 @@ def test_a_definite_cut_from_what_the_source_calls_it_is_a_warning(
 )
 def test_a_definite_the_source_writes_so_is_no_warning(source: str, proposition: str) -> None:
     assert find_unresolved_pronouns([proposition], source) == []
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        'At the airport in "Only For The Week," they encounter Arnold\'s groomsmen, Micah.',
+        "At the airport in Paris, they encounter Micah and Christian.",  # a place, no group
+    ],
+)
+def test_they_of_a_clause_before_a_comma_is_not_resolved_by_names_after_it(
+    proposition: str,
+) -> None:
+    (finding,) = find_unresolved_pronouns([proposition])
+    assert (finding.kind, finding.severity) == ("bare_pronoun", "error")
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "Google said they would appeal.",  # an organisation is a group
+        "In Paris, the Curies said they had found radium.",
+        "After her divorce, Martha moves home.",  # cataphora of an opening phrase
+        "As they prepare to leave, Jade and Florence share a goodbye.",
+    ],
+)
+def test_a_group_or_a_cataphora_still_resolves_they(proposition: str) -> None:
+    assert find_unresolved_pronouns([proposition]) == []

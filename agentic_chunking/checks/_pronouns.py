@@ -28,6 +28,7 @@ from ._language import (
     tokens,
     word_set,
 )
+from ._verbs import can_be_finite_verb
 
 _PERSON = word_set("he him his himself she her hers herself")
 _THING = word_set("it its itself")
@@ -39,6 +40,7 @@ _PREPOSITIONS = word_set(
     "of in on at for with by from after before like about to into than upon under over"
     " despite besides during against without beyond"
 )
+_SUBJECTS = word_set("he she they we it")
 _AFTER_THOSE = _PREPOSITIONS | word_set(
     "around near among across within behind beside between through inside outside"
 )
@@ -162,10 +164,12 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
         comma = len(tokens(text[:at])) if at >= 0 else 0  # tokens before the comma
         if comma <= i or norms[0] not in _OPENING_PREPOSITIONS | _SUBORDINATORS:
             return []  # "She ..., Martha", "One of his works is ..., Leicestershire"
-        if norms[0] not in _SUBORDINATORS and any(
-            looks_like_finite_verb(toks, k) for k in range(comma)
+        if norms[0] not in _SUBORDINATORS and (
+            any(looks_like_finite_verb(toks, k) for k in range(comma))
+            or (norms[i] in _SUBJECTS and i + 1 < comma and can_be_finite_verb(norms[i + 1]))
         ):
-            return []  # "After school he joined ..., Texas": a clause, no opening phrase
+            return []  # "After school he joined ..., Texas", "At the airport in 'X' they
+            # encounter ..., Micah": a clause, no opening phrase
         return list(range(comma, min(len(toks), comma + 3)))
 
     def has_person(i: int) -> bool:
@@ -186,7 +190,9 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
         nouns = earlier_nouns(i) + after
         for k in nouns:
             w = norms[k]
-            if w in _COLLECTIVE or toks[k].capitalised:
+            place = k > 0 and norms[k - 1] in _PLACE_PREPOSITIONS  # "in Paris"
+            title = toks[k].text == "Q"  # a quoted title, masked: "In 'Only For The Week'"
+            if w in _COLLECTIVE or (toks[k].capitalised and not place and not title):
                 return True
             if w.endswith("s") and not w.endswith(("ss", "us", "is")):
                 return True
