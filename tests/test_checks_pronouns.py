@@ -273,6 +273,7 @@ def test_they_of_a_clause_before_a_comma_is_not_resolved_by_names_after_it(
         "Google said they would appeal.",  # an organisation is a group
         "In Paris, the Curies said they had found radium.",
         "After her divorce, Martha moves home.",  # cataphora of an opening phrase
+        "To support her family, Isobel Stanhope decides to join the Aviary.",  # infinitive
         "As they prepare to leave, Jade and Florence share a goodbye.",
     ],
 )

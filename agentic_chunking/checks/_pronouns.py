@@ -165,7 +165,10 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
         if comma <= i or norms[0] not in _OPENING_PREPOSITIONS | _SUBORDINATORS:
             return []  # "She ..., Martha", "One of his works is ..., Leicestershire"
         if norms[0] not in _SUBORDINATORS and (
-            any(looks_like_finite_verb(toks, k) for k in range(comma))
+            any(
+                looks_like_finite_verb(toks, k) and not (k and norms[k - 1] == "to")
+                for k in range(comma)
+            )  # "To support her family, Isobel ...": an infinitive, no clause
             or (norms[i] in _SUBJECTS and i + 1 < comma and can_be_finite_verb(norms[i + 1]))
         ):
             return []  # "After school he joined ..., Texas", "At the airport in 'X' they
