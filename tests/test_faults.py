@@ -748,8 +748,9 @@ def test_report_output_equal_to_a_results_file_is_refused(tmp_path: Path, run: R
         (lambda text: "\x00\x01\x02 binary", "holds binary data"),
         (lambda text: text.replace('"stop_reason":', '"stop_reas', 1)[:-1], "cut off"),
         (lambda text: "version: 1\n", "lacks the field 'interactions'"),
+        (lambda text: text.replace("version: 1", "version: 99"), "has format version 99, not 1"),
     ],
-    ids=["empty", "truncated", "binary", "cut-reply", "no-interactions"],
+    ids=["empty", "truncated", "binary", "cut-reply", "no-interactions", "version"],
 )
 def test_a_corrupt_cassette_is_named_with_the_rerecord_command(
     tmp_path: Path, corrupt: Callable[[str], str], problem: str

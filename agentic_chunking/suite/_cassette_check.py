@@ -93,11 +93,17 @@ def _problem(path: Path) -> str | None:
 def _unreadable(text: str) -> str | None:
     """vcrpy's own deserialiser over ``text``: None, or what it choked on in words."""
     import yaml
-    from vcr.serialize import deserialize
+    from vcr.serialize import CASSETTE_FORMAT_VERSION, deserialize
     from vcr.serializers import yamlserializer
 
     try:
         _requests, responses, *_metadata = deserialize(text, yamlserializer)
+        version = yamlserializer.deserialize(text).get("version")
+        if version != CASSETTE_FORMAT_VERSION:  # vcrpy itself replays any version
+            return (
+                f"has format version {version!r}, not {CASSETTE_FORMAT_VERSION} (the one "
+                "this vcrpy writes and reads)"
+            )
         for number, response in enumerate(responses, start=1):
             cut = _cut_reply(response)
             if cut:
