@@ -764,6 +764,14 @@ def test_a_corrupt_cassette_is_named_with_the_rerecord_command(
     assert "pytest tests/test_cases.py -k TC-001 --record --model claude-x" in str(error)
 
 
+def test_a_directory_at_a_cassette_path_is_named_as_such(tmp_path: Path) -> None:
+    from agentic_chunking.suite._cassette_check import check_cassette
+
+    (tmp_path / "TC-001.yaml").mkdir()
+    error = check_cassette(tmp_path / "TC-001.yaml", case_id="TC-001", model="claude-x")
+    assert error is not None and "is a directory" in str(error) and "stale" not in str(error)
+
+
 def test_every_shipped_cassette_passes_the_check() -> None:
     from agentic_chunking.suite._cassette_check import check_cassette
 

@@ -27,9 +27,12 @@ def check_cassette(
     ``rerecord`` is the command named to record it again (default: the suite's, for a case).
     """
     path = Path(path)
-    if not path.is_file():
+    if path.exists() and not path.is_file():
+        problem: str | None = "is a directory (or another non-file), not a cassette file"
+    elif not path.is_file():
         return None
-    problem = _problem(path)
+    else:
+        problem = _problem(path)
     if problem is None:
         return None
     return CassetteError(
