@@ -165,6 +165,19 @@ def test_resume_without_a_cache_is_refused_before_any_call(
     assert "--resume: there is no reply cache at" in capsys.readouterr().err
 
 
+def test_a_run_stopped_before_any_reply_leaves_no_empty_cache(
+    document: Path, tmp_path: Path, monkeypatch: Any, capsys: Any
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    existing = tmp_path / "kept.replies"
+    existing.mkdir()  # a cache the user already had stays, even empty
+    assert main(["chunk", str(document), "-o", str(tmp_path / "out.json")]) == 2
+    assert main(["chunk", str(document), "-o", str(tmp_path / "kept.json")]) == 2
+    assert "no Anthropic API key" in capsys.readouterr().err
+    assert not (tmp_path / "out.replies").exists()
+    assert existing.is_dir()
+
+
 def _reply(text: str) -> ModelReply:
     usage = CallUsage("extraction", "m", 10, 2, "end_turn", 0.5, batch=1)
     return ModelReply(text=text, stop_reason="end_turn", usage=usage)

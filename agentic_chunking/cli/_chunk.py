@@ -17,6 +17,7 @@ proposition extracted before the failure) goes beside it, to OUT without its suf
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
@@ -227,6 +228,7 @@ def run(args: argparse.Namespace) -> int:
         for notice in notices:
             print(f"note: {notice}")
         return 0
+    fresh_cache = not cache_dir(args.output, args.cache_dir).exists()
     cache = _reply_cache(args)
     display = RunDisplay(model=resolve_model(args.model), prefix=PREFIX, quiet=args.quiet)
     where = str(args.output) if args.output is not None else "the output on stdout"
@@ -255,6 +257,8 @@ def run(args: argparse.Namespace) -> int:
     finally:
         display.close()
         _say_unkept(cache)
+        if fresh_cache and not cache.stored:
+            _remove_if_empty(cache.directory)  # a run stopped before any reply: no litter
     if not response.is_success:
         display.warnings(response.warnings, _failure_where(args.output, args.on_failure))
         _write_failure(response, args.output, args.on_failure)
@@ -320,6 +324,12 @@ def _reply_cache(args: argparse.Namespace) -> ReplyCache:
             "directory with --cache-dir"
         )
     return ReplyCache(directory, read=args.resume)
+
+
+def _remove_if_empty(directory: Path) -> None:
+    """Remove ``directory`` if it holds nothing (never a file of anyone's)."""
+    with contextlib.suppress(OSError):  # not empty, or already gone: leave it
+        directory.rmdir()
 
 
 def _failure_where(output: Path | None, on_failure: str) -> str:
