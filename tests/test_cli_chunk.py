@@ -229,3 +229,12 @@ def test_a_dry_run_notes_a_model_the_sdk_does_not_list_or_retires(
         assert notes == []
     else:
         assert len(notes) == 1 and note in notes[0], notes
+
+
+def test_an_empty_document_id_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    document = tmp_path / "doc.txt"
+    document.write_text("Lithium-ion batteries store energy.\n")
+    assert main(["chunk", str(document), "--dry-run", "--document-id", " "]) == 2
+    assert "--document-id is empty" in capsys.readouterr().err

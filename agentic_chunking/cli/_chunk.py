@@ -205,6 +205,11 @@ def _seconds(value: str) -> float:
 
 def run(args: argparse.Namespace) -> int:
     """Chunk ``args.path`` and write the response; return the exit status."""
+    if args.document_id is not None and not args.document_id.strip():
+        raise InputError(
+            "--document-id is empty; give an id for the chunk ids, or leave it out to use "
+            "the file's document_id, else its name"
+        )
     inputs, file_document_id = read_inputs(args.path)
     check_output_path(args.output, inputs=[args.path])
     if args.output is not None and args.on_failure == "keep":  # where a failure would go
