@@ -332,6 +332,49 @@ def test_a_number_of_an_earlier_sentence_that_resolves_a_pronoun_is_fine() -> No
 @pytest.mark.parametrize(
     ("source", "proposition"),
     [
+        # the window has a pronoun ("It", "they", "that", "this figure"), but the earlier
+        # sentence's number takes the place of the window's own: it resolves nothing
+        (
+            "RSA was published in 1977. Jupiter is big. It has at least 95 known moons.",
+            "It has at least 1977 known moons.",
+        ),
+        (
+            "Gutenberg built a press around 1450. By 1500, presses were operating in more"
+            " than 200 cities, and they had produced millions of copies.",
+            "By 1450, presses were operating in more than 200 cities, and they had produced"
+            " millions of copies.",
+        ),
+        (
+            "Coffee requires temperatures between 15 and 24 degrees. Mount Fuji is a"
+            " stratovolcano that last erupted in 1707.",
+            "Mount Fuji is a stratovolcano that last erupted in 15.",
+        ),
+    ],
+)
+def test_a_number_replacing_the_windows_own_beside_a_pronoun_is_a_moved_number_error(
+    source: str, proposition: str
+) -> None:
+    findings = find_inventions([proposition], source)
+    assert ("moved_number", "error") in {(f.kind, f.severity) for f in findings}, findings
+
+
+def test_a_number_of_a_name_carried_beside_a_list_marker_is_no_moved_number() -> None:
+    # "2." is a list marker, not a number "4" replaced: "Unreal Engine 4" is a name
+    source = (
+        "You can create a material in Unreal Engine 4. Follow these steps:\n1. Open the"
+        ' editor.\n2. Right-click and select "Material" > "Create Material" to create a new'
+        " material."
+    )
+    claim = (
+        "In Unreal Engine 4, one can create a new material by right-clicking and selecting"
+        ' "Material" > "Create Material".'
+    )
+    assert not [f for f in find_inventions([claim], source) if f.kind == "moved_number"]
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
         # an acronym defined in the proposition itself, or an expansion of the source's
         (
             "In 1971 it was moved to the National Air and Space Museum.",

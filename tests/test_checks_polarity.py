@@ -116,6 +116,70 @@ def test_a_hedge_of_the_restated_part_of_a_sentence_is_a_changed_modality(
 @pytest.mark.parametrize(
     ("source", "proposition"),
     [
+        # a gerund of the clause ("changing", "underlying") counts as restated
+        (
+            "DNA methylation adds chemical tags to DNA that can silence genes without"
+            " changing the underlying sequence.",
+            "DNA methylation will silence genes without changing the underlying DNA sequence.",
+        ),
+        # "where" starts the hedged clause
+        (
+            "Many cities are replacing single-use zoning with mixed-use districts where"
+            " people can live, work and shop within walking distance.",
+            "In mixed-use districts, people will live, work and shop within walking distance.",
+        ),
+        # the hedge between its subject and verb, one of two objects kept
+        (
+            "The cathode usually determines the capacity and the cost of a lithium-ion cell.",
+            "The cathode determines the cost of a lithium-ion cell.",
+        ),
+        # a hedge hardened to "will" beside another hedge the proposition keeps
+        (
+            "Honey should never be given to infants, because honey may contain spores.",
+            "Honey will never be given to infants because honey may contain spores.",
+        ),
+        # the hedged word comes from the next sentence, paired with the window
+        (
+            "Sodium-ion batteries move sodium ions between a cathode and an anode, and both"
+            " electrodes swell during each charge cycle. The cathode is typically a layered"
+            " oxide, while the anode is usually graphite.",
+            "The anode of a sodium-ion battery is graphite.",
+        ),
+    ],
+)
+def test_a_hedge_dropped_from_a_restated_clause_is_a_changed_modality(
+    source: str, proposition: str
+) -> None:
+    assert ("changed_modality", "warning") in _kinds(proposition, source)
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
+        # the proposition keeps a hedge on the word: another modal, not a hardening
+        (
+            "Alternative assets can provide access to opportunities that may not be"
+            " available through traditional investments.",
+            "Alternative assets can provide access to opportunities not available through"
+            " traditional investments.",
+        ),
+        # the next sentence gives "editor" only; its hedge is on a word the window has
+        (
+            "The script creates a base color and a roughness value. A user can create a"
+            " script in the editor.",
+            "The script in the editor creates a base color and a roughness value.",
+        ),
+    ],
+)
+def test_a_hedge_kept_or_of_another_sentence_is_no_changed_modality(
+    source: str, proposition: str
+) -> None:
+    assert ("changed_modality", "warning") not in _kinds(proposition, source)
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
         # the hedge is on another part of the sentence than the one restated
         (
             "Green hydrogen, produced by splitting water with renewable electricity, could "

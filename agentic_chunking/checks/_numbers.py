@@ -55,17 +55,19 @@ def _moved(
 ) -> list[Finding]:
     """Numbers of the source the proposition binds to another fact than the source does."""
     findings: list[Finding] = []
+    minimal = replaced_number(proposition, window)
     moved = sorted(
         n
         for n in prop.numbers & src.numbers
         if not window.has_number(n)
         and not (
             any(n in b.profile.numbers for b in window.before())
-            and (n in after_name or any(m.refers for m in window.members))
+            and (n in after_name or (not minimal and any(m.refers for m in window.members)))
         )
     )  # "Unreal Engine 4" carried from an earlier sentence is a name, not a moved number;
-    # "The eleven aqueducts" for the window's "they" resolves a pronoun
-    minimal = replaced_number(proposition, window)
+    # "The eleven aqueducts" for the window's "they" resolves a pronoun; but a number of
+    # the window's clause replaced by it ("It has at least 95 moons" -> "... 1977 moons")
+    # resolves nothing: the pronoun is still there, the window's number is gone
     if moved:
         # an error only as a minimal edit: one number of a restated clause replaced by
         # another; a number carried from elsewhere to stand alone ("In 2018, ...") or a

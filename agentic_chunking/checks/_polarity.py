@@ -47,7 +47,7 @@ QUANTIFIERS: dict[str, str] = {
 RESTRICTIVE: frozenset[str] = frozenset({"most", "half", "few", "only", "always"})
 """The classes whose loss generalises a statement ("most X are" -> "X are"): losing "all"
 or "each" leaves a generic plural that says the same."""
-_CLAUSE_BREAKS = word_set("and but which while whereas who that")
+_CLAUSE_BREAKS = word_set("and but which while whereas who that where")
 
 MODALS: frozenset[str] = word_set(
     """may might could should must would likely unlikely possibly probably perhaps
@@ -228,6 +228,43 @@ def _quantifier_problems(
     return problems
 
 
+def _hedge_context(
+    window: Window, said: frozenset[str]
+) -> tuple[tuple[tuple[Token, ...], frozenset[str] | None], ...]:
+    """The tokens of each window sentence (any hedged word counts: None), then of the
+    sentence right before or after the window with the proposition's content words the
+    window lacks (only a hedge on one of those counts): two sentences paired into one claim
+    ("... an anode. The cathode is an oxide, while the anode is usually graphite." -> "The
+    anode is graphite.") keep the hedge on the words taken from the one the window missed."""
+    missing = frozenset(w for w in said if not window.supports(w))
+    beside = [k for k in (window.start - 1, window.end) if 0 <= k < len(window.sentences)]
+    return (
+        *((_toks(s.text), None) for s in window.members),
+        *(
+            (_toks(window.sentences[k].text), missing)
+            for k in beside
+            if missing and any(window.sentences[k].supports(w) for w in missing)
+        ),
+    )
+
+
+def _restates_clause(toks: tuple[Token, ...], i: int, said: frozenset[str], head: str) -> bool:
+    """Does the proposition restate the clause of the hedge at ``toks[i]``: RESTATED of its
+    content words, or the word right before the hedge and the one it governs ("The cathode
+    usually determines the capacity and the cost" -> "The cathode determines the cost")?"""
+    clause = _clause(toks, i)
+    if len(clause & said) >= RESTATED * len(clause):
+        return True
+    before = toks[i - 1] if i else None
+    return (
+        before is not None
+        and not before.number
+        and before.norm not in GLUE_WORDS
+        and stem(before.norm) in said
+        and head in said
+    )
+
+
 def polarity_findings(proposition: str, window: Window) -> list[Problem]:
     """(kind, reason, severity) of each negation, quantifier or modality the proposition
     adds to or loses from the aligned window (empty when they agree); the severity is an
@@ -261,6 +298,11 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
         MODALS | {"can"}
     )  # "in May" is a month
     window_modal = {t.norm for s in window.members for t in _toks(s.text)} & (MODALS | {"can"})
+    said = frozenset(  # every content word the proposition says ("changing the sequence")
+        stem(t.norm)
+        for t in prop_toks
+        if not t.number and t.norm not in GLUE_WORDS and t is not _BREAK
+    )
     kept = frozenset(  # words asserted: a gerund ("Raising X makes ...") asserts nothing
         stem(t.norm)
         for t in prop_toks
@@ -269,16 +311,21 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
         and not t.norm.endswith("ing")
         and t is not _BREAK
     ) | frozenset(t.norm for t in prop_toks if t.number)  # "often by less than 1 meter"
-    governing = {  # the window's hedges on a word the proposition keeps
+    hardened = {  # the words a hedge became certain on: "may cause" -> "will cause"
+        w for i, t in enumerate(prop_toks) if t.norm == "will" for w in _scope(prop_toks, i)[:1]
+    }
+    governing = {  # the window's hedges on a word the proposition keeps, unhedged there
         toks[i].norm
-        for toks in (_toks(s.text) for s in window.members)
+        for toks, only in _hedge_context(window, said)
         for i in range(len(toks))
         if toks[i].norm in MODALS | {"can"}
         and (scope := _scope(toks, i))
         and scope[0] in kept
-        and len(_clause(toks, i) & kept) >= RESTATED * len(_clause(toks, i))
+        and (only is None or scope[0] in only)
+        and (not prop_modal or scope[0] in hardened)
+        and _restates_clause(toks, i, said, scope[0])
     }
-    if governing and not prop_modal:
+    if governing:
         problems.append(
             (
                 CHANGED_MODALITY,
