@@ -135,3 +135,12 @@ def test_operators_refuse_input_with_nothing_to_mutate() -> None:
     for name in ("move_number", "swap_person", "drop_negation", "drop_modality"):
         with pytest.raises(InputError):
             OPERATORS[name](plain, "Cats sleep. Dogs bark.")
+
+
+def test_swap_term_never_swaps_half_of_a_hyphenated_word() -> None:
+    source = "A lithium-ion battery stores charge. The anode holds lithium ions in graphite."
+    groups = [{"category": "Batteries", "facts": ["A lithium-ion battery stores charge."]}]
+    mutation = OPERATORS["swap_term"](groups, source, seed=0)
+    (new,) = mutation.replaced.values()
+    assert "lithium-ion" in new  # the compound stays whole; a word standing alone is swapped
+    assert new != "A lithium-ion battery stores charge."

@@ -176,14 +176,19 @@ def _nouns(text: str) -> list[str]:
 
 
 def swap_term(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutation:
-    """Swap a noun of a fact for another noun of the source the fact does not use.
-    Guarantees: one fact replaced; the new word occurs in the source."""
+    """Swap a noun of a fact for another noun of the source the fact does not use; a word
+    standing alone, never half of a hyphenated compound ("lithium-ion"), which would make
+    nonsense rather than a wrong fact. Guarantees: one fact replaced; the new word occurs
+    in the source."""
     pool = list(dict.fromkeys(_nouns(source)))
     for g, f, fact in _ordered(groups, seed):
         for word in _nouns(fact):
+            whole = rf"(?<![\w-]){re.escape(word)}(?![\w-])"  # not half of "lithium-ion"
+            if not re.search(whole, fact):
+                continue
             other = next((w for w in pool if w not in fact.lower() and w[:3] != word[:3]), None)
             if other is not None:
-                new = re.sub(rf"\b{re.escape(word)}\b", other, fact, count=1)
+                new = re.sub(whole, other, fact, count=1)
                 what = f"{word!r} in {fact!r} swapped for {other!r}"
                 return _replaced(groups, g, f, fact, new, "swap_term", NO_INVENTION, what)
     raise InputError("swap_term found no noun to swap")
