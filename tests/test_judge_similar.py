@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from agentic_chunking import AgenticChunk, AgenticChunkInput, AgenticResponse
@@ -35,37 +34,15 @@ from agentic_chunking.semantic._duplicates import (
     SimilarityFinder,
     default_finder,
 )
+from agentic_chunking.testing import MEANING_EXAMPLES, TableEmbedder
 
-# Two propositions of one fact that share almost no content word (no lexical rule sees
-# them), and a third, another fact about the same subject.
-INSULIN = "Insulin lowers blood sugar."
-REWORDED = "Insulin reduces the level of glucose in the blood."
-OTHER = "The pancreas makes insulin in its beta cells."
-ROME = "The bank opened a branch in Rome in 1402."
-
-
-class FakeEmbedder:
-    """Hand-chosen vectors: INSULIN and REWORDED close (cosine 0.96), the rest apart.
-    Counts the texts it is asked to embed."""
-
-    name = "fake"
-
-    def __init__(self, vectors: dict[str, list[float]] | None = None) -> None:
-        self.vectors = vectors or {
-            INSULIN: [1.0, 0.0, 0.0, 0.0],
-            REWORDED: [0.96, 0.28, 0.0, 0.0],
-            OTHER: [0.5, 0.0, 0.866, 0.0],
-            ROME: [0.0, 0.0, 0.0, 1.0],
-        }
-        self.asked: list[str] = []
-
-    def __call__(self, texts: list[str], /) -> np.ndarray:
-        self.asked += texts
-        return np.array([self.vectors.get(t, [0.0, 0.0, 0.0, 0.0]) for t in texts])
+# one fact, the same fact reworded (no lexical rule sees them), another fact about the
+# same subject, and an unrelated one: the fake embedder's table
+INSULIN, REWORDED, OTHER, ROME = MEANING_EXAMPLES
 
 
 def fake_finder(threshold: float = 0.9) -> SimilarityFinder:
-    return SimilarityFinder(FakeEmbedder(), threshold)
+    return SimilarityFinder(TableEmbedder(), threshold)
 
 
 def response(*chunks: list[str]) -> AgenticResponse:
@@ -120,7 +97,7 @@ def test_lexical_pairs_keep_their_place_and_are_not_sent_twice(
     glycogen = ["The liver stores glycogen.", "Glycogen is stored by the liver."]
     texts = [INSULIN, *glycogen, REWORDED]
     vectors = {t: [1.0, 0.0] for t in texts}  # everything close to everything
-    finder = SimilarityFinder(FakeEmbedder(vectors), 0.9)
+    finder = SimilarityFinder(TableEmbedder(vectors), 0.9)
     monkeypatch.setattr(_similar, "default_finder", lambda: finder)
     # (2, 3) is the lexical pair, in its place; (1, 3) is not added: 3 is a copy of 2
     # for the lexical rules, which settle it

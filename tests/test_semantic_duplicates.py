@@ -20,37 +20,15 @@ from agentic_chunking.semantic._duplicates import (
     SimilarPair,
     default_finder,
 )
+from agentic_chunking.testing import MEANING_EXAMPLES, TableEmbedder
 
-# Two propositions of one fact that share almost no content word (no lexical rule sees
-# them), and a third, another fact about the same subject.
-INSULIN = "Insulin lowers blood sugar."
-REWORDED = "Insulin reduces the level of glucose in the blood."
-OTHER = "The pancreas makes insulin in its beta cells."
-ROME = "The bank opened a branch in Rome in 1402."
-
-
-class FakeEmbedder:
-    """Hand-chosen vectors: INSULIN and REWORDED close (cosine 0.96), the rest apart.
-    Counts the texts it is asked to embed."""
-
-    name = "fake"
-
-    def __init__(self, vectors: dict[str, list[float]] | None = None) -> None:
-        self.vectors = vectors or {
-            INSULIN: [1.0, 0.0, 0.0, 0.0],
-            REWORDED: [0.96, 0.28, 0.0, 0.0],
-            OTHER: [0.5, 0.0, 0.866, 0.0],
-            ROME: [0.0, 0.0, 0.0, 1.0],
-        }
-        self.asked: list[str] = []
-
-    def __call__(self, texts: list[str], /) -> np.ndarray:
-        self.asked += texts
-        return np.array([self.vectors.get(t, [0.0, 0.0, 0.0, 0.0]) for t in texts])
+# one fact, the same fact reworded (no lexical rule sees them), another fact about the
+# same subject, and an unrelated one: the fake embedder's table
+INSULIN, REWORDED, OTHER, ROME = MEANING_EXAMPLES
 
 
 def fake_finder(threshold: float = 0.9) -> SimilarityFinder:
-    return SimilarityFinder(FakeEmbedder(), threshold)
+    return SimilarityFinder(TableEmbedder(), threshold)
 
 
 def test_the_finder_returns_the_pairs_that_reach_the_threshold_in_order() -> None:
@@ -77,7 +55,7 @@ def test_a_text_without_a_vector_direction_is_similar_to_nothing() -> None:
 
 
 def test_vectors_are_normalised_so_the_threshold_is_a_cosine() -> None:
-    embedder = FakeEmbedder({INSULIN: [10.0, 0.0], REWORDED: [0.5, 0.5]})
+    embedder = TableEmbedder({INSULIN: [10.0, 0.0], REWORDED: [0.5, 0.5]})
     (pair,) = SimilarityFinder(embedder, 0.7).pairs([INSULIN, REWORDED])
     assert pair.cosine == pytest.approx(0.7071, abs=1e-4)
 
@@ -86,7 +64,7 @@ def test_repeated_texts_are_embedded_once_and_pair_with_cosine_one() -> None:
     finder = fake_finder()
     pairs = finder.pairs([INSULIN, ROME, INSULIN])
     assert [(p.first, p.later, round(p.cosine, 6)) for p in pairs] == [(0, 2, 1.0)]
-    assert isinstance(finder.embedder, FakeEmbedder)
+    assert isinstance(finder.embedder, TableEmbedder)
     assert finder.embedder.asked == [INSULIN, ROME]
 
 
@@ -101,7 +79,7 @@ def test_the_blocked_similarity_matrix_gives_the_pairs_of_the_whole_one(
 
 
 def test_the_cached_embedder_embeds_each_text_once_and_keeps_the_order() -> None:
-    fake = FakeEmbedder()
+    fake = TableEmbedder()
     cached = CachedEmbedder(fake, max_texts=3, batch_size=2)
     first = cached([REWORDED, INSULIN, REWORDED])
     assert np.allclose(first, fake([REWORDED, INSULIN, REWORDED]))
@@ -133,7 +111,7 @@ def test_without_the_extra_or_unless_switched_on_there_is_no_default_finder(
 
 def test_a_text_keeps_its_closest_earlier_partners_only() -> None:
     vectors = {f"t{i}": [1.0, 0.01 * i] for i in range(6)}  # all close, t4 closest to t5
-    finder = SimilarityFinder(FakeEmbedder(vectors), 0.9, max_partners=2)
+    finder = SimilarityFinder(TableEmbedder(vectors), 0.9, max_partners=2)
     pairs = finder.pairs(list(vectors))
     assert [(p.first, p.later) for p in pairs if p.later == 5] == [(3, 5), (4, 5)]
     assert [(p.first, p.later) for p in pairs if p.later == 2] == [(0, 2), (1, 2)]
