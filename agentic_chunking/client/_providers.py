@@ -118,19 +118,10 @@ class ModelClient:
         return ref
 
     def _build(self, provider: str) -> Any:
-        key = self._api_keys.get(provider)
-        url = self._base_urls.get(provider)
-        if provider == OPENAI:
-            return make_openai_client(
-                api_key=key,
-                base_url=url,
-                max_retries=self._max_retries,
-                timeout=self._timeout,
-                offline=self._offline,
-            )
-        return make_client(
-            api_key=key,
-            base_url=url,
+        make = make_openai_client if provider == OPENAI else make_client
+        return make(
+            api_key=self._api_keys.get(provider),
+            base_url=self._base_urls.get(provider),
             max_retries=self._max_retries,
             timeout=self._timeout,
             offline=self._offline,
