@@ -99,9 +99,17 @@ def _unreadable(text: str) -> str | None:
     from vcr.serialize import CASSETTE_FORMAT_VERSION, deserialize
     from vcr.serializers import yamlserializer
 
+    parsed: list[Any] = []
+
+    class _Keeping:  # vcrpy's YAML serializer, keeping what it parsed: the text is read once
+        @staticmethod
+        def deserialize(cassette_string: str) -> Any:
+            parsed.append(yamlserializer.deserialize(cassette_string))
+            return parsed[-1]
+
     try:
-        _requests, responses, *_metadata = deserialize(text, yamlserializer)
-        version = yamlserializer.deserialize(text).get("version")
+        _requests, responses, *_metadata = deserialize(text, _Keeping)
+        version = parsed[-1].get("version")
         if version != CASSETTE_FORMAT_VERSION:  # vcrpy itself replays any version
             return (
                 f"has format version {version!r}, not {CASSETTE_FORMAT_VERSION} (the one "
