@@ -438,10 +438,7 @@ def vcr_cassette_dir(suite_session: SuiteSession) -> str:
 @pytest.fixture
 def default_cassette_name(request: pytest.FixtureRequest) -> str:
     """The case id for a case test, else the test's name."""
-    callspec = getattr(request.node, "callspec", None)
-    if callspec is not None and "case_id" in callspec.params:
-        return str(callspec.params["case_id"])
-    return str(request.node.name)
+    return _case_id(request.node) or str(request.node.name)
 
 
 @pytest.fixture(scope="session")
@@ -567,10 +564,9 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     command), so the report never counts it as passed.
     """
     suite = item.config.stash.get(_SESSION, None)
-    callspec = getattr(item, "callspec", None)
-    if suite is None or suite.record or callspec is None or "case_id" not in callspec.params:
+    case_id = _case_id(item)
+    if suite is None or suite.record or case_id is None:
         return
-    case_id = str(callspec.params["case_id"])
     path = cassette_path(suite.cassette_root, suite.model, case_id)
     problem = check_cassette(path, case_id=case_id, model=suite.model)
     if problem is not None:
@@ -594,13 +590,12 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     it) is an ``error`` in the results, with one plain line instead of a traceback."""
     report = yield
     suite = item.config.stash.get(_SESSION, None)
-    callspec = getattr(item, "callspec", None)
-    if call.when != "teardown" or suite is None or callspec is None:
+    case_id = _case_id(item)
+    if call.when != "teardown" or suite is None or case_id is None:
         return report
-    case_id = str(callspec.params.get("case_id", ""))
     path = cassette_path(suite.cassette_root, suite.model, case_id)
     problem = suite.persister.unsaved.get(path.resolve())
-    if case_id and problem is not None:
+    if problem is not None:
         suite.results[case_id] = _stamped(
             suite, CaseResult(id=case_id, outcome="error", error=problem)
         )
