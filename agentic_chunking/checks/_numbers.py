@@ -157,17 +157,22 @@ def converted_numbers(proposition: str, source_numbers: frozenset[str]) -> froze
     return frozenset(found)
 
 
-def _restated_elsewhere(number: str, proposition: str, source: str, src: Profile) -> bool:
-    """Is a number the source never writes as such still stated by it: a decade ("the
-    2000s") holding a year of the source, a year the source writes with two digits ("15
-    Jul 19"), or a unit conversion of a number of the source?"""
-    if number in decades(proposition) and any(
-        number[:3] == n[:3] and len(n) == 4 for n in src.numbers
-    ):
-        return True
-    if re.fullmatch(r"(19|20)\d\d", number) and number[2:] in short_years(source):
-        return True
-    return number in converted_numbers(proposition, src.numbers)
+def _stated_otherwise(
+    proposition: str, prop: Profile, source: str, src: Profile, converted: frozenset[str]
+) -> frozenset[str]:
+    """The proposition's numbers the source states without writing them as such: a decade
+    ("the 2000s") holding a year of the source, a year the source writes with two digits
+    ("15 Jul 19"), or a unit conversion of a number of the source (``converted``)."""
+    decades_named = decades(proposition)
+    years = {n[:3] for n in src.numbers if len(n) == 4}
+    short = short_years(source)
+    return frozenset(
+        n
+        for n in prop.numbers
+        if (n in decades_named and n[:3] in years)
+        or (re.fullmatch(r"(19|20)\d\d", n) and n[2:] in short)
+        or n in converted
+    )
 
 
 def number_findings(
@@ -188,11 +193,9 @@ def number_findings(
     }
     spelled_one = {t.norm for t in tokens(proposition) if t.number and t.text.lower() == "one"}
     findings: list[Finding] = []
-    invented = sorted(
-        n
-        for n in prop.numbers - src.numbers
-        if not _restated_elsewhere(n, proposition, source, src)
-    )
+    converted = converted_numbers(proposition, src.numbers)
+    stated = _stated_otherwise(proposition, prop, source, src, converted)
+    invented = sorted(prop.numbers - src.numbers - stated)
     certain = [n for n in invented if n not in spelled_one]
     if certain:
         findings.append(
@@ -215,7 +218,6 @@ def number_findings(
             )
         )
     findings += _moved(proposition, prop, window, src, after_name)
-    converted = converted_numbers(proposition, src.numbers)
     for number, unit in sorted(prop.number_units - src.number_units):
         if number in src.numbers and number not in converted:
             others = sorted(u for n, u in src.number_units if n == number)
