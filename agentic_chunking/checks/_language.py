@@ -209,8 +209,9 @@ def stem(word: str) -> str:
     return str(_STEMMER.stemWord(lemma(canonical)))
 
 
+_APOSTROPHES = re.compile(r"[\u2018\u2019\u02bc`]")
 _PREP = (
-    (re.compile(r"[\u2018\u2019\u02bc`]"), "'"),
+    (_APOSTROPHES, "'"),
     (re.compile(r"[\u201c\u201d]"), '"'),
     (re.compile(r"[\u2010-\u2015\u2212]"), "-"),
     (re.compile(r"(?i)\bper\s+cent\b"), "percent"),
@@ -386,7 +387,7 @@ def decades(text: str) -> frozenset[str]:
 
 
 def _prepare_quotes(text: str) -> str:
-    return re.sub(r"[\u2018\u2019\u02bc`]", "'", unicodedata.normalize("NFKC", text))
+    return _APOSTROPHES.sub("'", unicodedata.normalize("NFKC", text))
 
 
 def unit_of(word: str) -> str | None:
