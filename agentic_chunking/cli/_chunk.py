@@ -233,8 +233,7 @@ def run(args: argparse.Namespace) -> int:
         for notice in notices:
             print(f"note: {notice}")
         return 0
-    fresh_cache = not cache_dir(args.output, args.cache_dir).exists()
-    cache = _reply_cache(args)
+    cache, fresh_cache = _reply_cache(args)
     display = RunDisplay(model=resolve_model(args.model), prefix=PREFIX, quiet=args.quiet)
     where = str(args.output) if args.output is not None else "the output on stdout"
     try:
@@ -310,9 +309,11 @@ def cache_dir(output: Path | None, given: Path | None) -> Path:
     return output.with_name(output.stem + CACHE_SUFFIX)
 
 
-def _reply_cache(args: argparse.Namespace) -> ReplyCache:
-    """The run's reply cache, its directory created and checked writable before any call."""
+def _reply_cache(args: argparse.Namespace) -> tuple[ReplyCache, bool]:
+    """The run's reply cache, its directory created and checked writable before any call,
+    and whether this run created that directory."""
     directory = cache_dir(args.output, args.cache_dir)
+    fresh = not directory.exists()
     if directory.exists() and not directory.is_dir():
         raise InputError(
             f"the reply cache {directory} is not a directory; give another with --cache-dir"
@@ -328,7 +329,7 @@ def _reply_cache(args: argparse.Namespace) -> ReplyCache:
             f"cannot write the reply cache in {directory} ({reason}); give a writable "
             "directory with --cache-dir"
         )
-    return ReplyCache(directory, read=args.resume)
+    return ReplyCache(directory, read=args.resume), fresh
 
 
 def _remove_if_empty(directory: Path) -> None:
