@@ -7,6 +7,7 @@ checks on every run. Stemming is snowball (English); no data is downloaded.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
@@ -15,7 +16,17 @@ import lemminflect
 import snowballstemmer
 from rapidfuzz import fuzz
 
-_STEMMER = snowballstemmer.stemmer("english")
+_STEMMERS = threading.local()
+"""One snowball stemmer per thread: a stemmer keeps its word in its own state, so one
+shared by threads (documents chunked concurrently) raises IndexError or stems wrong."""
+
+
+def _stemmer() -> snowballstemmer.stemmer:
+    """This thread's English stemmer (made on first use)."""
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
+    return stemmer
 
 
 def _split(words: str) -> list[str]:
@@ -206,7 +217,7 @@ def can_be_verb(word: str) -> bool:
 def stem(word: str) -> str:
     """Snowball stem of the lemma of the canonical form of ``word``."""
     canonical = canonical_word(word)
-    return str(_STEMMER.stemWord(lemma(canonical)))
+    return str(_stemmer().stemWord(lemma(canonical)))
 
 
 _APOSTROPHES = re.compile(r"[\u2018\u2019\u02bc`]")

@@ -11,6 +11,7 @@ paraphrase lexicon says every theme word ("Big Cities" in "Large Cities":
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -26,11 +27,17 @@ Zoning / Battery Chemistry 0.02 (a soft signal: a miss is shown, never failed)."
 Similarity = Callable[[str, Sequence[str]], list[float]]
 
 
-@lru_cache(maxsize=1)
-def _stemmer() -> Any:
-    import snowballstemmer
+_STEMMERS = threading.local()
 
-    return snowballstemmer.stemmer("english")
+
+def _stemmer() -> Any:
+    """This thread's English stemmer: a snowball stemmer is not safe to share by threads."""
+    stemmer = getattr(_STEMMERS, "english", None)
+    if stemmer is None:
+        import snowballstemmer
+
+        stemmer = _STEMMERS.english = snowballstemmer.stemmer("english")
+    return stemmer
 
 
 def content_stems(text: str) -> set[str]:

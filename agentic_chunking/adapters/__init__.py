@@ -1,0 +1,8 @@
+"""Adapters: other libraries' shapes in and out of the pipeline.
+
+LangChain and LlamaIndex (optional extras) take and give their own Documents and nodes;
+converters read other chunkers' output for ``check``; chunker adapters put another Level 5
+implementation under the suite. Each adapter imports its library inside the module that
+needs it, so the package imports without any of them. May import: the root's records and
+errors, ``client``, ``checks``, ``semantic``, ``pipeline``; nothing above.
+"""
