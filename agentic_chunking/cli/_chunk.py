@@ -20,7 +20,6 @@ import argparse
 import contextlib
 import json
 import os
-import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -43,6 +42,7 @@ from ..client import (
     unlisted_notice,
 )
 from ..pipeline._cache import ReplyCache
+from ..pipeline._document import paragraph_inputs
 from ..pipeline._plan import plan_run
 from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ..pipeline._run import (
@@ -67,7 +67,6 @@ from ._progress import RunDisplay
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
 JSON_SUFFIXES = (".json",)
 YAML_SUFFIXES = (".yaml", ".yml")
-_PARAGRAPH_BREAK = re.compile(r"\n[ \t\f\v]*\n")
 ON_FAILURE_CHOICES = ("keep", "write")
 FAILED_SUFFIX = ".failed.json"
 CACHE_SUFFIX = ".replies"
@@ -387,7 +386,7 @@ def read_inputs(path: Path) -> tuple[list[AgenticChunkInput], str | None]:
     JSON/YAML, or a wrong shape; the message names the file and the way out.
     """
     if is_stdin(path):  # a document (.md/.txt) on standard input
-        return _paragraphs(read_text_file(path)), None
+        return paragraph_inputs(read_text_file(path)), None
     if path.is_dir():
         raise InputError(f"{path}: is a directory; give a document or a chunk-list file")
     suffix = path.suffix.lower()
@@ -399,17 +398,9 @@ def read_inputs(path: Path) -> tuple[list[AgenticChunkInput], str | None]:
         )
     text = read_text_file(path)
     if suffix in TEXT_SUFFIXES:
-        return _paragraphs(text), None
+        return paragraph_inputs(text), None
     data = _load_structured(path, text, yaml_syntax=suffix in YAML_SUFFIXES)
     return _chunk_list(path, data)
-
-
-def _paragraphs(text: str) -> list[AgenticChunkInput]:
-    paragraphs = [p.strip() for p in _PARAGRAPH_BREAK.split(text.replace("\r\n", "\n"))]
-    return [
-        AgenticChunkInput(chunk_id=f"P{number:04d}", text=paragraph)
-        for number, paragraph in enumerate((p for p in paragraphs if p), start=1)
-    ]
 
 
 def _load_structured(path: Path, text: str, *, yaml_syntax: bool) -> Any:
