@@ -1,0 +1,133 @@
+"""Embeddings cached by content hash: each distinct text is embedded once per embedder.
+
+``CachedEmbedder`` wraps any ``Embedder`` and is one itself, so the Level 4 splitter's
+segment embeddings go through the same cache as chunks and questions. Vectors are kept
+in memory and, with a ``cache_dir``, on disk: ``flush`` writes the vectors this process
+computed as one new shard file (``<cache_dir>/<embedder name>/<hash>.json``, written
+atomically by ``_files.write_text_atomic``); a later run reads every shard of its
+embedder's folder at start. So a second run of the same evaluation embeds nothing, and a
+sweep embeds each distinct chunk once. The key is the SHA-256 of the text; the folder is
+the embedder's ``name`` attribute (else its class name): two embedders must not share a
+name.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .._errors import InputError
+from .._files import write_text_atomic
+from ..semantic import Embedder
+
+_BATCH = 32
+_FORMAT = "agentic-chunking-embeddings/1"
+
+
+def _key(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def embedder_name(embedder: Any) -> str:
+    """The embedder's ``name`` attribute, else its class name."""
+    return str(getattr(embedder, "name", None) or type(embedder).__name__)
+
+
+class CachedEmbedder:
+    """An embedder returning unit vectors (float32), each distinct text embedded once.
+
+    Counts: ``calls`` to the wrapped embedder and ``computed`` texts it embedded (cache
+    misses); ``requested`` texts asked for (hits included). Texts are sent sorted by length
+    in batches of ``batch_size``. A wrong-shaped answer raises InputError.
+    """
+
+    def __init__(
+        self, embedder: Embedder, *, cache_dir: Path | str | None = None, batch_size: int = _BATCH
+    ) -> None:
+        self.embedder = embedder
+        self.name = embedder_name(embedder)
+        self.batch_size = batch_size
+        self.calls = 0
+        self.computed = 0
+        self.requested = 0
+        self._vectors: dict[str, np.ndarray] = {}
+        self._unsaved: dict[str, np.ndarray] = {}
+        self._folder: Path | None = None
+        if cache_dir is not None:
+            self._folder = Path(cache_dir) / re.sub(r"[^A-Za-z0-9._-]+", "_", self.name)
+            self._load()
+
+    def _load(self) -> None:
+        assert self._folder is not None
+        if not self._folder.is_dir():
+            return
+        for shard in sorted(self._folder.glob("*.json")):
+            try:
+                data = json.loads(shard.read_text(encoding="utf-8"))
+                if data.get("format") != _FORMAT:
+                    continue
+                width = int(data["dimensions"])
+                for key, packed in data["vectors"].items():
+                    vector = np.frombuffer(base64.b64decode(packed), dtype="<f4")
+                    if vector.size == width:
+                        self._vectors[key] = vector
+            except (OSError, ValueError, KeyError, TypeError):
+                continue  # a damaged shard only costs its vectors: they are embedded again
+
+    def __call__(self, texts: list[str], /) -> np.ndarray:
+        """Return one unit vector per text, in order (a zero vector stays zero)."""
+        self.requested += len(texts)
+        missing = sorted({t for t in texts if _key(t) not in self._vectors}, key=len)
+        for first in range(0, len(missing), self.batch_size):
+            batch = missing[first : first + self.batch_size]
+            vectors = np.asarray(self.embedder(batch), dtype=np.float32)
+            self.calls += 1
+            if vectors.ndim != 2 or vectors.shape[0] != len(batch):
+                raise InputError(
+                    f"the embedder returned an array of shape {vectors.shape} for {len(batch)} "
+                    "texts; expected one vector per text, in order"
+                )
+            norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+            unit = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+            for text, vector in zip(batch, unit, strict=True):
+                self._vectors[_key(text)] = vector
+                self._unsaved[_key(text)] = vector
+            self.computed += len(batch)
+        if not texts:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.vstack([self._vectors[_key(t)] for t in texts])
+
+    def flush(self) -> Path | None:
+        """Write the vectors computed since the last flush as one shard; return its path
+        (None without a cache folder or with nothing new). Raises InputError when the folder
+        cannot be written."""
+        if self._folder is None or not self._unsaved:
+            return None
+        keys = sorted(self._unsaved)
+        width = int(self._unsaved[keys[0]].size)
+        payload = {
+            "format": _FORMAT,
+            "embedder": self.name,
+            "dimensions": width,
+            "vectors": {
+                k: base64.b64encode(self._unsaved[k].astype("<f4").tobytes()).decode("ascii")
+                for k in keys
+            },
+        }
+        name = hashlib.sha256("\n".join(keys).encode("ascii")).hexdigest()[:32]
+        try:
+            self._folder.mkdir(parents=True, exist_ok=True)
+            path = write_text_atomic(self._folder / f"{name}.json", json.dumps(payload))
+        except OSError as error:
+            raise InputError(
+                f"cannot write the embedding cache in {self._folder}: {error}; give a "
+                "writable --cache-dir"
+            ) from None
+        self._unsaved.clear()
+        return path
