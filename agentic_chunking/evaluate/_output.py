@@ -34,6 +34,7 @@ _COLUMNS = (
     ("P@k", ">"),
     ("IoU@k", ">"),
     ("R@budget", ">"),
+    ("±se", ">"),
     ("P@budget", ">"),
     ("IoU@budget", ">"),
     ("tok@budget", ">"),
@@ -64,6 +65,7 @@ def table_rows(evaluation: Evaluation) -> list[list[str]]:
                 _pct(r.at_k.precision),
                 _pct(r.at_k.iou),
                 _pct(r.at_budget.recall),
+                _pct(r.at_budget.recall_se),
                 _pct(r.at_budget.precision),
                 _pct(r.at_budget.iou),
                 f"{r.at_budget.tokens:.0f}",
@@ -90,7 +92,8 @@ def format_table(evaluation: Evaluation) -> str:
         f"{evaluation.characters:,} characters, {evaluation.questions} questions)",
         f"embedder: {evaluation.embedder}; retrieval: exact cosine over all chunks; "
         f"k={evaluation.k}; budget={evaluation.budget} tokens; tokens: {evaluation.token_rule}",
-        "scores: Chroma's token-level recall (R), precision (P), IoU, in %, mean over questions",
+        "scores: Chroma's token-level recall (R), precision (P), IoU, in %, mean over questions;"
+        " ±se: the standard error of R@budget",
     ]
     body = [line([h for h, _ in _COLUMNS]), *(line(row) for row in rows)]
     footer = []

@@ -45,14 +45,16 @@ class EvalChunk:
 
 @dataclass(frozen=True, slots=True)
 class Scores:
-    """Mean token-level recall, precision and IoU over the questions (Chroma's rule), and
-    the mean retrieved chunks and tokens per question."""
+    """Mean token-level recall, precision and IoU over the questions (Chroma's rule), the
+    mean retrieved chunks and tokens per question, and the standard error of the mean
+    recall (its spread over the questions, divided by the square root of their number)."""
 
     recall: float
     precision: float
     iou: float
     chunks: float
     tokens: float
+    recall_se: float = 0.0
 
     def to_dict(self) -> dict[str, float]:
         return {
@@ -61,6 +63,7 @@ class Scores:
             "iou": self.iou,
             "chunks": self.chunks,
             "tokens": self.tokens,
+            "recall_se": self.recall_se,
         }
 
 

@@ -98,7 +98,10 @@ def _score_many(
         ious.append(iou)
         counts.append(len(taken))
         tokens.append(sum(estimate_tokens(c.text) for c in taken))
-    return Scores(_mean(recalls), _mean(precisions), _mean(ious), _mean(counts), _mean(tokens))
+    spread = float(np.std(recalls, ddof=1) / np.sqrt(len(recalls))) if len(recalls) > 1 else 0.0
+    return Scores(
+        _mean(recalls), _mean(precisions), _mean(ious), _mean(counts), _mean(tokens), spread
+    )
 
 
 def _rank(question_vectors: np.ndarray, chunk_vectors: np.ndarray, depth: int) -> np.ndarray:
