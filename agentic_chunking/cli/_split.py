@@ -79,9 +79,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     options.add_argument(
         "--max-tokens",
         type=int_at_least(1),
-        default=512,
+        default=None,
         metavar="N",
-        help="no chunk over N tokens (characters // 4) (default 512)",
+        help="no chunk over N tokens (characters // 4) (default 256; with --threshold, "
+        "Solon's 512)",
     )
     options.add_argument(
         "--overlap",

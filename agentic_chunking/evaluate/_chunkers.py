@@ -154,7 +154,8 @@ def _level4(name: str, settings: dict[str, Any], embedder: Embedder) -> Chunker:
     window = settings.pop("window", None)
     if window is not None:
         options["similarity_window"] = _int({"window": window}, "window", 0, 1)
-    options["max_chunk_token_size"] = _int(settings, "max_tokens", 512, 1)
+    if "max_tokens" in settings:
+        options["max_chunk_token_size"] = _int(settings, "max_tokens", 0, 1)
     for key, option in (
         ("min_sentences", "min_sentences_per_chunk"),
         ("min_tokens", "min_chunk_tokens"),
