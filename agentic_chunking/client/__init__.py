@@ -50,6 +50,7 @@ from ._config import (
     shown_url,
     unlisted_notice,
 )
+from ._limits import RequestLimits, retry_after_seconds
 from ._openai import make_openai_client
 from ._prices import (
     CACHE_READ_RATE,
@@ -85,6 +86,7 @@ __all__ = [
     "ModelClient",
     "ModelRef",
     "ModelReply",
+    "RequestLimits",
     "cache_min_tokens",
     "call_model",
     "check_api_key",
@@ -101,6 +103,7 @@ __all__ = [
     "parse_model",
     "resolve_model",
     "resolve_timeout",
+    "retry_after_seconds",
     "sdk_model_table",
     "shown_url",
     "unlisted_notice",

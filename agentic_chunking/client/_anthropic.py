@@ -43,10 +43,10 @@ from ._config import (
     check_api_key,
     check_base_url,
     models_to_choose_from,
-    offline_http_client,
     resolve_timeout,
     shown_url,
 )
+from ._limits import RequestLimits, sdk_http_client
 from ._prices import cache_min_tokens
 
 if TYPE_CHECKING:  # the SDK takes seconds to import: load it only when a call is made
@@ -65,6 +65,7 @@ def make_client(
     max_retries: int = DEFAULT_MAX_RETRIES,
     timeout: float | None = None,
     offline: bool = False,
+    limits: RequestLimits | None = None,
 ) -> anthropic.Anthropic:
     """Build an SDK client from the arguments, else ``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``.
 
@@ -93,7 +94,7 @@ def make_client(
         base_url=url,
         max_retries=max_retries,
         timeout=anthropic.Timeout(seconds, connect=min(CONNECT_TIMEOUT_S, seconds)),
-        http_client=offline_http_client() if offline else None,
+        http_client=sdk_http_client(offline=offline, limits=limits),
     )
 
 

@@ -41,10 +41,10 @@ from ._config import (
     TIMEOUT_ENV_VAR,
     check_api_key,
     check_base_url,
-    offline_http_client,
     resolve_timeout,
     shown_url,
 )
+from ._limits import RequestLimits, sdk_http_client
 
 if TYPE_CHECKING:  # the SDK takes seconds to import: load it only when a call is made
     import openai
@@ -74,6 +74,7 @@ def make_openai_client(
     max_retries: int = DEFAULT_MAX_RETRIES,
     timeout: float | None = None,
     offline: bool = False,
+    limits: RequestLimits | None = None,
 ) -> openai.OpenAI:
     """Build an SDK client from the arguments, else ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``.
 
@@ -106,7 +107,7 @@ def make_openai_client(
         base_url=url or OPENAI_DEFAULT_BASE_URL,
         max_retries=max_retries,
         timeout=openai.Timeout(seconds, connect=min(CONNECT_TIMEOUT_S, seconds)),
-        http_client=offline_http_client() if offline else None,
+        http_client=sdk_http_client(offline=offline, limits=limits),
     )
 
 
