@@ -624,3 +624,34 @@ MEANING_EXAMPLES: dict[str, tuple[float, ...]] = {
 """``TableEmbedder``'s default table, in this order: one fact, the same fact reworded with
 almost no content word in common (cosine 0.96: no lexical rule sees them), another fact
 about the same subject, and an unrelated fact."""
+
+
+class ParagraphModel(ScriptedPipeline):
+    """A model for generated corpora: each paragraph of an extraction batch is one
+    proposition; grouping puts propositions with the same first word in one theme.
+
+    ``fail(user_text)`` true answers that request with HTTP 400 (a document's own
+    failure); ``requests`` counts each distinct request (system prompt and messages), so a
+    test can see that none was sent twice."""
+
+    def __init__(self, *, delay_s: float = 0.0, fail: Callable[[str], bool] | None = None) -> None:
+        super().__init__({}, theme=lambda text: text.split()[0], delay_s=delay_s)
+        self._fail = fail
+        self.requests: dict[str, int] = {}
+
+    def __call__(self, body: Mapping[str, Any]) -> FakeReply:
+        key = json.dumps([system_text(body), body["messages"]], sort_keys=True)
+        with self._lock:
+            self.requests[key] = self.requests.get(key, 0) + 1
+        if self._fail is not None and self._fail(user_text(body)):
+            return FakeReply(status=400, text="ParagraphModel: this request fails (test)")
+        return super().__call__(body)
+
+    @property
+    def sent_twice(self) -> int:
+        """How many distinct requests were sent more than once."""
+        with self._lock:
+            return sum(1 for n in self.requests.values() if n > 1)
+
+    def _extract(self, batch: str) -> list[str]:
+        return [p.strip() for p in batch.split("\n\n") if p.strip()]

@@ -72,23 +72,11 @@ FAILED_SUFFIX = ".failed.json"
 CACHE_SUFFIX = ".replies"
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``chunk`` subcommand."""
-    parser = subparsers.add_parser(
-        "chunk",
-        help="chunk a document into thematic propositions with a live model",
-        description=__doc__.split("\n\n")[1].replace("``", "'"),
-    )
-    parser.add_argument(
-        "path",
-        metavar="PATH",
-        type=Path,
-        help=".txt/.md document or .json/.yaml chunk list; - reads a document from stdin",
-    )
-    parser.add_argument(
-        "--document-id",
-        help="document id used in chunk ids (default: the file's document_id, else its stem)",
-    )
+def add_model_options(
+    parser: argparse.ArgumentParser, *, concurrency: int, concurrency_help: str
+) -> None:
+    """The options of every command that calls the pipeline's model (``chunk``, ``corpus``):
+    the model, batch and call limits, the provider's URL and the timeout."""
     parser.add_argument(
         "--model",
         type=model_id,
@@ -105,9 +93,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--max-concurrency",
         type=int_at_least(1),
-        default=DEFAULT_MAX_CONCURRENCY,
+        default=concurrency,
         metavar="N",
-        help=f"extraction calls in flight at once (default {DEFAULT_MAX_CONCURRENCY})",
+        help=f"{concurrency_help} (default {concurrency})",
     )
     for stage, default in (
         ("extraction", DEFAULT_EXTRACTION_MAX_TOKENS),
@@ -133,6 +121,30 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="SECONDS",
         help=f"seconds one model call may take, per attempt (default ${TIMEOUT_ENV_VAR}, "
         f"else {DEFAULT_TIMEOUT_S:g})",
+    )
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``chunk`` subcommand."""
+    parser = subparsers.add_parser(
+        "chunk",
+        help="chunk a document into thematic propositions with a live model",
+        description=__doc__.split("\n\n")[1].replace("``", "'"),
+    )
+    parser.add_argument(
+        "path",
+        metavar="PATH",
+        type=Path,
+        help=".txt/.md document or .json/.yaml chunk list; - reads a document from stdin",
+    )
+    parser.add_argument(
+        "--document-id",
+        help="document id used in chunk ids (default: the file's document_id, else its stem)",
+    )
+    add_model_options(
+        parser,
+        concurrency=DEFAULT_MAX_CONCURRENCY,
+        concurrency_help="extraction calls in flight at once",
     )
     parser.add_argument(
         "-o",

@@ -47,6 +47,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "agentic_chunking.cli._calibrate",
     "agentic_chunking.cli._check",
     "agentic_chunking.cli._chunk",
+    "agentic_chunking.cli._corpus",
     "agentic_chunking.cli._report",
     "agentic_chunking.cli._split",
 )
