@@ -631,27 +631,46 @@ class ParagraphModel(ScriptedPipeline):
     proposition; grouping puts propositions with the same first word in one theme.
 
     ``fail(user_text)`` true answers that request with HTTP 400 (a document's own
-    failure); ``requests`` counts each distinct request (system prompt and messages), so a
-    test can see that none was sent twice."""
+    failure). ``answered`` counts each distinct request (system prompt and messages) the
+    model answered, i.e. was paid for, so a test can see that none was paid twice
+    (``paid_twice``). With ``hold_after`` N, every request after the first N answered waits
+    until ``release`` is set, then gets a 529 (overloaded: not answered, not paid): a run
+    stuck half-way, to be killed."""
 
-    def __init__(self, *, delay_s: float = 0.0, fail: Callable[[str], bool] | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        delay_s: float = 0.0,
+        fail: Callable[[str], bool] | None = None,
+        hold_after: int | None = None,
+    ) -> None:
         super().__init__({}, theme=lambda text: text.split()[0], delay_s=delay_s)
         self._fail = fail
-        self.requests: dict[str, int] = {}
+        self._hold_after = hold_after
+        self.release = threading.Event()
+        self.held = 0
+        self.answered: dict[str, int] = {}
 
     def __call__(self, body: Mapping[str, Any]) -> FakeReply:
         key = json.dumps([system_text(body), body["messages"]], sort_keys=True)
         with self._lock:
-            self.requests[key] = self.requests.get(key, 0) + 1
+            holds = self._hold_after is not None and sum(self.answered.values()) >= self._hold_after
+            self.held += holds
+        if holds:
+            self.release.wait(60)
+            return FakeReply(status=529, text="ParagraphModel: held, then overloaded (test)")
         if self._fail is not None and self._fail(user_text(body)):
             return FakeReply(status=400, text="ParagraphModel: this request fails (test)")
-        return super().__call__(body)
+        reply = super().__call__(body)
+        with self._lock:
+            self.answered[key] = self.answered.get(key, 0) + 1
+        return reply
 
     @property
-    def sent_twice(self) -> int:
-        """How many distinct requests were sent more than once."""
+    def paid_twice(self) -> int:
+        """How many distinct requests were answered more than once."""
         with self._lock:
-            return sum(1 for n in self.requests.values() if n > 1)
+            return sum(1 for n in self.answered.values() if n > 1)
 
     def _extract(self, batch: str) -> list[str]:
         return [p.strip() for p in batch.split("\n\n") if p.strip()]

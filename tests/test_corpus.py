@@ -4,7 +4,11 @@ listed, bad input refused before any call; against a loopback Messages server.""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -106,7 +110,7 @@ def test_a_rerun_skips_every_finished_document_and_sends_nothing(
     assert _corpus([str(folder), "-o", str(out)]) == 0
     assert "1 done, 2 skipped" in capsys.readouterr().err
     assert any("Delta 2 is new." in r["Propositions"] for r in read_records(out))
-    assert script.sent_twice == 0
+    assert script.paid_twice == 0
 
 
 def test_changed_settings_redo_every_document_from_the_reply_cache(
@@ -120,7 +124,7 @@ def test_changed_settings_redo_every_document_from_the_reply_cache(
     err = capsys.readouterr().err
     assert "2 done, 0 skipped" in err.splitlines()[-1]
     assert "from the reply cache, not paid again" in err.splitlines()[-1]
-    assert script.sent_twice == 0
+    assert script.paid_twice == 0
 
 
 def test_a_failed_document_is_listed_with_its_reason_and_the_run_goes_on(
@@ -297,3 +301,58 @@ def test_the_checks_stem_alike_on_many_threads_as_on_one() -> None:
         thread.join()
     assert failures == []
     assert all(r == serial for r in results)
+
+
+def test_killed_half_way_then_rerun_pays_for_no_request_twice_and_writes_the_same_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGKILL while requests are in flight: OUT is not written (or left as it was), the
+    ledger holds the finished documents; the rerun skips them, takes every paid reply from
+    the cache, and writes exactly what an uninterrupted run writes."""
+    folder = _folder(tmp_path, 12)
+    out = tmp_path / "out.jsonl"
+    out.write_text("the previous output\n", encoding="utf-8")
+    script = ParagraphModel(hold_after=12)
+    with FakeMessagesServer(handler=script) as server:
+        env = {**os.environ, "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": server.base_url}
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "agentic_chunking",
+                "corpus",
+                str(folder),
+                "-o",
+                str(out),
+                "--max-concurrency",
+                "4",
+                "--quiet",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 90
+        while script.held < 4 and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.05)
+        if script.held < 4:
+            process.kill()
+            pytest.fail(f"the run did not reach its held requests: {process.communicate()[1]!r}")
+        process.kill()
+        process.communicate(timeout=30)
+        script.release.set()
+        assert out.read_text(encoding="utf-8") == "the previous output\n"
+        finished = Ledger(tmp_path / "out.ledger.sqlite").counts().get("done", 0)
+        assert 0 < finished < 12
+        monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        script._hold_after = None
+        assert _corpus([str(folder), "-o", str(out)]) == 0
+    assert script.paid_twice == 0
+    fresh = ParagraphModel()
+    with FakeMessagesServer(handler=fresh) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        whole = tmp_path / "whole" / "out.jsonl"
+        whole.parent.mkdir()
+        assert _corpus([str(folder), "-o", str(whole)]) == 0
+    assert out.read_bytes() == whole.read_bytes()
