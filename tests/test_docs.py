@@ -24,7 +24,11 @@ README = REPO / "README.md"
 README_MOST_LINES = 150
 
 _FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
-_COMMAND = re.compile(r"(?:agentic-chunking|python -m agentic_chunking)\s+([a-z][\w-]*)(.*)")
+# The command line's name, then its subcommand if any ("" for the top-level parser's options).
+_COMMAND = re.compile(
+    r"(?<![\w/.-])(?:agentic-chunking|python -m agentic_chunking)(?![\w./-])"
+    r"(?:\s+([a-z][\w-]*))?(.*)"
+)
 _LONG_OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
 # Where a shell command stops: a comment, a pipe, a list operator or a redirection.
 _COMMAND_END = re.compile(r"\s#|\s\|\s|&&|;|\s>")
@@ -35,10 +39,11 @@ def _pages() -> list[Path]:
 
 
 def _subcommands() -> dict[str, argparse.ArgumentParser]:
+    """Each subcommand's parser by name, and the top-level parser under ``""``."""
     parser = build_parser()
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):
-            return dict(action.choices)
+            return {"": parser, **action.choices}
     raise AssertionError("the parser has no subcommands")
 
 
@@ -64,10 +69,10 @@ def command_lines(markdown: str) -> Iterator[tuple[str, list[str]]]:
                 continue
             command, rest = found.groups()
             rest = _COMMAND_END.split(" " + rest, maxsplit=1)[0]
-            yield command, _LONG_OPTION.findall(rest)
+            yield command or "", _LONG_OPTION.findall(rest)
 
 
-SUBCOMMANDS = sorted(_subcommands())
+SUBCOMMANDS = sorted(name for name in _subcommands() if name)
 
 
 def test_the_scanner_reads_commands_options_and_stops_at_comments() -> None:
@@ -77,12 +82,15 @@ def test_the_scanner_reads_commands_options_and_stops_at_comments() -> None:
         "ANTHROPIC_API_KEY=... agentic-chunking split - --explain=full \\\n"
         "    --overlap 1 | head --lines 2\n"
         "python -m agentic_chunking --help\n"
+        "pip install agentic-chunking; ls ~/.cache/agentic-chunking/replies --all\n"
         "```\n"
         "agentic-chunking chunk --outside-a-fence\n"
     )
     assert list(command_lines(text)) == [
         ("chunk", ["--nope"]),
         ("split", ["--explain", "--overlap"]),
+        ("", ["--help"]),
+        ("", []),
     ]
 
 
@@ -95,6 +103,12 @@ def test_every_subcommand_has_a_page_and_each_option_is_named_there(command: str
     missing = sorted(_long_options(_subcommands()[command]) - named)
     where = ", ".join(page.name for page in pages)
     assert not missing, f"`{command} --help` has {missing}, which {where} never name"
+
+
+def test_the_top_level_options_are_documented() -> None:
+    text = "\n".join(page.read_text(encoding="utf-8") for page in _pages())
+    missing = sorted(_long_options(_subcommands()[""]) - set(_LONG_OPTION.findall(text)))
+    assert "--version" in _long_options(_subcommands()[""]) and not missing, missing
 
 
 def test_the_docs_show_no_command_or_option_the_cli_lacks() -> None:
