@@ -24,9 +24,10 @@ README = REPO / "README.md"
 README_MOST_LINES = 150
 
 _FENCE = re.compile(r"^```[^\n]*\n(.*?)^```", re.MULTILINE | re.DOTALL)
-# The command line's name, then its subcommand if any ("" for the top-level parser's options).
+# The command line's name (not a package to install), then its subcommand if any ("" for
+# the top-level parser's options).
 _COMMAND = re.compile(
-    r"(?<![\w/.-])(?:agentic-chunking|python -m agentic_chunking)(?![\w./-])"
+    r"(?<![\w/.-])(?<!install )(?:agentic-chunking|python -m agentic_chunking)(?![\w./-])"
     r"(?:\s+([a-z][\w-]*))?(.*)"
 )
 _LONG_OPTION = re.compile(r"(?<![\w-])(--[a-z][a-z0-9-]*)")
@@ -82,7 +83,8 @@ def test_the_scanner_reads_commands_options_and_stops_at_comments() -> None:
         "ANTHROPIC_API_KEY=... agentic-chunking split - --explain=full \\\n"
         "    --overlap 1 | head --lines 2\n"
         "python -m agentic_chunking --help\n"
-        "pip install agentic-chunking; ls ~/.cache/agentic-chunking/replies --all\n"
+        "pip install agentic-chunking --upgrade; ls ~/.cache/agentic-chunking/replies --all\n"
+        "agentic-chunking --version\n"
         "```\n"
         "agentic-chunking chunk --outside-a-fence\n"
     )
@@ -90,7 +92,7 @@ def test_the_scanner_reads_commands_options_and_stops_at_comments() -> None:
         ("chunk", ["--nope"]),
         ("split", ["--explain", "--overlap"]),
         ("", ["--help"]),
-        ("", []),
+        ("", ["--version"]),
     ]
 
 
