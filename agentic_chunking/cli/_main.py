@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import importlib.metadata
 import os
 import signal
 import sys
@@ -53,11 +54,26 @@ COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
+def package_version() -> str:
+    """The installed package's version (its metadata), or ``unknown`` when the package is
+    imported from a source tree that was never installed."""
+    try:
+        return importlib.metadata.version("agentic-chunking")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the top-level parser with every subcommand registered."""
     parser = argparse.ArgumentParser(
         prog="agentic-chunking",
         description="Level 5 agentic chunking: propositions grouped by theme, and its tools.",
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"%(prog)s {package_version()}",
+        help="print the installed version and exit",
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:
