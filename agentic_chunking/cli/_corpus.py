@@ -50,6 +50,7 @@ PREFIX = "agentic-chunking corpus: "
 LEDGER_SUFFIX = ".ledger.sqlite"
 FAILURES_SUFFIX = ".failures.jsonl"
 DEFAULT_CORPUS_CONCURRENCY = 16
+ENGINES = ("local", "ray")
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -111,6 +112,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"where every model reply is kept, by request hash (default: OUT{CACHE_SUFFIX})",
     )
     parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="local",
+        help="local: threads in this process (default); ray: a Ray Data pipeline, on a local "
+        "Ray instance or the cluster $RAY_ADDRESS names (needs the ray extra)",
+    )
+    parser.add_argument(
         "--dry-run",
         action="store_true",
         help="read the corpus and print the plan (documents, calls, tokens and cost "
@@ -168,15 +176,29 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()
     tally = _Tally(total=len(scan.document_ids), quiet=args.quiet, model=model)
     try:
-        results = chunk_corpus(
-            source.documents(),
-            settings,
-            client=client,
-            cache=cache,
-            ledger=ledger,
-            max_documents=args.max_concurrency,
-            max_concurrency=args.max_concurrency,
-        )
+        if args.engine == "ray":
+            from ..corpus._ray import ray_results
+
+            results = ray_results(
+                source,
+                settings,
+                positions={d: n for n, d in enumerate(scan.document_ids)},
+                cache_dir=cache.directory,
+                ledger_path=ledger_path,
+                max_concurrency=args.max_concurrency,
+                base_url=args.base_url,
+                timeout=args.timeout,
+            )
+        else:
+            results = chunk_corpus(
+                source.documents(),
+                settings,
+                client=client,
+                cache=cache,
+                ledger=ledger,
+                max_documents=args.max_concurrency,
+                max_concurrency=args.max_concurrency,
+            )
         written = _write(results, output, failures_path, tally, ledger_path)
     except KeyboardInterrupt:
         tally.close()

@@ -122,10 +122,10 @@ class CorpusSource:
             yield from self._folder_documents()
         elif self.kind == "jsonl":
             for position, (record, place) in enumerate(self._jsonl_records()):
-                yield _record_document(record, position, place)
+                yield record_document(record, position, place)
         else:
             for position, (record, place) in enumerate(self._parquet_records()):
-                yield _record_document(record, position, place)
+                yield record_document(record, position, place)
 
     # -- folder --------------------------------------------------------------------------
 
@@ -142,17 +142,16 @@ class CorpusSource:
         for position, path in enumerate(self._files()):
             document_id = path.relative_to(self.path).as_posix()
             try:
-                text = decode_text(path.read_bytes(), document_id)
-            except InputError as error:
-                yield CorpusDocument.failed(document_id, position, str(error))
-                continue
+                raw = path.read_bytes()
             except OSError as error:
                 reason = error.strerror or str(error)
                 yield CorpusDocument.failed(document_id, position, f"{document_id}: {reason}")
                 continue
-            yield CorpusDocument.of(
-                document_id, position, paragraph_inputs(text), {"source_path": document_id}
-            )
+            yield file_document(raw, document_id, position)
+
+    def files(self) -> list[Path]:
+        """A folder corpus's files, in input order (empty for a JSONL or Parquet corpus)."""
+        return self._files() if self.kind == "folder" else []
 
     # -- records -------------------------------------------------------------------------
 
@@ -223,19 +222,31 @@ class CorpusSource:
         for batch in parquet.iter_batches(batch_size=256):
             for record in batch.to_pylist():
                 row += 1
-                metadata = record.get("metadata")
-                if isinstance(metadata, str):
-                    with contextlib.suppress(json.JSONDecodeError):  # check_record names it
-                        record["metadata"] = json.loads(metadata)
-                elif isinstance(metadata, list):  # a Parquet map reads as key-value pairs
-                    record["metadata"] = dict(metadata)
-                elif metadata is None:
-                    record.pop("metadata", None)
-                if record.get("chunks") is None:
-                    record.pop("chunks", None)
-                if record.get("text") is None:
-                    record.pop("text", None)
-                yield record, f"row {row}"
+                yield parquet_record(record), f"row {row}"
+
+
+def parquet_record(row: dict[str, Any]) -> dict[str, Any]:
+    """A Parquet row as a JSONL record: ``metadata`` read from JSON text or key-value pairs
+    (a Parquet map), null columns left out (``check_record`` then names what is missing)."""
+    record = {k: v for k, v in row.items() if v is not None}
+    metadata = record.get("metadata")
+    if isinstance(metadata, str):
+        with contextlib.suppress(json.JSONDecodeError):  # check_record names it
+            record["metadata"] = json.loads(metadata)
+    elif isinstance(metadata, list):  # a Parquet map reads as key-value pairs
+        record["metadata"] = dict(metadata)
+    return record
+
+
+def file_document(raw: bytes, document_id: str, position: int) -> CorpusDocument:
+    """The document of a folder's file: its paragraphs, or failed when it is not text."""
+    try:
+        text = decode_text(raw, document_id)
+    except InputError as error:
+        return CorpusDocument.failed(document_id, position, str(error))
+    return CorpusDocument.of(
+        document_id, position, paragraph_inputs(text), {"source_path": document_id}
+    )
 
 
 def check_record(record: Mapping[str, Any], place: str) -> None:
@@ -270,7 +281,7 @@ def check_record(record: Mapping[str, Any], place: str) -> None:
         )
 
 
-def _record_document(record: Mapping[str, Any], position: int, place: str) -> CorpusDocument:
+def record_document(record: Mapping[str, Any], position: int, place: str) -> CorpusDocument:
     """The document of a checked record; its own fault (no text) fails it alone."""
     document_id = str(record["document_id"])
     metadata = dict(record.get("metadata") or {})

@@ -104,6 +104,35 @@ class DocumentResult:
     def output_tokens(self) -> int:
         return sum(c.output_tokens for c in self.calls if not c.cached)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The result as JSON-ready data (to pass between processes: Ray's workers)."""
+        return {
+            "document_id": self.document_id,
+            "position": self.position,
+            "status": self.status,
+            "records": list(self.records),
+            "error": self.error,
+            "error_kind": self.error_kind,
+            "extracted": list(self.extracted),
+            "calls": [c.to_dict() for c in self.calls],
+            "cost_usd": self.cost_usd,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> DocumentResult:
+        """The result ``to_dict`` gave."""
+        return cls(
+            document_id=str(data["document_id"]),
+            position=int(data["position"]),
+            status=data["status"],
+            records=tuple(data["records"]),
+            error=data["error"],
+            error_kind=data["error_kind"],
+            extracted=tuple(data["extracted"]),
+            calls=tuple(CallUsage.from_dict(c) for c in data["calls"]),
+            cost_usd=data["cost_usd"],
+        )
+
     def failure_record(self) -> dict[str, Any]:
         """The line of ``OUT.failures.jsonl`` for a failed document (redacted)."""
         record: dict[str, Any] = redact_data(
