@@ -87,14 +87,14 @@ class CorpusSource:
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        if not path.exists():
+            raise InputError(f"{path}: no such file or folder; check the path")
         if path.is_dir():
             self.kind = "folder"
         elif path.suffix.lower() in JSONL_SUFFIXES:
             self.kind = "jsonl"
         elif path.suffix.lower() in PARQUET_SUFFIXES:
             self.kind = "parquet"
-        elif not path.exists():
-            raise InputError(f"{path}: no such file or folder; check the path")
         else:
             raise InputError(
                 f"{path}: not a corpus: give a folder of text files, a JSONL file "
