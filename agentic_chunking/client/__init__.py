@@ -52,10 +52,12 @@ from ._config import (
 )
 from ._openai import make_openai_client
 from ._prices import (
+    BATCH_DISCOUNT,
     CACHE_READ_RATE,
     CACHE_WRITE_RATE,
     PRICES_PER_MILLION,
     cache_min_tokens,
+    calls_cost_usd,
     estimate_cost_usd,
 )
 from ._providers import ModelClient, call_model, missing_credentials
@@ -64,6 +66,7 @@ __all__ = [
     "ANTHROPIC",
     "API_KEY_ENV_VAR",
     "BASE_URL_ENV_VAR",
+    "BATCH_DISCOUNT",
     "CACHE_READ_RATE",
     "CACHE_WRITE_RATE",
     "DEFAULT_JUDGE_MODEL",
@@ -87,6 +90,7 @@ __all__ = [
     "ModelReply",
     "cache_min_tokens",
     "call_model",
+    "calls_cost_usd",
     "check_api_key",
     "check_max_tokens",
     "current_models",
