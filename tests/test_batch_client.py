@@ -389,3 +389,33 @@ def test_settings_out_of_range_are_refused_in_one_line() -> None:
         BatchClient(fallback="later")
     with pytest.raises(InputError, match="max_rounds is 0"):
         BatchClient(max_rounds=0)
+
+
+def test_the_dry_run_of_a_batched_run_shows_the_batch_price_and_the_saving() -> None:
+    from agentic_chunking.pipeline._plan import plan_run
+
+    [inputs, *_], _ = _documents(1)
+    options = {"model": PRICED, "max_tokens_per_batch": 40, "grouping_max_tokens": 4000}
+    listed = plan_run(inputs, **options)  # type: ignore[arg-type]
+    batched = plan_run(inputs, **options, batched=True)  # type: ignore[arg-type]
+    assert listed.estimated_cost_usd is not None
+    assert batched.estimated_cost_usd == pytest.approx(listed.estimated_cost_usd * BATCH_DISCOUNT)
+    assert batched.listed_cost_usd == listed.estimated_cost_usd
+    assert "at the batch price" in batched.lines()[-1]
+    assert "batch price" not in listed.lines()[-1]
+
+
+def test_the_run_summary_prices_batched_calls_at_the_batch_price() -> None:
+    import io
+
+    from agentic_chunking.cli._progress import RunDisplay
+
+    def summary(batched: bool) -> str:
+        call = CallUsage("extraction", PRICED, 100_000, 20_000, "end_turn", 1.0, batched=batched)
+        display = RunDisplay(model=PRICED, prefix="", stream=io.StringIO(), bar=False)
+        return display.summary(AgenticResponse(calls=(call,)), "out.json", 1)
+
+    listed = estimate_cost_usd(PRICED, 100_000, 20_000)
+    assert listed is not None
+    assert f"${listed:.4f}" in summary(False)
+    assert f"${listed * BATCH_DISCOUNT:.4f}" in summary(True)
