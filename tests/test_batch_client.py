@@ -419,3 +419,36 @@ def test_the_run_summary_prices_batched_calls_at_the_batch_price() -> None:
     assert listed is not None
     assert f"${listed:.4f}" in summary(False)
     assert f"${listed * BATCH_DISCOUNT:.4f}" in summary(True)
+
+
+def test_progress_is_a_record_per_poll_with_the_request_counts(provider: str) -> None:
+    fake = _fake(provider, polls_to_end=3)
+    try:
+        records: list[BatchProgress] = []
+        with fake.batch_client(progress=records.append) as client:
+            _ask(client, fake.model)
+        [batch_id] = fake.server.book.batches
+        assert [(r.batch_id, r.round, r.status, r.processing) for r in records] == [
+            (batch_id, 1, "submitted", 1),
+            (batch_id, 1, "in_progress", 1),
+            (batch_id, 1, "in_progress", 1),
+            (batch_id, 1, "ended", 0),
+        ]
+        assert (records[-1].requests, records[-1].succeeded) == (1, 1)
+    finally:
+        fake.server.stop()
+
+
+def test_an_attached_batch_the_provider_does_not_know_is_dropped_and_its_requests_sent(
+    provider: str,
+) -> None:
+    fake = _fake(provider)
+    try:
+        records: list[BatchProgress] = []
+        with fake.batch_client(progress=records.append) as client:
+            client.attach(provider, ["batch_from_another_account"])
+            assert _ask(client, fake.model).text == "reply to Say it."
+        assert [r.status for r in records][:2] == ["attached", "lost"]
+        assert list(fake.server.book.submissions.values()) == [1]
+    finally:
+        fake.server.stop()
