@@ -141,7 +141,8 @@ def test_documents_through_the_batch_api_give_the_synchronous_chunks_at_half_the
         synchronous = _chunk_all(documents, client, fake.model)
     sync_requests = fake.sync_requests
     records: list[BatchProgress] = []
-    with fake.batch_client(progress=records.append) as client:
+    # a quiet time that a loaded machine's slowest document thread stays within
+    with fake.batch_client(progress=records.append, quiet_s=0.5) as client:
         batched = _chunk_all(documents, client, fake.model)
     assert _chunks(batched) == _chunks(synchronous)
     assert fake.sync_requests == sync_requests  # nothing was sent synchronously
@@ -280,13 +281,13 @@ def test_a_round_larger_than_a_batch_is_split_at_the_limits(provider: str) -> No
         records: list[BatchProgress] = []
         limits = {provider: (2, 10**9)}
         with (
-            fake.batch_client(batch_limits=limits, progress=records.append, quiet_s=0.3) as client,
+            fake.batch_client(batch_limits=limits, progress=records.append) as client,
             ThreadPoolExecutor(5) as pool,
         ):
             replies = list(pool.map(lambda n: _ask(client, fake.model, f"Q{n}"), range(5)))
         assert [r.text for r in replies] == [f"reply to Q{n}" for n in range(5)]
-        ended = sorted((r.round, r.requests) for r in records if r.status == "ended")
-        assert ended == [(1, 1), (1, 2), (1, 2)]
+        # a round is submitted as soon as the queue fills a batch; none holds more than 2
+        assert sorted(r.requests for r in records if r.status == "ended") == [1, 2, 2]
     finally:
         fake.server.stop()
 
@@ -325,7 +326,7 @@ def _submit_then_kill(fake: Fake, texts: Sequence[str]) -> dict[str, tuple[str, 
 def test_a_rerun_attaches_to_the_batch_in_flight_instead_of_submitting_again(
     provider: str, known: bool
 ) -> None:
-    fake = _fake(provider, polls_to_end=4)
+    fake = _fake(provider, polls_to_end=25)  # still in flight when the client is dropped
     try:
         submitted = _submit_then_kill(fake, ["A", "B"])
         [batch_id] = submitted
@@ -346,7 +347,7 @@ def test_documents_resumed_after_a_kill_pay_for_no_request_twice(fake: Fake) -> 
     documents, _ = _script()
     submitted: dict[str, tuple[str, ...]] = {}
     first = fake.batch_client(on_submitted=lambda _p, b, ids: submitted.update({b: ids}))
-    fake.server.book.polls_to_end = 5  # the extraction batch is still in flight when killed
+    fake.server.book.polls_to_end = 20  # the extraction batch is still in flight when killed
 
     def kill_once_submitted() -> None:
         while not submitted:

@@ -234,7 +234,7 @@ class BatchClient(ModelClient):
         self._limits = {**BATCH_LIMITS, **(batch_limits or {})}
         self._cond = threading.Condition()
         self._pending: dict[str, _Request] = {}
-        self._pending_bytes = 0
+        self._load: dict[str, tuple[int, int]] = {}  # provider -> queued requests, bytes
         self._waiting: dict[str, _Request] = {}
         self._batches: dict[str, _InFlight] = {}
         self._attached_ids: dict[str, str] = {}
@@ -278,9 +278,7 @@ class BatchClient(ModelClient):
             elif request.custom_id in self._attached_ids:
                 self._waiting[request.custom_id] = request
             else:
-                self._pending[request.custom_id] = request
-                self._pending_bytes += request.size
-                self._last_arrival = time.monotonic()
+                self._queue(request)
             request.tickets.append(ticket)
             self._start()
             self._cond.notify_all()
@@ -413,9 +411,10 @@ class BatchClient(ModelClient):
             return False
         if now - self._last_arrival >= self._quiet_s:
             return True
-        fewest = min(count for count, _ in self._limits.values())
-        smallest = min(size for _, size in self._limits.values())
-        return len(self._pending) >= fewest or self._pending_bytes >= smallest
+        return any(
+            count >= self._limits[provider][0] or size >= self._limits[provider][1]
+            for provider, (count, size) in self._load.items()
+        )
 
     def _next_wake(self, now: float) -> float | None:
         times = [b.next_poll - now for b in self._batches.values()]
@@ -428,7 +427,7 @@ class BatchClient(ModelClient):
         them there while the batch is being created)."""
         taken = list(self._pending.values())
         self._pending.clear()
-        self._pending_bytes = 0
+        self._load.clear()
         self._round += 1
         for request in taken:
             request.rounds += 1
@@ -516,8 +515,7 @@ class BatchClient(ModelClient):
             for request in mine:
                 del self._waiting[request.custom_id]
                 if lost:  # the provider no longer has it: submit its requests again
-                    self._pending[request.custom_id] = request
-                    self._last_arrival = time.monotonic()
+                    self._queue(request)
             self._cond.notify_all()
         if lost:
             count = len(batch.custom_ids or ())
@@ -544,16 +542,13 @@ class BatchClient(ModelClient):
             for custom_id, result in results.items():
                 request = self._waiting.pop(custom_id, None)
                 if request is None and custom_id in self._pending:  # queued while blind
-                    request = self._pending.pop(custom_id)
-                    self._pending_bytes -= request.size
+                    request = self._unqueue(custom_id)
                 if request is None:
                     if result.reply is not None:
                         self._unclaimed[custom_id] = result.reply
                     continue
                 if result.reply is None and self._retries(request, result):
-                    self._pending[custom_id] = request
-                    self._pending_bytes += request.size
-                    self._last_arrival = time.monotonic()
+                    self._queue(request)
                     continue
                 answered.append((request, result))
             self._cond.notify_all()
@@ -566,6 +561,19 @@ class BatchClient(ModelClient):
                 else:
                     ticket.error = _failure(batch, request, result, ticket)
                 ticket.done.set()
+
+    def _queue(self, request: _Request) -> None:
+        """Queue ``request`` for the next round (under the lock)."""
+        self._pending[request.custom_id] = request
+        count, size = self._load.get(request.provider, (0, 0))
+        self._load[request.provider] = (count + 1, size + request.size)
+        self._last_arrival = time.monotonic()
+
+    def _unqueue(self, custom_id: str) -> _Request:
+        request = self._pending.pop(custom_id)
+        count, size = self._load[request.provider]
+        self._load[request.provider] = (count - 1, size - request.size)
+        return request
 
     def _retries(self, request: _Request, result: _Result) -> bool:
         return (
