@@ -1087,7 +1087,11 @@ class _Lifetime:
     (or hangs) leaves no server behind."""
 
     def __init__(self, server: _LoopbackServer, seconds: float) -> None:
-        self._timer = threading.Timer(seconds, server._httpd.shutdown)
+        def end() -> None:
+            server._httpd.shutdown()
+            server._httpd.server_close()
+
+        self._timer = threading.Timer(seconds, end)
         self._timer.daemon = True
 
     def start(self) -> None:

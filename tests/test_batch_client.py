@@ -453,3 +453,66 @@ def test_an_attached_batch_the_provider_does_not_know_is_dropped_and_its_request
         assert list(fake.server.book.submissions.values()) == [1]
     finally:
         fake.server.stop()
+
+
+def test_the_fakes_refuse_a_custom_id_given_twice_in_one_batch() -> None:
+    import anthropic
+    import openai
+
+    params = {
+        "model": "reference",
+        "max_tokens": 10,
+        "messages": [{"role": "user", "content": "x"}],
+    }
+    with FakeMessageBatchesServer(handler=_replying) as server:
+        client = anthropic.Anthropic(api_key="k", base_url=server.base_url, max_retries=0)
+        with pytest.raises(anthropic.BadRequestError, match="given more than once"):
+            client.messages.batches.create(
+                requests=[{"custom_id": "same", "params": params}] * 2  # type: ignore[list-item]
+            )
+        assert server.book.submissions == {}
+    line = '{"custom_id": "same", "method": "POST", "url": "/v1/chat/completions", "body": {}}\n'
+    with FakeBatchAPIServer(handler=_replying) as server:
+        sdk = openai.OpenAI(api_key="k", base_url=server.base_url, max_retries=0)
+        upload = sdk.files.create(file=("b.jsonl", (line * 2).encode()), purpose="batch")
+        with pytest.raises(openai.BadRequestError, match="given more than once"):
+            sdk.batches.create(
+                input_file_id=upload.id, endpoint="/v1/chat/completions", completion_window="24h"
+            )
+
+
+def test_a_batch_cancelled_through_the_api_ends_with_its_requests_cancelled() -> None:
+    import anthropic
+
+    params = {
+        "model": "reference",
+        "max_tokens": 10,
+        "messages": [{"role": "user", "content": "x"}],
+    }
+    with FakeMessageBatchesServer(handler=_replying, polls_to_end=100) as server:
+        client = anthropic.Anthropic(api_key="k", base_url=server.base_url, max_retries=0)
+        made = client.messages.batches.create(requests=[{"custom_id": "a", "params": params}])  # type: ignore[list-item]
+        assert client.messages.batches.cancel(made.id).processing_status == "canceling"
+        ended = client.messages.batches.retrieve(made.id)
+        assert ended.processing_status == "ended" and ended.request_counts.canceled == 1
+        [line] = list(client.messages.batches.results(made.id))
+        assert line.result.type == "canceled"
+
+
+def test_a_fake_batch_server_stops_serving_by_itself_after_its_lifetime() -> None:
+    import httpx2
+
+    server = FakeMessageBatchesServer(handler=_replying, lifetime_s=0.05).start()
+    try:
+        url = f"{server.base_url}/v1/messages/batches/none"
+        deadline = threading.Event()
+        for _ in range(100):  # the shutdown happens on the server's timer thread
+            try:
+                httpx2.get(url, timeout=0.5)
+            except httpx2.TransportError:
+                break
+            deadline.wait(0.05)
+        else:
+            pytest.fail("the fake was still serving 5 s after its 0.05 s lifetime")
+    finally:
+        server.stop()
