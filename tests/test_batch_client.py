@@ -516,3 +516,20 @@ def test_a_fake_batch_server_stops_serving_by_itself_after_its_lifetime() -> Non
             pytest.fail("the fake was still serving 5 s after its 0.05 s lifetime")
     finally:
         server.stop()
+
+
+def test_a_callback_that_raises_fails_the_waiting_calls_instead_of_leaving_them_waiting(
+    provider: str,
+) -> None:
+    def broken(_provider: str, _batch_id: str, _ids: tuple[str, ...]) -> None:
+        raise RuntimeError("the ledger is locked")
+
+    fake = _fake(provider)
+    try:
+        with (
+            fake.batch_client(on_submitted=broken) as client,
+            pytest.raises(ModelCallError, match=r"stopped \(RuntimeError: the ledger is locked"),
+        ):
+            _ask(client, fake.model)
+    finally:
+        fake.server.stop()
