@@ -7,7 +7,11 @@ ratio from one run.
 - peak memory (max RSS of the client process) at 10 x DOCS documents against DOCS
   documents: documents stream in and results stream out;
 - killed at about half (SIGKILL while requests are held), then rerun: requests paid twice
-  (goal 0) and whether OUT equals an uninterrupted run's, byte for byte.
+  (goal 0) and whether OUT equals an uninterrupted run's, byte for byte;
+- ``--batch`` against a loopback Message Batches server: whether OUT equals the synchronous
+  run's, and its cost over the synchronous cost (goal 0.5);
+- the Ray engine on a local Ray instance of 2 CPUs (with the ``ray`` extra): whether OUT
+  equals the local engine's, and its overhead per document over the local engine's.
 
     python benchmarks/bench_corpus.py            # 1,000 and 10,000 documents, 0.2 s a call
     python benchmarks/bench_corpus.py --quick    # 40 and 400 documents, 0.02 s a call
@@ -209,6 +213,65 @@ def kill_and_resume(documents: int) -> dict[str, Any]:
     }
 
 
+def _summary_cost(err: str) -> float:
+    line = next(x for x in reversed(err.splitlines()) if "tokens, $" in x)
+    return float(line.split("tokens, $", 1)[1].split(";", 1)[0])
+
+
+def batch_against_sync(documents: int) -> dict[str, Any]:
+    """The same corpus synchronously and with --batch: same OUT, and the cost ratio."""
+    from agentic_chunking.testing import FakeMessageBatchesServer
+
+    with tempfile.TemporaryDirectory() as work:
+        corpus = Path(work) / "corpus.jsonl"
+        write_corpus(corpus, documents)
+        with FakeMessagesServer(handler=ParagraphModel()) as server:
+            _, _, err = run_cli(corpus, Path(work) / "sync.jsonl", server.base_url)
+        sync_cost = _summary_cost(err)
+        with FakeMessageBatchesServer(handler=ParagraphModel()) as server:
+            _, _, err = run_cli(
+                corpus,
+                Path(work) / "batch.jsonl",
+                server.base_url,
+                "--batch",
+                "--batch-poll",
+                "0.1",
+            )
+            batches = len(server.book.batches)
+        same = (Path(work) / "sync.jsonl").read_bytes() == (Path(work) / "batch.jsonl").read_bytes()
+    return {
+        "documents": documents,
+        "same_output": same,
+        "batches": batches,
+        "cost_ratio": _summary_cost(err) / sync_cost,
+    }
+
+
+def ray_against_local(documents: int) -> dict[str, Any] | None:
+    """The local engine and the Ray engine (a local instance of 2 CPUs, started by the
+    command) on the same corpus: same OUT, and the overhead per document."""
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        return None
+    with tempfile.TemporaryDirectory() as work:
+        corpus = Path(work) / "corpus.jsonl"
+        write_corpus(corpus, documents)
+        with FakeMessagesServer(handler=ParagraphModel()) as server:
+            local_s, _, _ = run_cli(corpus, Path(work) / "local.jsonl", server.base_url)
+            ray_s, _, _ = run_cli(
+                corpus, Path(work) / "ray.jsonl", server.base_url, "--engine", "ray"
+            )
+        same = (Path(work) / "local.jsonl").read_bytes() == (Path(work) / "ray.jsonl").read_bytes()
+    return {
+        "documents": documents,
+        "same_output": same,
+        "local_s": local_s,
+        "ray_s": ray_s,
+        "overhead_per_document_s": (ray_s - local_s) / documents,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="small sizes, a few seconds")
@@ -240,10 +303,31 @@ def main() -> None:
         f"output {'identical to' if resumed['same_output'] else 'DIFFERENT from'} an "
         "uninterrupted run's"
     )
+    batched = batch_against_sync(max(documents // 4, 12))
+    print(
+        f"--batch on {batched['documents']} documents ({batched['batches']} batches): output "
+        f"{'identical to' if batched['same_output'] else 'DIFFERENT from'} the synchronous "
+        f"run's, cost ratio {batched['cost_ratio']:.3f} (goal 0.5)"
+    )
+    on_ray = None if args.quick else ray_against_local(max(documents // 4, 12))
+    if args.quick:
+        print("Ray engine: not run with --quick (starting Ray alone takes longer than a quick run)")
+    elif on_ray is None:
+        print("Ray engine: not measured (the ray extra is not installed)")
+    else:
+        print(
+            f"Ray engine on {on_ray['documents']} documents: output "
+            f"{'identical to' if on_ray['same_output'] else 'DIFFERENT from'} the local "
+            f"engine's; {on_ray['ray_s']:.1f} s against {on_ray['local_s']:.1f} s local "
+            "(each in a fresh process; Ray's start included): "
+            f"{on_ray['overhead_per_document_s'] * 1000:.0f} ms more per document"
+        )
     figures = {
         "throughput": speed,
         "memory_kib": {str(documents): small, str(10 * documents): large, "ratio": large / small},
         "resume": resumed,
+        "batch": batched,
+        "ray": on_ray,
         "quick": args.quick,
     }
     if args.json:
