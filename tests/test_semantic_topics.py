@@ -55,3 +55,13 @@ def test_cuts_follow_topics_not_length() -> None:
     # a length rule (a cut every three sentences) fails the same measure
     by_length = [(len(text), (3 * n) // 3 - 1) for text, n in made]
     assert growth(by_length) > 1.2
+
+
+def test_the_size_limit_is_what_the_default_embedder_reads_unless_solon() -> None:
+    from agentic_chunking.semantic import HashingEmbedder
+
+    assert SemanticSplitter(HashingEmbedder()).max_chunk_token_size == 256
+    solon = SemanticSplitter(HashingEmbedder(), similarity_threshold=0.5)
+    assert solon.max_chunk_token_size == 512
+    given = SemanticSplitter(HashingEmbedder(), max_chunk_token_size=1024)
+    assert given.max_chunk_token_size == 1024
