@@ -83,7 +83,11 @@ class CachedEmbedder:
     def __call__(self, texts: list[str], /) -> np.ndarray:
         """Return one unit vector per text, in order (a zero vector stays zero)."""
         self.requested += len(texts)
-        missing = sorted({t for t in texts if _key(t) not in self._vectors}, key=len)
+        # Sorted by length, then text: each batch pads to similar lengths, and the batches
+        # (hence the vectors, to the last bit) are the same on every run.
+        missing = sorted(
+            {t for t in texts if _key(t) not in self._vectors}, key=lambda t: (len(t), t)
+        )
         for first in range(0, len(missing), self.batch_size):
             batch = missing[first : first + self.batch_size]
             vectors = np.asarray(self.embedder(batch), dtype=np.float32)
