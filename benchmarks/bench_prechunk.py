@@ -4,7 +4,15 @@ Run: python benchmarks/bench_prechunk.py [--megabytes 10] [--repeat 3] [--quick]
 Prints, for each splitter, the best wall time, its throughput and the best CPU time, the
 repeats of the two interleaved; then the ratio semchunk / ours (> 1: ours faster) in CPU
 time, measured in the same run, and in wall time. Both use the seed's token estimate
-(characters // 4) and a limit of 2000 tokens.
+(characters // 4) and a limit of 2000 tokens. ``--quick``: 0.3 MB, one repeat.
+
+History (issue 34): the ratio was 1.7x when this benchmark was added (51cca28), 1.80x
+quoted later, 1.16x on a busy machine. The code measured (``_prechunk.py``, ``_text.py``,
+``estimate_tokens``) has not changed since but for an import path, nor have nupunkt 0.8.0
+and semchunk 4.1.1; the old and the current code, run alternately here on the same
+machine, gave 1.70x / 1.68x and 2.06x / 1.52x (wall time, the script as it was). The
+spread was the machine: all of ours was timed, then all of semchunk's, so a busy spell in
+one half moved the ratio. The repeats are now interleaved and the ratio taken in CPU time.
 """
 
 from __future__ import annotations
