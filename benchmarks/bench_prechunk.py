@@ -10,9 +10,10 @@ History (issue 34): the ratio was 1.7x when this benchmark was added (51cca28), 
 quoted later, 1.16x on a busy machine. The code measured (``_prechunk.py``, ``_text.py``,
 ``estimate_tokens``) has not changed since but for an import path, nor have nupunkt 0.8.0
 and semchunk 4.1.1; the old and the current code, run alternately here on the same
-machine, gave 1.70x / 1.68x and 2.06x / 1.52x (wall time, the script as it was). The
-spread was the machine: all of ours was timed, then all of semchunk's, so a busy spell in
-one half moved the ratio. The repeats are now interleaved and the ratio taken in CPU time.
+machine with the script as it was, gave 1.70x and 2.06x (old), 1.68x and 1.52x (current)
+in wall time. The spread was the machine: all of ours was timed, then all of semchunk's,
+so a busy spell in one half moved the ratio. The repeats are now interleaved and the
+ratio taken in CPU time.
 """
 
 from __future__ import annotations

@@ -97,7 +97,8 @@ def quick_runs(
     selected = [
         item.callspec.params["script"]
         for item in request.session.items
-        if getattr(item, "callspec", None) and "script" in item.callspec.params
+        if item.path == Path(__file__).resolve() and hasattr(item, "callspec")
+        if "script" in item.callspec.params
     ]
     folder = tmp_path_factory.mktemp("quick")
     with ThreadPoolExecutor(max_workers=WORKERS) as pool:
