@@ -43,7 +43,8 @@ def document(k: int, limit: int) -> tuple[list[AgenticChunkInput], ScriptedPipel
     """K near-limit input chunks and a handler that extracts each one's facts."""
     paragraphs = near_limit_texts(k, limit, seed=11)
     inputs = [AgenticChunkInput(f"C{n:02d}", " ".join(p)) for n, p in enumerate(paragraphs)]
-    script = ScriptedPipeline({c.text: p for c, p in zip(inputs, paragraphs, strict=True)}, str)
+    extraction = {c.text: p for c, p in zip(inputs, paragraphs, strict=True)}
+    script = ScriptedPipeline(extraction, lambda fact: "Facts")  # one theme: one grouping
     return inputs, script
 
 

@@ -49,7 +49,9 @@ class Run:
 
 def one_run(latency: float, paragraphs: int, limit: int, *, interrupt: bool = True) -> Run:
     texts = near_limit_texts(paragraphs, limit, seed=5)
-    script = ScriptedPipeline({" ".join(t): t for t in texts}, str, delay_s=latency)
+    script = ScriptedPipeline(
+        {" ".join(t): t for t in texts}, lambda fact: "Facts", delay_s=latency
+    )
     with (
         tempfile.TemporaryDirectory() as folder,
         FakeMessagesServer(handler=script) as server,
