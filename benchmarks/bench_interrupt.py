@@ -91,6 +91,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--paragraphs must be above {DEFAULT_MAX_CONCURRENCY}, the calls in flight")
     work = (args.latency, args.paragraphs, args.batch_tokens)
     baseline = one_run(*work, interrupt=False)
+    if baseline.exit_status != 0:
+        tail = "\n".join(baseline.stderr_lines[-5:])
+        raise SystemExit(f"the run left to finish exited {baseline.exit_status}:\n{tail}")
     runs = [one_run(*work) for _ in range(args.repeats)]
     stop = statistics.median(r.seconds for r in runs)
     statuses = sorted({r.exit_status for r in runs})
