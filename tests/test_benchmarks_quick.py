@@ -113,9 +113,7 @@ def quick_runs(
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[path.stem for path in SCRIPTS])
-def test_benchmark_runs_in_quick_mode(
-    script: Path, tmp_path_factory: pytest.TempPathFactory, quick_runs: dict[Path, Any]
-) -> None:
+def test_benchmark_runs_in_quick_mode(script: Path, quick_runs: dict[Path, Any]) -> None:
     source = script.read_text(encoding="utf-8")
     assert has_quick(source), (
         f"benchmarks/{script.name} has no --quick option: every benchmark takes --quick "
@@ -163,3 +161,9 @@ def test_a_missing_prerequisite_is_a_skip_and_a_broken_import_is_not() -> None:
     renamed = "ImportError: cannot import name 'REPLAY_API_KEY' from 'agentic_chunking.x'\n"
     assert skip_reason(1, renamed) is None
     assert skip_reason(0, "") is None
+
+
+def test_a_script_without_quick_is_told_so() -> None:
+    assert not has_quick('"""Speed."""\nimport argparse\nparser.add_argument("--size")\n')
+    assert has_quick('parser.add_argument("--quick", action="store_true")\n')
+    assert has_quick("from _results import add_options\nadd_options(parser)\n")
