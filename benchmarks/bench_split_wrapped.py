@@ -1,6 +1,8 @@
 """``split`` on a long hard-wrapped plain text: line segments (before) against sentences (after).
 
-Run: python benchmarks/bench_split_wrapped.py [--size 338000] [--embedder minilm|hashing]
+Run: python benchmarks/bench_split_wrapped.py [--quick] [--size 338000] [--embedder minilm|hashing]
+
+``--quick``: 20,000 characters and the hashing embedder, the same code path.
 
 The document is generated (``_generated.wrapped_document``: headings, paragraphs of
 sentences that run across line ends at 72 columns, bullet lists, indented code; the shape
