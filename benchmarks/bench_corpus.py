@@ -7,7 +7,11 @@ ratio from one run.
 - peak memory (max RSS of the client process) at 10 x DOCS documents against DOCS
   documents: documents stream in and results stream out;
 - killed at about half (SIGKILL while requests are held), then rerun: requests paid twice
-  (goal 0) and whether OUT equals an uninterrupted run's, byte for byte.
+  (goal 0) and whether OUT equals an uninterrupted run's, byte for byte;
+- ``--batch`` against a loopback Message Batches server: whether OUT equals the synchronous
+  run's, and its cost over the synchronous cost (goal 0.5);
+- the Ray engine on a local Ray instance of 2 CPUs (with the ``ray`` extra): whether OUT
+  equals the local engine's, and its overhead per document over the local engine's.
 
     python benchmarks/bench_corpus.py            # 1,000 and 10,000 documents, 0.2 s a call
     python benchmarks/bench_corpus.py --quick    # 40 and 400 documents, 0.02 s a call
@@ -213,6 +217,65 @@ def kill_and_resume(documents: int) -> dict[str, Any]:
     }
 
 
+def _summary_cost(err: str) -> float:
+    line = next(x for x in reversed(err.splitlines()) if "tokens, $" in x)
+    return float(line.split("tokens, $", 1)[1].split(";", 1)[0])
+
+
+def batch_against_sync(documents: int) -> dict[str, Any]:
+    """The same corpus synchronously and with --batch: same OUT, and the cost ratio."""
+    from agentic_chunking.testing import FakeMessageBatchesServer
+
+    with tempfile.TemporaryDirectory() as work:
+        corpus = Path(work) / "corpus.jsonl"
+        write_corpus(corpus, documents)
+        with FakeMessagesServer(handler=ParagraphModel()) as server:
+            _, _, err = run_cli(corpus, Path(work) / "sync.jsonl", server.base_url)
+        sync_cost = _summary_cost(err)
+        with FakeMessageBatchesServer(handler=ParagraphModel()) as server:
+            _, _, err = run_cli(
+                corpus,
+                Path(work) / "batch.jsonl",
+                server.base_url,
+                "--batch",
+                "--batch-poll",
+                "0.1",
+            )
+            batches = len(server.book.batches)
+        same = (Path(work) / "sync.jsonl").read_bytes() == (Path(work) / "batch.jsonl").read_bytes()
+    return {
+        "documents": documents,
+        "same_output": same,
+        "batches": batches,
+        "cost_ratio": _summary_cost(err) / sync_cost,
+    }
+
+
+def ray_against_local(documents: int) -> dict[str, Any] | None:
+    """The local engine and the Ray engine (a local instance of 2 CPUs, started by the
+    command) on the same corpus: same OUT, and the overhead per document."""
+    try:
+        import ray  # noqa: F401
+    except ImportError:
+        return None
+    with tempfile.TemporaryDirectory() as work:
+        corpus = Path(work) / "corpus.jsonl"
+        write_corpus(corpus, documents)
+        with FakeMessagesServer(handler=ParagraphModel()) as server:
+            local_s, _, _ = run_cli(corpus, Path(work) / "local.jsonl", server.base_url)
+            ray_s, _, _ = run_cli(
+                corpus, Path(work) / "ray.jsonl", server.base_url, "--engine", "ray"
+            )
+        same = (Path(work) / "local.jsonl").read_bytes() == (Path(work) / "ray.jsonl").read_bytes()
+    return {
+        "documents": documents,
+        "same_output": same,
+        "local_s": local_s,
+        "ray_s": ray_s,
+        "overhead_per_document_s": (ray_s - local_s) / documents,
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--documents", type=int, help="documents of the throughput run")
@@ -243,6 +306,25 @@ def main() -> None:
         f"output {'identical to' if resumed['same_output'] else 'DIFFERENT from'} an "
         "uninterrupted run's"
     )
+    batched = batch_against_sync(max(documents // 4, 12))
+    print(
+        f"--batch on {batched['documents']} documents ({batched['batches']} batches): output "
+        f"{'identical to' if batched['same_output'] else 'DIFFERENT from'} the synchronous "
+        f"run's, cost ratio {batched['cost_ratio']:.3f} (goal 0.5)"
+    )
+    on_ray = None if args.quick else ray_against_local(max(documents // 4, 12))
+    if args.quick:
+        print("Ray engine: not run with --quick (starting Ray alone takes longer than a quick run)")
+    elif on_ray is None:
+        print("Ray engine: not measured (the ray extra is not installed)")
+    else:
+        print(
+            f"Ray engine on {on_ray['documents']} documents: output "
+            f"{'identical to' if on_ray['same_output'] else 'DIFFERENT from'} the local "
+            f"engine's; {on_ray['ray_s']:.1f} s against {on_ray['local_s']:.1f} s local "
+            "(each in a fresh process; Ray's start included): "
+            f"{on_ray['overhead_per_document_s'] * 1000:.0f} ms more per document"
+        )
     figures = {
         "calls": speed["calls"],
         "wall s": round(speed["wall_s"], 2),
@@ -254,7 +336,15 @@ def main() -> None:
         "killed and rerun: documents finished before the kill": resumed["finished_before_kill"],
         "killed and rerun: requests paid twice (goal 0)": resumed["requests_paid_twice"],
         "killed and rerun: output identical": resumed["same_output"],
+        "--batch: output identical": batched["same_output"],
+        "--batch: batches": batched["batches"],
+        "--batch: cost ratio (goal 0.5)": round(batched["cost_ratio"], 3),
     }
+    if on_ray is not None:
+        figures |= {
+            "Ray engine: output identical": on_ray["same_output"],
+            "Ray engine: ms more per document": round(on_ray["overhead_per_document_s"] * 1000),
+        }
     keep(__file__, args, figures, documents=documents, latency_s=latency)
 
 

@@ -356,3 +356,29 @@ def test_killed_half_way_then_rerun_pays_for_no_request_twice_and_writes_the_sam
         whole.parent.mkdir()
         assert _corpus([str(folder), "-o", str(whole)]) == 0
     assert out.read_bytes() == whole.read_bytes()
+
+
+def test_an_output_that_cannot_be_written_keeps_every_result_in_the_named_ledger(
+    model: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, server = model
+    folder = _folder(tmp_path, 3)
+    out = tmp_path / "out.jsonl"
+    from agentic_chunking.corpus import _outputs
+
+    real_write = _outputs.OutputWriter.write
+
+    def full_disk(self: Any, record: Any) -> None:
+        raise OSError(28, "No space left on device", str(self.path))
+
+    monkeypatch.setattr(_outputs.OutputWriter, "write", full_disk)
+    assert _corpus([str(folder), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "No space left on device" in err and "out.ledger.sqlite" in err
+    assert "rerun the same command" in err and "Traceback" not in err
+    assert not out.exists()
+    assert Ledger(tmp_path / "out.ledger.sqlite").counts() == {"done": 3}
+    sent = len(server.requests)
+    monkeypatch.setattr(_outputs.OutputWriter, "write", real_write)  # room again
+    assert _corpus([str(folder), "-o", str(out)]) == 0
+    assert len(server.requests) == sent and len(read_records(out)) == 6

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,11 +27,14 @@ from typing import Any
 from .._errors import InputError
 from .._shown import redact
 from ..client import (
+    BatchClient,
+    BatchProgress,
     ModelClient,
     RequestLimits,
     parse_model,
     resolve_model,
 )
+from ..client._batch import DEFAULT_POLL_INTERVAL_S, FALLBACKS
 from ..corpus import (
     CorpusSettings,
     DocumentResult,
@@ -51,6 +55,20 @@ LEDGER_SUFFIX = ".ledger.sqlite"
 FAILURES_SUFFIX = ".failures.jsonl"
 DEFAULT_CORPUS_CONCURRENCY = 16
 ENGINES = ("local", "ray")
+DEFAULT_BATCH_DOCUMENTS = 1000
+BATCH_CONCURRENCY = 1000
+"""With --batch, the requests of one document that may wait at once: all its extraction
+batches go into the same round."""
+
+
+def _poll_seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds") from None
+    if not 0 < seconds <= 3600:
+        raise argparse.ArgumentTypeError(f"{value!r} must be more than 0 and at most 3600")
+    return seconds
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -112,6 +130,36 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"where every model reply is kept, by request hash (default: OUT{CACHE_SUFFIX})",
     )
     parser.add_argument(
+        "--batch",
+        action="store_true",
+        help="send every request through the provider's batch API, at half the price, "
+        "answered within 24 hours (most within one); rounds of requests: all extractions, "
+        "then all groupings, ...",
+    )
+    parser.add_argument(
+        "--batch-fallback",
+        choices=FALLBACKS,
+        default="none",
+        help="a request a batch did not answer (errored, expired, cancelled): into the next "
+        "round (none, the default) or sent at once at the full price (sync)",
+    )
+    parser.add_argument(
+        "--batch-documents",
+        type=int_at_least(1),
+        default=DEFAULT_BATCH_DOCUMENTS,
+        metavar="N",
+        help="with --batch, documents worked on at once: their requests share the rounds "
+        f"(default {DEFAULT_BATCH_DOCUMENTS}; each waits on a thread)",
+    )
+    parser.add_argument(
+        "--batch-poll",
+        type=_poll_seconds,
+        default=DEFAULT_POLL_INTERVAL_S,
+        metavar="SECONDS",
+        help=f"with --batch, seconds between two looks at a batch in flight "
+        f"(default {DEFAULT_POLL_INTERVAL_S:g})",
+    )
+    parser.add_argument(
         "--engine",
         choices=ENGINES,
         default="local",
@@ -157,24 +205,47 @@ def run(args: argparse.Namespace) -> int:
         grouping_max_tokens=args.grouping_max_tokens,
         max_chunk_tokens=args.max_chunk_tokens,
     )
+    if args.batch:
+        _check_batch_options(args)
     if args.dry_run:
-        _print_plan(source.documents(), settings, len(scan.document_ids), str(args.corpus))
+        _print_plan(
+            source.documents(), settings, len(scan.document_ids), str(args.corpus), args.batch
+        )
         return 0
-    limits = RequestLimits(
-        max_in_flight=args.max_concurrency,
-        requests_per_minute=args.requests_per_minute,
-        tokens_per_minute=args.tokens_per_minute,
-    )
-    base_urls = {parse_model(model).provider: args.base_url} if args.base_url else None
-    client = ModelClient(timeout=args.timeout, base_urls=base_urls, limits=limits)
-    client.ready(model)  # no key or a bad URL: refused before any call
     cache = _reply_cache(args.cache_dir or beside(output, CACHE_SUFFIX))
     try:
         ledger = Ledger(ledger_path)
     except LedgerError as error:
         raise InputError(str(error)) from None
-    started = time.monotonic()
     tally = _Tally(total=len(scan.document_ids), quiet=args.quiet, model=model)
+    base_urls = {parse_model(model).provider: args.base_url} if args.base_url else None
+    client: ModelClient
+    if args.batch:
+        client = BatchClient(
+            timeout=args.timeout,
+            base_urls=base_urls,
+            poll_interval_s=args.batch_poll,
+            fallback=args.batch_fallback,
+            on_submitted=ledger.add_batch,
+            progress=tally.batch,
+        )
+        for provider, batch_id, custom_ids in list(ledger.batches()):
+            client.attach(provider, {batch_id: custom_ids})  # a killed run's batches
+    else:
+        limits = RequestLimits(
+            max_in_flight=args.max_concurrency,
+            requests_per_minute=args.requests_per_minute,
+            tokens_per_minute=args.tokens_per_minute,
+        )
+        client = ModelClient(timeout=args.timeout, base_urls=base_urls, limits=limits)
+    try:
+        client.ready(model)  # no key or a bad URL: refused before any call
+    except BaseException:
+        client.close()
+        ledger.close()
+        tally.close()
+        raise
+    started = time.monotonic()
     try:
         if args.engine == "ray":
             from ..corpus._ray import ray_results
@@ -196,10 +267,12 @@ def run(args: argparse.Namespace) -> int:
                 client=client,
                 cache=cache,
                 ledger=ledger,
-                max_documents=args.max_concurrency,
-                max_concurrency=args.max_concurrency,
+                max_documents=args.batch_documents if args.batch else args.max_concurrency,
+                max_concurrency=BATCH_CONCURRENCY if args.batch else args.max_concurrency,
             )
         written = _write(results, output, failures_path, tally, ledger_path)
+        for provider, batch_id in tally.ended_batches:  # every reply is in the cache now
+            ledger.remove_batch(provider, batch_id)
     except KeyboardInterrupt:
         tally.close()
         _say(_resume_line(ledger, ledger_path, output))
@@ -257,6 +330,21 @@ def _write(
         ) from None
 
 
+def _check_batch_options(args: argparse.Namespace) -> None:
+    """InputError for an option that does not go with --batch."""
+    if args.engine != "local":
+        raise InputError("--batch runs on the local engine; leave out --engine ray")
+    for option, value in (
+        ("--requests-per-minute", args.requests_per_minute),
+        ("--tokens-per-minute", args.tokens_per_minute),
+    ):
+        if value is not None:
+            raise InputError(
+                f"{option} limits the synchronous requests; a batch is one request to the "
+                f"provider: leave out {option} with --batch"
+            )
+
+
 def _reply_cache(directory: Path) -> ReplyCache:
     if directory.exists() and not directory.is_dir():
         raise InputError(
@@ -281,9 +369,12 @@ def _resume_line(ledger: Ledger, ledger_path: Path, output: Path) -> str:
     return f"{output} was left as it was"
 
 
-def _print_plan(documents: Any, settings: CorpusSettings, total: int, name: str) -> None:
+def _print_plan(
+    documents: Any, settings: CorpusSettings, total: int, name: str, batched: bool
+) -> None:
     batches = calls = tokens_in = tokens_out = 0
     cost: float | None = 0.0
+    full: float | None = 0.0
     failed = 0
     for document in documents:
         if document.error is not None:
@@ -295,7 +386,10 @@ def _print_plan(documents: Any, settings: CorpusSettings, total: int, name: str)
             max_tokens_per_batch=settings.max_tokens_per_batch,
             grouping_max_tokens=settings.grouping_max_tokens,
             extraction_max_tokens=settings.extraction_max_tokens,
+            batched=batched,
         )
+        unbatched = plan.listed_cost_usd if batched else plan.estimated_cost_usd
+        full = None if full is None or unbatched is None else full + unbatched
         batches += plan.batches
         calls += plan.batches + plan.grouping_windows + (1 if plan.grouping_windows > 1 else 0)
         tokens_in += plan.estimated_input_tokens
@@ -313,8 +407,13 @@ def _print_plan(documents: Any, settings: CorpusSettings, total: int, name: str)
         f"  extraction batches: {batches:,}; calls: about {calls:,}",
         f"  estimated tokens: {tokens_in:,} in / {tokens_out:,} out",
         "  estimated cost: "
-        + ("unknown (no listed price for this model)" if cost is None else f"${cost:.2f}"),
+        + ("unknown (no listed price for this model)" if cost is None else f"${cost:.4f}"),
     ]
+    if batched and cost is not None and full is not None:
+        lines.append(
+            f"  through the batch API (--batch): ${cost:.4f} instead of ${full:.4f} "
+            f"synchronously, a saving of ${full - cost:.4f}"
+        )
     print("\n".join(lines))
 
 
@@ -328,6 +427,8 @@ class _Tally:
         self.counts = {"done": 0, "skipped": 0, "failed": 0}
         self.calls = self.cached = self.tokens_in = self.tokens_out = 0
         self.cost: float | None = 0.0
+        self._batches: dict[str, BatchProgress] = {}
+        self._lock = threading.Lock()
         self._bar = tqdm(
             total=total,
             unit="doc",
@@ -350,6 +451,27 @@ class _Tally:
             refresh=False,
         )
         self._bar.update(1)
+
+    def batch(self, progress: BatchProgress) -> None:
+        """A batch's state (from the batch client's thread): the bar shows the requests
+        answered of those in batches."""
+        with self._lock:
+            self._batches[progress.batch_id] = progress
+            states = list(self._batches.values())
+        answered = sum(p.succeeded + p.errored + p.canceled + p.expired for p in states)
+        self._bar.set_postfix_str(
+            f"batches: {answered:,} of {sum(p.requests for p in states):,} requests answered"
+        )
+
+    @property
+    def ended_batches(self) -> list[tuple[str, str]]:
+        """(provider, batch id) of each batch that ended (or that the provider lost)."""
+        with self._lock:
+            return [
+                (p.provider, p.batch_id)
+                for p in self._batches.values()
+                if p.status in ("ended", "lost")
+            ]
 
     def _cost_text(self) -> str:
         return "" if self.cost is None else f", ${self.cost:.4f}"

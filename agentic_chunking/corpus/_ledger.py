@@ -15,7 +15,7 @@ Batches submitted to a provider's batch API are kept too (``batches``), so a run
 while a batch is in flight re-attaches to it instead of paying for it again.
 
 Safe for concurrent use: one connection per ledger object, guarded by a lock, in WAL mode
-with a long busy timeout, so threads of one process and processes on one machine (Ray's
+(``synchronous=NORMAL``: a commit survives a killed process) with a long busy timeout, so threads of one process and processes on one machine (Ray's
 local workers) may write at once.
 """
 
@@ -83,6 +83,9 @@ class Ledger:
         try:
             self._db = sqlite3.connect(self.path, timeout=60.0, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
+            # a commit survives a killed process (WAL); only a power cut may lose the last
+            # few, which the rerun then redoes from the reply cache
+            self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.executescript(_SCHEMA)
             found = self._db.execute("SELECT value FROM meta WHERE key='format'").fetchone()
             if found is None:

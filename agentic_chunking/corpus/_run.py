@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .._errors import ConfigurationError, ModelCallError
 from .._models import AgenticResponse, CallUsage
 from .._shown import redact, redact_data
-from ..client import estimate_cost_usd, parse_model
+from ..client import calls_cost_usd, parse_model
 from ..pipeline._cache import ReplyCache
 from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ..pipeline._prompts import PROMPT_VERSIONS
@@ -146,27 +146,6 @@ class DocumentResult:
         return record
 
 
-def calls_cost_usd(model: str, calls: Iterable[CallUsage]) -> float | None:
-    """The estimated cost of the calls this run paid for (cached ones cost nothing), at
-    ``model``'s listed price; None when no price is known."""
-    name = parse_model(model).name
-    total = 0.0
-    for call in calls:
-        if call.cached:
-            continue
-        cost = estimate_cost_usd(
-            name,
-            call.input_tokens,
-            call.output_tokens,
-            cache_write_tokens=call.cache_write_tokens,
-            cache_read_tokens=call.cache_read_tokens,
-        )
-        if cost is None:
-            return None
-        total += cost
-    return total
-
-
 def document_records(
     response: AgenticResponse, metadata: Mapping[str, Any]
 ) -> tuple[dict[str, Any], ...]:
@@ -218,7 +197,7 @@ def process_document(
         failed = error.response if isinstance(error.response, AgenticResponse) else None
         response = failed or AgenticResponse.failure(str(error))
         kind = "model_call"
-    cost = calls_cost_usd(settings.model, response.calls)
+    cost = calls_cost_usd(parse_model(settings.model).name, response.calls)
     if not response.is_success:
         extracted = tuple(p for batch in response.extracted for p in batch.propositions)
         return DocumentResult(
