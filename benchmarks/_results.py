@@ -8,8 +8,8 @@ figures are not kept unless ``--json PATH`` says where; a full run's figures go 
 ``benchmarks/summarise.py`` renders ``docs/benchmarks.md``. Nothing here times anything.
 
 A results file holds: the benchmark's name, whether the run was quick, the command that
-made it, the UTC date, the machine (CPU, cores, system, Python, load average when it
-started: this machine is shared, so a figure measured while it was busy says so), and
+made it, the UTC date, the machine (CPU, cores, system, Python, and the 1-minute load
+average at the end of the run: a shared machine's figure says how busy it was), and
 ``figures``, a flat mapping of a label that names its unit to a number, a string or a
 boolean, in the order the script printed them.
 
@@ -67,7 +67,8 @@ def add_options(parser: argparse.ArgumentParser) -> None:
 
 
 def machine() -> dict[str, Figure]:
-    """The machine a figure was measured on, and how busy it was when the run started."""
+    """The machine a figure was measured on, and how busy it was (the 1-minute load
+    average, read at the end of the run)."""
     cpu = platform.processor() or platform.machine()
     try:
         for line in Path("/proc/cpuinfo").read_text(encoding="utf-8").splitlines():
