@@ -25,6 +25,18 @@ from agentic_chunking.testing import (
 )
 
 KEY = "sk-ant-batch-corpus-key"
+
+
+def _counts(path: Path) -> dict[str, int]:
+    with Ledger(path) as ledger:
+        return ledger.counts()
+
+
+def _batches(path: Path) -> list[tuple[str, str, list[str]]]:
+    with Ledger(path) as ledger:
+        return list(ledger.batches())
+
+
 FAST = ["--batch-poll", "0.05", "--quiet"]
 
 
@@ -77,7 +89,7 @@ def test_batch_gives_the_synchronous_chunks_at_half_the_cost(
     assert out.read_bytes() == (tmp_path / "sync.jsonl").read_bytes()
     batch_cost = _cost(capsys.readouterr().err.splitlines()[-1])
     assert batch_cost == pytest.approx(sync_cost / 2, rel=0.01)
-    assert list(Ledger(tmp_path / "batch.ledger.sqlite").batches()) == []  # all ended, all in
+    assert _batches(tmp_path / "batch.ledger.sqlite") == []  # all ended, all in
 
 
 def test_batch_on_an_openai_compatible_server(
@@ -130,12 +142,12 @@ def test_a_run_killed_while_its_batch_is_in_flight_reattaches_to_it(
         ledger = tmp_path / "out.ledger.sqlite"
         deadline = time.monotonic() + 90
         while time.monotonic() < deadline and child.poll() is None:
-            if ledger.exists() and list(Ledger(ledger).batches()):
+            if ledger.exists() and _batches(ledger):
                 break
             time.sleep(0.1)
         child.kill()
         _, err = child.communicate(timeout=30)
-        kept = list(Ledger(ledger).batches())
+        kept = _batches(ledger)
         assert len(kept) == 1, err
         assert not out.exists()
         server.book.polls_to_end = 1  # the provider finishes the batch after the kill
@@ -144,7 +156,7 @@ def test_a_run_killed_while_its_batch_is_in_flight_reattaches_to_it(
         assert set(server.book.submissions.values()) == {1}  # nothing submitted twice
         assert len(server.book.batches) == 2  # the attached extraction batch, then grouping
     assert len(read_records(out)) == 10
-    assert list(Ledger(ledger).batches()) == []
+    assert _batches(ledger) == []
 
 
 def test_batch_refuses_what_does_not_go_with_it(

@@ -190,3 +190,9 @@ class Ledger:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+    def __enter__(self) -> Ledger:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
