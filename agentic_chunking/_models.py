@@ -54,9 +54,7 @@ class AgenticChunkInput:
     text: str
     start: int | None = None
     end: int | None = None
-    metadata: Mapping[str, Any] = field(
-        default_factory=lambda: MappingProxyType({}), compare=False, hash=False
-    )
+    metadata: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.metadata, MappingProxyType):

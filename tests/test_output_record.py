@@ -412,3 +412,39 @@ def test_a_chunk_dict_with_provenance_reads_back_and_refuses_edited_spans() -> N
     old = {k: v for k, v in data.items() if k in ("ChunkId", "DocumentId", "ThematicCategory")}
     read = AgenticChunk.from_dict({**old, "Propositions": ["A b."]})
     assert (read.proposition_spans, read.part, dict(read.metadata)) == ((), None, {})
+
+
+_sentence = st.builds(
+    "{} {} {} grams.".format,
+    st.sampled_from(["Iron", "Gold", "Salt", "Sand", "Clay"]),
+    st.sampled_from(["weighs", "holds", "loses"]),
+    st.integers(1, 99_999),
+)
+
+
+@settings(max_examples=6, deadline=None)
+@given(
+    st.lists(st.lists(_sentence, min_size=1, max_size=6, unique=True), min_size=1, max_size=6),
+    st.integers(min_value=8, max_value=80),
+)
+def test_pipeline_outputs_are_within_the_limit_and_place_every_proposition_once(
+    paragraphs: list[list[str]], limit: int
+) -> None:
+    document = "\n\n".join(" ".join(p) for p in paragraphs)
+    inputs = paragraph_inputs(document)
+    extraction = {c.text: split_sentences(c.text) for c in inputs}
+    expected = [s for c in inputs for s in extraction[c.text]]
+    script = ScriptedPipeline(extraction, lambda text: text.split()[0])
+    with (
+        FakeMessagesServer(handler=script) as server,
+        make_client(api_key=KEY, base_url=server.base_url, max_retries=0) as client,
+    ):
+        response = chunk_text_agentic(inputs, "G", client=client, max_chunk_tokens=limit)
+    if not response.is_success:  # only a proposition above the limit may fail the run
+        assert any(estimate_tokens(p) > limit for p in expected)
+        assert "above max_chunk_tokens" in response.error_detail
+        return
+    assert all(c.token_estimate <= limit for c in response.chunks)
+    placed = [p for c in response.chunks for p in c.propositions]
+    assert len(placed) == len(set(placed)) and set(placed) == set(expected)
+    assert _located_as_aligned(response, inputs, document) == len(placed)
