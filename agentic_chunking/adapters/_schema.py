@@ -40,71 +40,79 @@ class ChunkRecord(_Record):
     model_config = ConfigDict(title="AgenticChunk", extra="forbid", strict=True)
 
     ChunkId: str = Field(
-        description="`{DocumentId}-{seq:04d}`, seq counting from 1 in output order",
+        description="`{DocumentId}-{seq:04d}`, `seq` counting from 1 in output order "
+        "(`notes-0001`)",
         pattern=r"-[0-9]{4,}$",
     )
     DocumentId: str = Field(
-        description="The document's id: the one given (`--document-id`, a chunk list's "
-        "`document_id`, Level 4's), else the file's stem; `DOC-UNKNOWN` when none"
+        description="the document's id: `--document-id`, else the input file's `document_id` "
+        "(a chunk list's, or the one every item of `split`'s output shares), else its stem "
+        "(`stdin` for `-`); `DOC-UNKNOWN` when none is known"
     )
     ThematicCategory: str = Field(
-        description="The theme the model named; every part of a split theme keeps it"
+        description="the theme the model gave the group; every part of a split theme keeps it"
     )
     Propositions: list[str] = Field(
-        description="The chunk's propositions, verbatim as extracted, each in exactly one "
-        "chunk of the response",
+        description="the chunk's atomic, self-contained propositions, each stated once in the "
+        "whole output (certain duplicates are merged before grouping)",
         min_length=1,
     )
-    MergedContent: str = Field(description="The propositions joined by one space")
-    PropositionCount: int = Field(ge=1, description="len(Propositions)")
-    CharacterCount: int = Field(ge=0, description="len(MergedContent), in characters")
+    MergedContent: str = Field(description="the `Propositions` joined by one space, exactly")
+    PropositionCount: int = Field(ge=1, description="the number of `Propositions`")
+    CharacterCount: int = Field(
+        ge=0,
+        description="the length of `MergedContent` in characters (Python `len`, code points)",
+    )
     TokenEstimate: int = Field(
         ge=0,
-        description="CharacterCount // 4; never above max_chunk_tokens (default: the batch "
-        "limit) in a response written by the pipeline",
+        description="the seed's estimate: `CharacterCount // 4`; never above the size limit "
+        "(`--max-chunk-tokens`, by default `--max-tokens-per-batch`)",
     )
     Hash: str = Field(
         pattern=r"^sha256-[0-9a-f]{64}$",
-        description="`sha256-` + hex SHA-256 of MergedContent encoded as UTF-8",
+        description="`sha256-` followed by the hex SHA-256 of `MergedContent` encoded as UTF-8",
     )
     SourceChunkIds: list[str] = Field(
-        description="The input chunks the propositions came from, in input order"
+        description="the ids of the input chunks the propositions came from, in input order "
+        "(for a packed batch, the chunk(s) whose sentences state each proposition; every id "
+        "of the batch when nothing in it supports the proposition)"
     )
     PropositionChunkIds: list[list[str]] = Field(
         default_factory=list,
-        description="Parallel to Propositions: the input chunk id(s) each came from, in "
-        "input order (absent in files written before it)",
+        description="one entry per proposition, in order: the input chunk id(s) it came "
+        "from, in input order",
     )
     PropositionSpans: list[list[Span]] = Field(
         default_factory=list,
-        description="Parallel to Propositions: [start, end) offsets into the document's "
-        "text of each source sentence that states it (document[start:end] is the "
-        "sentence); [] when none aligns (warning `unaligned_proposition`) or the input "
-        "chunk gave no offsets (warning `no_source_offsets`)",
+        description="one entry per proposition, in order: the `[start, end]` offsets in the "
+        "document's text of each source sentence that states it (`text[start:end]` is the "
+        "sentence); `[]` when none aligns (warning `unaligned_proposition`) or its input "
+        "chunk has no offsets (warning `no_source_offsets`)",
     )
     Spans: list[Span] = Field(
         default_factory=list,
-        description="The union of the PropositionSpans: sorted, overlapping spans merged",
+        description="the union of the `PropositionSpans`: sorted, overlapping spans merged",
     )
     PreviousChunkId: str | None = Field(
-        default=None, description="The ChunkId before this one in output order; null first"
+        default=None, description="the `ChunkId` before this one in output order; `null` first"
     )
     NextChunkId: str | None = Field(
-        default=None, description="The ChunkId after this one in output order; null last"
+        default=None, description="the `ChunkId` after this one in output order; `null` last"
     )
     Part: int | None = Field(
         default=None,
         ge=1,
-        description="1-based part number when a theme above max_chunk_tokens was written "
-        "as consecutive parts; null otherwise",
+        description="1-based part number when a theme above the size limit was written as "
+        "consecutive chunks; `null` otherwise",
     )
     PartCount: int | None = Field(
-        default=None, ge=2, description="How many parts the theme has; null when not split"
+        default=None, ge=2, description="how many parts the theme has; `null` when not split"
     )
     Metadata: dict[str, Any] = Field(
         default_factory=dict,
-        description="The document's metadata overlaid by that of the input chunks the "
-        "propositions came from (input order, later wins); never invented; {} when none",
+        description="the document's metadata overlaid by that of the input chunks the "
+        "propositions came from (input order, a later one wins); never invented; `{}` when "
+        "none",
     )
 
 
