@@ -4,8 +4,8 @@ The committed ``schemas/*.v1.json`` must equal what ``scripts/write_schemas.py``
 and ``docs/output-schema.md`` must hold the field table of the chunk record; every
 response the tests below write (``chunk`` on a document and on a Level 4 list, a failed
 run, the 32 cases' reference outputs, a response with parts) must validate against the
-response schema, and each of its chunks against the chunk schema; an edited output must
-not.
+response schema, and each of its chunks against the chunk schema, as must every line of a
+corpus's JSONL output; an edited output must not.
 """
 
 from __future__ import annotations
@@ -129,3 +129,36 @@ def test_an_edited_output_does_not_meet_the_schema(
             CHUNK.validate({**chunk, **edit})
     with pytest.raises(jsonschema.ValidationError):
         RESPONSE.validate({**good, "IsSuccess": "yes"})
+
+
+def test_every_line_of_a_corpus_output_is_a_chunk_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from agentic_chunking.corpus import read_records
+    from agentic_chunking.testing import ParagraphModel
+
+    lines = [
+        {"document_id": "doc-1", "text": "Alpha is one.\n\nBeta is two.\n", "metadata": {"y": 1}},
+        {
+            "document_id": "l4-doc",
+            "chunks": [
+                {"chunk_id": "S1", "text": "Kappa is a fact.", "start": 0, "metadata": {"p": 1}},
+                {"chunk_id": "S2", "text": "Lambda is another.", "start": 17},
+            ],
+        },
+    ]
+    corpus = tmp_path / "in.jsonl"
+    corpus.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    monkeypatch.delenv("AGENTIC_CHUNKING_MODEL", raising=False)
+    with FakeMessagesServer(handler=ParagraphModel()) as server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-schema-test")
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        assert main(["corpus", str(corpus), "-o", str(out), "--quiet"]) == 0
+    capsys.readouterr()
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert records == read_records(out) and len(records) >= 2
+    for record in records:
+        CHUNK.validate(record)
+    kappa = next(r for r in records if "S1" in r["SourceChunkIds"])
+    assert kappa["Metadata"]["p"] == 1 and kappa["PropositionSpans"][0] == [[0, 16]]
