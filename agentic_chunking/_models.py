@@ -1,8 +1,11 @@
 """Typed records of the output contract (seed 002), in snake_case, with the seed's JSON names.
 
-``to_dict()`` writes exactly the seed's field names (ChunkId, MergedContent, ...), plus two
-additions of ours: ``SourceChunkIds`` on a chunk and ``Usage`` on a response.
-``from_dict()`` reads them back; it recomputes every derived field and refuses a dict whose
+``to_dict()`` writes exactly the seed's field names (ChunkId, MergedContent, ...), plus
+additions of ours: ``Usage`` on a response; on a chunk ``SourceChunkIds`` and the record of
+issue 29 (``PropositionChunkIds``, ``PropositionSpans``, ``Spans``, ``PreviousChunkId``,
+``NextChunkId``, ``Part``, ``PartCount``, ``Metadata``; published as the JSON Schema
+``schemas/agentic-chunk.v1.json``). ``from_dict()`` reads them back (the additions are
+optional, so older files read); it recomputes every derived field and refuses a dict whose
 stored figures disagree with its propositions, so a tampered or hand-edited file is noticed.
 """
 
