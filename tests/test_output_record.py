@@ -448,3 +448,22 @@ def test_pipeline_outputs_are_within_the_limit_and_place_every_proposition_once(
     placed = [p for c in response.chunks for p in c.propositions]
     assert len(placed) == len(set(placed)) and set(placed) == set(expected)
     assert _located_as_aligned(response, inputs, document) == len(placed)
+
+
+def test_a_chunk_lists_document_id_and_metadata_are_read_only_when_given(tmp_path: Path) -> None:
+    from agentic_chunking.cli._chunk import read_inputs
+
+    def read(data: object) -> Any:
+        path = tmp_path / "list.json"
+        path.write_text(json.dumps(data), encoding="utf-8")
+        return read_inputs(path)
+
+    shared = [{"chunk_id": f"C{n}", "text": "x.", "document_id": "D7"} for n in range(2)]
+    assert read(shared).document_id == "D7"
+    mixed = [{**shared[0]}, {**shared[1], "document_id": "D8"}]
+    assert read(mixed).document_id is None  # two documents' ids: none is the file's
+    assert read([{"chunk_id": "C", "text": "x."}]).document_id is None
+    given = read({"document_id": "M", "metadata": {"lang": "en"}, "chunks": shared})
+    assert (given.document_id, given.metadata) == ("M", {"lang": "en"})
+    with pytest.raises(InputError, match="metadata is a list, not an object"):
+        read({"metadata": ["en"], "chunks": shared})
