@@ -10,7 +10,7 @@ the same inputs stripped of offsets (nothing is aligned; the rest of the step is
 same). Prints both times per proposition and their ratio, and counts the propositions whose span
 text in the document is the proposition itself (a generated fact is its sentence).
 
-    .venv/bin/python benchmarks/bench_spans.py [--quick] [--facts N]
+    .venv/bin/python benchmarks/bench_spans.py [--quick] [--facts N] [--json PATH]
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _generated import themed_propositions
+from _results import add_options, keep
 
 from agentic_chunking._models import AgenticChunk, AgenticChunkInput
 from agentic_chunking.checks._align import align, source_sentences
@@ -34,8 +35,8 @@ from agentic_chunking.pipeline._partition import Merged
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="a small document, a few seconds")
-    parser.add_argument("--facts", type=int, default=6000, help="propositions (default 6000)")
+    parser.add_argument("--facts", type=int, default=3000, help="propositions (default 3000)")
+    add_options(parser)
     args = parser.parse_args()
     count = 300 if args.quick else args.facts
     facts = themed_propositions(count, seed=7)
@@ -74,6 +75,20 @@ def main() -> None:
     print(
         f"located: {found} of {count} propositions ({len(spans)} spans); "
         f"span text == proposition: {exact} of {count}"
+    )
+    keep(
+        __file__,
+        args,
+        {
+            "without spans ms per proposition": round(1000 * baseline / count, 3),
+            "with spans ms per proposition": round(1000 * located / count, 3),
+            "ratio with / without": round(located / baseline, 1),
+            "propositions located": found,
+            "span text == proposition": exact,
+        },
+        facts=count,
+        characters=len(document),
+        paragraphs=len(inputs),
     )
 
 
