@@ -1,16 +1,20 @@
 """Typed records of the output contract (seed 002), in snake_case, with the seed's JSON names.
 
-``to_dict()`` writes exactly the seed's field names (ChunkId, MergedContent, ...), plus two
-additions of ours: ``SourceChunkIds`` on a chunk and ``Usage`` on a response.
-``from_dict()`` reads them back; it recomputes every derived field and refuses a dict whose
+``to_dict()`` writes exactly the seed's field names (ChunkId, MergedContent, ...), plus
+additions of ours: ``Usage`` on a response; on a chunk ``SourceChunkIds`` and the record of
+issue 29 (``PropositionChunkIds``, ``PropositionSpans``, ``Spans``, ``PreviousChunkId``,
+``NextChunkId``, ``Part``, ``PartCount``, ``Metadata``; published as the JSON Schema
+``schemas/agentic-chunk.v1.json``). ``from_dict()`` reads them back (the additions are
+optional, so older files read); it recomputes every derived field and refuses a dict whose
 stored figures disagree with its propositions, so a tampered or hand-edited file is noticed.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any
 
 from ._errors import InputError
@@ -21,7 +25,12 @@ UNKNOWN_DOCUMENT_ID = "DOC-UNKNOWN"
 
 def estimate_tokens(text: str) -> int:
     """Return the seed's token estimate: one token per four characters, rounded down."""
-    return len(text) // 4
+    return tokens_for_length(len(text))
+
+
+def tokens_for_length(characters: int) -> int:
+    """The token estimate of a text of ``characters`` characters (``estimate_tokens``)."""
+    return characters // 4
 
 
 def content_hash(text: str) -> str:
@@ -36,17 +45,49 @@ def chunk_id_for(document_id: str, seq: int) -> str:
 
 @dataclass(frozen=True, slots=True)
 class AgenticChunkInput:
-    """One input chunk handed from Level 4 (or any splitter) to Level 5."""
+    """One input chunk handed from Level 4 (or any splitter) to Level 5.
+
+    ``start`` / ``end``: where ``text`` is in its document (``document[start:end] ==
+    text``), None when not known; with them every span of the output is an offset into
+    the document. ``metadata``: the chunk's own metadata (e.g. Level 4's), carried to the
+    output chunks its propositions go to; a read-only copy.
+    """
 
     chunk_id: str
     text: str
+    start: int | None = None
+    end: int | None = None
+    metadata: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
 
-    def to_dict(self) -> dict[str, str]:
-        return {"ChunkId": self.chunk_id, "Text": self.text}
+    def __post_init__(self) -> None:
+        if not isinstance(self.metadata, MappingProxyType):
+            object.__setattr__(self, "metadata", MappingProxyType(dict(self.metadata)))
+        if self.start is not None and self.end is None:
+            object.__setattr__(self, "end", self.start + len(self.text))
+        if self.start is None and self.end is not None:
+            object.__setattr__(self, "start", self.end - len(self.text))
+        if self.start is not None and (
+            self.start < 0 or self.end is None or self.end - self.start != len(self.text)
+        ):
+            raise InputError(
+                f"input chunk {self.chunk_id!r}: start {self.start} and end {self.end} do not "
+                f"hold its text of {len(self.text)} characters; give the offsets of the text "
+                "in its document (document[start:end] == text), or neither"
+            )
+
+    def to_dict(self) -> dict[str, Any]:
+        """``ChunkId`` and ``Text``, then ``Start``/``End`` and ``Metadata`` when known."""
+        data: dict[str, Any] = {"ChunkId": self.chunk_id, "Text": self.text}
+        if self.start is not None:
+            data.update(Start=self.start, End=self.end)
+        if self.metadata:
+            data["Metadata"] = dict(self.metadata)
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AgenticChunkInput:
-        """Accept the seed's names (ChunkId, Text) or snake_case (chunk_id, text)."""
+        """Accept the seed's names (ChunkId, Text, Start, End, Metadata) or snake_case
+        (chunk_id, text, start, end, metadata); other keys (a splitter's index) are ignored."""
         chunk_id = data.get("ChunkId", data.get("chunk_id"))
         text = data.get("Text", data.get("text"))
         if chunk_id is None or (isinstance(chunk_id, str) and not chunk_id.strip()):
@@ -68,12 +109,60 @@ class AgenticChunkInput:
                 f"input chunk {chunk_id!r}: text is a {type(text).__name__}, not a string; "
                 "give the chunk's text as one string"
             )
-        return cls(chunk_id=chunk_id, text=text)
+        offsets = [_offset(chunk_id, data, name) for name in ("start", "end")]
+        metadata = data.get("Metadata", data.get("metadata"))
+        if metadata is None:
+            metadata = {}
+        if not isinstance(metadata, Mapping):
+            raise InputError(
+                f"input chunk {chunk_id!r}: metadata is a {type(metadata).__name__}, not an "
+                'object; give it as {"key": value, ...} or leave it out'
+            )
+        return cls(
+            chunk_id=chunk_id, text=text, start=offsets[0], end=offsets[1], metadata=metadata
+        )
+
+
+def _offset(chunk_id: str, data: Mapping[str, Any], name: str) -> int | None:
+    value = data.get(name.capitalize(), data.get(name))
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(
+            f"input chunk {chunk_id!r}: {name} is {value!r}, not a whole number; give the "
+            "character offset of the chunk's text in its document, or leave it out"
+        )
+    return value
+
+
+Span = tuple[int, int]
+"""``(start, end)``: the characters ``text[start:end]`` of a document (Python str indices)."""
+
+
+def merge_spans(spans: Iterable[Span]) -> tuple[Span, ...]:
+    """The union of ``spans``: sorted by start, overlapping (or touching) spans joined."""
+    merged: list[Span] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return tuple(merged)
 
 
 @dataclass(frozen=True, slots=True)
 class AgenticChunk:
-    """One thematic output chunk. Derived fields always agree with ``propositions``."""
+    """One thematic output chunk. Derived fields always agree with ``propositions``.
+
+    Provenance (empty in a chunk read from a file written before it existed):
+    ``proposition_chunk_ids[i]`` the input chunk ids proposition ``i`` came from;
+    ``proposition_spans[i]`` the ``(start, end)`` offsets, in the document's text, of the
+    source sentence(s) that state it (``()`` when none aligns or the input gave no
+    offsets); ``spans`` their union (derived). ``previous_chunk_id`` / ``next_chunk_id``:
+    the neighbours in output order. ``part`` / ``part_count``: set when a theme above the
+    size limit was split into consecutive parts. ``metadata``: the document's metadata
+    overlaid by that of the input chunks the propositions came from (read-only).
+    """
 
     chunk_id: str
     document_id: str
@@ -85,6 +174,18 @@ class AgenticChunk:
     token_estimate: int
     hash: str
     source_chunk_ids: tuple[str, ...] = ()
+    proposition_chunk_ids: tuple[tuple[str, ...], ...] = ()
+    proposition_spans: tuple[tuple[Span, ...], ...] = ()
+    spans: tuple[Span, ...] = ()
+    previous_chunk_id: str | None = None
+    next_chunk_id: str | None = None
+    part: int | None = None
+    part_count: int | None = None
+    metadata: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}), hash=False)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.metadata, MappingProxyType):
+            object.__setattr__(self, "metadata", MappingProxyType(dict(self.metadata)))
 
     @classmethod
     def from_propositions(
@@ -95,9 +196,25 @@ class AgenticChunk:
         thematic_category: str,
         propositions: Sequence[str],
         source_chunk_ids: Sequence[str] = (),
+        proposition_chunk_ids: Sequence[Sequence[str]] = (),
+        proposition_spans: Sequence[Sequence[Span]] = (),
+        part: int | None = None,
+        part_count: int | None = None,
+        metadata: Mapping[str, Any] | None = None,
     ) -> AgenticChunk:
-        """Build a chunk, computing MergedContent (joined by one space) and its figures."""
+        """Build a chunk, computing MergedContent (joined by one space), its figures and
+        ``spans``. ``proposition_chunk_ids`` / ``proposition_spans`` are empty or one entry
+        per proposition (ValueError otherwise)."""
+        for name, parallel in (
+            ("proposition_chunk_ids", proposition_chunk_ids),
+            ("proposition_spans", proposition_spans),
+        ):
+            if parallel and len(parallel) != len(propositions):
+                raise ValueError(
+                    f"{name} has {len(parallel)} entries for {len(propositions)} propositions"
+                )
         merged = " ".join(propositions)
+        prop_spans = tuple(tuple((int(a), int(b)) for a, b in s) for s in proposition_spans)
         return cls(
             chunk_id=chunk_id_for(document_id, seq),
             document_id=document_id,
@@ -109,10 +226,19 @@ class AgenticChunk:
             token_estimate=estimate_tokens(merged),
             hash=content_hash(merged),
             source_chunk_ids=tuple(source_chunk_ids),
+            proposition_chunk_ids=tuple(tuple(ids) for ids in proposition_chunk_ids),
+            proposition_spans=prop_spans,
+            spans=merge_spans(s for spans in prop_spans for s in spans),
+            part=part,
+            part_count=part_count,
+            metadata=MappingProxyType(dict(metadata or {})),
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        """The record (RECORD.md). A chunk without provenance (read from a file written
+        before it, or built without it) writes the former fields only, so such a file
+        reads and writes back unchanged; the pipeline's chunks always have it."""
+        record = {
             "ChunkId": self.chunk_id,
             "DocumentId": self.document_id,
             "ThematicCategory": self.thematic_category,
@@ -124,13 +250,27 @@ class AgenticChunk:
             "Hash": self.hash,
             "SourceChunkIds": list(self.source_chunk_ids),
         }
+        if not self.proposition_chunk_ids:
+            return record
+        return {
+            **record,
+            "PropositionChunkIds": [list(ids) for ids in self.proposition_chunk_ids],
+            "PropositionSpans": [[list(s) for s in spans] for spans in self.proposition_spans],
+            "Spans": [list(s) for s in self.spans],
+            "PreviousChunkId": self.previous_chunk_id,
+            "NextChunkId": self.next_chunk_id,
+            "Part": self.part,
+            "PartCount": self.part_count,
+            "Metadata": dict(self.metadata),
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AgenticChunk:
         """Read a chunk written by ``to_dict`` (or by the seed's library).
 
         Raises InputError when a field is missing or a stored figure disagrees with the
-        propositions (MergedContent, counts, Hash).
+        propositions (MergedContent, counts, Hash, Spans). The fields added for provenance,
+        parts and metadata are optional (a file written before them still reads).
         """
         try:
             chunk_id = str(data["ChunkId"])
@@ -142,26 +282,75 @@ class AgenticChunk:
                 f"chunk dict lacks the field {missing.args[0]!r}; expected the seed's names "
                 "ChunkId, DocumentId, ThematicCategory, Propositions, MergedContent, ..."
             ) from None
-        rebuilt = cls.from_propositions(
-            document_id=document_id,
-            seq=1,
-            thematic_category=category,
-            propositions=propositions,
-            source_chunk_ids=[str(s) for s in data.get("SourceChunkIds", [])],
-        )
-        for name, expected in (
-            ("MergedContent", rebuilt.merged_content),
-            ("PropositionCount", rebuilt.proposition_count),
-            ("CharacterCount", rebuilt.character_count),
-            ("TokenEstimate", rebuilt.token_estimate),
-            ("Hash", rebuilt.hash),
+        metadata = data.get("Metadata") or {}
+        try:
+            if not isinstance(metadata, Mapping):
+                raise ValueError(f"Metadata is a {type(metadata).__name__}, not an object")
+            rebuilt = cls.from_propositions(
+                document_id=document_id,
+                seq=1,
+                thematic_category=category,
+                propositions=propositions,
+                source_chunk_ids=[str(s) for s in data.get("SourceChunkIds", [])],
+                proposition_chunk_ids=[
+                    [str(i) for i in ids] for ids in data.get("PropositionChunkIds") or []
+                ],
+                proposition_spans=[
+                    [_read_span(s) for s in spans] for spans in data.get("PropositionSpans") or []
+                ],
+                part=_optional_int(data.get("Part")),
+                part_count=_optional_int(data.get("PartCount")),
+                metadata=metadata,
+            )
+        except (TypeError, ValueError) as error:
+            raise InputError(f"chunk {chunk_id!r}: {error}") from None
+        stored_spans = data.get("Spans")
+        for name, expected, stored in (
+            ("MergedContent", rebuilt.merged_content, data.get("MergedContent")),
+            ("PropositionCount", rebuilt.proposition_count, data.get("PropositionCount")),
+            ("CharacterCount", rebuilt.character_count, data.get("CharacterCount")),
+            ("TokenEstimate", rebuilt.token_estimate, data.get("TokenEstimate")),
+            ("Hash", rebuilt.hash, data.get("Hash")),
+            (
+                "Spans",
+                [list(s) for s in rebuilt.spans],
+                None if stored_spans is None else [list(s) for s in stored_spans],
+            ),
         ):
-            if name in data and data[name] != expected:
+            if name in data and stored != expected:
                 raise InputError(
                     f"chunk {chunk_id!r}: {name} is {data[name]!r} but its propositions give "
                     f"{expected!r}; the dict was edited or built with another rule"
                 )
-        return replace(rebuilt, chunk_id=chunk_id)
+        return replace(
+            rebuilt,
+            chunk_id=chunk_id,
+            previous_chunk_id=_optional_str(data.get("PreviousChunkId")),
+            next_chunk_id=_optional_str(data.get("NextChunkId")),
+        )
+
+
+def _read_span(value: Any) -> Span:
+    if (
+        not isinstance(value, Sequence)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+        or not 0 <= value[0] <= value[1]
+    ):
+        raise ValueError(f"a span is {value!r}; expected [start, end] with 0 <= start <= end")
+    return int(value[0]), int(value[1])
+
+
+def _optional_int(value: Any) -> int | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"a part number is {value!r}; expected a whole number of 1 or more")
+    return value
+
+
+def _optional_str(value: Any) -> str | None:
+    return None if value is None else str(value)
 
 
 @dataclass(frozen=True, slots=True)

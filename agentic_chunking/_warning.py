@@ -26,7 +26,18 @@ SKIPPED_ENTRY = "skipped_entry"
 OVERSIZED_CHUNK = "oversized_chunk"
 """An output chunk whose token estimate is above the size limit (``max_chunk_tokens``,
 by default the extraction batch limit). Data: ``chunk_id``, ``tokens``, ``limit``,
-``category``."""
+``category``. Only in files written before the limit was enforced (a theme above it is
+now split, :data:`SPLIT_THEME`)."""
+SPLIT_THEME = "split_theme"
+"""A theme above the size limit (``max_chunk_tokens``) written as consecutive parts.
+Data: ``category``, ``tokens`` (the whole theme's estimate), ``limit``, ``chunk_ids``
+(of its parts, in order)."""
+UNALIGNED_PROPOSITION = "unaligned_proposition"
+"""A proposition no sentence of its input chunk(s) states (its ``PropositionSpans``
+entry is empty). Data: ``proposition``, ``chunk_ids``."""
+NO_SOURCE_OFFSETS = "no_source_offsets"
+"""Input chunks without ``start`` offsets in a document of several chunks: their
+propositions get no span. Data: ``chunk_ids``."""
 OTHER_WARNING = "other"
 """A warning of no known kind (e.g. read from an old file)."""
 WARNING_KINDS: tuple[str, ...] = (
@@ -35,6 +46,9 @@ WARNING_KINDS: tuple[str, ...] = (
     EMPTY_INPUT,
     NO_PROPOSITION,
     SKIPPED_ENTRY,
+    SPLIT_THEME,
+    UNALIGNED_PROPOSITION,
+    NO_SOURCE_OFFSETS,
     OVERSIZED_CHUNK,
     OTHER_WARNING,
 )

@@ -1,11 +1,13 @@
 """Shared fixtures: the report's two saved results files (tests/fixtures/report), an absent
-extra, and a deterministic embedder for the split command."""
+extra, a deterministic embedder for the split command, and the 32 cases' reference
+outputs."""
 
 from __future__ import annotations
 
 import builtins
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -59,3 +61,24 @@ def hashing(monkeypatch: pytest.MonkeyPatch) -> None:
     from agentic_chunking.semantic import HashingEmbedder
 
     monkeypatch.setattr(splitter_module, "MiniLMEmbedder", HashingEmbedder)
+
+
+@pytest.fixture(scope="session")
+def reference_outputs() -> list[tuple[Any, Any]]:
+    """The 32 cases' outputs from their hand-written reference replies."""
+    from agentic_chunking.client import make_client
+    from agentic_chunking.suite import ReferenceServer, load_cases, load_replies
+    from agentic_chunking.suite._runner import run_pipeline
+    from agentic_chunking.testing import FakeMessagesServer
+
+    repo = Path(__file__).resolve().parent.parent
+    reference = ReferenceServer()
+    outputs = []
+    with (
+        FakeMessagesServer(handler=reference) as server,
+        make_client(api_key="loopback", base_url=server.base_url, max_retries=0) as client,
+    ):
+        for case in load_cases(repo / "cases"):
+            reference.use(case, load_replies(case, repo / "cases" / "reference_replies"))
+            outputs.append((case, run_pipeline(case, client=client, model="reference")))
+    return outputs

@@ -108,7 +108,8 @@ def test_json_chunk_list_with_extra_keys(
     assert result["Chunks"][0]["SourceChunkIds"] == ["L4-0", "L4-2"]
     assert "warning: 1 empty input chunk:\n" in err and "  - input chunk L4-1 is empty" in err
     assert [(w["Kind"], w["Data"]) for w in result["Warnings"]] == [
-        ("empty_input", {"chunk_id": "L4-1"})
+        ("empty_input", {"chunk_id": "L4-1"}),
+        ("no_source_offsets", {"chunk_ids": ["L4-2"]}),  # Alpha. has offsets, Gamma. none
     ]
 
 

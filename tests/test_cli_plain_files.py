@@ -25,10 +25,10 @@ LICENCE = (
 def test_a_file_without_an_extension_is_a_document_of_paragraphs(tmp_path: Path, name: str) -> None:
     path = tmp_path / name
     path.write_text(LICENCE, encoding="utf-8")
-    inputs, document_id = read_inputs(path)
+    inputs, document_id, metadata = read_inputs(path)
     assert [chunk.chunk_id for chunk in inputs] == ["P0001", "P0002"]
     assert inputs[1].text.startswith("Permission is hereby granted")
-    assert document_id is None
+    assert document_id is None and metadata == {}
 
 
 def test_chunk_plans_a_licence_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

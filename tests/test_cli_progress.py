@@ -1,5 +1,6 @@
 """chunk's stderr: a bar on a terminal, plain lines otherwise, --quiet, warnings grouped by
-kind with the first three examples, one summary line; oversized output chunks warned."""
+kind with the first three examples, one summary line; a theme above the size limit
+split into parts."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import pytest
 
 from agentic_chunking import AgenticChunkInput, chunk_text_agentic
 from agentic_chunking._models import AgenticResponse
-from agentic_chunking._warning import OVERSIZED_CHUNK, PipelineWarning
+from agentic_chunking._warning import SPLIT_THEME, PipelineWarning
 from agentic_chunking.cli import main
 from agentic_chunking.cli._progress import RunDisplay
 from agentic_chunking.client import make_client
@@ -99,13 +100,13 @@ def test_warnings_are_grouped_by_kind_not_by_wording() -> None:
     display = RunDisplay(model="m", prefix="", stream=stream)
     display.warnings(
         [
-            PipelineWarning(OVERSIZED_CHUNK, "gave no proposition " + "x" * 500),  # misleading
+            PipelineWarning(SPLIT_THEME, "gave no proposition " + "x" * 500),  # misleading
             PipelineWarning("no_proposition", "something else entirely"),
         ],
         "out.json",
     )
     lines = stream.getvalue().splitlines()
-    assert "warning: 1 output chunk above the size limit:" in lines
+    assert "warning: 1 theme split into parts:" in lines
     assert "warning: 1 batch gave no proposition:" in lines
     assert max(len(line) for line in lines) < 200  # a 500-character message is shortened
 
@@ -162,18 +163,40 @@ def _run_with_chunk_limit(limit: int | None) -> AgenticResponse:
         )
 
 
-def test_an_output_chunk_above_the_size_limit_is_a_warning_with_its_size() -> None:
+def test_a_theme_above_the_size_limit_is_written_in_parts_and_warned() -> None:
     response = _run_with_chunk_limit(50)
     assert response.is_success
-    [warning] = [w for w in response.warnings if w.kind == OVERSIZED_CHUNK]
-    tokens = response.chunks[0].token_estimate
-    assert tokens > 50
-    assert warning.data == {"chunk_id": "D-0001", "category": "All", "tokens": tokens, "limit": 50}
-    assert f"about {tokens:,} tokens, above the limit of 50" in warning.message
+    whole = _run_with_chunk_limit(None).chunks[0]
+    assert whole.token_estimate > 50
+    [warning] = [w for w in response.warnings if w.kind == SPLIT_THEME]
+    ids = [c.chunk_id for c in response.chunks]
+    assert len(ids) > 1 and ids == [f"D-{n:04d}" for n in range(1, len(ids) + 1)]
+    assert warning.data == {
+        "category": "All",
+        "tokens": whole.token_estimate,
+        "limit": 50,
+        "chunk_ids": ids,
+    }
+    assert f"about {whole.token_estimate:,} tokens, above the limit of 50" in warning.message
+    assert all(c.token_estimate <= 50 and c.thematic_category == "All" for c in response.chunks)
+    assert [(c.part, c.part_count) for c in response.chunks] == [
+        (n, len(ids)) for n in range(1, len(ids) + 1)
+    ]
+    assert [p for c in response.chunks for p in c.propositions] == list(whole.propositions)
 
 
-def test_an_output_chunk_within_the_limit_is_not_warned() -> None:
+def test_an_output_chunk_within_the_limit_is_not_split() -> None:
     default = _run_with_chunk_limit(None)  # the limit defaults to the batch limit, 2000
     assert default.is_success and not default.warnings
+    assert (default.chunks[0].part, default.chunks[0].part_count) == (None, None)
     exact = _run_with_chunk_limit(default.chunks[0].token_estimate)
-    assert not exact.warnings
+    assert not exact.warnings and len(exact.chunks) == 1
+
+
+def test_a_proposition_above_the_size_limit_fails_the_run_naming_it() -> None:
+    response = _run_with_chunk_limit(5)
+    assert not response.is_success and not response.chunks
+    assert "'Fact number 1 is true and somewhat long.'" in response.error_detail
+    assert "max_chunk_tokens 5" in response.error_detail and "at least 10" in response.error_detail
+    assert [c.stage for c in response.calls] == ["extraction"]  # no grouping paid for
+    assert response.extracted[0].propositions[0].startswith("Fact number 1")

@@ -189,7 +189,7 @@ def test_options_reach_the_splitter(document: Path, capsys: pytest.CaptureFixtur
 def test_the_output_file_is_read_by_the_chunk_command(document: Path, tmp_path: Path) -> None:
     out = tmp_path / "chunks.json"
     assert main(["split", str(document), "--window", "1", "-o", str(out)]) == 0
-    inputs, _ = read_inputs(out)
+    inputs = read_inputs(out).inputs
     assert [(i.chunk_id, i.text) for i in inputs] == [
         (r["chunk_id"], r["text"]) for r in json.loads(out.read_text(encoding="utf-8"))
     ]

@@ -215,6 +215,8 @@ def test_full_disk_keeps_the_previous_chunk_output(tmp_path: Path) -> None:
             document(tmp_path, 1),
             "-o",
             out,
+            "--max-chunk-tokens",  # one proposition of 5,400 tokens: allowed here
+            "10000",
             env={"ANTHROPIC_BASE_URL": server.base_url},
             full_disk=True,
         )

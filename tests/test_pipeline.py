@@ -19,6 +19,7 @@ from agentic_chunking import (
     ModelCallError,
 )
 from agentic_chunking import chunk_text_agentic as _chunk_text_agentic
+from agentic_chunking._warning import NO_SOURCE_OFFSETS
 from agentic_chunking.client import make_client
 from agentic_chunking.pipeline._prompts import load_prompt
 from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
@@ -369,8 +370,9 @@ def test_an_empty_input_chunk_is_noted_and_skipped(serve: Any) -> None:
     response = chunk_text_agentic(inputs, "D", client=client)
     assert response.is_success, response.error_detail
     assert [(w.kind, dict(w.data)) for w in response.warnings] == [
-        ("empty_input", {"chunk_id": "EMPTY"})
-    ]
+        ("empty_input", {"chunk_id": "EMPTY"}),
+        ("no_source_offsets", {"chunk_ids": [INPUTS[0].chunk_id, INPUTS[1].chunk_id]}),
+    ]  # the empty chunk has nothing to locate
     assert "input chunk EMPTY is empty" in str(response.warnings[0])
     assert len(server.requests) == 3
     assert [c.batch for c in response.calls] == [1, 2, None]
@@ -424,7 +426,7 @@ def test_concurrent_extraction_is_bounded_and_keeps_input_order(serve: Any) -> N
 
     _server, client = serve(handler)
     response = chunk_text_agentic(
-        inputs, "D", client=client, max_concurrency=3, max_tokens_per_batch=4
+        inputs, "D", client=client, max_concurrency=3, max_tokens_per_batch=4, max_chunk_tokens=99
     )
     assert response.is_success, response.error_detail
     assert 2 <= state["peak"] <= 3
@@ -538,7 +540,7 @@ def test_a_certain_duplicate_is_merged_with_a_record_of_both(serve: Any) -> None
     response = chunk_text_agentic(
         [AgenticChunkInput("C1", first), AgenticChunkInput("C2", second)], "D", client=client
     )
-    [merged] = response.warnings
+    [merged] = [w for w in response.warnings if w.kind != NO_SOURCE_OFFSETS]
     assert merged.kind == "duplicate_merged"
     assert merged.data == {
         "kept": LIVER_FACTS[1],

@@ -132,7 +132,12 @@ def test_the_dry_run_plan_and_the_run_agree_on_the_batches(scripted: Any) -> Non
     _server, client = scripted(script)
     with client:
         response = chunk_text_agentic(
-            inputs, "D", client=client, model="reference", max_tokens_per_batch=200
+            inputs,
+            "D",
+            client=client,
+            model="reference",
+            max_tokens_per_batch=200,
+            max_chunk_tokens=100_000,  # one theme, one chunk
         )
     assert response.is_success, response.error_detail
     assert script.calls["extraction"] == plan.batches == len(plan_batches(inputs, 200))

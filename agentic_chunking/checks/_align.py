@@ -15,7 +15,7 @@ from functools import lru_cache
 
 import lemminflect
 
-from .._text import split_sentences
+from .._text import sentence_spans, split_sentences
 from ._language import GLUE_WORDS, Profile, profile, stem, stems_match, tokens, word_set
 
 MAX_WINDOW = 3
@@ -128,6 +128,19 @@ def source_sentences(source: str) -> tuple[Sentence, ...]:
     """The sentences of ``source`` (the package's segmenter; PDF line-break hyphens are
     joined by the tokenizer), each profiled once."""
     return tuple(_sentence(s) for s in split_sentences(source))
+
+
+@lru_cache(maxsize=256)
+def sentence_offsets(source: str) -> tuple[tuple[int, int], ...]:
+    """Where each sentence of ``source_sentences(source)`` is: ``(start, end)`` offsets in
+    ``source``, parallel to it, so ``source[start:end] == source_sentences(source)[k].text``."""
+    offsets = []
+    for a, b in sentence_spans(source):
+        piece = source[a:b]
+        if piece.strip():
+            start = a + len(piece) - len(piece.lstrip())
+            offsets.append((start, start + len(piece.strip())))
+    return tuple(offsets)
 
 
 @dataclass(frozen=True)

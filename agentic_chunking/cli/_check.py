@@ -2,7 +2,9 @@
 
 OUTPUT is a chunked output in the output contract (``AgenticResponse.to_dict()``: ours,
 or another tool's with the same JSON names, at least ``Chunks`` of ``ChunkId``,
-``DocumentId``, ``ThematicCategory`` and ``Propositions``). Runs the checks the suite runs
+``DocumentId``, ``ThematicCategory`` and ``Propositions``), or with ``--from langchain``
+a LangChain Document list, with ``--from chonkie`` chonkie chunks (each chunk's sentences
+are its propositions). Runs the checks the suite runs
 on each case (no invention, no unresolved pronouns, no duplication, self-contained,
 coverage of the input) and, with ``--judge-model``, the judge. Without ``--source`` the
 checks that compare the output with its input (no invention, coverage) do not run, and
@@ -22,6 +24,7 @@ from pathlib import Path
 
 from .._errors import InputError
 from .._models import AgenticChunkInput, AgenticResponse
+from ..adapters._convert import FROM_FORMATS
 from ..judge import Judgement
 from ._chunk import read_inputs
 from ._findings import read_output, report
@@ -37,6 +40,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "output_file", metavar="OUTPUT", type=Path, help="chunked output (JSON, the contract)"
+    )
+    parser.add_argument(
+        "--from",
+        dest="source_format",
+        choices=FROM_FORMATS,
+        default="agentic",
+        help="what OUTPUT is: agentic (the contract, default), langchain (a JSON list of "
+        "LangChain Documents, Document.model_dump() or dumpd()), or chonkie (a JSON list of "
+        "chonkie Chunk.to_dict()); a langchain or chonkie chunk's sentences are its "
+        "propositions",
     )
     parser.add_argument(
         "--source",
@@ -66,7 +79,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     """Check ``args.output_file``; write the findings; return the exit status."""
     sources = [args.output_file] + ([args.source] if args.source else [])
-    response = read_output(args.output_file)
+    response = read_output(args.output_file, args.source_format)
     inputs = read_inputs(args.source)[0] if args.source is not None else None
     if args.judge_model is not None and inputs is None:
         raise InputError(

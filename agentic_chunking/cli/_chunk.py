@@ -23,7 +23,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -141,7 +141,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--document-id",
-        help="document id used in chunk ids (default: the file's document_id, else its stem)",
+        help="document id used in chunk ids (default: the file's document_id, or the one "
+        "every item of a split output shares, else the file's stem)",
     )
     add_model_options(
         parser,
@@ -172,7 +173,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--max-chunk-tokens",
         type=int_at_least(1),
         metavar="N",
-        help="warn about an output chunk above N tokens (default: --max-tokens-per-batch)",
+        help="no output chunk above N tokens: a theme above it is written in parts, a single "
+        "proposition above it fails the run (default: --max-tokens-per-batch)",
     )
     parser.add_argument(
         "--resume",
@@ -223,7 +225,7 @@ def run(args: argparse.Namespace) -> int:
             "--document-id is empty; give an id for the chunk ids, or leave it out to use "
             "the file's document_id, else its name"
         )
-    inputs, file_document_id = read_inputs(args.path)
+    inputs, file_document_id, metadata = read_inputs(args.path)
     check_output_path(args.output, inputs=[args.path])
     if args.output is not None and args.on_failure == "keep":  # where a failure would go
         check_output_path(failure_path(args.output), inputs=[args.path])
@@ -264,6 +266,7 @@ def run(args: argparse.Namespace) -> int:
             max_chunk_tokens=args.max_chunk_tokens,
             cache=cache,
             base_url=args.base_url,
+            metadata=metadata,
         )
     except (ModelCallError, ConfigurationError) as error:  # a 401 keeps what a 500 keeps
         display.close()
@@ -392,8 +395,20 @@ def _write_failure(response: AgenticResponse, output: Path | None, on_failure: s
     )
 
 
-def read_inputs(path: Path) -> tuple[list[AgenticChunkInput], str | None]:
-    """Return the input chunks of ``path`` and the document id the file names, if any.
+class InputFile(NamedTuple):
+    """What an input file gives: its chunks, the document id it names (a mapping's
+    ``document_id``, else the ``document_id`` every item of a list shares, as ``split``
+    writes it; else None), and the document's metadata (a mapping's ``metadata``, else
+    ``{}``). Each chunk keeps its own ``start``/``end``/``metadata``."""
+
+    inputs: list[AgenticChunkInput]
+    document_id: str | None
+    metadata: dict[str, Any]
+
+
+def read_inputs(path: Path) -> InputFile:
+    """Return the input chunks of ``path``, the document id it names and its metadata.
+    A document's paragraphs carry their offsets in it (``paragraph_inputs``).
 
     ``-`` reads a document (paragraphs, as a ``.md``/``.txt`` file) from standard input; so
     is a file without an extension (``LICENSE``, ``CHANGELOG``) read, as a document.
@@ -402,7 +417,7 @@ def read_inputs(path: Path) -> tuple[list[AgenticChunkInput], str | None]:
     shape; the message names the file and the way out.
     """
     if is_stdin(path):  # a document (.md/.txt) on standard input
-        return paragraph_inputs(read_text_file(path)), None
+        return InputFile(paragraph_inputs(read_text_file(path)), None, {})
     if path.is_dir():
         raise InputError(f"{path}: is a directory; give a document or a chunk-list file")
     suffix = path.suffix.lower()
@@ -416,7 +431,7 @@ def read_inputs(path: Path) -> tuple[list[AgenticChunkInput], str | None]:
         )
     text = read_text_file(path)
     if suffix in ("", *TEXT_SUFFIXES):
-        return paragraph_inputs(text), None
+        return InputFile(paragraph_inputs(text), None, {})
     data = _load_structured(path, text, yaml_syntax=suffix in YAML_SUFFIXES)
     return _chunk_list(path, data)
 
@@ -448,12 +463,20 @@ def _parse_structured(path: Path, text: str, *, yaml_syntax: bool) -> Any:
         raise InputError(f"{path}: invalid YAML{where}: {problem}") from None
 
 
-def _chunk_list(path: Path, data: Any) -> tuple[list[AgenticChunkInput], str | None]:
+def _chunk_list(path: Path, data: Any) -> InputFile:
     document_id: str | None = None
+    metadata: dict[str, Any] = {}
     if isinstance(data, dict):
         items = data.get("inputs", data.get("chunks"))
         if isinstance(data.get("document_id"), str):
             document_id = data["document_id"]
+        if data.get("metadata") is not None:
+            if not isinstance(data["metadata"], dict):
+                raise InputError(
+                    f"{path}: metadata is a {type(data['metadata']).__name__}, not an object; "
+                    'give the document\'s metadata as {"key": value, ...} or leave it out'
+                )
+            metadata = dict(data["metadata"])
     else:
         items = data
     if not isinstance(items, list):
@@ -478,4 +501,8 @@ def _chunk_list(path: Path, data: Any) -> tuple[list[AgenticChunkInput], str | N
         raise InputError(
             f"{path}: every input chunk has empty text (or only NUL characters); nothing to chunk"
         )
-    return chunks, document_id
+    if document_id is None:
+        shared = {item.get("document_id", item.get("DocumentId")) for item in items}
+        if len(shared) == 1 and isinstance(next(iter(shared)), str):
+            document_id = next(iter(shared))
+    return InputFile(chunks, document_id, metadata)

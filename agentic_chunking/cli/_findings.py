@@ -17,9 +17,10 @@ from typing import Any
 
 from .._errors import InputError
 from .._models import AgenticChunkInput, AgenticResponse
+from ..adapters._convert import convert
 from ..judge import Assessment, Judgement, assess, judge_usage, source_text
 from ..report import CaseResult, InputRecord, Usage, render_case_page
-from ._io import read_text_file, write_json, write_output_text
+from ._io import is_stdin, read_text_file, write_json, write_output_text
 
 SCHEMA = "agentic-chunking-check/1"
 CHECK_SUFFIX = ".check"
@@ -66,8 +67,12 @@ def check_after_chunk(
     )
 
 
-def read_output(path: Path) -> AgenticResponse:
-    """The chunked output in ``path``; InputError naming the file and the problem."""
+def read_output(path: Path, source_format: str = "agentic") -> AgenticResponse:
+    """The chunked output in ``path``; InputError naming the file and the problem.
+
+    ``source_format`` ``langchain`` or ``chonkie`` reads that tool's chunk list instead
+    (``adapters._convert``: each chunk's sentences are its propositions; the document id
+    is the file's stem)."""
     text = read_text_file(path)
     try:
         data = json.loads(text)
@@ -80,6 +85,11 @@ def read_output(path: Path) -> AgenticResponse:
         raise InputError(
             f"{path}: nested too deeply to be a chunked output; give the JSON 'chunk' writes"
         ) from None
+    if source_format != "agentic":
+        try:
+            return convert(data, source_format, "stdin" if is_stdin(path) else path.stem)
+        except InputError as error:
+            raise InputError(f"{path} (--from {source_format}): {error}") from None
     if not isinstance(data, dict) or not isinstance(data.get("Chunks"), list):
         raise InputError(
             f"{path}: not a chunked output: expected a JSON object with a 'Chunks' list "

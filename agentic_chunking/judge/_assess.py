@@ -71,9 +71,13 @@ class Assessment:
     coverage: tuple[int, int] | None
 
 
+SOURCE_JOINER = "\n\n"
+"""What separates two input chunks in ``source_text``."""
+
+
 def source_text(inputs: Sequence[AgenticChunkInput]) -> str:
     """All input text, chunk after chunk: what the propositions must be grounded in."""
-    return "\n\n".join(c.text for c in inputs if c.text.strip())
+    return SOURCE_JOINER.join(c.text for c in inputs if c.text.strip())
 
 
 def judge_usage(judgement: Judgement | None) -> Usage:

@@ -9,14 +9,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .._models import AgenticChunk
 from .._shown import quote
 from .._warning import (
     DUPLICATE_MERGED,
     EMPTY_INPUT,
     NO_PROPOSITION,
-    OVERSIZED_CHUNK,
+    NO_SOURCE_OFFSETS,
     POSSIBLE_DUPLICATE,
+    SPLIT_THEME,
+    UNALIGNED_PROPOSITION,
     PipelineWarning,
 )
 from ..checks._duplicates import REWORDED, duplicate_pairs
@@ -75,17 +76,37 @@ def possible_duplicates(merged: Sequence[Merged]) -> list[PipelineWarning]:
     return warnings
 
 
-def oversized_chunk(chunk: AgenticChunk, limit: int) -> PipelineWarning:
-    """An output chunk whose token estimate is above ``limit`` (``max_chunk_tokens``)."""
+def split_theme(
+    category: str, tokens: int, limit: int, chunk_ids: Sequence[str]
+) -> PipelineWarning:
+    """A theme above ``limit`` tokens written as consecutive parts ``chunk_ids``."""
     return PipelineWarning(
-        OVERSIZED_CHUNK,
-        f"output chunk {chunk.chunk_id} ({chunk.thematic_category!r}) is about "
-        f"{chunk.token_estimate:,} tokens, above the limit of {limit:,} (max_chunk_tokens); "
-        "a retriever may cut it: chunk the document in parts or raise the limit",
-        {
-            "chunk_id": chunk.chunk_id,
-            "category": chunk.thematic_category,
-            "tokens": chunk.token_estimate,
-            "limit": limit,
-        },
+        SPLIT_THEME,
+        f"theme {quote(category)!r} is about {tokens:,} tokens, above the limit of {limit:,} "
+        f"(max_chunk_tokens): written as {len(chunk_ids)} parts, {chunk_ids[0]} .. "
+        f"{chunk_ids[-1]}",
+        {"category": category, "tokens": tokens, "limit": limit, "chunk_ids": list(chunk_ids)},
+    )
+
+
+def unaligned_proposition(proposition: str, chunk_ids: Sequence[str]) -> PipelineWarning:
+    """A proposition no sentence of its input chunk(s) states: it has no span."""
+    return PipelineWarning(
+        UNALIGNED_PROPOSITION,
+        f"no sentence of chunk {', '.join(chunk_ids)} states {quote(proposition)!r}: it has "
+        "no source span (PropositionSpans [])",
+        {"proposition": proposition, "chunk_ids": list(chunk_ids)},
+    )
+
+
+def no_source_offsets(chunk_ids: Sequence[str]) -> PipelineWarning:
+    """Input chunks of a document of several chunks that do not say where they are in it."""
+    named = ", ".join(chunk_ids[:3]) + (
+        f" .. ({len(chunk_ids)} chunks)" if len(chunk_ids) > 3 else ""
+    )
+    return PipelineWarning(
+        NO_SOURCE_OFFSETS,
+        f"input chunk(s) {named} have no start offset in the document: their propositions "
+        "have no source span; give each input chunk its start and end (split writes them)",
+        {"chunk_ids": list(chunk_ids)},
     )

@@ -7,15 +7,20 @@ states): a proposition gets the ids of the input chunks the sentences of its win
 to, and of every input chunk holding the same sentence word for word (overlapping input
 chunks repeat a sentence: the fact is in both). When the window shares no content word,
 name or number with the proposition (nothing in the batch supports it), it falls back to
-every id of the batch, so provenance is never narrower than the evidence. Pure, no I/O.
+every id of the batch, so provenance is never narrower than the evidence.
+
+``proposition_spans`` gives the character spans, in the document, of the sentences that
+state a proposition: the same alignment, against the text of each input chunk the
+proposition came from, shifted by the chunk's ``start``. Pure, no I/O.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from .._models import AgenticChunkInput, Span
 from .._text import sentence_spans
-from ..checks._align import Window, align, source_sentences
+from ..checks._align import Window, align, sentence_offsets, source_sentences
 from ..checks._language import profile
 from ._batches import SEGMENT_JOINER, Batch
 
@@ -68,3 +73,27 @@ def _supports_something(proposition: str, window: Window) -> bool:
     return any(window.supports(s) for s in prop.content | prop.names) or any(
         window.has_number(n) for n in prop.numbers
     )
+
+
+def proposition_spans(
+    proposition: str, sources: Sequence[AgenticChunkInput], *, whole_document: bool
+) -> tuple[Span, ...]:
+    """The ``(start, end)`` offsets in the document of the sentence(s) stating
+    ``proposition``, sorted, one per sentence of its aligned window in each of ``sources``.
+
+    A source with ``start`` is aligned and its sentence offsets shifted by ``start``; a
+    source without offsets only when it is the whole document (``whole_document``), else
+    it gives nothing. A window that shares no content word, name or number with the
+    proposition gives nothing: an empty result means no sentence states it.
+    """
+    spans: set[Span] = set()
+    for source in sources:
+        if source.start is None and not whole_document:
+            continue
+        base = source.start or 0
+        window = align(proposition, source.text)
+        if window is None or not _supports_something(proposition, window):
+            continue
+        offsets = sentence_offsets(source.text)[window.start : window.end]
+        spans.update((base + a, base + b) for a, b in offsets)
+    return tuple(sorted(spans))

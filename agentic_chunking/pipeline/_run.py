@@ -19,16 +19,14 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._errors import ConfigurationError, InputError, ModelCallError
 from .._models import (
     UNKNOWN_DOCUMENT_ID,
-    AgenticChunk,
     AgenticChunkInput,
     AgenticResponse,
-    CallUsage,
     ExtractedBatch,
 )
 from .._warning import PipelineWarning
@@ -40,13 +38,14 @@ from ..client import (
     resolve_model,
 )
 from . import _notes as notes
+from ._assemble import assemble, oversized_propositions
 from ._batches import Batch, coerce_inputs, plan_batches
 from ._cache import ReplyCache
 from ._conversation import CallSettings, Progress, converse
 from ._conversation import Outcome as _Outcome
 from ._grouping import group
 from ._parse import parse_propositions_strict
-from ._partition import Merged, merge_duplicates
+from ._partition import merge_duplicates
 from ._plan import ProgressEvent, ProgressTally
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ._prompts import (
@@ -93,6 +92,7 @@ def chunk_text_agentic(
     on_event: Callable[[ProgressEvent], None] | None = None,
     cache: ReplyCache | None = None,
     base_url: str | None = None,
+    metadata: Mapping[str, Any] | None = None,
 ) -> AgenticResponse:
     """Chunk ``inputs`` (ordered ``{chunk_id, text}``) into thematic propositions (Level 5).
 
@@ -105,12 +105,18 @@ def chunk_text_agentic(
     verbatim; each chunk's ``source_chunk_ids`` lists, in input order, the input chunks its
     propositions came from (in a batch packing several input chunks, the ones whose
     sentences state the proposition, see ``_provenance``); ``calls`` holds one CallUsage
-    per request.
+    per request; no chunk's token estimate is above ``max_chunk_tokens`` (default:
+    ``max_tokens_per_batch``): a theme above it is written as consecutive parts (``part``,
+    ``part_count``, the same category), and a proposition above it alone fails the run
+    (``error_detail`` names it) rather than being cut. Each chunk carries the input chunk
+    ids and the document spans of each proposition (``proposition_chunk_ids``,
+    ``proposition_spans``: offsets shifted by each input's ``start``; see ``_assemble``),
+    its neighbours' ids, and ``metadata``: ``metadata`` (the document's) overlaid by the
+    ``metadata`` of the input chunks its propositions came from.
     ``progress`` receives one-line progress messages, including a notice while a call
     is in flight for long; with ``on_event``, each finished call is a ProgressEvent
     (stage, done of total, tokens so far) given to it instead of a line on ``progress``.
-    An output chunk whose token estimate is above ``max_chunk_tokens`` (default:
-    ``max_tokens_per_batch``) is an ``oversized_chunk`` warning naming its size. With
+    With
     ``cache`` (a ReplyCache) every whole reply is stored; when it reads (resume), a
     request it already holds is not sent again (its CallUsage says ``cached``).
     ``timeout`` is the seconds per call attempt of a client built
@@ -163,18 +169,31 @@ def chunk_text_agentic(
     )
     try:
         tally = ProgressTally(progress, on_event) if progress or on_event else None
-        return _run(
-            chunks, batches, document_id, settings, max_concurrency, progress, tally, warnings
+        document = _Document(
+            inputs=chunks,
+            document_id=document_id.strip()
+            if document_id and document_id.strip()
+            else UNKNOWN_DOCUMENT_ID,
+            metadata=dict(metadata or {}),
         )
+        return _run(document, batches, settings, max_concurrency, progress, tally, warnings)
     finally:
         if built is not None:  # built here, so closed here
             built.close()
 
 
+@dataclass(frozen=True, slots=True)
+class _Document:
+    """What the output chunks are made from besides the replies."""
+
+    inputs: Sequence[AgenticChunkInput]
+    document_id: str
+    metadata: Mapping[str, Any]
+
+
 def _run(
-    chunks: Sequence[AgenticChunkInput],
+    document: _Document,
     batches: Sequence[Batch],
-    document_id: str | None,
     settings: _Settings,
     max_concurrency: int,
     progress: Progress | None,
@@ -224,7 +243,11 @@ def _run(
             calls=calls,
             warnings=warnings,
         )
-    order = {chunk.chunk_id: position for position, chunk in enumerate(chunks)}
+    too_large = oversized_propositions(merged, settings.max_chunk_tokens)
+    if too_large is not None:  # refused before the grouping call is paid for
+        return AgenticResponse.failure(
+            too_large, calls=calls, warnings=warnings, extracted=extracted
+        )
     if progress is not None and len(batches) > 1:
         progress(f"grouping {len(merged)} propositions")
     try:
@@ -250,13 +273,15 @@ def _run(
         return AgenticResponse.failure(
             grouped.error, calls=calls, warnings=warnings, extracted=extracted
         )
-    response = _build_response(grouped.value, merged, document_id, order, calls, warnings)
-    oversized = tuple(
-        notes.oversized_chunk(chunk, settings.max_chunk_tokens)
-        for chunk in response.chunks
-        if chunk.token_estimate > settings.max_chunk_tokens
+    chunks, made = assemble(
+        grouped.value,
+        merged,
+        document.inputs,
+        document_id=document.document_id,
+        metadata=document.metadata,
+        limit=settings.max_chunk_tokens,
     )
-    return replace(response, warnings=(*response.warnings, *oversized))
+    return AgenticResponse(chunks=chunks, calls=tuple(calls), warnings=(*warnings, *made))
 
 
 def _grouping_where(stage: str, window: int | None) -> str:
@@ -342,29 +367,3 @@ def _extract(batch: Batch, settings: _Settings) -> _Outcome:
         parse=parse_propositions_strict,
         shape=EXTRACTION_SHAPE,
     )
-
-
-def _build_response(
-    groups: Sequence[tuple[str, Sequence[int]]],
-    merged: Sequence[Merged],
-    document_id: str | None,
-    order: Mapping[str, int],
-    calls: Sequence[CallUsage],
-    warnings: tuple[PipelineWarning, ...],
-) -> AgenticResponse:
-    """Build the chunks of a checked partition (``[(category, 1-based numbers)]``)."""
-    doc = document_id.strip() if document_id and document_id.strip() else None
-    chunks: list[AgenticChunk] = []
-    for seq, (category, numbers) in enumerate(groups, start=1):
-        members = [merged[n - 1] for n in numbers]
-        sources = sorted({s for m in members for s in m.sources}, key=order.__getitem__)
-        chunks.append(
-            AgenticChunk.from_propositions(
-                document_id=doc or UNKNOWN_DOCUMENT_ID,
-                seq=seq,
-                thematic_category=category,
-                propositions=[m.text for m in members],
-                source_chunk_ids=sources,
-            )
-        )
-    return AgenticResponse(chunks=tuple(chunks), calls=tuple(calls), warnings=warnings)

@@ -16,10 +16,13 @@ from .._warning import (
     DUPLICATE_MERGED,
     EMPTY_INPUT,
     NO_PROPOSITION,
+    NO_SOURCE_OFFSETS,
     OTHER_WARNING,
     OVERSIZED_CHUNK,
     POSSIBLE_DUPLICATE,
     SKIPPED_ENTRY,
+    SPLIT_THEME,
+    UNALIGNED_PROPOSITION,
     WARNING_KINDS,
     PipelineWarning,
 )
@@ -32,6 +35,12 @@ _PHRASES: dict[str, tuple[str, str]] = {
     NO_PROPOSITION: ("batch gave no proposition", "batches gave no proposition"),
     SKIPPED_ENTRY: ("reply entry skipped", "reply entries skipped"),
     OVERSIZED_CHUNK: ("output chunk above the size limit", "output chunks above the size limit"),
+    SPLIT_THEME: ("theme split into parts", "themes split into parts"),
+    UNALIGNED_PROPOSITION: (
+        "proposition without a source sentence",
+        "propositions without a source sentence",
+    ),
+    NO_SOURCE_OFFSETS: ("input without offsets", "inputs without offsets"),
     OTHER_WARNING: ("other warning", "other warnings"),
 }
 

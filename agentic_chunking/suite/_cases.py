@@ -17,7 +17,7 @@ from .._errors import CaseError
 from .._models import AgenticChunkInput
 from .._text import split_sentences
 from ..checks import SUBSTANCE_RULES, WARNING, Severity
-from ..judge import source_text
+from ..judge import SOURCE_JOINER, source_text
 from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ..pipeline._run import (
     DEFAULT_EXTRACTION_MAX_TOKENS,
@@ -145,7 +145,17 @@ class Case(_Strict):
         return source_text(self.agentic_inputs())
 
     def agentic_inputs(self) -> list[AgenticChunkInput]:
-        return [AgenticChunkInput(chunk_id=c.chunk_id, text=c.text) for c in self.inputs]
+        """The inputs, each with offsets into ``source_text`` (the case's document: its
+        chunks with text, joined by a blank line), so output spans point into it."""
+        inputs = []
+        position = 0
+        for c in self.inputs:
+            if c.text.strip():
+                inputs.append(AgenticChunkInput(chunk_id=c.chunk_id, text=c.text, start=position))
+                position += len(c.text) + len(SOURCE_JOINER)
+            else:
+                inputs.append(AgenticChunkInput(chunk_id=c.chunk_id, text=c.text))
+        return inputs
 
     def labelled_sentences(self) -> list[tuple[str, str]]:
         """Every labelled (sentence, domain) pair of the case, in input order."""

@@ -1,0 +1,233 @@
+"""The published JSON Schemas of the output, generated from pydantic models of ``to_dict``.
+
+``ChunkRecord`` mirrors ``AgenticChunk.to_dict()`` (one line of a corpus JSONL file) and
+``ResponseRecord`` ``AgenticResponse.to_dict()`` (what ``chunk`` writes). The committed
+files ``schemas/agentic-chunk.v1.json`` and ``schemas/agentic-response.v1.json`` are
+``schema_text(...)`` of them (``python scripts/write_schemas.py`` rewrites them; a test
+checks they are current). A version is never changed in place: a field removed or made
+stricter is a new file (``v2``); a field added as optional is allowed in ``v1``.
+Readers keep accepting what ``from_dict`` accepts; the schemas describe what is written.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from .._files import write_text_atomic
+
+SCHEMA_VERSION = 1
+CHUNK_SCHEMA_FILE = f"agentic-chunk.v{SCHEMA_VERSION}.json"
+RESPONSE_SCHEMA_FILE = f"agentic-response.v{SCHEMA_VERSION}.json"
+
+Offset = Annotated[int, Field(ge=0)]
+Span = Annotated[
+    tuple[Offset, Offset],
+    Field(description="[start, end): Python str indices into the document's text"),
+]
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class ChunkRecord(_Record):
+    """One output chunk: ``AgenticChunk.to_dict()``; one line of a corpus JSONL file."""
+
+    model_config = ConfigDict(title="AgenticChunk", extra="forbid", strict=True)
+
+    ChunkId: str = Field(
+        description="`{DocumentId}-{seq:04d}`, `seq` counting from 1 in output order "
+        "(`notes-0001`)",
+        pattern=r"-[0-9]{4,}$",
+    )
+    DocumentId: str = Field(
+        description="the document's id: `--document-id`, else the input file's `document_id` "
+        "(a chunk list's, or the one every item of `split`'s output shares), else its stem "
+        "(`stdin` for `-`); `DOC-UNKNOWN` when none is known"
+    )
+    ThematicCategory: str = Field(
+        description="the theme the model gave the group; every part of a split theme keeps it"
+    )
+    Propositions: list[str] = Field(
+        description="the chunk's atomic, self-contained propositions, each stated once in the "
+        "whole output (certain duplicates are merged before grouping)",
+        min_length=1,
+    )
+    MergedContent: str = Field(description="the `Propositions` joined by one space, exactly")
+    PropositionCount: int = Field(ge=1, description="the number of `Propositions`")
+    CharacterCount: int = Field(
+        ge=0,
+        description="the length of `MergedContent` in characters (Python `len`, code points)",
+    )
+    TokenEstimate: int = Field(
+        ge=0,
+        description="the seed's estimate: `CharacterCount // 4`; never above the size limit "
+        "(`--max-chunk-tokens`, by default `--max-tokens-per-batch`)",
+    )
+    Hash: str = Field(
+        pattern=r"^sha256-[0-9a-f]{64}$",
+        description="`sha256-` followed by the hex SHA-256 of `MergedContent` encoded as UTF-8",
+    )
+    SourceChunkIds: list[str] = Field(
+        description="the ids of the input chunks the propositions came from, in input order "
+        "(for a packed batch, the chunk(s) whose sentences state each proposition; every id "
+        "of the batch when nothing in it supports the proposition)"
+    )
+    PropositionChunkIds: list[list[str]] = Field(
+        default_factory=list,
+        description="one entry per proposition, in order: the input chunk id(s) it came "
+        "from, in input order",
+    )
+    PropositionSpans: list[list[Span]] = Field(
+        default_factory=list,
+        description="one entry per proposition, in order: the `[start, end]` offsets in the "
+        "document's text of each source sentence that states it (`text[start:end]` is the "
+        "sentence); `[]` when none aligns (warning `unaligned_proposition`) or its input "
+        "chunk has no offsets (warning `no_source_offsets`)",
+    )
+    Spans: list[Span] = Field(
+        default_factory=list,
+        description="the union of the `PropositionSpans`: sorted, overlapping spans merged",
+    )
+    PreviousChunkId: str | None = Field(
+        default=None, description="the `ChunkId` before this one in output order; `null` first"
+    )
+    NextChunkId: str | None = Field(
+        default=None, description="the `ChunkId` after this one in output order; `null` last"
+    )
+    Part: int | None = Field(
+        default=None,
+        ge=1,
+        description="1-based part number when a theme above the size limit was written as "
+        "consecutive chunks; `null` otherwise",
+    )
+    PartCount: int | None = Field(
+        default=None, ge=2, description="how many parts the theme has; `null` when not split"
+    )
+    Metadata: dict[str, Any] = Field(
+        default_factory=dict,
+        description="the document's metadata overlaid by that of the input chunks the "
+        "propositions came from (input order, a later one wins); never invented; `{}` when "
+        "none",
+    )
+
+
+class WarningRecord(_Record):
+    """``PipelineWarning.to_dict()``."""
+
+    Kind: str = Field(description="One of the warning kinds (`agentic_chunking._warning`)")
+    Message: str = Field(description="The readable message")
+    Data: dict[str, Any] = Field(description="The facts of the message, by kind")
+
+
+class CallRecord(_Record):
+    """``CallUsage.to_dict()``: one model call."""
+
+    Stage: str
+    Batch: int | None
+    Model: str
+    InputTokens: int = Field(ge=0)
+    OutputTokens: int = Field(ge=0)
+    StopReason: str | None
+    LatencySeconds: float = Field(ge=0)
+    Cached: bool = False
+    CacheWriteTokens: int = Field(default=0, ge=0)
+    CacheReadTokens: int = Field(default=0, ge=0)
+
+
+class UsageRecord(_Record):
+    """The tokens of every call of the run (prompt-cache totals only when there are any)."""
+
+    InputTokens: int = Field(ge=0)
+    OutputTokens: int = Field(ge=0)
+    CacheWriteTokens: int = Field(default=0, ge=0)
+    CacheReadTokens: int = Field(default=0, ge=0)
+    Calls: list[CallRecord]
+
+
+class ExtractedRecord(_Record):
+    """``ExtractedBatch.to_dict()``: a batch's propositions kept on a failure."""
+
+    Batch: int = Field(ge=1)
+    ChunkIds: list[str]
+    Propositions: list[str]
+
+
+class ResponseRecord(_Record):
+    """What ``chunk`` writes: ``AgenticResponse.to_dict()``."""
+
+    model_config = ConfigDict(title="AgenticResponse", extra="forbid", strict=True)
+
+    Chunks: list[ChunkRecord] = Field(description="The output chunks; [] on a failure")
+    TotalChunks: int = Field(ge=0, description="len(Chunks)")
+    TotalPropositions: int = Field(ge=0, description="Sum of PropositionCount")
+    TotalTokenEstimate: int = Field(ge=0, description="Sum of TokenEstimate")
+    IsSuccess: bool = Field(description="False when the run failed; then ErrorDetail says why")
+    ErrorDetail: str = Field(description='"" on success')
+    Warnings: list[WarningRecord] = Field(description="What was noticed but did not fail")
+    Usage: UsageRecord = Field(description="Tokens of every model call, and the calls")
+    Extracted: list[ExtractedRecord] = Field(
+        default_factory=list, description="On a failure: the propositions extracted before it"
+    )
+    FailedBatches: list[int] = Field(
+        default_factory=list, description="On a failure: the extraction batches that failed"
+    )
+
+
+def json_schema(model: type[BaseModel], file_name: str) -> dict[str, Any]:
+    """The JSON Schema (draft 2020-12) of ``model``, with its ``$id`` ``file_name``."""
+    schema = model.model_json_schema(mode="serialization")
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": file_name,
+        **schema,
+    }
+
+
+def schema_text(model: type[BaseModel], file_name: str) -> str:
+    """The committed text of a schema file: sorted keys, two-space indent, final newline."""
+    return json.dumps(json_schema(model, file_name), indent=2, sort_keys=True) + "\n"
+
+
+SCHEMAS: dict[str, type[BaseModel]] = {
+    CHUNK_SCHEMA_FILE: ChunkRecord,
+    RESPONSE_SCHEMA_FILE: ResponseRecord,
+}
+"""Every published schema file and the model it is generated from."""
+
+
+def write_schemas(directory: Path) -> list[Path]:
+    """Write every schema of ``SCHEMAS`` into ``directory`` (atomically); return the paths."""
+    return [
+        write_text_atomic(directory / name, schema_text(model, name))
+        for name, model in SCHEMAS.items()
+    ]
+
+
+def field_table(model: type[BaseModel] = ChunkRecord) -> str:
+    """A Markdown table of ``model``'s fields: name, JSON type, required, guarantee."""
+    schema = model.model_json_schema(mode="serialization")
+    required = set(schema.get("required", []))
+    lines = ["| Field | Type | Required | Guarantee |", "| --- | --- | --- | --- |"]
+    for name, info in model.model_fields.items():
+        kind = _json_type(schema["properties"][name])
+        needed = "yes" if name in required else "no"
+        lines.append(f"| `{name}` | {kind} | {needed} | {info.description or ''} |")
+    return "\n".join(lines) + "\n"
+
+
+def _json_type(prop: dict[str, Any]) -> str:
+    if "anyOf" in prop:
+        return " or ".join(_json_type(p) for p in prop["anyOf"])
+    if "$ref" in prop:
+        return str(prop["$ref"]).rsplit("/", 1)[-1]
+    kind = str(prop.get("type", "any"))
+    if kind == "array" and "items" in prop:
+        return f"array of {_json_type(prop['items'])}"
+    if kind == "array" and "prefixItems" in prop:
+        return "[start, end]"
+    return kind
