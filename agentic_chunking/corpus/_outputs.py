@@ -35,6 +35,7 @@ def _parquet_types() -> dict[str, Any]:
     import pyarrow as pa
 
     strings = pa.list_(pa.string())
+    spans = pa.list_(pa.list_(pa.int64()))
     return {
         "ChunkId": pa.string(),
         "DocumentId": pa.string(),
@@ -46,6 +47,13 @@ def _parquet_types() -> dict[str, Any]:
         "TokenEstimate": pa.int64(),
         "Hash": pa.string(),
         "SourceChunkIds": strings,
+        "PropositionChunkIds": pa.list_(strings),
+        "PropositionSpans": pa.list_(spans),
+        "Spans": spans,
+        "PreviousChunkId": pa.string(),
+        "NextChunkId": pa.string(),
+        "Part": pa.int64(),
+        "PartCount": pa.int64(),
     }
 
 

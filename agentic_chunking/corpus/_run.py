@@ -152,20 +152,6 @@ class DocumentResult:
         return record
 
 
-def document_records(
-    response: AgenticResponse, metadata: Mapping[str, Any]
-) -> tuple[dict[str, Any], ...]:
-    """The output records of a successful response: each chunk's dict, with the document's
-    metadata under ``Metadata`` (the chunk's own metadata, where it has any, wins)."""
-    records = []
-    for chunk in response.chunks:
-        record = chunk.to_dict()
-        own = record.get("Metadata") or {}
-        record["Metadata"] = {**metadata, **own}
-        records.append(record)
-    return tuple(records)
-
-
 def process_document(
     document: CorpusDocument,
     settings: CorpusSettings,
@@ -197,6 +183,7 @@ def process_document(
             max_repair_attempts=settings.max_repair_attempts,
             max_chunk_tokens=settings.max_chunk_tokens,
             cache=cache,
+            metadata=document.metadata,
         )
         kind = "pipeline"
     except ModelCallError as error:
@@ -220,7 +207,7 @@ def process_document(
         document.document_id,
         document.position,
         "done",
-        records=document_records(response, document.metadata),
+        records=tuple(chunk.to_dict() for chunk in response.chunks),
         calls=response.calls,
         cost_usd=cost,
     )
