@@ -155,9 +155,13 @@ def _row(name: str, rule: str, items: list[Item], show: int, notes: list[str]) -
     )
 
 
-def _reference_findings() -> Counter[str]:
-    """Errors and warnings of the 32 cases replayed from the reference replies, judged
-    exactly as the suite judges them (a loopback server serves the replies)."""
+def _reference_findings(
+    limit: int | None = None, propositions: list[str] | None = None
+) -> Counter[str]:
+    """Errors and warnings of the 32 cases (the first ``limit`` of them) replayed from the
+    reference replies, judged exactly as the suite judges them (a loopback server serves
+    the replies); ``propositions`` counts the propositions checked, and the list passed
+    as ``propositions`` receives them."""
     from agentic_chunking.client import make_client
     from agentic_chunking.suite import load_cases
     from agentic_chunking.suite._replies import REFERENCE_MODEL, ReferenceServer, load_replies
@@ -170,9 +174,13 @@ def _reference_findings() -> Counter[str]:
     with FakeMessagesServer(handler=reference) as server:
         client = make_client(api_key="bench-no-key", base_url=server.base_url, max_retries=0)
         with client:
-            for case in load_cases(cases_dir):
+            for case in load_cases(cases_dir)[:limit]:
                 reference.use(case, load_replies(case, cases_dir / "reference_replies"))
-                result = judge(case, run_pipeline(case, client=client, model=REFERENCE_MODEL))
+                response = run_pipeline(case, client=client, model=REFERENCE_MODEL)
+                counts["propositions"] += response.total_propositions
+                if propositions is not None:
+                    propositions += [p for c in response.chunks for p in c.propositions]
+                result = judge(case, response)
                 for check in result.checks.values():
                     if check.applies:
                         counts["errors"] += len(check.errors)

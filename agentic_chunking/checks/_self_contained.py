@@ -28,7 +28,7 @@ from ._language import (
     tokens,
     word_set,
 )
-from ._tagger import finite_verb
+from ._parser import finite_verb
 from ._verbs import DETERMINERS, can_be_finite_verb, certainly_verbless
 
 DISCOURSE_OPENERS: tuple[str, ...] = (
@@ -291,7 +291,7 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
             )
         )
     elif certainly_verbless(toks) or (not _has_finite_verb(text) and not finite_verb(text)):
-        # the tagger of the [tagger] extra, when installed, clears a lexical suspicion (a
+        # the parser (the [parser] extra), when installed, clears a lexical suspicion (a
         # warning), never the lexicon's certainty that no word can be the verb
         certain = certainly_verbless(toks)
         problems.append(
