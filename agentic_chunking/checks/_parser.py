@@ -67,6 +67,9 @@ CACHE_SIZE = 1 << 15
 """Texts whose parse is remembered (about 32,000)."""
 FINITE_TAGS = frozenset({"VBD", "VBP", "VBZ", "MD"})
 """Penn tags of a finite verb: past, present (non-3rd and 3rd person), modal."""
+_SUBJECTS = frozenset({"nsubj", "nsubjpass", "expl", "csubj", "csubjpass"})
+_CLAUSES = frozenset({"relcl", "advcl", "ccomp", "conj", "acl", "parataxis", "xcomp", "csubj"})
+_CONTENT = frozenset({"NOUN", "PROPN", "VERB", "ADJ", "NUM"})
 _EXTRA_HINT = "reinstall the parser: pip install -e '.[parser]'"
 
 
@@ -125,6 +128,36 @@ class Parse:
     def has_finite_verb(self) -> bool:
         """Does any word of the text read as a finite verb?"""
         return any(self.finite(i) for i in range(len(self.words)))
+
+    def has_finite_clause(self) -> bool:
+        """Does a finite verb of the text have its subject ("Japan Airlines Flight 123
+        crashed", "There's a championship")? Not "Worked as a shopkeeper."."""
+        for i in range(len(self.words)):
+            if not self.finite(i):
+                continue
+            verb = i if self.words[i].dep not in {"aux", "auxpass"} else self.words[i].head
+            if any(self.words[k].dep in _SUBJECTS for k in self.children(verb)):
+                return True
+        return False
+
+    def clause_lemmas(self, i: int) -> frozenset[str]:
+        """The content lemmas (nouns, names, verbs, adjectives, numbers) of the clause that
+        holds word ``i``: its head verb's subtree without the clauses embedded in it (a
+        relative, adverbial or complement clause, a conjoined verb). For a negation, the
+        clause it negates ("The committee, which had not met since May, approved the
+        budget": "not" holds "meet", "May", not "approve", "budget")."""
+        head = i
+        while self.words[head].pos not in {"VERB", "AUX"} and self.words[head].head != head:
+            head = self.words[head].head
+        if self.words[head].dep in {"aux", "auxpass"}:
+            head = self.words[head].head
+        inside = self.subtree(head)
+        for k in list(inside):
+            if k != head and self.words[k].dep in _CLAUSES and k in inside:
+                inside -= self.subtree(k)
+        return frozenset(
+            self.words[k].lemma for k in inside if self.words[k].pos in _CONTENT and k != i
+        )
 
 
 @dataclass(frozen=True)
@@ -218,6 +251,7 @@ def parse(text: str) -> Parse | None:
 
 
 def finite_verb(text: str) -> bool | None:
-    """Does the parse find a finite verb in ``text``? None without the parser."""
+    """Does the parse find a finite verb with its subject in ``text`` (a clause)? None
+    without the parser."""
     parsed = parse(text)
-    return None if parsed is None else parsed.has_finite_verb()
+    return None if parsed is None else parsed.has_finite_clause()
