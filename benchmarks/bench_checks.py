@@ -16,7 +16,12 @@ checks was fitted on the odd lines, so "held" is the honest figure. On
 real_llm_fables_dev (unlabelled GPT-4 claims that carry context): the share of claims with
 an error and with any finding, and 20 error findings drawn at random for a reader.
 
-    python benchmarks/bench_checks.py [--show N]
+real_llm_factscore_dev (FActScore facts): the shares of facts with an error and with any
+finding, and the 200 facts of ``data/factscore_labels.jsonl`` labelled by reading (errors
+and findings on the good, recall on the defective, every error on a good fact and every
+miss listed).
+
+    python benchmarks/bench_checks.py [--show N] [--quick]
 """
 
 from __future__ import annotations
@@ -260,9 +265,69 @@ def _fables_labelled(
     ]
 
 
+def _factscore(validation: Path, limit: int | None) -> list[str]:
+    """real_llm_factscore_dev: the share of facts with an error and with any finding (the
+    first ``limit`` facts), then the 200 facts of ``data/factscore_labels.jsonl`` labelled
+    by reading: errors and any finding on the good ones (each error listed), recall by
+    any finding on the defective ones per defect, and the misses."""
+    path = validation / "real_llm_factscore_dev.jsonl"
+    if not path.is_file():
+        return ["real_llm_factscore_dev.jsonl not found: skipped"]
+    rows = {_s(row, "id"): row for row in _load(path)}
+
+    def run(row: Item) -> list[Finding]:
+        fact, source = _s(row, "proposition"), _s(row, "source")
+        return (
+            find_inventions([fact], source)
+            + find_unresolved_pronouns([fact], source)
+            + find_not_self_contained([fact])
+        )
+
+    facts = list(rows.values())[:limit]
+    found = [run(row) for row in facts]
+    errors = sum(any(f.is_error for f in fs) for fs in found)
+    lines = [
+        f"real_llm_factscore_dev: {len(facts)} facts: errors on {_pct(errors, len(facts))},"
+        f" any finding on {_pct(sum(bool(fs) for fs in found), len(facts))}"
+    ]
+    labels = DATA / "factscore_labels.jsonl"
+    if not labels.is_file():
+        return lines
+    score = Score()
+    caught: Counter[str] = Counter()
+    defects: Counter[str] = Counter()
+    listed: list[str] = []
+    for item in _load(labels):
+        findings, good = run(rows[_s(item, "id")]), bool(item["good"])
+        score.add(good, findings)
+        if not good:
+            defects[_s(item, "defect")] += 1
+            caught[_s(item, "defect")] += bool(findings)
+        if good and any(f.is_error for f in findings):
+            listed += [
+                f"    error on good: {_s(item, 'proposition')[:110]} -> {f.kind}: {f.reason[:80]}"
+                for f in findings
+                if f.is_error
+            ]
+        elif not good and not findings:
+            listed.append(f"    missed ({item['defect']}): {_s(item, 'proposition')[:120]}")
+    lines.append(
+        f"  labelled sample ({score.good} good, {score.bad} defective;"
+        f" data/factscore_labels.jsonl): errors on {_pct(score.good_error, score.good)} /"
+        f" any finding on {_pct(score.good_any, score.good)} of the good; recall by any"
+        f" finding {_pct(score.bad_any, score.bad)} ("
+        + ", ".join(f"{d} {caught[d]}/{n}" for d, n in defects.most_common())
+        + ")"
+    )
+    return lines + listed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", type=int, default=0, metavar="N", help="misjudged items")
+    parser.add_argument(
+        "--quick", action="store_true", help="the FActScore set's first 300 facts only"
+    )
     args = parser.parse_args(argv)
     validation = _validation_dir()
     started = time.perf_counter()
@@ -281,6 +346,7 @@ def main(argv: list[str] | None = None) -> int:
         path = validation / file if (validation / file).is_file() else DATA / file
         print(_row(name, rule, _load(path), args.show, notes))
     print("\n" + "\n".join(_fables(validation, 20)))
+    print("\n" + "\n".join(_factscore(validation, 300 if args.quick else None)))
     reference = _reference_findings()
     print(
         f"\nreference replies: {reference['errors']} errors, {reference['warnings']} warnings "

@@ -210,3 +210,19 @@ def test_a_definite_the_proposition_resolves_or_uses_generically_is_no_finding(
 ) -> None:
     kinds = [f.kind for f in find_unresolved_pronouns([proposition], DEFINITE_SOURCE)]
     assert "definite_without_antecedent" not in kinds
+
+
+@needs_parser
+def test_a_pronoun_whose_only_candidates_are_plural_is_unresolved() -> None:
+    (finding,) = find_unresolved_pronouns(["Thousands of fans mourned his death."])
+    assert (finding.kind, finding.severity) == ("bare_pronoun", "warning")
+    assert "only plural nouns" in finding.reason
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    ["Smith and his wife moved to Paris.", "Fans mourned the singer and his death."],
+)
+@needs_parser
+def test_a_pronoun_with_a_singular_candidate_is_no_finding(proposition: str) -> None:
+    assert find_unresolved_pronouns([proposition]) == []

@@ -539,6 +539,42 @@ def _only_modified(noun: str, said: set[str], sentences: list[str]) -> str:
     return found
 
 
+_SINGULAR_PERSON = word_set("he him his himself she her hers herself")
+
+
+@lru_cache(maxsize=8192)
+def _disagreeing(proposition: str) -> tuple[Problem, ...]:
+    """A "he"/"she" whose only candidate antecedents in the proposition are plural nouns
+    ("Thousands of fans mourned his death."): unresolved, by the parse's number (a
+    warning: a parse is evidence, not proof). Empty without the parser."""
+    parsed = parse(
+        _mask_titles(_QUOTED.sub(lambda m: "Q" + " " * (len(m.group(0)) - 1), proposition))
+    )
+    if parsed is None:
+        return ()
+    for i, word in enumerate(parsed.words):
+        if word.text.lower() not in _SINGULAR_PERSON or word.tag not in {"PRP", "PRP$"}:
+            continue
+        candidates = [w for w in parsed.words[:i] if w.pos in {"NOUN", "PROPN"}]
+        names = [  # a capitalised word that is no plural noun nor function word: a name
+            w
+            for w in parsed.words[:i]
+            if w.text[:1].isupper()
+            and w.tag != "NNS"
+            and w.pos not in {"DET", "ADV", "ADP", "PRON", "CCONJ", "SCONJ", "NUM"}
+        ]
+        if candidates and not names and all(w.tag == "NNS" for w in candidates):
+            return (
+                (
+                    BARE_PRONOUN,
+                    f'"{word.text}" has only plural nouns before it'
+                    f" ({', '.join(w.text for w in candidates)})",
+                    WARNING,
+                ),
+            )
+    return ()
+
+
 @lru_cache(maxsize=256)
 def _titles_of(source: str) -> frozenset[str]:
     return source_titles(source)
@@ -571,6 +607,8 @@ def find_unresolved_pronouns(propositions: list[str], source: str | None = None)
     for p in propositions:
         titles = _titles_of(source) if source is not None else frozenset()
         problems = list(_problems(p, frozenset(t for t in titles if t in p)))
+        if not any(kind == BARE_PRONOUN for kind, _, _ in problems):
+            problems += _disagreeing(p)
         if source is not None and (definite := _definite(p, source)) is not None:
             problems.append(definite)
         findings += [
