@@ -226,3 +226,12 @@ def test_a_pronoun_whose_only_candidates_are_plural_is_unresolved() -> None:
 @needs_parser
 def test_a_pronoun_with_a_singular_candidate_is_no_finding(proposition: str) -> None:
     assert find_unresolved_pronouns([proposition]) == []
+
+
+@needs_parser
+def test_a_definite_whose_source_mention_says_which_is_a_warning() -> None:
+    source = "Kato rose to fame with the 1912 film The Silent Ronin."
+    (finding,) = find_unresolved_pronouns(["The film was The Silent Ronin."], source)
+    assert finding.kind == "definite_without_antecedent"
+    # the source writes it plainly itself: it never says which either
+    assert find_unresolved_pronouns(["The cables were cut in 1998."], "Crews cut the cables.") == []

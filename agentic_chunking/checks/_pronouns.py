@@ -402,6 +402,20 @@ def _specific_event(parsed: Parse, verb: int) -> bool:
     return main and past
 
 
+_PLAIN_BEFORE = word_set("the a an this these those called named")
+
+
+def _plainly_in(noun: str, source: str) -> bool:
+    """Does ``source`` write ``noun`` in lower case with nothing before it that says which
+    (after an article, "called", or opening a clause: "the cables", "called curatores")?
+    Then the source never says which either. Not "the 1912 film The Loyal 47 Ronin"."""
+    for match in re.finditer(rf"\b{re.escape(noun)}\b", source):
+        before = re.findall(r"[\w']+|[^\w\s]", source[: match.start()])
+        if not before or before[-1].lower() in _PLAIN_BEFORE or not before[-1].isalnum():
+            return True
+    return False
+
+
 def _definite_by_parse(proposition: str, source: str) -> Problem | None:
     """The subject of the main clause, in the past (a specific event: "drew", "was
     founded"), that names a specific thing the proposition never introduces: "the" and a
@@ -429,8 +443,8 @@ def _definite_by_parse(proposition: str, source: str) -> Problem | None:
             continue  # "A ship sank and the ship ...", "Liverpool FC won and the club ..."
         if word.lemma in _WORKS:
             continue  # the work a claim is about: _unnamed_work
-        if re.search(rf"\b{re.escape(word.text.lower())}\b", source):
-            continue  # the source names it so itself, in lower case ("called curatores")
+        if _plainly_in(word.text.lower(), source):
+            continue  # the source names it so itself ("the cables", "called curatores")
         articles = [k for k in kids if k.dep == "det"]
         if word.tag != "NNP" and word.text.islower() and [a.lemma for a in articles] == ["the"]:
             return (
