@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import lemminflect
+
 from ._align import align
 from ._finding import (
     ANAPHORIC_PHRASE,
@@ -402,6 +404,20 @@ def _specific_event(parsed: Parse, verb: int) -> bool:
     return main and past
 
 
+_BARE_SUBJECTS = _PERSON_NOUNS | _COLLECTIVE
+
+
+@lru_cache(maxsize=65536)
+def _can_be_past(word: str) -> bool:
+    """Is ``word`` (lower case) a past-tense form of some verb in lemminflect's lexicon
+    ("drew", "was", "founded")?"""
+    found = lemminflect.getAllLemmas(word)
+    return any(
+        word in lemminflect.getAllInflections(base, upos="VERB").get("VBD", ())
+        for base in found.get("VERB", ()) + found.get("AUX", ())
+    )
+
+
 _PLAIN_BEFORE = word_set("the a an this these those called named")
 
 
@@ -427,6 +443,11 @@ def _definite_by_parse(proposition: str, source: str) -> Problem | None:
     sank and the ship ...", "Liverpool FC won the league and the club ..."), nor one the
     source writes in lower case itself (it never says which either: the source-based
     rules above judge that). None without the parser, or when nothing is found."""
+    toks = tokens(proposition)
+    if not any(_can_be_past(t.norm) for t in toks):
+        return None  # no past tense, no specific event: no parse
+    if not any(t.norm == "the" for t in toks) and toks and toks[0].norm not in _BARE_SUBJECTS:
+        return None
     parsed = parse(proposition)
     if parsed is None:
         return None
@@ -554,6 +575,7 @@ def _only_modified(noun: str, said: set[str], sentences: list[str]) -> str:
 
 
 _SINGULAR_PERSON = word_set("he him his himself she her hers herself")
+_SINGULAR_PERSON_WORD = re.compile(r"(?i)\b(?:he|him|his|himself|she|her|hers|herself)\b")
 
 
 @lru_cache(maxsize=8192)
@@ -561,6 +583,8 @@ def _disagreeing(proposition: str) -> tuple[Problem, ...]:
     """A "he"/"she" whose only candidate antecedents in the proposition are plural nouns
     ("Thousands of fans mourned his death."): unresolved, by the parse's number (a
     warning: a parse is evidence, not proof). Empty without the parser."""
+    if not _SINGULAR_PERSON_WORD.search(proposition):
+        return ()  # nothing to agree: no parse
     parsed = parse(
         _mask_titles(_QUOTED.sub(lambda m: "Q" + " " * (len(m.group(0)) - 1), proposition))
     )
