@@ -102,6 +102,7 @@ _YOU = word_set("you your yours yourself yourselves")
 _TITLE_WORDS = _PERSON | _THING | _GROUP | _SPEAKER | _DEMONSTRATIVE | _YOU | word_set("that")
 """Pronouns and demonstratives that open or sit inside titles ("My Tutor Friend", "What We
 Do in the Shadows", "Me Before You", "This Christmas")."""
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 _OBJECT_FORMS = word_set("me us him them")
 """Pronouns that never open a statement: capitalised first, they open a title."""
 _WORD = re.compile(r"[^\W\d_][\w'\u2019]*")
@@ -130,7 +131,6 @@ def _mask_titles(text: str, titles: frozenset[str] = frozenset()) -> str:
     one of ``titles`` (:func:`source_titles`)."""
     words = list(_WORD.finditer(text))
     spans: list[tuple[int, int]] = []
-    parsed = None
     for n, match in enumerate(words):
         word = match.group(0)
         if not word[0].isupper() or (len(word) > 1 and word.isupper()):
@@ -153,10 +153,13 @@ def _mask_titles(text: str, titles: frozenset[str] = frozenset()) -> str:
             title = next_capital
         elif any(text.startswith(t, match.start()) for t in titles if " " in t):
             title = True  # the source names this title inside a sentence
+        elif next_capital:  # parse the sentence it opens, not the whole text
+            stop = _SENTENCE_END.search(text, match.start())
+            sentence = text[match.start() : stop.end() if stop else len(text)]
+            parsed = parse(sentence)
+            title = parsed is not None and _proper_after(parsed, match.end() - match.start())
         else:
-            if parsed is None:
-                parsed = parse(text)
-            title = next_capital and parsed is not None and _proper_after(parsed, match.end())
+            title = False
         if title:
             end = match.end()
             for later in words[n + 1 :]:
