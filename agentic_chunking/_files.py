@@ -13,6 +13,7 @@ it, 0666 less the process's umask (the temporary file's own 0600 never reaches i
 
 from __future__ import annotations
 
+import hashlib
 import os
 import threading
 from pathlib import Path
@@ -55,6 +56,16 @@ def write_text_atomic(path: Path | str, text: str, *, encoding: str = "utf-8") -
         os.fchmod(cast(IO[str], stream).fileno(), new_mode)
         stream.write(text)
     return target
+
+
+def sha256_of(path: Path) -> str:
+    """The SHA-256 of the file at ``path`` (hex), read in blocks of 1 MiB: how a pinned
+    model file is recognised at load."""
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
 
 
 def decode_text(raw: bytes, name: str) -> str:

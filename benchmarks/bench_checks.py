@@ -16,10 +16,15 @@ checks was fitted on the odd lines, so "held" is the honest figure. On
 real_llm_fables_dev (unlabelled GPT-4 claims that carry context): the share of claims with
 an error and with any finding, and 20 error findings drawn at random for a reader.
 
+real_llm_factscore_dev (FActScore facts): the shares of facts with an error and with any
+finding, and the 200 facts of ``data/factscore_labels.jsonl`` labelled by reading (errors
+and findings on the good, recall on the defective, every error on a good fact and every
+miss listed).
+
     python benchmarks/bench_checks.py [--show N] [--quick]
 
-``--quick``: the first QUICK_ITEMS items of each set, QUICK_ROWS fables summaries and
-QUICK_CASES reference cases.
+``--quick``: the first QUICK_ITEMS items of each set, QUICK_ROWS fables summaries,
+QUICK_CASES reference cases and the FActScore set's first 300 facts.
 """
 
 from __future__ import annotations
@@ -180,9 +185,13 @@ def _row(
     )
 
 
-def _reference_findings() -> Counter[str]:
-    """Errors and warnings of the 32 cases replayed from the reference replies, judged
-    exactly as the suite judges them (a loopback server serves the replies)."""
+def _reference_findings(
+    limit: int | None = None, propositions: list[str] | None = None
+) -> Counter[str]:
+    """Errors and warnings of the 32 cases (the first ``limit`` of them) replayed from the
+    reference replies, judged exactly as the suite judges them (a loopback server serves
+    the replies); ``propositions`` counts the propositions checked, and the list passed
+    as ``propositions`` receives them."""
     from agentic_chunking.client import make_client
     from agentic_chunking.suite import load_cases
     from agentic_chunking.suite._replies import REFERENCE_MODEL, ReferenceServer, load_replies
@@ -195,9 +204,13 @@ def _reference_findings() -> Counter[str]:
     with FakeMessagesServer(handler=reference) as server:
         client = make_client(api_key="bench-no-key", base_url=server.base_url, max_retries=0)
         with client:
-            for case in load_cases(cases_dir)[: QUICK_CASES if _quick else None]:
+            for case in load_cases(cases_dir)[: QUICK_CASES if _quick else limit]:
                 reference.use(case, load_replies(case, cases_dir / "reference_replies"))
-                result = judge(case, run_pipeline(case, client=client, model=REFERENCE_MODEL))
+                response = run_pipeline(case, client=client, model=REFERENCE_MODEL)
+                counts["propositions"] += response.total_propositions
+                if propositions is not None:
+                    propositions += [p for c in response.chunks for p in c.propositions]
+                result = judge(case, response)
                 for check in result.checks.values():
                     if check.applies:
                         counts["errors"] += len(check.errors)
@@ -279,6 +292,63 @@ def _fables_labelled(
     ]
 
 
+def _factscore(validation: Path, limit: int | None) -> list[str]:
+    """real_llm_factscore_dev: the share of facts with an error and with any finding (the
+    first ``limit`` facts), then the 200 facts of ``data/factscore_labels.jsonl`` labelled
+    by reading: errors and any finding on the good ones (each error listed), recall by
+    any finding on the defective ones per defect, and the misses."""
+    path = validation / "real_llm_factscore_dev.jsonl"
+    if not path.is_file():
+        return ["real_llm_factscore_dev.jsonl not found: skipped"]
+    rows = {_s(row, "id"): row for row in _load(path)}
+
+    def run(row: Item) -> list[Finding]:
+        fact, source = _s(row, "proposition"), _s(row, "source")
+        return (
+            find_inventions([fact], source)
+            + find_unresolved_pronouns([fact], source)
+            + find_not_self_contained([fact])
+        )
+
+    facts = list(rows.values())[:limit]
+    found = [run(row) for row in facts]
+    errors = sum(any(f.is_error for f in fs) for fs in found)
+    lines = [
+        f"real_llm_factscore_dev: {len(facts)} facts: errors on {_pct(errors, len(facts))},"
+        f" any finding on {_pct(sum(bool(fs) for fs in found), len(facts))}"
+    ]
+    labels = DATA / "factscore_labels.jsonl"
+    if not labels.is_file():
+        return lines
+    score = Score()
+    caught: Counter[str] = Counter()
+    defects: Counter[str] = Counter()
+    listed: list[str] = []
+    for item in _load(labels):
+        findings, good = run(rows[_s(item, "id")]), bool(item["good"])
+        score.add(good, findings)
+        if not good:
+            defects[_s(item, "defect")] += 1
+            caught[_s(item, "defect")] += bool(findings)
+        if good and any(f.is_error for f in findings):
+            listed += [
+                f"    error on good: {_s(item, 'proposition')[:110]} -> {f.kind}: {f.reason[:80]}"
+                for f in findings
+                if f.is_error
+            ]
+        elif not good and not findings:
+            listed.append(f"    missed ({item['defect']}): {_s(item, 'proposition')[:120]}")
+    lines.append(
+        f"  labelled sample ({score.good} good, {score.bad} defective;"
+        f" data/factscore_labels.jsonl): errors on {_pct(score.good_error, score.good)} /"
+        f" any finding on {_pct(score.good_any, score.good)} of the good; recall by any"
+        f" finding {_pct(score.bad_any, score.bad)} ("
+        + ", ".join(f"{d} {caught[d]}/{n}" for d, n in defects.most_common())
+        + ")"
+    )
+    return lines + listed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", type=int, default=0, metavar="N", help="misjudged items")
@@ -304,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
         path = validation / file if (validation / file).is_file() else DATA / file
         print(_row(name, rule, _load(path), args.show, notes, figures))
     print("\n" + "\n".join(_fables(validation, 20)))
+    print("\n" + "\n".join(_factscore(validation, 300 if args.quick else None)))
     reference = _reference_findings()
     print(
         f"\nreference replies: {reference['errors']} errors, {reference['warnings']} warnings "

@@ -135,56 +135,44 @@ LEXICAL_SUSPECTS = (
     "There's a world championship in bull-riding at stake in the story.",
 )
 """Sentences with a finite verb the word lists do not recognise (a warning without the
-tagger)."""
+parser)."""
+
+
+def _needs_parser() -> None:
+    from agentic_chunking.checks._parser import parser_status
+
+    if not parser_status().available:
+        pytest.skip("the [parser] extra is not installed")
 
 
 @pytest.mark.parametrize("proposition", LEXICAL_SUSPECTS)
-def test_without_the_tagger_a_verb_the_lists_miss_is_only_a_warning(
+def test_without_the_parser_a_verb_the_lists_miss_is_only_a_warning(
     proposition: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from agentic_chunking.checks import _self_contained
 
-    monkeypatch.setattr(_self_contained, "finite_verb", lambda text: None)  # no [tagger]
+    monkeypatch.setattr(_self_contained, "finite_verb", lambda text: None)  # no [parser]
     _self_contained._problems.cache_clear()
     findings = find_not_self_contained([proposition])
-    _self_contained._problems.cache_clear()  # what was judged without the tagger
+    _self_contained._problems.cache_clear()  # what was judged without the parser
     assert [(f.kind, f.severity) for f in findings] == [("no_finite_verb", "warning")]
 
 
 @pytest.mark.parametrize("proposition", LEXICAL_SUSPECTS)
-def test_the_tagger_clears_a_verb_the_lists_miss(proposition: str) -> None:
-    from agentic_chunking.checks import _tagger
-
-    if not _tagger.available():
-        pytest.skip("the [tagger] extra is not installed")
+def test_the_parser_clears_a_verb_the_lists_miss(proposition: str) -> None:
+    _needs_parser()
     assert find_not_self_contained([proposition]) == []
 
 
 @pytest.mark.parametrize(
     "fragment", ["Street lamps and park benches.", "Ben Diamond, Declan Rose, and Ingrid Slocum."]
 )
-def test_the_tagger_never_clears_a_verbless_list(fragment: str) -> None:
-    from agentic_chunking.checks import _tagger
+def test_the_parser_never_clears_a_verbless_list(fragment: str) -> None:
+    from agentic_chunking.checks import _parser
 
-    if not _tagger.available():
-        pytest.skip("the [tagger] extra is not installed")
-    assert _tagger.finite_verb(fragment) is False
+    _needs_parser()
+    assert _parser.finite_verb(fragment) is False
     assert [f.severity for f in find_not_self_contained([fragment])] == ["error"]
-
-
-def test_the_tagger_model_is_the_one_measured() -> None:
-    import hashlib
-    from importlib import util
-    from pathlib import Path
-
-    from agentic_chunking.checks import _tagger
-
-    if not _tagger.available():
-        pytest.skip("the [tagger] extra is not installed")
-    spec = util.find_spec(_tagger.MODEL)
-    assert spec is not None and spec.origin is not None
-    (weights,) = Path(spec.origin).parent.glob("*/tagger/model")
-    assert hashlib.sha256(weights.read_bytes()).hexdigest() == _tagger.TAGGER_SHA256
 
 
 @pytest.mark.parametrize(

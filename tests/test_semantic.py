@@ -329,9 +329,10 @@ def test_a_missing_extra_is_a_configuration_error_naming_the_install(
 
 
 def test_the_vendored_tokenizer_is_the_pinned_file() -> None:
+    from agentic_chunking._files import sha256_of
     from agentic_chunking.semantic import _embedders
 
-    assert _embedders._sha256(_embedders.TOKENIZER_FILE) == _embedders.TOKENIZER_SHA256
+    assert sha256_of(_embedders.TOKENIZER_FILE) == _embedders.TOKENIZER_SHA256
 
 
 @pytest.mark.skipif(

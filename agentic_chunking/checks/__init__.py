@@ -13,6 +13,11 @@ changed). Everything relational that is not such a minimal edit (a number or nam
 from another sentence, a swapped term, a negation or quantifier of another clause,
 modality) is a warning with its kind; the judge's confirmation makes it an error
 (:mod:`agentic_chunking.judge._combine`).
+
+Where grammar decides (a finite verb, a name or a common word, the clause a negation
+belongs to, the noun phrases and their determiners), the checks read the parse of
+:mod:`._parser` (spaCy's small English model, the ``parser`` extra of the standard
+set-up); without it the lexicon rules run alone and :func:`parser_status` says so.
 """
 
 from ._cached import clear_caches
@@ -35,6 +40,7 @@ from ._finding import (
 )
 from ._invention import find_inventions
 from ._lexicon import says_by_lexicon
+from ._parser import ParserStatus, parser_status
 from ._pronouns import find_unresolved_pronouns
 from ._self_contained import find_not_self_contained
 
@@ -52,6 +58,7 @@ __all__ = [
     "WARNING",
     "Coverage",
     "Finding",
+    "ParserStatus",
     "Severity",
     "attribute_domain",
     "certainly_same_fact",
@@ -64,6 +71,7 @@ __all__ = [
     "find_not_self_contained",
     "find_uncovered_sentences",
     "find_unresolved_pronouns",
+    "parser_status",
     "same_fact",
     "says_by_lexicon",
 ]

@@ -242,9 +242,23 @@ _ABBREVIATIONS = (
 )
 _PDF_HYPHEN = re.compile(r"(?<=[a-z])-[ \t]*\n[ \t]*(?=[a-z])")
 _CURRENCY = re.compile(
-    r"([$€£])\s?(\d[\d,]*(?:\.\d+)?(?:\s(?:thousand|million|billion|trillion)\b)?)"
+    r"([$€£])\s?(\d[\d,]*(?:\.\d+)?)"
+    r"(?:\s?(thousand|million|billion|trillion|bn|mn|m|k)\b)?"
 )
+"""An amount of money, its scale written apart or run together ("$2.4 billion",
+"$2.4billion", "£3.5bn", "$40m", "$500k")."""
 _CURRENCY_NAME = {"$": "dollars", "€": "euros", "£": "pounds"}
+_SCALE_ABBREVIATIONS = {"bn": "billion", "mn": "million", "m": "million", "k": "thousand"}
+_RUN_TOGETHER_SCALE = re.compile(r"(?i)(?<=\d)(thousand|million|billion|trillion)\b")
+"""A scale word run together with its number ("2.4billion")."""
+
+
+def _amount(match: re.Match[str]) -> str:
+    scale = match.group(3)
+    scale = "" if scale is None else " " + _SCALE_ABBREVIATIONS.get(scale.lower(), scale.lower())
+    return f"{match.group(2)}{scale} {_CURRENCY_NAME[match.group(1)]}"
+
+
 _TOKEN = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?|[^\W\d_]+|[.!?;:,](?=\s|$)")
 _BREAK = frozenset(".!?;:,")
 _ORDINAL_SUFFIX = re.compile(r"(?<=\d)(st|nd|rd|th|s)$")
@@ -275,7 +289,8 @@ def _prepare(text: str) -> str:
     )
     text = _MONTH_ABBREVIATION.sub(lambda m: _month(m.group(1) or m.group(2)), text)
     text = _DOTTED_ACRONYM.sub(lambda m: m.group(0).replace(".", "") + " ", text)
-    text = _CURRENCY.sub(lambda m: f"{m.group(2)} {_CURRENCY_NAME[m.group(1)]}", text)
+    text = _CURRENCY.sub(_amount, text)
+    text = _RUN_TOGETHER_SCALE.sub(r" \1", text)
     for pattern, replacement in _PREP:
         text = pattern.sub(replacement, text)
     return text

@@ -19,6 +19,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import lemminflect
+
 from ._align import Window
 from ._finding import (
     ADDED_NEGATION,
@@ -32,6 +34,7 @@ from ._finding import (
 )
 from ._language import GLUE_WORDS, NEGATIONS, Token, profile, stem, tokens, word_set
 from ._minimal import RESTATED, TITLE, restated_clauses
+from ._parser import parse
 
 QUANTIFIERS: dict[str, str] = {
     **dict.fromkeys(("all", "every"), "all"),
@@ -68,6 +71,9 @@ _PUNCTUATION = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]\s|\s?\(|\)")
 """A break between the parts of a sentence: a comma, semicolon or colon before a space,
 a dash between spaces, a bracket (not "1,000", "7:30" or "lithium-ion")."""
 _BREAK = Token(",", ",", False, False)
+_IMPLICIT_NEGATION = re.compile(r"(?i)\s+(?:yet|fail|fails|failed|failing)\s+to\b")
+"""An implicit negation, read as "not": "has yet to win" (has not won), "failed to
+qualify" (did not qualify); "never" is a negation word itself."""
 
 
 @lru_cache(maxsize=8192)
@@ -77,7 +83,7 @@ def _toks(text: str) -> tuple[Token, ...]:
     a clause stops there ("Washing chicken is not recommended, since water can spread
     bacteria": "can" governs the part after the comma). The tokens alone if cutting the
     text at its punctuation would tokenise it otherwise."""
-    text = TITLE.sub(" Title ", text)
+    text = _IMPLICIT_NEGATION.sub(" not to", TITLE.sub(" Title ", text))
     whole = tokens(text)
     parts = [tokens(part) for part in _PUNCTUATION.split(text)]
     if [t for part in parts for t in part] != list(whole):
@@ -91,8 +97,12 @@ def _toks(text: str) -> tuple[Token, ...]:
 
 
 def _in_name(toks: tuple[Token, ...], i: int) -> bool:
-    """A capitalised word after the first of its sentence: part of a name or title."""
-    return i > 0 and toks[i].capitalised
+    """A capitalised word after the first of its sentence, or a first word the next
+    capitalised word continues ("Nobody's Fool is a film", "No Country for Old Men won"):
+    part of a name or title."""
+    if i == 0:
+        return len(toks) > 1 and toks[0].capitalised and toks[1].capitalised
+    return toks[i].capitalised
 
 
 def _negated(toks: tuple[Token, ...]) -> bool:
@@ -170,6 +180,23 @@ def _lost_negation(text: str, kept: frozenset[str]) -> str | None:
     return None
 
 
+def _negated_clause_kept(sentence: str, proposition: str) -> bool | None:
+    """Does the proposition keep a clause of ``sentence`` that a negation holds (RESTATED
+    of the clause's content lemmas, by the parse)? "The committee, which had not met since
+    May, approved the budget." -> "The committee approved the budget." drops the clause
+    of "not" with the negation: nothing is lost. None without the parser."""
+    parsed, said = parse(sentence), parse(proposition)
+    if parsed is None or said is None:
+        return None
+    lemmas = {w.lemma for w in said.words}
+    for i, word in enumerate(parsed.words):
+        if word.dep == "neg" or word.lemma in NEGATIONS:
+            clause = parsed.clause_lemmas(i)
+            if clause and len(clause & lemmas) >= RESTATED * len(clause):
+                return True
+    return False
+
+
 def _quantifier(toks: tuple[Token, ...], i: int) -> str | None:
     """The class of the quantifier at ``toks[i]``, if it is one: not a word of a name,
     not "only to" ("reunites with him, only to discover ...": then, not solely)."""
@@ -179,6 +206,14 @@ def _quantifier(toks: tuple[Token, ...], i: int) -> str | None:
     if cls == "only" and i + 1 < len(toks) and toks[i + 1].norm == "to":
         return None
     return cls
+
+
+def _adjective(toks: tuple[Token, ...], i: int) -> bool:
+    """Is ``toks[i]`` an adjective (lemminflect lists an adjective reading, no noun one)?"""
+    if i >= len(toks) or toks[i].number:
+        return False
+    found = lemminflect.getAllLemmas(toks[i].norm)
+    return "ADJ" in found and "NOUN" not in found
 
 
 def _classes(toks: tuple[Token, ...]) -> set[str]:
@@ -210,6 +245,8 @@ def _quantifier_problems(
             cls = _quantifier(toks, i)
             if i and toks[i - 1].norm in ("not", *_SUPERLATIVE):
                 continue  # "not only" asserts; "the most unexpected" is a superlative
+            if tok.norm == "most" and _adjective(toks, i + 1):
+                continue  # "the world's most prestigious brands": a superlative
             if cls is None or cls in prop_classes or cls not in RESTRICTIVE:
                 continue
             scope = _scope(toks, i)
@@ -283,7 +320,15 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
         )
     if not prop_negated:
         kept = frozenset(profile(proposition).content_seq)
-        lost = next((w for s in window.members if (w := _lost_negation(s.text, kept))), None)
+        lost = next(
+            (
+                w
+                for s in window.members
+                if (w := _lost_negation(s.text, kept))
+                and _negated_clause_kept(s.text, proposition) is not False
+            ),
+            None,
+        )
         if lost is not None:
             minimal = any(_lost_negation(c, kept) for c in restated)
             problems.append(

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+import lemminflect
+
 from ._align import align
 from ._finding import (
     ANAPHORIC_PHRASE,
@@ -28,6 +30,7 @@ from ._language import (
     tokens,
     word_set,
 )
+from ._parser import Parse, parse
 from ._verbs import can_be_finite_verb
 
 _PERSON = word_set("he him his himself she her hers herself")
@@ -96,6 +99,84 @@ _QUOTED = re.compile(
 """Quoted text, every kind of quote: straight and curly double and single, guillemets (a
 single quote inside a word, "can't", "Jobs'", is an apostrophe)."""
 _YOU = word_set("you your yours yourself yourselves")
+_TITLE_WORDS = _PERSON | _THING | _GROUP | _SPEAKER | _DEMONSTRATIVE | _YOU | word_set("that")
+"""Pronouns and demonstratives that open or sit inside titles ("My Tutor Friend", "What We
+Do in the Shadows", "Me Before You", "This Christmas")."""
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
+_OBJECT_FORMS = word_set("me us him them")
+"""Pronouns that never open a statement: capitalised first, they open a title."""
+_WORD = re.compile(r"[^\W\d_][\w'\u2019]*")
+
+
+def source_titles(source: str) -> frozenset[str]:
+    """The titles of ``source`` that hold a pronoun or demonstrative, where it names them
+    inside a sentence ("... including the award-winning My Indian Soldier (2003)"): the
+    capitalised run from that word on. A proposition opening with one of them names the
+    title, not a speaker ("My Indian Soldier is a documentary.")."""
+    found: set[str] = set()
+    masked = _mask_titles(source)
+    for match in _WORD.finditer(source):
+        if masked[match.start()] == "Q" and source[match.start()] != "Q":
+            end = len(masked[match.start() + 1 :]) - len(masked[match.start() + 1 :].lstrip(" "))
+            found.add(source[match.start() : match.start() + 1 + end].rstrip(" ,"))
+    return frozenset(found)
+
+
+def _mask_titles(text: str, titles: frozenset[str] = frozenset()) -> str:
+    """``text`` with each title that holds a pronoun or demonstrative masked as one quoted
+    title ("Q"): a capitalised such word inside a sentence (never "I" alone: "I, Robot"
+    and "I Am Number Four" are titles, "Ann and I" is not) with the capitalised words
+    after it; at the start of a sentence, one the parse reads as part of a name ("Our
+    Town premiered": "Town" a proper noun), an object form ("Me Before You is ...") or
+    one of ``titles`` (:func:`source_titles`)."""
+    words = list(_WORD.finditer(text))
+    spans: list[tuple[int, int]] = []
+    for n, match in enumerate(words):
+        word = match.group(0)
+        if not word[0].isupper() or (len(word) > 1 and word.isupper()):
+            continue  # "US", "IT": acronyms
+        if word.lower() not in _TITLE_WORDS:
+            continue
+        after = words[n + 1] if n + 1 < len(words) else None
+        next_capital = (
+            after is not None
+            and after.group(0)[0].isupper()
+            and not text[match.end() : after.start()].strip(" ,")
+        )
+        before = text[: match.start()]
+        opening = not before.strip(" \"'\u201c\u2018(") or re.search(r"[.!?:]\W*$", before)
+        if word == "I":
+            title = next_capital and not opening
+        elif not opening:
+            title = True
+        elif word.lower() in _OBJECT_FORMS:
+            title = next_capital
+        elif any(text.startswith(t, match.start()) for t in titles if " " in t):
+            title = True  # the source names this title inside a sentence
+        elif next_capital:  # parse the sentence it opens, not the whole text
+            stop = _SENTENCE_END.search(text, match.start())
+            sentence = text[match.start() : stop.end() if stop else len(text)]
+            parsed = parse(sentence)
+            title = parsed is not None and _proper_after(parsed, match.end() - match.start())
+        else:
+            title = False
+        if title:
+            end = match.end()
+            for later in words[n + 1 :]:
+                gap = text[end : later.start()]
+                if not later.group(0)[0].isupper() or gap.strip(" ,"):
+                    break
+                end = later.end()
+            spans.append((match.start(), end))
+    for start, end in reversed(spans):
+        text = text[:start] + "Q" + " " * (end - start - 1) + text[end:]
+    return text
+
+
+def _proper_after(parsed: Parse, offset: int) -> bool:
+    """Is the first word after character ``offset`` a proper noun in the parse?"""
+    later = [w for w in parsed.words if w.idx >= offset]
+    return bool(later) and later[0].tag in {"NNP", "NNPS"}
 
 
 def _is_expletive(norms: list[str], i: int) -> bool:
@@ -116,10 +197,11 @@ Problem = tuple[str, str, Severity]
 
 
 @lru_cache(maxsize=8192)
-def _problems(proposition: str) -> tuple[Problem, ...]:
+def _problems(proposition: str, titles: frozenset[str] = frozenset()) -> tuple[Problem, ...]:
     # a quoted title stays one word ("Q", never a name nor a pronoun): "explains in
     # "Viciously Yours" that ..." keeps its "that" a complementiser
-    text = _QUOTED.sub(lambda m: "Q" + " " * (len(m.group(0)) - 1), proposition)
+    quoted = _QUOTED.sub(lambda m: "Q" + " " * (len(m.group(0)) - 1), proposition)
+    text = _mask_titles(quoted, titles)
     toks = tokens(text)
     norms = [t.norm for t in toks]
     problems: list[Problem] = []
@@ -239,6 +321,8 @@ def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> str 
     w = norms[i]
     nxt = norms[i + 1] if i + 1 < len(norms) else ""
     prev = norms[i - 1] if i else ""
+    if w == "this" and prev == "to" and nxt in ("day", "date"):
+        return None  # "continues to this day": the time of writing
     if w in _DEMONSTRATIVE:
         if w == "those" and (
             nxt in ("who", "whose", "that", "which", "he", "she", "they", "we", "i", "you")
@@ -257,6 +341,14 @@ def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> str 
         if stem(nxt) in {stem(x) for x in norms[:i]}:
             return None
         return f'"such {toks[i + 1].text}" points to something outside the proposition'
+    if (
+        prev == "the"
+        and w in ("former", "latter")
+        and nxt
+        and nxt not in GLUE_WORDS
+        and not looks_like_finite_verb(toks, i + 1)
+    ):
+        return None  # "the former president": an adjective
     if prev == "the" and w in ("former", "latter", "above", "aforementioned", "same"):
         if w == "same" and (nxt in _SAME_OK_NEXT or "as" in norms[i + 1 : i + 4]):
             return None
@@ -288,7 +380,120 @@ def _unnamed_work(proposition: str, toks: tuple[Token, ...]) -> Problem | None:
     return None
 
 
+_WORLD_UNIQUE = word_set(
+    """sun moon earth world sky universe internet weather public past present future
+    environment atmosphere ocean sea climate economy population"""
+)
+"""Nouns whose definite use names the one thing there is ("The sun rises")."""
+_SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
+_SAYS_WHICH = frozenset(
+    {"amod", "compound", "nummod", "prep", "relcl", "acl", "appos", "poss", "nmod", "npadvmod"}
+)
+"""Dependents of a noun that say which one it is ("the human liver", "the club,
+Liverpool FC", "the electrons of a lithium atom", "the team that won")."""
+
+
+def _specific_event(parsed: Parse, verb: int) -> bool:
+    """Is ``verb`` the main verb of the text (its root, or a verb conjoined to it) and in
+    the past ("drew", "was founded")? A specific event, whose subject is a specific thing;
+    the present states what holds in general ("The cathode determines the capacity")."""
+    words = parsed.words
+    main = words[verb].dep == "ROOT" or (
+        words[verb].dep == "conj" and words[words[verb].head].dep == "ROOT"
+    )
+    past = words[verb].tag == "VBD" or any(
+        words[k].tag == "VBD" and words[k].dep in {"aux", "auxpass"} for k in parsed.children(verb)
+    )
+    return main and past
+
+
+_BARE_SUBJECTS = _PERSON_NOUNS | _COLLECTIVE
+
+
+@lru_cache(maxsize=65536)
+def _can_be_past(word: str) -> bool:
+    """Is ``word`` (lower case) a past-tense form of some verb in lemminflect's lexicon
+    ("drew", "was", "founded")?"""
+    found = lemminflect.getAllLemmas(word)
+    return any(
+        word in lemminflect.getAllInflections(base, upos="VERB").get("VBD", ())
+        for base in found.get("VERB", ()) + found.get("AUX", ())
+    )
+
+
+_PLAIN_BEFORE = word_set("the a an this these those called named")
+
+
+def _plainly_in(noun: str, source: str) -> bool:
+    """Does ``source`` write ``noun`` in lower case with nothing before it that says which
+    (after an article, "called", or opening a clause: "the cables", "called curatores")?
+    Then the source never says which either. Not "the 1912 film The Loyal 47 Ronin"."""
+    for match in re.finditer(rf"\b{re.escape(noun)}\b", source):
+        before = re.findall(r"[\w']+|[^\w\s]", source[: match.start()])
+        if not before or before[-1].lower() in _PLAIN_BEFORE or not before[-1].isalnum():
+            return True
+    return False
+
+
+def _definite_by_parse(proposition: str, source: str) -> Problem | None:
+    """The subject of the main clause, in the past (a specific event: "drew", "was
+    founded"), that names a specific thing the proposition never introduces: "the" and a
+    bare common noun ("The festival drew 40,000 people.", "The
+    team won the cup."), or a person or group noun with no article at all ("Passenger was
+    a teacher.", "Council apologised."). Not a world-unique noun ("The sun rises"), a
+    noun with a word or phrase that says which ("The human liver", "The club, Liverpool
+    FC,", "Klopp's club"), nor one the proposition may have introduced before ("A ship
+    sank and the ship ...", "Liverpool FC won the league and the club ..."), nor one the
+    source writes in lower case itself (it never says which either: the source-based
+    rules above judge that). None without the parser, or when nothing is found."""
+    toks = tokens(proposition)
+    if not any(_can_be_past(t.norm) for t in toks):
+        return None  # no past tense, no specific event: no parse
+    if not any(t.norm == "the" for t in toks) and toks and toks[0].norm not in _BARE_SUBJECTS:
+        return None
+    parsed = parse(proposition)
+    if parsed is None:
+        return None
+    words = parsed.words
+    for i, word in enumerate(words):
+        if word.dep not in _SUBJECT_DEPS or word.tag not in {"NN", "NNS", "NNP"}:
+            continue
+        if not _specific_event(parsed, word.head):
+            continue  # "The liver turns glucose into glycogen": a kind, in general
+        kids = [words[k] for k in parsed.children(i)]
+        if any(k.dep in _SAYS_WHICH for k in kids) or word.lemma in _WORLD_UNIQUE:
+            continue
+        if any(w.lemma == word.lemma or w.pos == "PROPN" for w in words[:i]):
+            continue  # "A ship sank and the ship ...", "Liverpool FC won and the club ..."
+        if word.lemma in _WORKS:
+            continue  # the work a claim is about: _unnamed_work
+        if _plainly_in(word.text.lower(), source):
+            continue  # the source names it so itself ("the cables", "called curatores")
+        articles = [k for k in kids if k.dep == "det"]
+        if word.tag != "NNP" and word.text.islower() and [a.lemma for a in articles] == ["the"]:
+            return (
+                DEFINITE_WITHOUT_ANTECEDENT,
+                f'"the {word.text}": which {word.text} the proposition does not say',
+                WARNING,
+            )
+        bare = not articles and i == 0 and word.text[:1].isupper()
+        lower = word.text.lower()
+        if bare and (lower in _PERSON_NOUNS or lower in _COLLECTIVE):
+            return (
+                DEFINITE_WITHOUT_ANTECEDENT,
+                f'"{word.text}" without an article: which one the proposition does not say',
+                WARNING,
+            )
+    return None
+
+
 def _definite(proposition: str, source: str) -> Problem | None:
+    """What the source says the definite refers to (:func:`_definite_in_source`), else what
+    the parse says (:func:`_definite_by_parse`)."""
+    return _definite_in_source(proposition, source) or _definite_by_parse(proposition, source)
+
+
+def _definite_in_source(proposition: str, source: str) -> Problem | None:
     """'The residue blocks the sensor.' where the source introduced that residue in an
     earlier sentence and refers back to it ('the/this residue') in the aligned one,
     'The ventricle pumps ...' where the aligned sentence says which ('the left
@@ -372,6 +577,50 @@ def _only_modified(noun: str, said: set[str], sentences: list[str]) -> str:
     return found
 
 
+_SINGULAR_PERSON = word_set("he him his himself she her hers herself")
+_SINGULAR_PERSON_WORD = re.compile(r"(?i)\b(?:he|him|his|himself|she|her|hers|herself)\b")
+
+
+@lru_cache(maxsize=8192)
+def _disagreeing(proposition: str) -> tuple[Problem, ...]:
+    """A "he"/"she" whose only candidate antecedents in the proposition are plural nouns
+    ("Thousands of fans mourned his death."): unresolved, by the parse's number (a
+    warning: a parse is evidence, not proof). Empty without the parser."""
+    if not _SINGULAR_PERSON_WORD.search(proposition):
+        return ()  # nothing to agree: no parse
+    parsed = parse(
+        _mask_titles(_QUOTED.sub(lambda m: "Q" + " " * (len(m.group(0)) - 1), proposition))
+    )
+    if parsed is None:
+        return ()
+    for i, word in enumerate(parsed.words):
+        if word.text.lower() not in _SINGULAR_PERSON or word.tag not in {"PRP", "PRP$"}:
+            continue
+        candidates = [w for w in parsed.words[:i] if w.pos in {"NOUN", "PROPN"}]
+        names = [  # a capitalised word that is no plural noun nor function word: a name
+            w
+            for w in parsed.words[:i]
+            if w.text[:1].isupper()
+            and w.tag != "NNS"
+            and w.pos not in {"DET", "ADV", "ADP", "PRON", "CCONJ", "SCONJ", "NUM"}
+        ]
+        if candidates and not names and all(w.tag == "NNS" for w in candidates):
+            return (
+                (
+                    BARE_PRONOUN,
+                    f'"{word.text}" has only plural nouns before it'
+                    f" ({', '.join(w.text for w in candidates)})",
+                    WARNING,
+                ),
+            )
+    return ()
+
+
+@lru_cache(maxsize=256)
+def _titles_of(source: str) -> frozenset[str]:
+    return source_titles(source)
+
+
 def find_unresolved_pronouns(propositions: list[str], source: str | None = None) -> list[Finding]:
     """Return the findings of each proposition with a pronoun or anaphoric phrase whose
     referent is not inside it, one per problem.
@@ -397,7 +646,10 @@ def find_unresolved_pronouns(propositions: list[str], source: str | None = None)
     """
     findings: list[Finding] = []
     for p in propositions:
-        problems = list(_problems(p))
+        titles = _titles_of(source) if source is not None else frozenset()
+        problems = list(_problems(p, frozenset(t for t in titles if t in p)))
+        if not any(kind == BARE_PRONOUN for kind, _, _ in problems):
+            problems += _disagreeing(p)
         if source is not None and (definite := _definite(p, source)) is not None:
             problems.append(definite)
         findings += [

@@ -28,7 +28,7 @@ from ._language import (
     tokens,
     word_set,
 )
-from ._tagger import finite_verb
+from ._parser import finite_verb
 from ._verbs import DETERMINERS, can_be_finite_verb, certainly_verbless
 
 DISCOURSE_OPENERS: tuple[str, ...] = (
@@ -290,9 +290,10 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
                 ERROR if conjunction else WARNING,
             )
         )
-    elif certainly_verbless(toks) or (not _has_finite_verb(text) and not finite_verb(text)):
-        # the tagger of the [tagger] extra, when installed, clears a lexical suspicion (a
-        # warning), never the lexicon's certainty that no word can be the verb
+    elif (certainly_verbless(toks) or not _has_finite_verb(text)) and finite_verb(text) is not True:
+        # the parser reads the grammar: a finite verb with its subject clears both the
+        # lexicon's certainty ("Sharper joined the board": a surname, not an adjective)
+        # and its suspicion; without the parser the lexicon decides alone
         certain = certainly_verbless(toks)
         problems.append(
             (
@@ -307,6 +308,7 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
         and words[-1] in AUXILIARIES | {"and", "or", "but", "of", "the", "a", "to"}
         and not _HYPHENATED_END.search(text)  # "well-being", "bride-to-be" end a sentence
         and not (words[-1] == "being" and len(words) > 1 and words[-2] not in GLUE_WORDS)
+        and not (len(toks) > 1 and toks[-1].capitalised)  # "in May", "Sixx:A.M.": a name
     ):
         elliptic = words[-1] in AUXILIARIES and {"than", "as"} & set(words[-5:])
         if not elliptic:  # "... more pious than Mary had been" is complete

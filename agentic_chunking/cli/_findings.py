@@ -18,6 +18,7 @@ from typing import Any
 from .._errors import InputError
 from .._models import AgenticChunkInput, AgenticResponse
 from ..adapters._convert import convert
+from ..checks import parser_status
 from ..judge import Assessment, Judgement, assess, judge_usage, source_text
 from ..report import CaseResult, InputRecord, Usage, render_case_page
 from ._io import is_stdin, read_text_file, write_json, write_output_text
@@ -140,9 +141,10 @@ def report(
         write_output_text(page, html_path)
     not_run = f"; not run: {', '.join(findings['not_run'])}" if findings["not_run"] else ""
     hint = " (give --source INPUT to run them)" if source is None else ""
+    grammar = "" if findings["parser"]["available"] else f"; {findings['parser']['reason']}"
     say(
         f"{findings['errors']} errors, {findings['warnings']} warnings in "
-        f"{findings['propositions']} propositions of {output_name}{not_run}{hint}"
+        f"{findings['propositions']} propositions of {output_name}{not_run}{hint}{grammar}"
     )
     return EXIT_ERRORS if findings["errors"] else EXIT_CLEAN
 
@@ -160,7 +162,9 @@ def findings_document(
     ``checks`` holds every check's verdict and findings (records with ``rule``, ``kind``
     and ``severity``); ``not_run`` each check that did not run with its reason, whose
     findings are not counted; ``errors`` and ``warnings`` count the findings of the checks
-    that ran; ``passed`` is true exactly when ``errors`` is 0.
+    that ran; ``passed`` is true exactly when ``errors`` is 0; ``parser`` says whether the
+    checks read grammar with the parser (``available`` false: the lexicon rules ran alone,
+    ``reason`` says why).
     """
     ran = {n: c for n, c in assessment.checks.items() if c.applies and c.passed is not None}
     not_run = {
@@ -182,6 +186,7 @@ def findings_document(
         "propositions": response.total_propositions,
         "coverage": None if covered is None else {"covered": covered[0], "facts": covered[1]},
         "not_run": not_run,
+        "parser": parser_status().to_dict(),
         "checks": {name: check.to_dict() for name, check in assessment.checks.items()},
         "judge_usage": judge_usage(judgement).to_dict(),
     }

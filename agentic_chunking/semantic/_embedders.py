@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .._errors import ConfigurationError
+from .._files import sha256_of
 
 Vectors = np.ndarray | Sequence[Sequence[float]]
 
@@ -38,16 +39,8 @@ _MAX_TOKENS = 256  # the model's max_seq_length in sentence-transformers
 _EXTRA_HINT = "install the optional extra: pip install -e '.[semantic]'"
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _check_file(path: Path, expected: str, what: str) -> None:
-    actual = _sha256(path)
+    actual = sha256_of(path)
     if actual != expected:
         raise ConfigurationError(
             f"{what} {path} has SHA-256 {actual}, expected {expected}; the file is not the "

@@ -63,6 +63,7 @@ from .._errors import (
     ModelCallError,
 )
 from .._shown import redact
+from ..checks import parser_status
 from ..client import (
     DEFAULT_JUDGE_MODEL,
     DEFAULT_MODEL,
@@ -771,6 +772,9 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         )
     else:
         say(f"{passed}/{len(suite.results)} cases passed, model {suite.model!r} ({kind})")
+    grammar = parser_status()
+    if not grammar.available:  # the lexicon rules ran alone: say so, never silently
+        say(grammar.reason, yellow=True)
     for path in suite.persister.kept:
         say(f"cassette kept as it was (its run did not complete): {path}")
     if suite.comparison is not None:

@@ -1,0 +1,237 @@
+"""Errors only where certain: the shapes where reading the surface gave a false error, each
+with a faithful proposition that must get no error and a defective one that must.
+
+The propositions are written for these tests (issue 31's kinds), not taken from any
+validation set. Shapes marked ``parse`` need the parser; the rest are lexical.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agentic_chunking.checks import (
+    Finding,
+    find_inventions,
+    find_not_self_contained,
+    find_unresolved_pronouns,
+    parser_status,
+)
+
+Pair = tuple[str, str]  # (source, proposition)
+
+
+def _findings(source: str, proposition: str) -> list[Finding]:
+    return (
+        find_inventions([proposition], source)
+        + find_unresolved_pronouns([proposition], source)
+        + find_not_self_contained([proposition])
+    )
+
+
+def _errors(source: str, proposition: str) -> list[str]:
+    return [f.kind for f in _findings(source, proposition) if f.is_error]
+
+
+needs_parser = pytest.mark.skipif(
+    not parser_status().available, reason="the [parser] extra is not installed"
+)
+
+NO_ERROR: list[Pair] = [
+    # a title read as a pronoun
+    ("The play Our Town premiered in 1938 in Princeton.", "Our Town premiered in 1938."),
+    (
+        "Dana Reeve appeared in The Secret Life of Us.",
+        "Dana Reeve appeared in The Secret Life of Us.",
+    ),
+    ("Lena Park starred in My Summer Friend (2003).", "My Summer Friend was released in 2003."),
+    ("Ivo Marsh starred in the films Me Before Noon and Quiet Hill.", "Me Before Noon is a film."),
+    ("Taika Lund directed What We Saw at Dawn (2014).", "Taika Lund directed What We Saw at Dawn."),
+    ("Rhea Stone acted in This Winter (2007).", "Rhea Stone acted in the film This Winter."),
+    ("Rhea Stone acted in This Winter (2007).", "This Winter was released in 2007."),
+    ("Noor Hale starred in I, Android and Blue Days.", "Noor Hale starred in I, Android."),
+    ("Haddish starred in Nobody's Plan (2018).", "Nobody's Plan is a film."),
+    (  # the source names the title inside a sentence; the proposition opens with it
+        "Lena Park directed the award-winning My Quiet Soldier (2003).",
+        "My Quiet Soldier is a documentary.",
+    ),
+    # "former" as an adjective; "to this day"
+    (
+        "Omar Reyes is the former president of the rowing club.",
+        "Omar Reyes is the former president.",
+    ),
+    ("Mina Ortiz's legacy continues to this day.", "Mina Ortiz's legacy continues to this day."),
+    # a surname read as an adjective; headline syntax (parse)
+    (
+        "Anne Sharper joined the board in 2019 after a career in banking.",
+        "Sharper joined the board in 2019.",
+    ),
+    ("Boy texted the station about a fire, police said.", "Boy texted the station about a fire."),
+    (
+        "Kato died in the crash of Coast Air Flight 451 in 1987.",
+        "Coast Air Flight 451 crashed in 1987.",
+    ),
+    # a word that ends the sentence as a name, not a dangling auxiliary
+    ("The mayor approved the budget in May.", "The mayor approved the budget in May."),
+    # run-together numbers and units
+    ("The company raised $2.4 billion in 2021.", "The company raised $2.4billion in 2021."),
+    ("The firm earned £3.5 billion in 2020.", "The firm earned £3.5bn in 2020."),
+    ("The fund holds $40 million.", "The fund holds $40m."),
+    # implicit negations
+    ("The club has yet to win a title.", "The club has not won a title yet."),
+    ("The striker failed to score in the final.", "The striker did not score in the final."),
+    ("The band has never toured Japan.", "The band has not toured Japan."),
+    # a negation of a clause the proposition dropped (parse)
+    (
+        "The committee, which had not approved a budget since May, approved the plan.",
+        "The committee approved the plan.",
+    ),
+    # a superlative, not a quantifier
+    (
+        "Lia Moss has worked with some of the world's most prestigious brands.",
+        "Lia Moss has worked with prestigious brands.",
+    ),
+    # an abbreviation's expansion
+    (
+        "Ada Quinn studied at MIT in 1990.",
+        "Ada Quinn studied at the Massachusetts Institute of Technology in 1990.",
+    ),
+    (
+        "Ada Quinn was diagnosed with ALS in 2015.",
+        "Ada Quinn was diagnosed with amyotrophic lateral sclerosis in 2015.",
+    ),
+    # "The" and "However" opening a second sentence of one proposition
+    (
+        "Acme grew fast in 2009, but its founder left in 2010.",
+        "Acme grew fast in 2009. However, its founder left in 2010.",
+    ),
+    (
+        "Acme grew fast in 2009 and the founder left in 2010.",
+        "Acme grew fast in 2009. The founder left in 2010.",
+    ),
+]
+ERROR: list[tuple[str, str, str]] = [
+    # (source, proposition, the error kind that must stay)
+    ("Our team won the cup in 2019.", "Our team won the cup in 2019.", "speaker_pronoun"),
+    ("We won the cup in 2019.", "We won the cup in 2019.", "speaker_pronoun"),
+    ("My father was a doctor.", "My father was a doctor.", "speaker_pronoun"),
+    ("Pia Holt starred in I, Android.", "I starred in a film.", "speaker_pronoun"),
+    ("This system was adopted in 1911.", "This system was adopted in 1911.", "anaphoric_phrase"),
+    ("The former won the election.", "The former won the election.", "anaphoric_phrase"),
+    (
+        "Street lamps and park benches line the road.",
+        "Street lamps and park benches.",
+        "no_finite_verb",
+    ),
+    ("Born in France, Diallo joined Monaco.", "Born in France.", "no_finite_verb"),
+    ("The study shows that the drug may help.", "The study shows that the drug may", "cut_off"),
+    (
+        "The company raised $2.4 billion in 2021.",
+        "The company raised $2.5billion in 2021.",
+        "invented_number",
+    ),
+    ("The club won a title in 2001.", "The club did not win a title in 2001.", "added_negation"),
+    (
+        "The committee did not approve the plan.",
+        "The committee approved the plan.",
+        "lost_negation",
+    ),
+    ("Ada Quinn studied at MIT in 1990.", "Ada Quinn studied at Yale in 1990.", "invented_name"),
+]
+
+
+@pytest.mark.parametrize(("source", "proposition"), NO_ERROR)
+@needs_parser
+def test_a_faithful_proposition_of_each_shape_gets_no_error(source: str, proposition: str) -> None:
+    assert _errors(source, proposition) == []
+
+
+@pytest.mark.parametrize(("source", "proposition", "kind"), ERROR)
+def test_the_defect_of_each_shape_is_still_an_error(
+    source: str, proposition: str, kind: str
+) -> None:
+    assert kind in _errors(source, proposition)
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
+        ("The club has yet to win a title.", "The club has not won a title yet."),
+        ("The striker failed to score in the final.", "The striker did not score in the final."),
+        (
+            "The committee, which had not approved a budget since May, approved the plan.",
+            "The committee approved the plan.",
+        ),
+    ],
+)
+@needs_parser
+def test_an_implicit_or_dropped_negation_is_no_finding_at_all(
+    source: str, proposition: str
+) -> None:
+    kinds = {f.kind for f in _findings(source, proposition)}
+    assert not kinds & {"added_negation", "lost_negation"}
+
+
+DEFINITE_SOURCE = "Glastonbury Festival drew 40,000 people in 2019, a record for the event."
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "The festival drew 40,000 people in 2019.",
+        "The team won the cup in 2019.",
+        "The ship sank in 1912.",
+        "Council apologised for the delay.",  # a group noun without an article
+    ],
+)
+@needs_parser
+def test_a_definite_subject_of_a_specific_event_never_introduced_is_a_warning(
+    proposition: str,
+) -> None:
+    (finding,) = find_unresolved_pronouns([proposition], DEFINITE_SOURCE)
+    assert (finding.kind, finding.severity) == ("definite_without_antecedent", "warning")
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "The sun rose at six in the morning.",  # world-unique
+        "The liver turns excess glucose into glycogen.",  # a kind, in general
+        "The club, Liverpool FC, won the league in 2019.",  # resolved in the proposition
+        "Klopp's club won the league in 2019.",  # a possessor says which
+        "The electrons of a lithium atom were measured in 1990.",  # a phrase says which
+        "The human liver was studied in 1990.",  # a modifier says which kind
+        "A ship sank in 1912 and the ship was never found.",  # introduced before
+        "Glastonbury Festival drew 40,000 people in 2019.",
+    ],
+)
+@needs_parser
+def test_a_definite_the_proposition_resolves_or_uses_generically_is_no_finding(
+    proposition: str,
+) -> None:
+    kinds = [f.kind for f in find_unresolved_pronouns([proposition], DEFINITE_SOURCE)]
+    assert "definite_without_antecedent" not in kinds
+
+
+@needs_parser
+def test_a_pronoun_whose_only_candidates_are_plural_is_unresolved() -> None:
+    (finding,) = find_unresolved_pronouns(["Thousands of fans mourned his death."])
+    assert (finding.kind, finding.severity) == ("bare_pronoun", "warning")
+    assert "only plural nouns" in finding.reason
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    ["Smith and his wife moved to Paris.", "Fans mourned the singer and his death."],
+)
+@needs_parser
+def test_a_pronoun_with_a_singular_candidate_is_no_finding(proposition: str) -> None:
+    assert find_unresolved_pronouns([proposition]) == []
+
+
+@needs_parser
+def test_a_definite_whose_source_mention_says_which_is_a_warning() -> None:
+    source = "Kato rose to fame with the 1912 film The Silent Ronin."
+    (finding,) = find_unresolved_pronouns(["The film was The Silent Ronin."], source)
+    assert finding.kind == "definite_without_antecedent"
+    # the source writes it plainly itself: it never says which either
+    assert find_unresolved_pronouns(["The cables were cut in 1998."], "Crews cut the cables.") == []
