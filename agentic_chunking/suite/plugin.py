@@ -93,7 +93,8 @@ from ._judge_options import (
     add_judge_options,
     calibration_for,
     configured_judge_model,
-    judge_model_given,
+    judge_given_by,
+    replay_judge,
 )
 from ._replies import REFERENCE_MODEL, is_reference
 from ._runner import failure_message, run_case
@@ -140,6 +141,8 @@ class SuiteSession:
     exit_status: int | None = None
     terminated: bool = False
     sigterm_before: Any = None
+    judge_from_cassettes: bool = False
+    """Whether the replay's judge model was read from the selected cassettes."""
 
     @property
     def replies(self) -> str:
@@ -348,12 +351,14 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         path = cassette_path(suite.cassette_root, suite.model, case_id)
         for judge in sorted(recorded_judge_models(path)):
             held.setdefault(judge, []).append(case_id)
-    if not held or set(held) == {suite.judge_model}:
-        return
-    if len(held) == 1 and not judge_model_given(session.config, suite.model):
-        suite.judge_model = next(iter(held))
-        return
-    raise pytest.UsageError(_judge_mismatch(suite, held))
+    suite.judge_model = replay_judge(
+        held,
+        judge_model=suite.judge_model,
+        given_by=judge_given_by(session.config, suite.model),
+        model=suite.model,
+        cassettes=cassette_dir(suite.cassette_root, suite.model),
+    )
+    suite.judge_from_cassettes = bool(held)
 
 
 def _case_id(item: pytest.Item) -> str | None:
@@ -383,26 +388,6 @@ def _refuse_a_model_never_recorded(suite: SuiteSession, selected: list[str]) -> 
         f"recorded model with --model, or record this one (paid, needs a key): pytest "
         f"tests/test_cases.py --record --model {suite.model}. No case was run and no "
         "results file was changed"
-    )
-
-
-def _judge_mismatch(suite: SuiteSession, held: dict[str, list[str]]) -> str:
-    """Which judge the cassettes hold, and the commands that replay or re-record them."""
-    where = cassette_dir(suite.cassette_root, suite.model)
-    holds = "; ".join(
-        f"{judge!r} judged {', '.join(cases[:5])}{' ...' if len(cases) > 5 else ''}"
-        for judge, cases in sorted(held.items())
-    )
-    replay = " or ".join(
-        f"`pytest tests/test_cases.py --model {suite.model} --judge-model {judge}`"
-        for judge in sorted(held)
-    )
-    return (
-        f"the cassettes in {where} were judged by another judge model than this run's "
-        f"{suite.judge_model!r} ({holds}). Replay them with {replay} (add -k to pick the "
-        f"cases of one judge), or skip the judge with --no-judge; judging them with "
-        f"{suite.judge_model!r} needs a paid re-record (--record --judge-model "
-        f"{suite.judge_model}). No case was run and no results file was changed"
     )
 
 
@@ -771,6 +756,9 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         )
     else:
         say(f"{passed}/{len(suite.results)} cases passed, model {suite.model!r} ({kind})")
+    if suite.judge_model is not None:
+        source = " (read from the cassettes)" if suite.judge_from_cassettes else ""
+        say(f"judge model: {suite.judge_model!r}{source}")
     for path in suite.persister.kept:
         say(f"cassette kept as it was (its run did not complete): {path}")
     if suite.comparison is not None:
