@@ -234,3 +234,20 @@ def test_cassettes_judged_by_two_judges_stop_the_replay_naming_both() -> None:
         )
         assert '--judge-model openai:judge -k "TC-001"`' in message
         assert '--judge-model judge-b -k "TC-002 or TC-003"`' in message
+
+
+def test_record_takes_base_url_for_the_models_provider_and_its_judge(
+    one_case: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    project = one_case
+    model, judge = "openai:loopback-url", "openai:loopback-judge"
+    with FakeChatCompletionsServer(handler=LoopbackModel(project.path / "cases")) as server:
+        argv = (*INNER, CASE_TESTS, "--record", "--model", model, "--judge-model", judge)
+        refused = project.runpytest(*argv)  # no key, no URL: refused before any call
+        assert refused.ret == pytest.ExitCode.USAGE_ERROR and not server.requests
+        refused.stderr.fnmatch_lines(["*OPENAI_API_KEY*"])
+        project.runpytest(*argv, "--base-url", server.base_url).assert_outcomes(passed=1)
+    assert {r.body["model"] for r in server.requests} == {"loopback-url", "loopback-judge"}
+    assert (project.path / "cassettes" / "openai--loopback-url" / "TC-001.yaml").is_file()

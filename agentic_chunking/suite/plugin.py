@@ -143,6 +143,8 @@ class SuiteSession:
     sigterm_before: Any = None
     judge_from_cassettes: bool = False
     """Whether the replay's judge model was read from the selected cassettes."""
+    base_url: str | None = None
+    """``--base-url``: the API of the model's provider while recording."""
 
     @property
     def replies(self) -> str:
@@ -171,6 +173,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "(openai:M in cassettes/openai--M/) "
         f"(default: '{REFERENCE_MODEL}' to replay; ${MODEL_ENV_VAR} or {DEFAULT_MODEL} "
         "to record)",
+    )
+    group.addoption(
+        "--base-url",
+        default=None,
+        metavar="URL",
+        help="with --record: the API of the model's provider (default $ANTHROPIC_BASE_URL, or "
+        "$OPENAI_BASE_URL for an openai: model), also used by a judge of the same provider; "
+        "a replay calls no API and ignores it",
     )
     group.addoption(
         "--max-concurrency",
@@ -227,8 +237,9 @@ def pytest_configure(config: pytest.Config) -> None:
             "e.g. reports/results-<model>.json of the release you trust)"
         )
     judge_model = configured_judge_model(config, model or REFERENCE_MODEL)
+    base_url = (config.getoption("--base-url") or "").strip() or None
     if record:
-        _check_record_settings(model or DEFAULT_MODEL, judge_model)
+        _check_record_settings(model or DEFAULT_MODEL, judge_model, base_url)
     config.stash[_SESSION] = suite = SuiteSession(
         model=model or REFERENCE_MODEL,
         record=record,
@@ -242,6 +253,7 @@ def pytest_configure(config: pytest.Config) -> None:
         root=root,
         baseline_run=_read_baseline(baseline),
         fail_on_new=fail_on_new,
+        base_url=base_url,
     )
     _terminate_like_ctrl_c(suite)
     config.pluginmanager.register(_Interrupts(suite), "agentic-chunking-interrupts")
@@ -304,9 +316,10 @@ def _canonical(model: str | None) -> str | None:
         raise pytest.UsageError(f"--model: {error}") from None
 
 
-def _check_record_settings(model: str, judge_model: str | None) -> None:
-    """Refuse --record, before any case, without the key (or base URL) each provider of
-    the run needs, or for the hand-written reference set."""
+def _check_record_settings(model: str, judge_model: str | None, base_url: str | None) -> None:
+    """Refuse --record, before any case, without the key (or base URL: ``base_url`` is the
+    model's provider's) each provider of the run needs, or for the hand-written reference
+    set."""
     if is_reference(model):
         raise pytest.UsageError(
             f"the '{REFERENCE_MODEL}' cassettes hold hand-written replies and are not "
@@ -317,7 +330,7 @@ def _check_record_settings(model: str, judge_model: str | None) -> None:
         if name is None or is_reference(name):
             continue
         try:  # a key of the wrong shape is refused before any call, never echoed
-            missing = missing_credentials(name)
+            missing = missing_credentials(name, base_url=_base_url_of(name, model, base_url))
         except ConfigurationError as error:
             raise pytest.UsageError(str(error)) from None
         if missing is not None:
@@ -327,6 +340,13 @@ def _check_record_settings(model: str, judge_model: str | None) -> None:
                 f"is {name!r}{other}. Plain `pytest` replays the recorded cassettes and needs "
                 "no key."
             )
+
+
+def _base_url_of(name: str, model: str, base_url: str | None) -> str | None:
+    """``--base-url`` when ``name`` is on the provider of the run's ``model``, else None."""
+    if base_url is None or parse_model(name).provider != parse_model(model).provider:
+        return None
+    return base_url
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -430,7 +450,12 @@ def default_cassette_name(request: pytest.FixtureRequest) -> str:
 def suite_client(suite_session: SuiteSession) -> Iterator[AnyClient]:
     """A live client under --record (each provider's from its variables); in replay one
     with a dummy key for every provider and no retries."""
-    client = ModelClient() if suite_session.record else ModelClient.for_replay()
+    if suite_session.record:
+        model = suite_session.model
+        url = suite_session.base_url
+        client = ModelClient(base_urls={parse_model(model).provider: url} if url else None)
+    else:
+        client = ModelClient.for_replay()
     with client:
         yield client
 
