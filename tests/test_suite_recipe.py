@@ -24,6 +24,7 @@ import pytest
 from test_suite_plugin import INNER, REPO, _libraries_loaded, project
 
 from agentic_chunking.cli import main
+from agentic_chunking.report import at_or_above
 from agentic_chunking.report._results import results_stem
 from agentic_chunking.suite._judge_options import replay_judge
 from agentic_chunking.suite._loopback import Edit, LoopbackModel
@@ -90,6 +91,12 @@ def test_the_recipe_is_read_from_the_documentation() -> None:
     assert "reports/results-openai:m.json" in commands[1]  # a model id in a file name
     with pytest.raises(KeyError):  # a variable the recipe uses must be given
         recipe_commands(recipe_text(), {})
+
+
+def _fail_on_level() -> str:
+    """The ``--fail-on`` level of the recipe's report command."""
+    report = recipe_commands(recipe_text(), {"CANDIDATE": "m"})[-1]
+    return report[report.index("--fail-on") + 1]
 
 
 def _invents_a_number(case_id: str, propositions: list[str]) -> list[str]:
@@ -198,7 +205,10 @@ def test_the_recipe_as_written_gives_same_unsafe_and_review(
             (project.path / "reports" / f"{results_stem(candidate)}.json").read_text()
         )
         assert results["judge_model"] == judge  # read from the cassettes, never the default
-        assert statuses == ([1, 1] if verdict == "unsafe" else [0, 0]), output
+        # pytest --fail-on-new fails on unsafe alone; report on its --fail-on level or above
+        gate = _fail_on_level()
+        expected = [int(verdict == "unsafe"), int(at_or_above(verdict, gate))]
+        assert statuses == expected, output
 
 
 CASSETTES = Path("cassettes/openai--m")
