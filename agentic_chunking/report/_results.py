@@ -43,7 +43,8 @@ class CaseResult:
     """What one case of the suite gave: its substance verdict and everything behind it.
 
     ``outcome`` is ``passed``, ``failed`` (a substance check or an expected error failed)
-    or ``error`` (the case could not run; ``error`` says why). ``response`` is None when
+    ``error`` (the case could not run; ``error`` says why) or ``not_applicable`` (the
+    chunker under test cannot do this case; ``error`` says why). ``response`` is None when
     the pipeline raised instead of answering. ``judged_at`` (ISO time of the run that
     judged it) and ``cassette_set`` (the cassettes it was judged from) travel with the
     case, since a results file merges cases of several runs (``record_run``). ``usage``

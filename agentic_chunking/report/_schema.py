@@ -137,7 +137,7 @@ class _Case(_Record):
     name: str = ""
     category: str = ""
     description: str = ""
-    outcome: Literal["passed", "failed", "error"] = "passed"
+    outcome: Literal["passed", "failed", "error", "not_applicable"] = "passed"
     error: str | None = None
     expected_error: list[str] | None = None
     checks: dict[str, _Check] | None = None

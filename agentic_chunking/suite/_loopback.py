@@ -11,9 +11,11 @@
   model for a comparison); the grouping of a changed case then puts every proposition under
   the reference grouping's first category, and the judge's verdicts on propositions the
   reply file does not know are ``generic_judge_reply``'s;
-- any other request (another chunker's own prompt) is answered with the reference
-  propositions of the input chunks its last user message quotes, as a JSON array, or
-  ``[]`` when it quotes none.
+- any other request (another chunker's own prompt, or an extraction of one chunk of a
+  batch the reference packs with others) is answered with the reference propositions of
+  the input chunks its last user message quotes, as a JSON array, or ``[]`` when it
+  quotes none (a packed batch's propositions are shared out among its chunks by the
+  words they share).
 
 The replies are hand-written (``reference``); the model a reply names is the one asked
 for. Nothing here is a measurement of any real model.
@@ -58,12 +60,18 @@ class LoopbackModel:
         self._prompts = {
             load_prompt(stage).text: stage for stage in ("extraction", "grouping", "judge")
         }
-        self._batches = [
-            (self._texts(case, reply.ids), list(reply.propositions or ()))
-            for case in self.cases
-            for reply in self._replies[case.id].extraction
-        ]
-        """(the input chunk texts of a reference batch, its propositions), every case."""
+        self._per_chunk: dict[str, list[str]] = {}
+        """An input chunk's text (whitespace collapsed) -> its reference propositions (a
+        packed batch's are shared out by the words they share with each of its chunks)."""
+        for case in self.cases:
+            for reply in self._replies[case.id].extraction:
+                texts = self._texts(case, reply.ids)
+                for text in texts:
+                    self._per_chunk.setdefault(text, [])
+                for proposition in reply.propositions or ():
+                    owner = max(texts, key=lambda t: _shared(proposition, t), default=None)
+                    if owner is not None:
+                        self._per_chunk[owner].append(proposition)
 
     def __call__(self, body: Mapping[str, Any]) -> FakeReply:
         stage = self._prompts.get(system_text(body))
@@ -81,6 +89,8 @@ class LoopbackModel:
                 return _as_model(edited, model)
         if stage == "judge":
             return FakeReply(text=generic_judge_reply(user_text(body)), model=model)
+        if stage == "extraction" and self._quoted(body):  # one chunk of a packed batch
+            return FakeReply(text=json.dumps(self._quoted(body), ensure_ascii=False), model=model)
         return reply
 
     def _edited(self, case_id: str, reply: FakeReply) -> FakeReply:
@@ -112,14 +122,11 @@ class LoopbackModel:
         return tuple(" ".join(i.text.split()) for i in case.inputs if i.chunk_id in chunk_ids)
 
     def _quoted(self, body: Mapping[str, Any]) -> list[str]:
-        """The reference propositions of every batch one of whose input chunks the last
-        user message quotes (collapsing whitespace), in the cases' order."""
+        """The reference propositions of every input chunk the last user message quotes
+        (whitespace collapsed), in the order the message quotes them."""
         text = " ".join(user_text(body).split())
-        found: list[str] = []
-        for texts, propositions in self._batches:
-            if any(chunk and chunk in text for chunk in texts):
-                found += propositions
-        return found
+        quoted = sorted((text.find(chunk), chunk) for chunk in self._per_chunk if chunk in text)
+        return [p for _, chunk in quoted for p in self._per_chunk[chunk]]
 
 
 def _as_model(reply: FakeReply, model: str) -> FakeReply:
