@@ -249,6 +249,7 @@ def run_chunker_case(
             description=case.description,
             outcome=NOT_APPLICABLE,
             error=reason,
+            expected_error=case.expect.error,
             inputs=tuple(InputRecord(c.chunk_id, c.text, c.domains) for c in case.inputs),
         )
     try:

@@ -82,7 +82,10 @@ class LoopbackModel:
             changed = self._changed_grouping(body)
             if changed is not None:
                 return FakeReply(text=changed, model=model)
-        for case_id, server in self._servers.items():
+        servers = list(self._servers.items())
+        if stage == "grouping":  # the case whose propositions these are, before any other
+            servers.sort(key=lambda item: -self._overlap(item[0], body))
+        for case_id, server in servers:
             reply = server(body)
             if reply.status == 200:
                 edited = self._edited(case_id, reply) if stage == "extraction" else reply
@@ -92,6 +95,12 @@ class LoopbackModel:
         if stage == "extraction" and self._quoted(body):  # one chunk of a packed batch
             return FakeReply(text=json.dumps(self._quoted(body), ensure_ascii=False), model=model)
         return reply
+
+    def _overlap(self, case_id: str, body: Mapping[str, Any]) -> int:
+        """How many of a grouping request's propositions ``case_id``'s replies hold."""
+        listed = set(numbered_list(user_text(body)))
+        held = {p for reply in self._replies[case_id].extraction for p in reply.propositions or ()}
+        return len(listed & held)
 
     def _edited(self, case_id: str, reply: FakeReply) -> FakeReply:
         if self._edit is None:
