@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import InputError
-from .._files import write_text_atomic
+from .._files import decode_text, write_text_atomic
 
 STDIN = Path("-")
 """The path that names standard input, as for any shell tool (``chunk -``, ``split -``)."""
@@ -35,23 +35,13 @@ def read_text_file(path: Path) -> str:
         path = Path("stdin")  # how messages name it
     try:
         raw = sys.stdin.buffer.read() if from_stdin else path.read_bytes()
-        text = raw.decode("utf-8-sig")
     except FileNotFoundError:
         raise InputError(f"{path}: no such file; check the path") from None
     except IsADirectoryError:
         raise InputError(f"{path}: is a directory; give a text file") from None
-    except UnicodeDecodeError as error:
-        raise InputError(f"{path}: not UTF-8 text ({error.reason}); save it as UTF-8") from None
     except OSError as error:
         raise InputError(f"{path}: cannot be read ({error.strerror})") from None
-    if "\x00" in text:
-        raise InputError(
-            f"{path}: contains NUL bytes, so it is binary (or UTF-16), not UTF-8 text; "
-            "give a text file saved as UTF-8"
-        )
-    if not text.strip():
-        raise InputError(f"{path}: the file is empty; give a document with some text")
-    return text
+    return decode_text(raw, str(path))
 
 
 def add_base_url_option(parser: argparse.ArgumentParser, *, role: str) -> None:
