@@ -1,7 +1,7 @@
 """The documentation's "Compare two models" recipe, run as written (issue 32).
 
-The recipe's commands are read from the documentation text itself: the fenced block after
-the marker ``<!-- recipe: compare-models -->`` (in README.md or a page under docs/), so the
+The recipe's commands are read from the documentation text itself: the fenced block right
+after the marker ``<!-- recipe: compare-models -->`` (docs/comparing.md), so the
 documentation cannot drift from what works. Model A and the candidates are recorded
 against loopback servers (``LoopbackModel``: the reference replies, a fact dropped or a
 number invented on demand), Anthropic's and OpenAI-compatible, model and judge on each and
@@ -54,21 +54,15 @@ def _both_sdks_loaded() -> None:
 
 
 def recipe_text(marker: str = RECIPE_MARKER) -> str:
-    """The shell block the documentation marks with ``marker`` (README.md, docs/*.md)."""
-    pages = [REPO / "README.md", *sorted((REPO / "docs").rglob("*.md"))]
+    """The shell block the documentation marks with ``marker`` (docs/*.md, README.md)."""
+    pages = [*sorted((REPO / "docs").rglob("*.md")), REPO / "README.md"]
     for page in pages:
         text = page.read_text(encoding="utf-8") if page.is_file() else ""
         if marker in text:
-            block = re.search(r"```(?:sh|bash|shell)\n(.*?)```", text.split(marker, 1)[1], re.S)
-            assert block is not None, f"{page}: no ```sh block after {marker}"
+            block = re.match(r"\s*```(?:sh|bash|shell)\n(.*?)```", text.split(marker, 1)[1], re.S)
+            assert block is not None, f"{page}: no ```sh block right after {marker}"
             return block.group(1)
-    # Until the marker lands (README.md is moving to docs/comparing.md), the recipe is the
-    # first shell block under README.md's "Compare two models" heading.
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## Compare two models", 1)[1]
-    block = re.search(r"```sh\n(.*?)```", section, re.S)
-    assert block is not None, "README.md: no recipe under 'Compare two models'"
-    return block.group(1)
+    raise AssertionError(f"no page under docs/ (nor README.md) holds {marker}")
 
 
 def recipe_commands(text: str, variables: Mapping[str, str]) -> list[list[str]]:

@@ -30,10 +30,17 @@ from pathlib import Path
 from typing import Any
 
 from ..judge import PairVerdict, PropositionVerdict, read_judge_request
+from ..pipeline._parse import parse_propositions
 from ..pipeline._prompts import load_prompt
 from ..testing import FakeReply, system_text, user_text
 from ._cases import Case, load_cases
-from ._replies import ReferenceReplies, ReferenceServer, load_replies, numbered_list
+from ._replies import (
+    ExtractionReply,
+    ReferenceReplies,
+    ReferenceServer,
+    load_replies,
+    numbered_list,
+)
 
 Edit = Callable[[str, list[str]], list[str]]
 """``edit(case_id, propositions)``: the propositions a changed model replies instead."""
@@ -68,7 +75,7 @@ class LoopbackModel:
                 texts = self._texts(case, reply.ids)
                 for text in texts:
                     self._per_chunk.setdefault(text, [])
-                for proposition in reply.propositions or ():
+                for proposition in _propositions(reply):
                     owner = max(texts, key=lambda t: _shared(proposition, t), default=None)
                     if owner is not None:
                         self._per_chunk[owner].append(proposition)
@@ -99,7 +106,7 @@ class LoopbackModel:
     def _overlap(self, case_id: str, body: Mapping[str, Any]) -> int:
         """How many of a grouping request's propositions ``case_id``'s replies hold."""
         listed = set(numbered_list(user_text(body)))
-        held = {p for reply in self._replies[case_id].extraction for p in reply.propositions or ()}
+        held = {p for reply in self._replies[case_id].extraction for p in _propositions(reply)}
         return len(listed & held)
 
     def _edited(self, case_id: str, reply: FakeReply) -> FakeReply:
@@ -136,6 +143,18 @@ class LoopbackModel:
         text = " ".join(user_text(body).split())
         quoted = sorted((text.find(chunk), chunk) for chunk in self._per_chunk if chunk in text)
         return [p for _, chunk in quoted for p in self._per_chunk[chunk]]
+
+
+def _propositions(reply: ExtractionReply) -> list[str]:
+    """The propositions a reference extraction reply gives the pipeline: its list, else
+    what the pipeline's tolerant parser reads from its raw text, else its repair's."""
+    if reply.propositions is not None:
+        return list(reply.propositions)
+    for text in (reply.raw, None if reply.repair is None else reply.repair.text()):
+        found = parse_propositions(text)  # never raises: [] for an unreadable text
+        if found:
+            return found
+    return []
 
 
 def _as_model(reply: FakeReply, model: str) -> FakeReply:
