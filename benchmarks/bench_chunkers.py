@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import textwrap
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -86,6 +87,8 @@ class Outcome:
     """Requests the loopback server received, per model asked for (the judge's apart)."""
     verdict: str
     summary: str
+    rules: dict[str, int]
+    """How many lines of the list of what changed name each rule."""
     not_applicable: dict[str, str]
     page: Path
 
@@ -154,7 +157,14 @@ def record_and_compare(folder: Path, run: Runner) -> Outcome:
     assert not any(c.case_id in not_applicable for c in comparison.changes), "n/a as a change"
     assert comparison.verdict in ("same", "review", "unsafe")
     return Outcome(
-        pipeline, chunker, requests, comparison.verdict, comparison.summary, not_applicable, page
+        pipeline,
+        chunker,
+        requests,
+        comparison.verdict,
+        comparison.summary,
+        dict(Counter(r for c in comparison.changes for r in c.rules).most_common()),
+        not_applicable,
+        page,
     )
 
 
@@ -190,6 +200,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ratio = (calls / max(cases, 1)) / max(base_calls / max(base_cases, 1), 1e-9)
         print(f"model calls a case run, langchain / pipeline: {ratio:.2f}x")
         print(outcome.summary)
+        print(f"  lines by rule: {json.dumps(outcome.rules)}")
         for case_id, reason in sorted(outcome.not_applicable.items()):
             print(f"  {case_id} not applicable to the adapter: {reason}")
         print(f"report rendered ({outcome.page.stat().st_size} bytes)")

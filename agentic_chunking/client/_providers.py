@@ -203,17 +203,17 @@ def call_model(
     )
 
 
-def missing_credentials(model: str, *, base_url: str | None = None) -> str | None:
+def missing_credentials(model: str) -> str | None:
     """What to set before calling ``model`` live, read from the environment: None when its
-    provider's key is set (or, for ``openai:``, a base URL, ``base_url`` or the variable,
-    names a server that may need none); else the variables to set, as a phrase ("set
-    ANTHROPIC_API_KEY ..."). A key of the wrong shape (a line break pasted with it) is a
-    ConfigurationError that never shows it (``check_api_key``)."""
+    provider's key is set (or, for ``openai:``, a base URL names a server that may need
+    none); else the variables to set, as a phrase ("set ANTHROPIC_API_KEY ..."). A key of
+    the wrong shape (a line break pasted with it) is a ConfigurationError that never shows it
+    (``check_api_key``)."""
     provider = parse_model(model).provider
     if provider == OPENAI:
         if _env(OPENAI_API_KEY_ENV_VAR):
             check_api_key(_env(OPENAI_API_KEY_ENV_VAR), source=OPENAI_API_KEY_ENV_VAR)
-        if _env(OPENAI_API_KEY_ENV_VAR) or _env(OPENAI_BASE_URL_ENV_VAR) or base_url:
+        if _env(OPENAI_API_KEY_ENV_VAR) or _env(OPENAI_BASE_URL_ENV_VAR):
             return None
         return (
             f"set {OPENAI_API_KEY_ENV_VAR} (or {OPENAI_BASE_URL_ENV_VAR} for a local "

@@ -67,6 +67,7 @@ from ..client import (
     DEFAULT_JUDGE_MODEL,
     DEFAULT_MODEL,
     MODEL_ENV_VAR,
+    OPENAI,
     ModelClient,
     deprecation_notice,
     missing_credentials,
@@ -373,8 +374,10 @@ def _check_record_settings(
     for name, role in ((model, "model"), (judge_model, "judge model")):
         if name is None or is_reference(name) or (chunker and role == "model"):
             continue
+        if parse_model(name).provider == OPENAI and _base_url_of(name, model, base_url):
+            continue  # --base-url names a server that may need no key, as OPENAI_BASE_URL
         try:  # a key of the wrong shape is refused before any call, never echoed
-            missing = missing_credentials(name, base_url=_base_url_of(name, model, base_url))
+            missing = missing_credentials(name)
         except ConfigurationError as error:
             raise pytest.UsageError(str(error)) from None
         if missing is not None:
