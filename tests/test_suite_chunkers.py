@@ -10,11 +10,12 @@ import json
 import textwrap
 
 import pytest
-from test_suite_plugin import INNER, _libraries_loaded, project
+from test_suite_plugin import INNER, REPO, _libraries_loaded, project
 
 from agentic_chunking import AgenticResponse
 from agentic_chunking.adapters._chunkers import ChunkerOutputError, read_propositions
-from agentic_chunking.suite._chunkers import ChunkerError, as_response
+from agentic_chunking.suite import load_cases
+from agentic_chunking.suite._chunkers import Chunker, ChunkerError, as_response, not_applicable
 from agentic_chunking.suite._loopback import LoopbackModel
 from agentic_chunking.testing import FakeChatCompletionsServer
 
@@ -227,3 +228,14 @@ def test_the_langchain_adapter_reads_propositions_from_what_a_runnable_returns()
     assert read_propositions({"propositions": ["A."]}) == ["A."]
     with pytest.raises(ChunkerOutputError, match="not propositions"):
         read_propositions("Sure! Here are the propositions: none.")
+
+
+def test_a_chunker_without_grouping_cannot_do_the_cases_that_assert_grouping() -> None:
+    cases = {c.id: c for c in load_cases(REPO / "cases")}
+    flat = Chunker("m:f", "flat", lambda inputs, document_id: [], groups=False)
+    grouping = Chunker("m:g", "grouping", lambda inputs, document_id: [])
+    assert "does no grouping" in str(not_applicable(cases["TC-011"], flat))  # a grouping case
+    assert "ART-0004 mixes Human Metabolism, Genomics" in str(not_applicable(cases["TC-031"], flat))
+    assert not_applicable(cases["TC-001"], flat) is None
+    assert not_applicable(cases["TC-031"], grouping) is None
+    assert "pipeline's own failure" in str(not_applicable(cases["TC-030"], grouping))

@@ -23,7 +23,8 @@ Guarantees:
   with any other, our pipeline's included. Its model calls (through any HTTP client vcrpy
   patches) are recorded and replayed in the case's cassette, before the judge's calls;
 - a case the chunker cannot do (``not_applicable``: one whose expected outcome is our
-  pipeline's own error, or one that asserts grouping for a chunker that does none) is
+  pipeline's own error, or one that asserts grouping for a chunker that does none: a
+  grouping case, or one whose input chunk mixes labelled domains) is
   ``not_applicable`` with the reason, never an error of the checks;
 - a chunker that raises, or returns another shape, makes its case an ``error`` with one
   line (``ChunkerError``), never a traceback; a request its cassette cannot answer is the
@@ -163,10 +164,19 @@ def not_applicable(case: Case, chunker: Chunker) -> str | None:
             f"the case expects our pipeline's own failure ({', '.join(case.expect.error)}), "
             f"which the chunker {chunker.name!r} has no part in"
         )
-    if case.category == "grouping" and not chunker.groups:
+    if chunker.groups:
+        return None
+    if case.category == "grouping":
         return (
             f"the case asserts grouping, and the chunker {chunker.name!r} does no grouping "
             "(groups = False)"
+        )
+    mixed = next((c for c in case.inputs if len(c.domains) > 1), None)
+    if mixed is not None:  # the mixed_domains check runs on every labelled case
+        return (
+            f"the case asserts grouping (input chunk {mixed.chunk_id} mixes "
+            f"{', '.join(mixed.domains)}, which only a grouping separates), and the chunker "
+            f"{chunker.name!r} does no grouping (groups = False)"
         )
     return None
 
