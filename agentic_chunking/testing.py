@@ -134,7 +134,14 @@ def user_text(body: Mapping[str, Any]) -> str:
 class _QuietServer(ThreadingHTTPServer):
     """A server that says nothing when a client hangs up before its reply (a client that
     timed out, or was killed, while a delayed reply waited): the default prints a traceback
-    on stderr, which would land in whatever output a test is reading at that moment."""
+    on stderr, which would land in whatever output a test is reading at that moment.
+
+    Its listen backlog holds 128 connections, not socketserver's 5: dozens of client
+    threads connecting at once (a benchmark's 16 documents with 64 calls in flight each)
+    would otherwise overflow it on a busy machine, and a connection dropped there is a
+    ``Connection reset by peer`` that no scripted reply asked for."""
+
+    request_queue_size = 128
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         error = sys.exc_info()[1]

@@ -115,3 +115,26 @@ def wrapped_document(size: int, seed: int = 0, width: int = 72) -> str:
         blocks.append(block)
         length += len(block) + 2
     return "\n\n".join(blocks) + "\n"
+
+
+def near_limit_texts(count: int, limit_tokens: int, seed: int = 0) -> list[list[str]]:
+    """``count`` paragraphs of generated facts, each just under ``limit_tokens`` (at 4
+    characters a token, the pipeline's estimate; between 92% of the limit and the limit),
+    as their lists of facts (a paragraph is its facts joined by a space). Input chunks
+    this size cannot share an extraction batch (a batch over 90% full is closed), so
+    ``count`` of them make ``count`` extraction calls after packing."""
+    most = limit_tokens * 4
+    facts = iter(propositions(count * (most // 40 + 10), seed))
+    out: list[list[str]] = []
+    for _ in range(count):
+        paragraph: list[str] = []
+        size = -1
+        for fact in facts:
+            if size + 1 + len(fact) > most:
+                if size >= 0.92 * most:
+                    break
+                continue  # too long for the room left: a shorter fact may fit
+            paragraph.append(fact)
+            size += 1 + len(fact)
+        out.append(paragraph)
+    return out

@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from _generated import themed_propositions
+from _results import add_options, keep
 
 from agentic_chunking import AgenticChunkInput, chunk_text_agentic
 from agentic_chunking._models import AgenticResponse
@@ -70,7 +71,9 @@ def run(
     return responses
 
 
-def measure(provider: str, documents: int, paragraphs: int, expire_share: float) -> None:
+def measure(
+    provider: str, documents: int, paragraphs: int, expire_share: float
+) -> dict[str, float | int | bool]:
     inputs, script = corpus(documents, paragraphs)
     kind = FakeBatchAPIServer if provider == OPENAI else FakeMessageBatchesServer
     model = "openai:reference" if provider == OPENAI else "reference"
@@ -98,13 +101,21 @@ def measure(provider: str, documents: int, paragraphs: int, expire_share: float)
         f"{provider:>9} {expire_share:>7.0%} {'yes' if same else 'NO':>5} "
         f"{cost / listed:>10.3f} {rounds:>7} {requests:>9} {twice:>8}"
     )
+    where = f"{provider}, {expire_share:.0%} expired"
+    return {
+        f"{where}: same chunks": same,
+        f"{where}: cost ratio": round(cost / listed, 3),
+        f"{where}: batches": rounds,
+        f"{where}: requests": requests,
+        f"{where}: retried": twice,
+    }
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="12 documents: a few seconds")
     parser.add_argument("--documents", type=int, default=120)
     parser.add_argument("--paragraphs", type=int, default=6)
+    add_options(parser)
     args = parser.parse_args()
     documents = 12 if args.quick else args.documents
     print(
@@ -115,9 +126,11 @@ def main() -> None:
         f"{'provider':>9} {'expired':>7} {'same':>5} {'cost ratio':>10} {'batches':>7} "
         f"{'requests':>9} {'retried':>8}"
     )
+    figures: dict[str, float | int | bool] = {}
     for provider in (ANTHROPIC, OPENAI):
         for share in (0.0, 0.25):
-            measure(provider, documents, args.paragraphs, share)
+            figures |= measure(provider, documents, args.paragraphs, share)
+    keep(__file__, args, figures, documents=documents, paragraphs=args.paragraphs)
 
 
 if __name__ == "__main__":

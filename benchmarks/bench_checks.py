@@ -16,7 +16,10 @@ checks was fitted on the odd lines, so "held" is the honest figure. On
 real_llm_fables_dev (unlabelled GPT-4 claims that carry context): the share of claims with
 an error and with any finding, and 20 error findings drawn at random for a reader.
 
-    python benchmarks/bench_checks.py [--show N]
+    python benchmarks/bench_checks.py [--show N] [--quick]
+
+``--quick``: the first QUICK_ITEMS items of each set, QUICK_ROWS fables summaries and
+QUICK_CASES reference cases.
 """
 
 from __future__ import annotations
@@ -32,6 +35,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _results import add_options, cannot_run, keep
+
 from agentic_chunking.checks import (
     Finding,
     find_duplicates,
@@ -44,13 +51,15 @@ ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
 Item = dict[str, object]
 Check = Callable[[Item], list[Finding]]
+QUICK_ITEMS, QUICK_ROWS, QUICK_CASES = 20, 3, 4
+_quick = False
 
 
 def _validation_dir() -> Path:
     raw = os.environ.get("AGENTIC_CHUNKING_VALIDATION_DIR", "../shared/validation")
     path = Path(raw) if Path(raw).is_absolute() else (ROOT / raw).resolve()
     if not (path / "real_llm_dev.jsonl").is_file():
-        sys.exit(
+        cannot_run(
             f"validation data not found in {path} (expected real_llm_dev.jsonl, "
             "gap_unresolved_pronoun.jsonl, wice_no_invention.jsonl); set "
             "AGENTIC_CHUNKING_VALIDATION_DIR to the folder that holds them"
@@ -58,8 +67,10 @@ def _validation_dir() -> Path:
     return path
 
 
-def _load(path: Path) -> list[Item]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+def _load(path: Path, quick_size: int = QUICK_ITEMS) -> list[Item]:
+    """The items of a JSON-lines file (the first ``quick_size`` under ``--quick``)."""
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [json.loads(line) for line in lines[: quick_size if _quick else None]]
 
 
 def _s(item: Item, key: str) -> str:
@@ -124,7 +135,14 @@ def _normalised(item: Item) -> Item:
     return item
 
 
-def _row(name: str, rule: str, items: list[Item], show: int, notes: list[str]) -> str:
+def _row(
+    name: str,
+    rule: str,
+    items: list[Item],
+    show: int,
+    notes: list[str],
+    figures: dict[str, float | str],
+) -> str:
     check = CHECKS[rule]
     score, fit, held = Score(), Score(), Score()
     kinds: Counter[str] = Counter()
@@ -147,6 +165,13 @@ def _row(name: str, rule: str, items: list[Item], show: int, notes: list[str]) -
         notes.append(f"  [{kind}] {_s(_normalised(item), 'candidate')[:160]}")
         notes += [f"      {f.severity} {f.kind}: {f.reason[:140]}" for f in findings[:2]]
     s = score
+    figures |= {
+        f"{name} {rule}: good with an error %": round(100 * s.good_error / s.good, 1)
+        if s.good
+        else "-",
+        f"{name} {rule}: balanced accuracy (errors)": round(s.balanced(warnings=False), 3),
+        f"{name} {rule}: held out": round(held.balanced(warnings=False), 3),
+    }
     return (
         f"{name:6} {rule:22} {s.good:4d} {s.bad:4d} {_pct(s.good_error, s.good)} "
         f"{_pct(s.good_any, s.good)} {_pct(s.bad_error, s.bad)} {_pct(s.bad_any, s.bad)} "
@@ -170,7 +195,7 @@ def _reference_findings() -> Counter[str]:
     with FakeMessagesServer(handler=reference) as server:
         client = make_client(api_key="bench-no-key", base_url=server.base_url, max_retries=0)
         with client:
-            for case in load_cases(cases_dir):
+            for case in load_cases(cases_dir)[: QUICK_CASES if _quick else None]:
                 reference.use(case, load_replies(case, cases_dir / "reference_replies"))
                 result = judge(case, run_pipeline(case, client=client, model=REFERENCE_MODEL))
                 for check in result.checks.values():
@@ -187,7 +212,7 @@ def _fables(validation: Path, sample: int) -> list[str]:
     path = validation / "real_llm_fables_dev.jsonl"
     if not path.is_file():
         return ["real_llm_fables_dev.jsonl not found: skipped"]
-    rows = _load(path)
+    rows = _load(path, QUICK_ROWS)
     checks: dict[str, Callable[[str, str], list[Finding]]] = {
         "no_invention": lambda c, src: find_inventions([c], src),
         "no_unresolved_pronoun": lambda c, src: find_unresolved_pronouns([c], src),
@@ -238,6 +263,8 @@ def _fables_labelled(
     score = Score()
     kinds: Counter[str] = Counter()
     for item in _load(path):
+        if _s(item, "id") not in sources:  # its summary is not among the rows read (--quick)
+            continue
         claim, good = _s(item, "proposition"), bool(item["good"])
         findings = [f for check in checks.values() for f in check(claim, sources[_s(item, "id")])]
         score.add(good, findings)
@@ -255,7 +282,11 @@ def _fables_labelled(
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--show", type=int, default=0, metavar="N", help="misjudged items")
+    add_options(parser)
     args = parser.parse_args(argv)
+    global _quick
+    _quick = args.quick
+    figures: dict[str, float | str] = {}
     validation = _validation_dir()
     started = time.perf_counter()
     header = (
@@ -268,10 +299,10 @@ def main(argv: list[str] | None = None) -> int:
     real = _load(validation / "real_llm_dev.jsonl")
     for rule in CHECKS:
         items = [it for it in real if it["check"] == rule]
-        print(_row("real", rule, items, args.show, notes))
+        print(_row("real", rule, items, args.show, notes, figures))
     for name, file, rule in SETS:
         path = validation / file if (validation / file).is_file() else DATA / file
-        print(_row(name, rule, _load(path), args.show, notes))
+        print(_row(name, rule, _load(path), args.show, notes, figures))
     print("\n" + "\n".join(_fables(validation, 20)))
     reference = _reference_findings()
     print(
@@ -286,6 +317,11 @@ def main(argv: list[str] | None = None) -> int:
         " or warnings; fit / held = balE on the even / odd lines of the file"
         f" ({time.perf_counter() - started:.1f}s)"
     )
+    figures |= {
+        "reference cases: errors": reference["errors"],
+        "reference cases: warnings": reference["warnings"],
+    }
+    keep(__file__, args, figures)
     return 0
 
 

@@ -32,6 +32,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _results import add_options, keep
+
 from agentic_chunking.corpus import Ledger
 from agentic_chunking.testing import FakeMessagesServer, ParagraphModel
 
@@ -274,11 +278,10 @@ def ray_against_local(documents: int) -> dict[str, Any] | None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help="small sizes, a few seconds")
     parser.add_argument("--documents", type=int, help="documents of the throughput run")
     parser.add_argument("--latency", type=float, help="seconds per call")
-    parser.add_argument("--json", type=Path, metavar="PATH", help="write the figures here")
     parser.add_argument("--serve", type=float, help=argparse.SUPPRESS)
+    add_options(parser)
     args = parser.parse_args()
     if args.serve is not None:
         serve(args.serve)
@@ -323,15 +326,26 @@ def main() -> None:
             f"{on_ray['overhead_per_document_s'] * 1000:.0f} ms more per document"
         )
     figures = {
-        "throughput": speed,
-        "memory_kib": {str(documents): small, str(10 * documents): large, "ratio": large / small},
-        "resume": resumed,
-        "batch": batched,
-        "ray": on_ray,
-        "quick": args.quick,
+        "calls": speed["calls"],
+        "wall s": round(speed["wall_s"], 2),
+        "latency floor s": round(speed["floor_s"], 2),
+        "wall / floor (goal <= 1.2)": round(speed["wall_over_floor"], 3),
+        f"peak memory MiB at {documents:,} documents": round(small / 1024, 1),
+        f"peak memory MiB at {10 * documents:,} documents": round(large / 1024, 1),
+        "peak memory ratio (goal <= 1.2)": round(large / small, 3),
+        "killed and rerun: documents finished before the kill": resumed["finished_before_kill"],
+        "killed and rerun: requests paid twice (goal 0)": resumed["requests_paid_twice"],
+        "killed and rerun: output identical": resumed["same_output"],
+        "--batch: output identical": batched["same_output"],
+        "--batch: batches": batched["batches"],
+        "--batch: cost ratio (goal 0.5)": round(batched["cost_ratio"], 3),
     }
-    if args.json:
-        args.json.write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
+    if on_ray is not None:
+        figures |= {
+            "Ray engine: output identical": on_ray["same_output"],
+            "Ray engine: ms more per document": round(on_ray["overhead_per_document_s"] * 1000),
+        }
+    keep(__file__, args, figures, documents=documents, latency_s=latency)
 
 
 if __name__ == "__main__":

@@ -9,7 +9,9 @@ the sizes where it finishes in reasonable time (500 by default; about 100 s at 2
 Prints seconds, the growth ratio from the previous size (linear would be x4 then x5,
 quadratic x16 then x25) and the indexed/all-pairs agreement where both ran.
 
-    .venv/bin/python benchmarks/bench_duplicates.py [--sizes 500 2000 10000]
+    .venv/bin/python benchmarks/bench_duplicates.py [--sizes 500 2000 10000] [--quick]
+
+``--quick``: sizes 200 and 400, the all-pairs baseline at 200.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _generated import propositions, with_copies
+from _results import add_options, keep
 
 from agentic_chunking.checks import (
     _cached,
@@ -82,7 +85,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--all-pairs-up-to", type=int, default=500, help="largest size for the all-pairs baseline"
     )
+    add_options(parser)
     args = parser.parse_args(argv)
+    if args.quick:
+        args.sizes, args.all_pairs_up_to = [200, 400], 200
+    figures: dict[str, float | bool] = {}
     print(f"{'size':>6} {'step':>22} {'seconds':>8} {'growth':>7}  notes")
     previous: dict[str, float] = {}
     last_size = 0
@@ -104,15 +111,19 @@ def main(argv: list[str] | None = None) -> int:
             elif name == "find_duplicates":
                 note = f"{len(results[name])} findings"
             print(f"{size:6} {name:>22} {seconds:8.2f} {growth:>7}  {note}")
+            figures[f"{name} s at {size}"] = round(seconds, 3)
             previous[name] = seconds
         if "all pairs (baseline)" in results:
             same = _duplicates.duplicate_pairs(texts) == results["all pairs (baseline)"]
             speedup = previous["all pairs (baseline)"] / previous["find_duplicates"]
             label = "index = all pairs"
             print(f"{'':6} {label:>22} {same!s:>8}  find_duplicates x{speedup:.1f} faster")
+            figures[f"index = all pairs at {size}"] = same
+            figures[f"all pairs / find_duplicates at {size}"] = round(speedup, 1)
         if last_size:
             print(f"{'':6} {'size growth':>22} {'':8} x{size / last_size:.1f}")
         last_size = size
+    keep(__file__, args, figures)
     return 0
 
 

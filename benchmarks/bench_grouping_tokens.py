@@ -8,13 +8,21 @@ asks (the v2 text is the one the server actually sent). Output tokens are the fa
 server's estimate, characters / 4 (a real tokenizer differs, in both shapes alike).
 Prints per case and in total: propositions, v1 and v2 tokens, and the ratio v1 / v2.
 
-    .venv/bin/python benchmarks/bench_grouping_tokens.py
+    .venv/bin/python benchmarks/bench_grouping_tokens.py [--quick]
+
+``--quick``: the first QUICK_CASES cases.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _results import add_options, keep
 
 from agentic_chunking import AgenticResponse
 from agentic_chunking.client import make_client
@@ -24,6 +32,7 @@ from agentic_chunking.suite._runner import run_pipeline
 from agentic_chunking.testing import FakeMessagesServer
 
 ROOT = Path(__file__).resolve().parent.parent
+QUICK_CASES = 4
 
 
 def shapes(response: AgenticResponse) -> tuple[str, str]:
@@ -42,14 +51,17 @@ def shapes(response: AgenticResponse) -> tuple[str, str]:
     return json.dumps(v1, ensure_ascii=False), json.dumps(v2, ensure_ascii=False)
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_options(parser)
+    args = parser.parse_args(argv)
     reference = ReferenceServer()
     totals = [0, 0, 0]
     print(f"{'case':8} {'props':>5} {'v1 out':>7} {'v2 out':>7} {'v1/v2':>6}  (tokens = chars / 4)")
     with FakeMessagesServer(handler=reference) as server:
         client = make_client(api_key="bench", base_url=server.base_url, max_retries=0)
         with client:
-            for case in load_cases(ROOT / "cases"):
+            for case in load_cases(ROOT / "cases")[: QUICK_CASES if args.quick else None]:
                 reference.use(case, load_replies(case, ROOT / "cases/reference_replies"))
                 response = run_pipeline(case, client=client, model=REFERENCE_MODEL)
                 if not response.is_success:
@@ -67,6 +79,13 @@ def main() -> int:
         f"per proposition: v1 {v1 / props:.1f} tokens, v2 {v2 / props:.1f} tokens "
         f"({v1 / v2:.1f}x fewer with v2)"
     )
+    figures = {
+        "propositions": props,
+        "v1 grouping output tokens per proposition": round(v1 / props, 1),
+        "v2 grouping output tokens per proposition": round(v2 / props, 1),
+        "v1 / v2": round(v1 / v2, 1),
+    }
+    keep(__file__, args, figures)
     return 0
 
 

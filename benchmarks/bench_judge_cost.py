@@ -1,7 +1,8 @@
 """What the judge costs: judge tokens per proposition on the 32 cases, and the ratio to the
 pipeline's own tokens, measured in the same run.
 
-Run: python benchmarks/bench_judge_cost.py [--price-model M]
+Run: python benchmarks/bench_judge_cost.py [--price-model M] [--quick]
+(``--quick``: the first QUICK_CASES cases)
 
 Besides tokens, it prints judge cost / pipeline cost at the price table's rates
 (``agentic_chunking/client/_prices.py``; output tokens cost more than input), for the pipeline's
@@ -21,7 +22,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _results import add_options, keep
 
 from agentic_chunking.client import (
     DEFAULT_MODEL,
@@ -35,6 +41,7 @@ from agentic_chunking.suite._runner import run_case
 from agentic_chunking.testing import FakeMessagesServer
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
+QUICK_CASES = 4
 GOAL = 0.3
 """Judge cost / pipeline cost at list rates that issue #22 asks for."""
 
@@ -42,13 +49,15 @@ GOAL = 0.3
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--price-model", default=DEFAULT_MODEL, choices=sorted(PRICES_PER_MILLION))
-    price_model = parser.parse_args().price_model
+    add_options(parser)
+    args = parser.parse_args()
+    price_model = args.price_model
     reference = ReferenceServer()
     rows = []
     with FakeMessagesServer(handler=reference) as server:
         client = make_client(api_key="bench-no-key", base_url=server.base_url, max_retries=0)
         with client:
-            for case in load_cases(CASES_DIR):
+            for case in load_cases(CASES_DIR)[: QUICK_CASES if args.quick else None]:
                 reference.use(case, load_replies(case, CASES_DIR / "reference_replies"))
                 result = run_case(
                     case, client=client, model=REFERENCE_MODEL, judge_model=REFERENCE_MODEL
@@ -103,6 +112,16 @@ def main() -> None:
         f"({PROMPT_VERSIONS['judge']}; its system prompt is about {system} of each call's "
         f"{j_in / calls:.0f} input tokens)"
     )
+    figures = {
+        "cases judged": len(judged),
+        "judge calls": calls,
+        "judge input tokens per proposition": round(j_in / props, 1),
+        "judge output tokens per proposition": round(j_out / props, 1),
+        "judge / pipeline tokens": round((j_in + j_out) / p_all, 2),
+        f"judge / pipeline cost at {price_model}'s rates": round(ratio, 3),
+        f"goal judge / pipeline cost <= {GOAL} met": ratio <= GOAL,
+    }
+    keep(__file__, args, figures, price_model=price_model)
 
 
 if __name__ == "__main__":

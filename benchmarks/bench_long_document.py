@@ -16,6 +16,7 @@ and, in a separate traced run of the windows path, peak Python memory (tracemall
 pipeline and fake server together).
 
     .venv/bin/python benchmarks/bench_long_document.py [--propositions 5000] [--latency 0.05]
+    [--quick] (``--quick``: 300 propositions, 0.01 s latency)
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from unittest import mock
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _generated import themed_propositions
+from _results import add_options, keep
 
 from agentic_chunking import AgenticChunkInput, AgenticResponse, chunk_text_agentic, plan_batches
 from agentic_chunking.client import make_client
@@ -90,7 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--propositions", type=int, default=5000)
     parser.add_argument("--latency", type=float, default=0.05)
+    add_options(parser)
     args = parser.parse_args(argv)
+    if args.quick:
+        args.propositions, args.latency = 300, 0.01
+    figures: dict[str, float | str | bool] = {}
     n, latency = args.propositions, args.latency
     inputs, _, theme = document(n)
     texts = [p for p in theme]
@@ -120,6 +126,13 @@ def main(argv: list[str] | None = None) -> int:
             f"  wall {wall:.2f} s vs latency floor {floor(n, latency, planned):.2f} s "
             f"(x{wall / floor(n, latency, planned):.2f})"
         )
+        figures |= {
+            f"{mode}: success": response.is_success,
+            f"{mode}: calls": sum(stages.values()),
+            f"{mode}: input tokens": response.input_tokens,
+            f"{mode}: output tokens": response.output_tokens,
+            f"{mode}: wall / latency floor": round(wall / floor(n, latency, planned), 2),
+        }
     tracemalloc.start()
     response, _wall, _stages = run(n, latency, "windows")
     _current, peak = tracemalloc.get_traced_memory()
@@ -128,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
         f"\npeak traced memory, windows path: {peak / 2**20:.1f} MiB "
         f"({peak / n / 1024:.1f} KiB per proposition; success {response.is_success})"
     )
+    figures["peak traced memory MiB, windows path"] = round(peak / 2**20, 1)
+    keep(__file__, args, figures, propositions=n, latency_s=latency)
     return 0
 
 

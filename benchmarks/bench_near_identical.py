@@ -18,6 +18,8 @@ so most of those texts stay candidates of each other and the rules compare them 
 pair; it is measured at smaller sizes.
 
     .venv/bin/python benchmarks/bench_near_identical.py [--sizes 1000 5000] [--mutated 500 1000]
+
+``--quick``: sizes 200 and 400, mutated 100.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from _results import add_options, keep
 from bench_duplicates import cold
 
 from agentic_chunking.checks._candidates import candidate_pairs
@@ -80,7 +83,9 @@ def measure(step: Callable[[], Any]) -> tuple[float, float, Any]:
     return seconds, peak, result
 
 
-def run_family(name: str, make: Callable[[int], list[str]], sizes: list[int]) -> None:
+def run_family(
+    name: str, make: Callable[[int], list[str]], sizes: list[int], figures: dict[str, float]
+) -> None:
     first: tuple[int, float, float] | None = None
     for size in sizes:
         texts = make(size)
@@ -98,20 +103,30 @@ def run_family(name: str, make: Callable[[int], list[str]], sizes: list[int]) ->
         print(
             f"{name:>8} {size:6} {seconds:8.2f} {peak:9.1f} {candidates:11,} {warnings:9}  {growth}"
         )
+        figures |= {
+            f"{name} {size}: seconds": round(seconds, 3),
+            f"{name} {size}: peak MB": round(peak, 1),
+            f"{name} {size}: candidate pairs": candidates,
+        }
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 5000])
     parser.add_argument("--mutated", type=int, nargs="*", default=[500, 1000])
+    add_options(parser)
     args = parser.parse_args(argv)
+    if args.quick:
+        args.sizes, args.mutated = [200, 400], [100]
+    figures: dict[str, float] = {}
     print(
         f"{'family':>8} {'size':>6} {'seconds':>8} {'peak MB':>9} {'candidates':>11} "
         f"{'warnings':>9}  growth against the first size"
     )
-    run_family("numbered", numbered, args.sizes)
+    run_family("numbered", numbered, args.sizes, figures)
     if args.mutated:
-        run_family("mutated", mutated, args.mutated)
+        run_family("mutated", mutated, args.mutated, figures)
+    keep(__file__, args, figures)
     return 0
 
 

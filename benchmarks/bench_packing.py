@@ -19,7 +19,9 @@ Then the long document is run through ``chunk_text_agentic`` against the loopbac
 server (``ScriptedPipeline``), which counts the extraction calls it receives: they equal
 the plan's.
 
-    .venv/bin/python benchmarks/bench_packing.py [--limits 2000 8000] [--no-run]
+    .venv/bin/python benchmarks/bench_packing.py [--limits 2000 8000] [--no-run] [--quick]
+
+``--quick``: a long document of QUICK_SIZE characters and the first QUICK_CASES cases.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 from _generated import themed_propositions
+from _results import add_options, keep
 
 from agentic_chunking import AgenticChunkInput, chunk_text_agentic, plan_batches
 from agentic_chunking._models import estimate_tokens
@@ -44,17 +47,20 @@ from agentic_chunking.suite._cases import load_cases
 from agentic_chunking.testing import FakeMessagesServer, ScriptedPipeline
 
 ROOT = Path(__file__).resolve().parent.parent
+LONG_SIZE, QUICK_SIZE, QUICK_CASES = 338_000, 20_000, 4
 
 
-def long_document(seed: int = 3) -> tuple[list[AgenticChunkInput], dict[str, list[str]]]:
+def long_document(
+    seed: int = 3, size: int = LONG_SIZE
+) -> tuple[list[AgenticChunkInput], dict[str, list[str]]]:
     """Paragraph input chunks (``P0001`` ...) and, for the fake server, each paragraph's
     propositions (its generated sentences; a heading has none)."""
     rng = random.Random(seed)
     facts = iter(themed_propositions(6000, seed=seed))
     inputs: list[AgenticChunkInput] = []
     extraction: dict[str, list[str]] = {}
-    size = 0
-    while size < 338_000:
+    length = 0
+    while length < size:
         if rng.random() < 0.2:
             text = f"Section {len(inputs) + 1}: notices"  # a heading under 40 characters
             props: list[str] = []
@@ -63,7 +69,7 @@ def long_document(seed: int = 3) -> tuple[list[AgenticChunkInput], dict[str, lis
             text = " ".join(props)
         inputs.append(AgenticChunkInput(f"P{len(inputs) + 1:04d}", text))
         extraction[text] = props
-        size += len(text) + 2
+        length += len(text) + 2
     return inputs, extraction
 
 
@@ -104,24 +110,38 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limits", type=int, nargs="+", default=[2000, 8000])
     parser.add_argument("--no-run", action="store_true", help="skip the loopback run")
+    add_options(parser)
     args = parser.parse_args()
-    cases = [c.agentic_inputs() for c in load_cases(ROOT / "cases")]
-    case_limits = {c.id: c.max_tokens_per_batch for c in load_cases(ROOT / "cases")}
-    long_inputs, extraction = long_document()
+    loaded = load_cases(ROOT / "cases")[: QUICK_CASES if args.quick else None]
+    cases = [c.agentic_inputs() for c in loaded]
+    case_limits = {c.id: c.max_tokens_per_batch for c in loaded}
+    long_inputs, extraction = long_document(size=QUICK_SIZE if args.quick else LONG_SIZE)
+    kept: dict[str, float | str] = {}
     print(
         f"{'corpus':<6} {'limit':>6} {'chunks':>7} {'tokens':>9} {'floor':>6} "
         f"{'before':>7} {'/floor':>6} {'before in':>10} {'after':>6} {'/floor':>6} "
         f"{'after in':>10} {'saved':>7}"
     )
     # the cases at their own batch limits (TC-027 lowers it to 100), then at each limit
-    own = [figures([c.agentic_inputs()], case_limits[c.id]) for c in load_cases(ROOT / "cases")]
+    own = [figures([c.agentic_inputs()], case_limits[c.id]) for c in loaded]
     total = {k: sum(f[k] for f in own) for k in own[0]}
     print(row("cases", 0, total) + "   (limit 0: each case's own)")
+    runs = [("cases", 0, total)]
     for limit in args.limits:
-        print(row("cases", limit, figures(cases, limit)))
+        runs.append(("cases", limit, figures(cases, limit)))
+        print(row(*runs[-1]))
     for limit in args.limits:
-        print(row("long", limit, figures([long_inputs], limit)))
+        runs.append(("long", limit, figures([long_inputs], limit)))
+        print(row(*runs[-1]))
+    for name, limit, f in runs:
+        where = f"{name} at {limit or 'their own limits'}"
+        kept |= {
+            f"{where}: calls before / floor": round(f["before"] / f["floor"], 2),
+            f"{where}: calls after / floor": round(f["after"] / f["floor"], 3),
+            f"{where}: input tokens saved": f"{f['before_in'] / f['after_in']:.1f}x",
+        }
     if args.no_run:
+        keep(__file__, args, kept)
         return
     script = ScriptedPipeline(extraction, lambda text: "Notices")
     with (
@@ -138,6 +158,12 @@ def main() -> None:
         f"{len(extraction_calls)} CallUsage records, "
         f"{sum(c.input_tokens for c in extraction_calls):,} input tokens (fake server's count)"
     )
+    kept |= {
+        "long document run: success": response.is_success,
+        "long document run: extraction calls received": script.calls.get("extraction", 0),
+        "long document run: extraction calls planned": planned,
+    }
+    keep(__file__, args, kept)
 
 
 if __name__ == "__main__":

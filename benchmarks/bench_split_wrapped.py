@@ -2,7 +2,7 @@
 
 Run: python benchmarks/bench_split_wrapped.py [--quick] [--size 338000] [--embedder minilm|hashing]
 
-``--quick``: 20,000 characters, the same code path.
+``--quick``: 20,000 characters and the hashing embedder, the same code path.
 
 The document is generated (``_generated.wrapped_document``: headings, paragraphs of
 sentences that run across line ends at 72 columns, bullet lists, indented code; the shape
@@ -38,6 +38,11 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 from _generated import wrapped_document  # noqa: E402
+from _results import add_options, keep  # noqa: E402
+
+QUICK_SIZE = 20_000
+"""``--quick``: a document of this many characters and the hashing embedder (MiniLM's
+load and inference would be most of a quick run's time)."""
 
 # Where a sentence or a block begins in wrapped_document's text (see the module docstring).
 _START = re.compile(r"\.\s+|\n[ \t]*\n\s*|\n(?=- |    )")
@@ -89,11 +94,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=338_000, help="characters (default 338000)")
     parser.add_argument("--embedder", choices=("minilm", "hashing"), default="minilm")
-    parser.add_argument("--quick", action="store_true", help="20,000 characters, a few seconds")
     parser.add_argument("--variant", choices=("before", "after"), help=argparse.SUPPRESS)
+    add_options(parser)
     args = parser.parse_args()
     if args.quick:
-        args.size = 20_000
+        args.size, args.embedder = QUICK_SIZE, "hashing"
     if args.variant:  # a child process: one measurement, as JSON on stdout
         print(json.dumps(measure(args.variant, args.size, args.embedder)))
         return
@@ -125,6 +130,16 @@ def main() -> None:
         f"{after['mid_sentence']} vs {before['mid_sentence']}, seconds {ratio('seconds')}, "
         f"peak memory {ratio('peak_mb')}, rise over the loaded embedder {ratio('rise_mb')}"
     )
+    kept: dict[str, float] = {}
+    for name, row in figures.items():
+        kept |= {
+            f"{name}: segments": row["segments"],
+            f"{name}: chunks": row["chunks"],
+            f"{name}: chunks starting mid-sentence": row["mid_sentence"],
+            f"{name}: seconds": round(row["seconds"], 2),
+            f"{name}: peak MB": round(row["peak_mb"]),
+        }
+    keep(__file__, args, kept, characters=before["characters"], embedder=args.embedder)
 
 
 if __name__ == "__main__":

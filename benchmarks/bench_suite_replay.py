@@ -14,7 +14,9 @@ Each figure is the best of ``--repeats`` passes; every pass does all the work af
 (cases loaded, cassettes read, pipeline and checks run). The breakdown of (a) comes from
 separate instrumented passes in the same run (best of the same number of repeats).
 
-    python benchmarks/bench_suite_replay.py [--repeats 5] [--model reference]
+    python benchmarks/bench_suite_replay.py [--repeats 5] [--model reference] [--quick]
+
+``--quick``: the first QUICK_CASES cases, one pass.
 """
 
 from __future__ import annotations
@@ -31,14 +33,18 @@ from typing import Any
 import httpx2
 import vcr
 
-from agentic_chunking.client import make_client
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _results import add_options, keep
+
+from agentic_chunking.client import REPLAY_API_KEY, ModelClient, make_client
 from agentic_chunking.suite import case_files, cassette_path, judge, load_case, run_case
 from agentic_chunking.suite import vcr_config as suite_vcr_config
 from agentic_chunking.suite._runner import run_pipeline
-from agentic_chunking.suite.plugin import REPLAY_API_KEY
 
 ROOT = Path(__file__).resolve().parent.parent
 AIM = 1.3
+QUICK_CASES = 4
 Where = tuple[list[Path], Path, str]
 
 
@@ -81,7 +87,7 @@ def suite_pass(paths: list[Path], cassette_root: Path, model: str) -> int:
     """(a): every case as its test runs it; returns how many passed."""
     recorder = _vcr()
     passed = 0
-    with make_client(api_key=REPLAY_API_KEY, max_retries=0) as client:
+    with ModelClient.for_replay() as client:  # the suite's replay client
         for path in paths:
             case = load_case(path)
             cassette = cassette_path(cassette_root, model, case.id)
@@ -139,7 +145,7 @@ def instrumented_pass(paths: list[Path], cassette_root: Path, model: str) -> Pha
     phases = Phases()
     recorder = _vcr()
     with phases.timed("client"):
-        client = make_client(api_key=REPLAY_API_KEY, max_retries=0)
+        client = ModelClient.for_replay()
     with client:
         for path in paths:
             with phases.timed("load_case"):
@@ -222,15 +228,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", default="reference", help="cassettes/<model>/ to replay")
     parser.add_argument("--cases-dir", type=Path, default=ROOT / "cases")
     parser.add_argument("--cassette-root", type=Path, default=ROOT / "cassettes")
+    add_options(parser)
     args = parser.parse_args(argv)
+    if args.quick:
+        args.repeats = 1
     if args.repeats < 1:
         parser.error(f"--repeats is {args.repeats}; expected 1 or more")
-    paths = case_files(args.cases_dir)
+    paths = case_files(args.cases_dir)[: QUICK_CASES if args.quick else None]
     where: Where = (paths, args.cassette_root, args.model)
     # warm-up: imports and one-time loads (word counts, sentence model) are paid once
     suite_pass(*where), bare_pass(*where, Phases()), sdk_pass(*where)
     figures = measure(where, args.repeats)
     report(figures, cases=len(paths), model=args.model, repeats=args.repeats)
+    keep(
+        __file__,
+        args,
+        {
+            "cases": len(paths),
+            "cases passed": figures["passed"],
+            "recorded requests": figures["requests"],
+            "(a) suite replay ms": round(figures["suite"] * 1000, 1),
+            "(b) bare vcrpy replay ms": round(figures["bare"] * 1000, 1),
+            "(c) requests through the SDK ms": round(figures["sdk"] * 1000, 1),
+            "ratio (a)/(b)": round(figures["suite"] / figures["bare"], 2),
+            "ratio (c)/(b)": round(figures["sdk"] / figures["bare"], 2),
+            **{f"(a) {k.strip()} ms": round(v * 1000, 1) for k, v in figures["steps"].items()},
+        },
+        model=args.model,
+        repeats=args.repeats,
+    )
     return 0
 
 

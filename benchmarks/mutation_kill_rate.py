@@ -1,6 +1,7 @@
 """Kill rate of the suite: every mutation operator on every case's reference replies.
 
 Run: python benchmarks/mutation_kill_rate.py [--seed N] [--careful-judge] [--show-survivors]
+[--quick] (``--quick``: the first QUICK_CASES cases)
 Prints, per operator, how many cases it applied to, the share killed by errors (the case
 fails on the operator's rule) and the share killed by errors or warnings (at least a
 warning of that rule shows it), and which checks fired; then the overall figures, and the
@@ -14,14 +15,28 @@ model) combine with the rules.
 from __future__ import annotations
 
 import argparse
+import sys
+import tempfile
 from collections import Counter, defaultdict
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _results import add_options, keep
 
 from agentic_chunking.judge import simulated_careful_judge
 from agentic_chunking.mutations import CERTAIN_OPERATORS
 from agentic_chunking.suite._mutation import MutationOutcome, kill_matrix, minimal_edit_outcomes
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
+QUICK_CASES = 3
+
+
+def first_cases(folder: Path, count: int) -> Path:
+    """A folder holding links to the first ``count`` case files of CASES_DIR."""
+    for path in sorted(CASES_DIR.glob("TC-*.yaml"))[:count]:
+        (folder / path.name).symlink_to(path)
+    return folder
 
 
 def _share(part: int, whole: int) -> str:
@@ -29,6 +44,11 @@ def _share(part: int, whole: int) -> str:
 
 
 def main() -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        run(folder)
+
+
+def run(folder: str) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
@@ -37,9 +57,12 @@ def main() -> None:
         help="combine a SIMULATED careful judge's verdicts (it knows the mutation; not a model)",
     )
     parser.add_argument("--show-survivors", action="store_true")
+    add_options(parser)
     args = parser.parse_args()
+    cases_dir = first_cases(Path(folder), QUICK_CASES) if args.quick else CASES_DIR
+    figures: dict[str, str] = {}
     outcomes = kill_matrix(
-        cases_dir=CASES_DIR,
+        cases_dir=cases_dir,
         replies_dir=CASES_DIR / "reference_replies",
         seed=args.seed,
         careful_judge=simulated_careful_judge if args.careful_judge else None,
@@ -59,6 +82,9 @@ def main() -> None:
             f"{name:<18} {len(applied):>7} {_share(killed, len(applied)):>14} "
             f"{_share(warned, len(applied)):>16}  {caught}{mark}"
         )
+        figures[f"{name}: killed by errors / by errors or warnings"] = (
+            f"{_share(killed, len(applied))} / {_share(warned, len(applied))}"
+        )
         for o in applied:
             if args.show_survivors and not o.killed:
                 print(f"  {'WARNED' if o.warned else 'SURVIVED'} {o.case_id}: {o.detail}")
@@ -70,14 +96,18 @@ def main() -> None:
         f"{_share(warned, len(applied))} (seed {args.seed})"
     )
     print("\ncertain operators in minimal-edit form (on the verbatim source sentences):")
-    minimal = minimal_edit_outcomes(cases_dir=CASES_DIR, seed=args.seed)
+    figures["all operators: killed by errors"] = _share(killed, len(applied))
+    figures["all operators: killed by errors or warnings"] = _share(warned, len(applied))
+    minimal = minimal_edit_outcomes(cases_dir=cases_dir, seed=args.seed)
     for name in CERTAIN_OPERATORS:
         rows = [o for o in minimal if o.operator == name]
         caught = sum(o.killed for o in rows)
         print(f"{name:<18} {len(rows):>7} {_share(caught, len(rows)):>14}")
+        figures[f"minimal edit {name}: killed by errors"] = _share(caught, len(rows))
         for o in rows:
             if args.show_survivors and not o.killed:
                 print(f"  SURVIVED {o.case_id}: {o.detail}")
+    keep(__file__, args, figures, seed=args.seed, careful_judge=args.careful_judge)
 
 
 if __name__ == "__main__":

@@ -382,3 +382,16 @@ def test_an_output_that_cannot_be_written_keeps_every_result_in_the_named_ledger
     monkeypatch.setattr(_outputs.OutputWriter, "write", real_write)  # room again
     assert _corpus([str(folder), "-o", str(out)]) == 0
     assert len(server.requests) == sent and len(read_records(out)) == 6
+
+
+def test_the_checks_memory_of_finished_documents_is_cleared_but_not_the_lexicons() -> None:
+    from agentic_chunking.checks import _cached, _lexicon, clear_caches, find_duplicates
+
+    find_duplicates(["Alpha 1 is a fact.", "Alpha 1 is a fact indeed."])
+    assert _cached.tokens.cache_info().currsize > 0
+    _lexicon._groups()  # the lexicon, loaded once
+    assert _lexicon._groups.cache_info().currsize == 1
+    assert clear_caches() > 10
+    assert _cached.tokens.cache_info().currsize == 0
+    assert _lexicon._groups.cache_info().currsize == 1  # not loaded again
+    assert find_duplicates(["Alpha 1 is a fact.", "Alpha 1 is a fact indeed."])  # same answer

@@ -15,6 +15,7 @@ modality) is a warning with its kind; the judge's confirmation makes it an error
 (:mod:`agentic_chunking.judge._combine`).
 """
 
+from ._cached import clear_caches
 from ._coverage import Coverage, coverage, find_uncovered_sentences
 from ._domains import attribute_domain, find_mixed_domains
 from ._duplicates import DUPLICATE_KINDS, certainly_same_fact, contains, find_duplicates, same_fact
@@ -54,6 +55,7 @@ __all__ = [
     "Severity",
     "attribute_domain",
     "certainly_same_fact",
+    "clear_caches",
     "contains",
     "coverage",
     "find_duplicates",

@@ -34,3 +34,27 @@ def profile(text: str) -> Profile:
 def subject_stems(text: str) -> frozenset[str]:
     """:func:`._language.subject_stems`, remembered for ``CACHE_SIZE`` texts."""
     return _subject_stems(text)
+
+
+def clear_caches() -> int:
+    """Forget every text and word the checks' helpers remember (each ``lru_cache`` of the
+    checks' modules with room for more than one entry; the loaded lexicons and models,
+    cached once, are kept); return how many caches were cleared.
+
+    The helpers are pure, so answers stay the same; a caller that runs many independent
+    documents (the corpus layer) calls it between them, so that memory follows the
+    documents in flight, not the corpus. Safe while other threads run checks."""
+    import sys
+
+    cleared = 0
+    for name, module in list(sys.modules.items()):
+        if not name.startswith(__package__ + ".") or module is None:
+            continue
+        for value in list(vars(module).values()):
+            info = getattr(value, "cache_info", None)
+            if info is None or getattr(value, "__module__", None) != name:
+                continue
+            if (info().maxsize or 2) > 1:
+                value.cache_clear()
+                cleared += 1
+    return cleared

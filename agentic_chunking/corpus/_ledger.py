@@ -15,7 +15,8 @@ Batches submitted to a provider's batch API are kept too (``batches``), so a run
 while a batch is in flight re-attaches to it instead of paying for it again.
 
 Safe for concurrent use: one connection per ledger object, guarded by a lock, in WAL mode
-(``synchronous=NORMAL``: a commit survives a killed process) with a long busy timeout, so threads of one process and processes on one machine (Ray's
+(``synchronous=NORMAL``: a commit survives a killed process) with a long busy timeout,
+so threads of one process and processes on one machine (Ray's
 local workers) may write at once.
 """
 

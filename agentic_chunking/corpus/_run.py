@@ -8,7 +8,9 @@ threads here, the batch path, Ray's workers): it runs the pipeline's own
 ``chunk_corpus`` runs a corpus: documents stream in (at most ``window`` read ahead of the
 one being yielded), ``max_documents`` at once on threads, one shared client (so one
 ``RequestLimits`` gate for every request of the run) and one reply cache; results come out
-in input order whatever the concurrency. With a ``Ledger``, each finished document is
+in input order whatever the concurrency. Memory follows the documents in flight, not the
+corpus: the checks' memo caches, which hold the texts of finished documents, are cleared
+every FORGET_EVERY documents. With a ``Ledger``, each finished document is
 recorded as it finishes, and a document the ledger holds as done with the same input and
 settings is skipped (its records come from the ledger, no call is made). A configuration
 error (no key, a key rejected, an unknown model) stops the run at once: it is the run's
@@ -29,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from .._errors import ConfigurationError, ModelCallError
 from .._models import AgenticResponse, CallUsage
 from .._shown import redact, redact_data
+from ..checks import clear_caches
 from ..client import calls_cost_usd, parse_model
 from ..pipeline._cache import ReplyCache
 from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
@@ -45,6 +48,9 @@ from ._ledger import Ledger
 if TYPE_CHECKING:
     from ..client._providers import AnyClient
 
+FORGET_EVERY = 256
+"""Documents after which the checks' memo caches are cleared (``checks.clear_caches``): they
+hold the texts of finished documents, which no later document asks for."""
 RECORD_FORMAT = 1
 """The version of an output record's layout, part of the settings hash: a new layout redoes
 every document (from the reply cache, at no cost)."""
@@ -298,14 +304,23 @@ def chunk_corpus(
 
     pending: deque[tuple[CorpusDocument, Future[DocumentResult] | DocumentResult]] = deque()
     pool = ThreadPoolExecutor(max(1, max_documents), thread_name_prefix="corpus")
+    yielded = 0
+
+    def next_result() -> DocumentResult:
+        nonlocal yielded
+        yielded += 1
+        if yielded % FORGET_EVERY == 0:  # memory follows the documents in flight
+            clear_caches()
+        return _result(pending.popleft()[1])
+
     try:
         for document in documents:
             skipped = skipped_result(ledger, document, settings_sha256)
             pending.append((document, skipped if skipped else pool.submit(run, document)))
             while len(pending) > ahead or (pending and _ready(pending[0][1])):
-                yield _result(pending.popleft()[1])
+                yield next_result()
         while pending:
-            yield _result(pending.popleft()[1])
+            yield next_result()
     except BaseException:
         stop.set()
         pool.shutdown(wait=False, cancel_futures=True)
