@@ -17,7 +17,7 @@ reason. Asserted: the page renders, the verdict is computed, every case the adap
 do is not applicable (never an error of the checks, never a "case missing" line). The
 replies are hand-written (``reference``): nothing here measures a real model.
 
-    python benchmarks/bench_chunkers.py [--quick]
+    python benchmarks/bench_chunkers.py [--quick] [--json PATH]
 """
 
 from __future__ import annotations
@@ -43,6 +43,10 @@ from agentic_chunking.report._results import results_stem
 from agentic_chunking.suite import case_files
 from agentic_chunking.suite._loopback import LoopbackModel
 from agentic_chunking.testing import FakeChatCompletionsServer
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _results import add_options, cannot_run, keep
 
 ROOT = Path(__file__).resolve().parent.parent
 PIPELINE = "openai:loopback-pipeline"
@@ -181,8 +185,13 @@ def _subprocess(folder: Path, args: Sequence[str]) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--quick", action="store_true", help=f"only {', '.join(QUICK_CASES)}")
+    add_options(parser)
     args = parser.parse_args(argv)
+    try:
+        import langchain_openai  # noqa: F401  (the chain's chat model)
+    except ImportError:
+        cannot_run('langchain-openai is not installed: pip install -e ".[langchain-suite]"')
+    figures: dict[str, float | int | str] = {}
     with tempfile.TemporaryDirectory(prefix="bench-chunkers-") as tmp:
         folder = make_project(Path(tmp), QUICK_CASES if args.quick else None)
         outcome = record_and_compare(folder, _subprocess)
@@ -198,6 +207,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{label:9} {run.model}: {json.dumps(counts)}; {calls} model calls for "
                 f"{cases} cases run ({calls / max(cases, 1):.2f} a case)"
             )
+            figures |= {f"{label}: cases {o.replace('_', ' ')}": n for o, n in counts.items()}
+            figures[f"{label}: model calls a case run"] = round(calls / max(cases, 1), 2)
         (base_calls, base_cases), (calls, cases) = ran["pipeline"], ran["langchain"]
         ratio = (calls / max(cases, 1)) / max(base_calls / max(base_cases, 1), 1e-9)
         print(f"model calls a case run, langchain / pipeline: {ratio:.2f}x")
@@ -206,6 +217,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         for case_id, reason in sorted(outcome.not_applicable.items()):
             print(f"  {case_id} not applicable to the adapter: {reason}")
         print(f"report rendered ({outcome.page.stat().st_size} bytes)")
+        figures["model calls a case run, langchain / pipeline (x)"] = round(ratio, 2)
+        figures["verdict of langchain against the pipeline"] = outcome.verdict
+        figures["cases not applicable to langchain"] = ", ".join(sorted(outcome.not_applicable))
+    keep(__file__, args, figures, replies="hand-written reference replies, loopback server")
     return 0
 
 
