@@ -14,7 +14,7 @@ from agentic_chunking.checks import COVERAGE, ERROR, NO_INVENTION, SELF_CONTAINE
 from agentic_chunking.cli import EXIT_USAGE, main
 from agentic_chunking.judge import CHECK_NOT_RUN, read_judge_request
 from agentic_chunking.pipeline._prompts import load_prompt
-from agentic_chunking.testing import FakeMessagesServer, user_text
+from agentic_chunking.testing import FakeChatCompletionsServer, FakeMessagesServer, user_text
 
 KEY = "sk-ant-check-test-key"
 GOOD = [
@@ -234,6 +234,48 @@ def test_with_a_judge_model_the_judges_verdicts_are_taken_in(
     # Without --judge-model, no call and no judge finding.
     status, findings, _ = run_check([str(out), "--source", str(source)], capsys)
     assert status == 0 and findings["judge_model"] is None
+
+
+@pytest.mark.parametrize("via", ["--base-url", "OPENAI_BASE_URL"])
+def test_an_openai_judge_is_asked_through_its_base_url_with_no_key(
+    tmp_path: Path,
+    source: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    via: str,
+) -> None:
+    # Issue 32: `check --judge-model openai:M` asked for ANTHROPIC_API_KEY, then refused
+    # "the client given is for anthropic".
+    for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    out = write(tmp_path, "out.json", output(GOOD))
+    with FakeChatCompletionsServer(handler=_judge_finding_nothing_but(2)) as server:
+        argv = [str(out), "--source", str(source), "--judge-model", "openai:loopback-judge"]
+        if via == "--base-url":
+            argv += ["--base-url", server.base_url]
+        else:
+            monkeypatch.setenv("OPENAI_BASE_URL", server.base_url)
+        status, findings, err = run_check(argv, capsys)
+    assert [r.body["model"] for r in server.requests] == ["loopback-judge"], err
+    assert status == 1
+    assert [f["judge"] for f in errors_of(findings)] == ["raised"]
+    assert findings["judge_model"] == "openai:loopback-judge"
+
+
+def test_an_openai_judge_without_key_or_url_is_one_line_before_any_call(
+    tmp_path: Path,
+    source: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for name in ("ANTHROPIC_API_KEY", "OPENAI_API_KEY", "OPENAI_BASE_URL"):
+        monkeypatch.delenv(name, raising=False)
+    out = write(tmp_path, "out.json", output(GOOD))
+    argv = [str(out), "--source", str(source), "--judge-model", "openai:loopback-judge"]
+    status, findings, err = run_check(argv, capsys)
+    assert status == EXIT_USAGE and findings is None
+    assert len(err.strip().splitlines()) == 1
+    assert "OPENAI_API_KEY" in err and "ANTHROPIC_API_KEY" not in err
 
 
 # -- chunk --check ----------------------------------------------------------------------

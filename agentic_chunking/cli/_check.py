@@ -28,7 +28,7 @@ from ..adapters._convert import FROM_FORMATS
 from ..judge import Judgement
 from ._chunk import read_inputs
 from ._findings import read_output, report
-from ._io import check_output_path, model_id
+from ._io import add_base_url_option, check_output_path, model_id
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -62,8 +62,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--judge-model",
         metavar="M",
         type=model_id,
-        help="also ask the judge model M (needs --source, and ANTHROPIC_API_KEY)",
+        help="also ask the judge model M, of any provider (openai:NAME with --base-url or "
+        "OPENAI_BASE_URL); needs --source, and the provider's key (ANTHROPIC_API_KEY, "
+        "OPENAI_API_KEY; a local OpenAI-compatible server may need none)",
     )
+    add_base_url_option(parser, role="judge")
     parser.add_argument(
         "-o", "--output", type=Path, metavar="FINDINGS", help="write the findings JSON here"
     )
@@ -91,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         check_output_path(target, inputs=sources, option=option)
     judgement = None
     if args.judge_model is not None and inputs is not None and response.chunks:
-        judgement = _judge(inputs, response, args.judge_model)
+        judgement = _judge(inputs, response, args.judge_model, base_url=args.base_url)
     return report(
         response,
         inputs,
@@ -111,9 +114,19 @@ def page_beside(findings: Path | None) -> Path | None:
     return findings.with_suffix(".html")
 
 
-def _judge(inputs: Sequence[AgenticChunkInput], response: AgenticResponse, model: str) -> Judgement:
-    from ..client import make_client
+def _judge(
+    inputs: Sequence[AgenticChunkInput],
+    response: AgenticResponse,
+    model: str,
+    *,
+    base_url: str | None,
+) -> Judgement:
+    """The judge ``model``'s verdicts, through its provider's client (``base_url`` replaces
+    that provider's base URL); a missing key or bad setting is refused before any call."""
+    from ..client import ModelClient, parse_model
     from ..judge import run_judge
 
-    with make_client() as client:
+    urls = {parse_model(model).provider: base_url} if base_url else None
+    with ModelClient(base_urls=urls) as client:
+        client.ready(model)
         return run_judge(inputs, response, client=client, model=model)

@@ -31,12 +31,10 @@ from .._errors import ConfigurationError, InputError, ModelCallError
 from .._models import AgenticChunkInput, AgenticResponse
 from .._shown import redact, redact_data
 from ..client import (
-    BASE_URL_ENV_VAR,
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
     MAX_TIMEOUT_S,
     MODEL_ENV_VAR,
-    OPENAI_BASE_URL_ENV_VAR,
     TIMEOUT_ENV_VAR,
     deprecation_notice,
     resolve_model,
@@ -54,6 +52,7 @@ from ..pipeline._run import (
 )
 from ._findings import check_after_chunk, check_paths
 from ._io import (
+    add_base_url_option,
     cannot_write_in,
     check_output_path,
     int_at_least,
@@ -109,13 +108,7 @@ def add_model_options(
             metavar="N",
             help=f"max_tokens of the {stage} call(s) (default {default})",
         )
-    parser.add_argument(
-        "--base-url",
-        metavar="URL",
-        help=f"the API of the model's provider (default ${BASE_URL_ENV_VAR}, or "
-        f"${OPENAI_BASE_URL_ENV_VAR} for an openai: model), e.g. http://localhost:11434/v1 "
-        "for Ollama with --model openai:qwen2.5:7b",
-    )
+    add_base_url_option(parser, role="pipeline")
     parser.add_argument(
         "--timeout",
         type=_seconds,

@@ -180,3 +180,18 @@ def int_at_least(least: int) -> Callable[[str], int]:
         return number
 
     return parse
+
+
+def add_base_url_option(parser: argparse.ArgumentParser, *, role: str) -> None:
+    """Add ``--base-url URL``: the API of the provider of the ``role`` model (the option's
+    default is that provider's variable)."""
+    from ..client import BASE_URL_ENV_VAR, OPENAI_BASE_URL_ENV_VAR
+
+    option = "--judge-model" if role == "judge" else "--model"
+    parser.add_argument(
+        "--base-url",
+        metavar="URL",
+        help=f"the API of the {role} model's provider (default ${BASE_URL_ENV_VAR}, or "
+        f"${OPENAI_BASE_URL_ENV_VAR} for an openai: model), e.g. http://localhost:11434/v1 "
+        f"for Ollama with {option} openai:qwen2.5:7b",
+    )

@@ -13,7 +13,10 @@ lines a person reads and a CI job counts (``Change``):
   still count its sentence covered;
 - ``flagged rewording``: a proposition reworded so that a negation, a number or a name
   changed, when no new finding names it already (then the flags go on that line);
-- ``resolved``: base findings that are gone, one line per proposition (shown below).
+- ``resolved``: base findings that are gone, one line per proposition (shown below);
+  never findings that went with a dropped fact (their proposition is stated nowhere in the
+  run, or their sentence is on a dropped-fact line): those are named on the fact's
+  ``dropped fact`` line instead, so a model that drops facts never reads as improved.
 
 A finding on a proposition that was only reworded, or whose reason alone changed, with
 the same rule, kind and severity on both sides, is the same finding carried over: neither
@@ -33,6 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..checks import NO_INVENTION
 from ._diff import CaseDiff, PropositionPair, propositions_of
 from ._records import FindingRecord
 from ._results import CaseResult
@@ -354,10 +358,55 @@ def case_changes(
         changes.append(
             Change("new error", "error", diff.case_id, diff.label, (CASE_RULE,), "", reason)
         )
-    resolved = [
-        _line(RESOLVED, group, diff, _source(before), None) for group in _grouped(gone).values()
-    ]
+    resolved = []
+    for subject, group in _grouped(gone).items():
+        if _went_with_a_dropped_fact(subject, group, diff, changes):
+            changes = _listed_as_dropped(changes, subject, group, diff)
+        else:
+            resolved.append(_line(RESOLVED, group, diff, _source(before), None))
     return changes, resolved
+
+
+def _went_with_a_dropped_fact(
+    subject: str, group: list[FindingRecord], diff: CaseDiff, changes: list[Change]
+) -> bool:
+    """Whether base findings on the proposition ``subject`` are gone only because its fact
+    went: the run states it nowhere (dropped, and not within another proposition), or its
+    sentence is on a dropped-fact line. A proposition the source never stated (a
+    ``no_invention`` finding on it) going is a real fix: resolved."""
+    if not group[0].proposition or any(f.rule == NO_INVENTION for f in group):
+        return False
+    stated = [p.after for p in diff.propositions if p.after]
+    dropped = any(p.status == "dropped" and p.before == subject for p in diff.propositions)
+    if dropped and not any(_similar(subject, other) >= STATED_WITHIN for other in stated):
+        return True
+    sentences = {f.source_sentence for f in group if f.source_sentence}
+    return any(c.category == "dropped fact" and c.text in sentences for c in changes)
+
+
+def _listed_as_dropped(
+    changes: list[Change], subject: str, group: list[FindingRecord], diff: CaseDiff
+) -> list[Change]:
+    """``changes`` with the base findings on ``subject`` named on its dropped-fact line (a
+    new dropped-fact line when it has none): gone with the fact, never resolved."""
+    rules = tuple(dict.fromkeys(f.rule for f in group))
+    note = f"its base finding(s) ({', '.join(rules)}) went with it: dropped, not resolved"
+    for index, change in enumerate(changes):
+        if change.category == "dropped fact" and (
+            change.text == subject or _similar(subject, change.text) >= SAME_SENTENCE
+        ):
+            changes[index] = replace(change, reason=f"{change.reason}; {note}")
+            return changes
+    line = Change(
+        "dropped fact",
+        "warning",
+        diff.case_id,
+        diff.label,
+        (COVERAGE_RULE,),
+        subject,
+        f"stated in the base; no proposition of this run states it; {note}",
+    )
+    return [*changes, line]
 
 
 def missing_case(case_id: str, label: str, where: str) -> Change:

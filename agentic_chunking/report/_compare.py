@@ -47,6 +47,7 @@ _CATEGORY_KEYS = {
     "flagged_rewordings": "flagged rewording",
 }
 _GOOD = {"passed": 0, "failed": 1, "error": 2}
+NOT_APPLICABLE = "not_applicable"
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,6 +269,15 @@ def column_labels(runs: Sequence[RunResults], baseline: RunResults | None) -> li
     return labels
 
 
+def _not_applicable_move(ref: CaseResult, new: CaseResult, column: Column) -> Move:
+    """The move of a case one of the runs cannot do: shown with the reason, never a line of
+    the list of what changed (the verdict compares what both runs did)."""
+    which = new if new.outcome == NOT_APPLICABLE else ref
+    run = column.label if which is new else "the base"
+    text = f"not applicable to {run}: {which.error}"
+    return Move("verdict", new.id, column.label, "change", text)
+
+
 def _verdict_move(ref: CaseResult, new: CaseResult, label: str) -> Move | None:
     flips = []
     for name, check in new.ordered_checks():
@@ -403,6 +413,9 @@ def compare_runs(runs: Sequence[RunResults], *, baseline: RunResults | None = No
                 if new is None:
                     changes.append(missing_case(case_id, column.label, where))
                 continue
+            if NOT_APPLICABLE in (ref.outcome, new.outcome):
+                moves.append(_not_applicable_move(ref, new, column))
+                continue  # neither side's lines: what one run cannot do is no change
             verdict = _verdict_move(ref, new, column.label)
             moves += [verdict] if verdict else []
             moves += _count_moves(ref, new, column.label)

@@ -14,8 +14,9 @@ from .._errors import InputError
 from .._models import AgenticResponse
 
 SCHEMA = "agentic-chunking-results/1"
-#: Substance verdicts of a case: ``error`` means the case could not run at all.
-OUTCOMES = ("passed", "failed", "error")
+#: Substance verdicts of a case: ``error`` means the case could not run at all;
+#: ``not_applicable`` that the chunker run cannot do it (the reason in the case's ``error``).
+OUTCOMES = ("passed", "failed", "error", "not_applicable")
 #: Where the replies came from: hand-written (``reference``) or a live model (``recorded``).
 REPLY_KINDS = ("reference", "recorded")
 #: Display order of the known checks; other check names follow in sorted order.

@@ -43,7 +43,8 @@ class CaseResult:
     """What one case of the suite gave: its substance verdict and everything behind it.
 
     ``outcome`` is ``passed``, ``failed`` (a substance check or an expected error failed)
-    or ``error`` (the case could not run; ``error`` says why). ``response`` is None when
+    ``error`` (the case could not run; ``error`` says why) or ``not_applicable`` (the
+    chunker under test cannot do this case; ``error`` says why). ``response`` is None when
     the pipeline raised instead of answering. ``judged_at`` (ISO time of the run that
     judged it) and ``cassette_set`` (the cassettes it was judged from) travel with the
     case, since a results file merges cases of several runs (``record_run``). ``usage``
@@ -413,6 +414,20 @@ def results_stem(model: str, *, judged: bool = True) -> str:
     return f"results-{model_slug(model)}{'' if judged else UNJUDGED_SUFFIX}"
 
 
+_RESULTS_NAME = re.compile(r"results-(?P<model>.+?)(?P<unjudged>-unjudged)?\.json")
+
+
+def by_model_name(path: Path) -> Path:
+    """``path``, or, when it does not exist and names a model by its id, the results file
+    the suite writes for that model (``results_stem``) if that one exists."""
+    named = _RESULTS_NAME.fullmatch(path.name)
+    if path.exists() or named is None:
+        return path
+    stem = results_stem(named["model"], judged=named["unjudged"] is None)
+    written = path.with_name(f"{stem}.json")
+    return written if written.exists() else path
+
+
 def write_results(run: RunResults, reports_dir: Path, *, judged: bool = True) -> Path:
     """Write ``results-<model>.json`` (``results_stem``) in ``reports_dir``; return its path.
 
@@ -490,8 +505,13 @@ def record_run(run: RunResults, reports_dir: Path, *, judged: bool = True) -> Ru
 
 
 def load_results(path: Path | str) -> RunResults:
-    """Read a results file; InputError (naming the file) when it is missing or invalid."""
-    path = Path(path)
+    """Read a results file; InputError (naming the file) when it is missing or invalid.
+
+    A results file named by its model's id (``reports/results-openai:M.json``, as a script
+    writes ``results-"$MODEL".json``) that does not exist is read from the name the suite
+    gives it (``results_stem``: ``results-openai--M.json``) when that one exists.
+    """
+    path = by_model_name(Path(path))
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:

@@ -15,7 +15,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from .._errors import InputError
 from ._records import SCHEMA
@@ -103,9 +110,18 @@ class _ResponseUsage(_Record):
 
 
 class _Extracted(_Record):
+    """One batch's extraction: ``ChunkIds`` as written now, ``ChunkId`` in older files."""
+
     Batch: int
-    ChunkId: str
+    ChunkId: str | None = None
+    ChunkIds: list[str] | None = Field(default=None, min_length=1)
     Propositions: list[str] = []
+
+    @model_validator(mode="after")
+    def _named_chunks(self) -> _Extracted:
+        if self.ChunkId is None and self.ChunkIds is None:
+            raise ValueError("the field 'ChunkIds' is missing")
+        return self
 
 
 class _Warning(_Record):
@@ -137,7 +153,7 @@ class _Case(_Record):
     name: str = ""
     category: str = ""
     description: str = ""
-    outcome: Literal["passed", "failed", "error"] = "passed"
+    outcome: Literal["passed", "failed", "error", "not_applicable"] = "passed"
     error: str | None = None
     expected_error: list[str] | None = None
     checks: dict[str, _Check] | None = None

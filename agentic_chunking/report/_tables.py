@@ -85,6 +85,7 @@ def totals(frame: pd.DataFrame) -> dict[str, Any]:
         "passed": int(outcomes.get("passed", 0)),
         "failed": int(outcomes.get("failed", 0)),
         "error": int(outcomes.get("error", 0)),
+        "not_applicable": int(outcomes.get("not_applicable", 0)),
         "deviating": int(frame["deviates"].sum()),
     }
     for key in ("input_tokens", "output_tokens", "calls", *METRICS):

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import CassetteError
+from ..client import ANTHROPIC, OPENAI, ModelRef
 from ._cassettes import rerecord_command
 
 
@@ -47,8 +48,12 @@ request does (extraction opens with ``<text>``, grouping with ``<propositions>``
 
 
 def recorded_judge_models(path: Path) -> set[str]:
-    """The model of every judge request recorded in the cassette at ``path``; empty when it
-    holds none (a case the judge skips) or cannot be read (``check_cassette`` says why)."""
+    """The canonical id (``parse_model``'s: ``openai:judge`` for a Chat Completions request,
+    a bare id for a Messages request) of the model of every judge request recorded in the
+    cassette at ``path``; empty when it holds none (a case the judge skips) or cannot be
+    read (``check_cassette`` says why). A request is the judge's when its first message
+    that is not the system prompt opens with ``JUDGE_MESSAGE_START``, on either wire format.
+    """
     try:
         from vcr.serialize import deserialize
         from vcr.serializers import yamlserializer
@@ -59,13 +64,30 @@ def recorded_judge_models(path: Path) -> set[str]:
     models: set[str] = set()
     for request in requests:
         body = _json_body(request.body)
-        messages = body.get("messages") or [{}]
-        first = messages[0].get("content") if isinstance(messages[0], dict) else None
-        if isinstance(first, list):
-            first = "".join(str(b.get("text", "")) for b in first if isinstance(b, dict))
-        if isinstance(first, str) and first.startswith(JUDGE_MESSAGE_START):
-            models.add(str(body.get("model", "")))
+        if _first_user_text(body).startswith(JUDGE_MESSAGE_START) and body.get("model"):
+            models.add(_model_id(str(body["model"]), str(getattr(request, "path", ""))))
     return models
+
+
+CHAT_COMPLETIONS_PATH = "/chat/completions"
+"""How an OpenAI-compatible request's path ends; a Messages request's ends ``/messages``."""
+
+
+def _model_id(name: str, path: str) -> str:
+    """The canonical id of the model ``name`` a request to ``path`` asked for."""
+    provider = OPENAI if path.rstrip("/").endswith(CHAT_COMPLETIONS_PATH) else ANTHROPIC
+    return ModelRef(provider, name).id
+
+
+def _first_user_text(body: dict[str, Any]) -> str:
+    """The text of the first message that is not the system prompt (an OpenAI-compatible
+    body carries its system prompt as the first message; a Messages body apart)."""
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    first = next((m for m in messages if m.get("role") != "system"), {})
+    content = first.get("content")
+    if isinstance(content, list):
+        return "".join(str(b.get("text", "")) for b in content if isinstance(b, dict))
+    return content if isinstance(content, str) else ""
 
 
 def _json_body(raw: Any) -> dict[str, Any]:

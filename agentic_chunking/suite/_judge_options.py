@@ -6,7 +6,7 @@ Kept apart from ``plugin.py`` so the judge's wiring is one small module.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,63 @@ def judge_model_given(config: pytest.Config, model: str) -> bool:
     if (config.getoption("--judge-model") or "").strip():
         return True
     return model != REFERENCE_MODEL and bool(os.environ.get(JUDGE_MODEL_ENV_VAR, "").strip())
+
+
+def judge_given_by(config: pytest.Config, model: str) -> str | None:
+    """How the run's judge model was asked for (``--judge-model``, or the variable), None
+    when it was left to the default."""
+    if (config.getoption("--judge-model") or "").strip():
+        return "--judge-model"
+    if judge_model_given(config, model):
+        return f"${JUDGE_MODEL_ENV_VAR}"
+    return None
+
+
+def replay_judge(
+    held: Mapping[str, Sequence[str]],
+    *,
+    judge_model: str,
+    given_by: str | None,
+    model: str,
+    cassettes: Path,
+) -> str:
+    """The judge a replay runs with, from ``held`` (judge model -> the selected cases whose
+    cassettes it judged, every provider's id canonical): the cassettes' one judge when the
+    run did not ask for one, ``judge_model`` when they hold it or hold none.
+
+    Raises pytest.UsageError, in one line naming both judges and the command that replays
+    the cassettes, for cassettes that hold two judges, or one other than the one asked for.
+    """
+    if not held or set(held) == {judge_model}:
+        return judge_model
+    if len(held) == 1 and given_by is None:
+        return next(iter(held))
+    where = "; ".join(
+        f"{judge!r} judged {', '.join(cases[:5])}{' ...' if len(cases) > 5 else ''}"
+        for judge, cases in sorted(held.items())
+    )
+    command = f"pytest tests/test_cases.py --model {model}"
+    if len(held) > 1:
+        replay = " and ".join(
+            f'`{command} --judge-model {judge} -k "{" or ".join(cases)}"`'
+            for judge, cases in sorted(held.items())
+        )
+        raise pytest.UsageError(
+            f"the cassettes in {cassettes} hold {len(held)} judge models ({where}), and one "
+            f"run compares its cases under one judge: replay each judge's cases apart with "
+            f"{replay}, or re-record the others with one judge (paid: --record --model "
+            f"{model} --judge-model {sorted(held)[0]}). No case was run and no results file "
+            "was changed"
+        )
+    (recorded,) = held
+    raise pytest.UsageError(
+        f"{given_by} asks for the judge {judge_model!r}, but the cassettes in {cassettes} "
+        f"were judged by {recorded!r} ({where}): replay them with `{command} --judge-model "
+        f"{recorded}` (or leave {given_by} out: replay reads the judge from the cassettes), "
+        f"or skip the judge with --no-judge; judging them with {judge_model!r} needs a paid "
+        f"re-record (--record --judge-model {judge_model}). No case was run and no results "
+        "file was changed"
+    )
 
 
 def calibration_for(

@@ -68,6 +68,7 @@ from ..client import (
     DEFAULT_JUDGE_MODEL,
     DEFAULT_MODEL,
     MODEL_ENV_VAR,
+    OPENAI,
     ModelClient,
     deprecation_notice,
     missing_credentials,
@@ -90,11 +91,21 @@ from ._cases import load_case
 from ._cassette_check import check_cassette, recorded_judge_models
 from ._cassettes import StagedPersister, cassette_dir, cassette_path
 from ._cassettes import vcr_config as suite_vcr_config
+from ._chunkers import (
+    NOT_APPLICABLE,
+    Chunker,
+    configured_chunker,
+    load_chunker,
+    replay_keys,
+    run_chunker_case,
+    run_id,
+)
 from ._judge_options import (
     add_judge_options,
     calibration_for,
     configured_judge_model,
-    judge_model_given,
+    judge_given_by,
+    replay_judge,
 )
 from ._replies import REFERENCE_MODEL, is_reference
 from ._runner import failure_message, run_case
@@ -141,6 +152,12 @@ class SuiteSession:
     exit_status: int | None = None
     terminated: bool = False
     sigterm_before: Any = None
+    judge_from_cassettes: bool = False
+    """Whether the replay's judge model was read from the selected cassettes."""
+    base_url: str | None = None
+    """``--base-url``: the API of the model's provider while recording."""
+    chunker: Chunker | None = None
+    """``--chunker``: the chunker run instead of our pipeline (``model`` is then its run id)."""
 
     @property
     def replies(self) -> str:
@@ -169,6 +186,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "(openai:M in cassettes/openai--M/) "
         f"(default: '{REFERENCE_MODEL}' to replay; ${MODEL_ENV_VAR} or {DEFAULT_MODEL} "
         "to record)",
+    )
+    group.addoption(
+        "--chunker",
+        default=None,
+        metavar="MODULE:CALLABLE",
+        help="run the cases through this chunker instead of our pipeline (default: chunker "
+        "under [tool.agentic-chunking] in pyproject.toml); its calls go in "
+        "cassettes/<chunker-name>--<model>/, its results in results-<chunker-name>--<model>.json",
+    )
+    group.addoption(
+        "--base-url",
+        default=None,
+        metavar="URL",
+        help="with --record: the API of the model's provider (default $ANTHROPIC_BASE_URL, or "
+        "$OPENAI_BASE_URL for an openai: model), also used by a judge of the same provider; "
+        "a replay calls no API and ignores it",
     )
     group.addoption(
         "--max-concurrency",
@@ -211,7 +244,10 @@ def pytest_configure(config: pytest.Config) -> None:
             )
     record = bool(config.getoption("--record"))
     model = _canonical(config.getoption("--model"))
-    if record:
+    chunker = _chunker(config)
+    if chunker is not None:
+        model = run_id(chunker, model)  # the run's name: <chunker-name>--<model>
+    elif record:
         model = model or _canonical(os.environ.get(MODEL_ENV_VAR, "")) or DEFAULT_MODEL
     concurrency = int(config.getoption("--max-concurrency"))
     if concurrency < 1:
@@ -225,8 +261,11 @@ def pytest_configure(config: pytest.Config) -> None:
             "e.g. reports/results-<model>.json of the release you trust)"
         )
     judge_model = configured_judge_model(config, model or REFERENCE_MODEL)
+    base_url = (config.getoption("--base-url") or "").strip() or None
     if record:
-        _check_record_settings(model or DEFAULT_MODEL, judge_model)
+        _check_record_settings(
+            model or DEFAULT_MODEL, judge_model, base_url, chunker=chunker is not None
+        )
     config.stash[_SESSION] = suite = SuiteSession(
         model=model or REFERENCE_MODEL,
         record=record,
@@ -240,9 +279,27 @@ def pytest_configure(config: pytest.Config) -> None:
         root=root,
         baseline_run=_read_baseline(baseline),
         fail_on_new=fail_on_new,
+        base_url=base_url,
+        chunker=chunker,
     )
     _terminate_like_ctrl_c(suite)
     config.pluginmanager.register(_Interrupts(suite), "agentic-chunking-interrupts")
+
+
+def _chunker(config: pytest.Config) -> Chunker | None:
+    """``--chunker`` (or pyproject's), imported before any case; a usage error in one line
+    when it cannot be. In replay, a provider key that is not set is set to a dummy for the
+    session first (``replay_keys``): a chunker builds its own clients, and replay needs no
+    key."""
+    try:
+        spec = configured_chunker(config.getoption("--chunker"), config.rootpath)
+        if spec is None:
+            return None
+        if not config.getoption("--record"):
+            config.add_cleanup(replay_keys())
+        return load_chunker(spec, config.rootpath)
+    except ConfigurationError as error:
+        raise pytest.UsageError(str(error)) from None
 
 
 def _read_baseline(baseline: str | None) -> RunResults | None:
@@ -302,9 +359,13 @@ def _canonical(model: str | None) -> str | None:
         raise pytest.UsageError(f"--model: {error}") from None
 
 
-def _check_record_settings(model: str, judge_model: str | None) -> None:
-    """Refuse --record, before any case, without the key (or base URL) each provider of
-    the run needs, or for the hand-written reference set."""
+def _check_record_settings(
+    model: str, judge_model: str | None, base_url: str | None, *, chunker: bool = False
+) -> None:
+    """Refuse --record, before any case, without the key (or base URL: ``base_url`` is the
+    model's provider's) each provider of the run needs, or for the hand-written reference
+    set. A ``chunker`` run's own calls go through its own clients: only its judge is
+    checked."""
     if is_reference(model):
         raise pytest.UsageError(
             f"the '{REFERENCE_MODEL}' cassettes hold hand-written replies and are not "
@@ -312,8 +373,10 @@ def _check_record_settings(model: str, judge_model: str | None) -> None:
             "`python -m agentic_chunking.suite rebuild-reference`, or pass --model"
         )
     for name, role in ((model, "model"), (judge_model, "judge model")):
-        if name is None or is_reference(name):
+        if name is None or is_reference(name) or (chunker and role == "model"):
             continue
+        if parse_model(name).provider == OPENAI and _base_url_of(name, model, base_url):
+            continue  # --base-url names a server that may need no key, as OPENAI_BASE_URL
         try:  # a key of the wrong shape is refused before any call, never echoed
             missing = missing_credentials(name)
         except ConfigurationError as error:
@@ -325,6 +388,13 @@ def _check_record_settings(model: str, judge_model: str | None) -> None:
                 f"is {name!r}{other}. Plain `pytest` replays the recorded cassettes and needs "
                 "no key."
             )
+
+
+def _base_url_of(name: str, model: str, base_url: str | None) -> str | None:
+    """``--base-url`` when ``name`` is on the provider of the run's ``model``, else None."""
+    if base_url is None or parse_model(name).provider != parse_model(model).provider:
+        return None
+    return base_url
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -349,12 +419,14 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         path = cassette_path(suite.cassette_root, suite.model, case_id)
         for judge in sorted(recorded_judge_models(path)):
             held.setdefault(judge, []).append(case_id)
-    if not held or set(held) == {suite.judge_model}:
-        return
-    if len(held) == 1 and not judge_model_given(session.config, suite.model):
-        suite.judge_model = next(iter(held))
-        return
-    raise pytest.UsageError(_judge_mismatch(suite, held))
+    suite.judge_model = replay_judge(
+        held,
+        judge_model=suite.judge_model,
+        given_by=judge_given_by(session.config, suite.model),
+        model=suite.model,
+        cassettes=cassette_dir(suite.cassette_root, suite.model),
+    )
+    suite.judge_from_cassettes = bool(held)
 
 
 def _case_id(item: pytest.Item) -> str | None:
@@ -372,6 +444,8 @@ def _refuse_a_model_never_recorded(suite: SuiteSession, selected: list[str]) -> 
     cassette fails that case, with the command that records it."""
     root = suite.cassette_root
     folder = cassette_dir(root, suite.model)
+    if suite.chunker is not None:
+        return  # a chunker that calls no model needs no cassette: a missing one is per case
     if not selected or (folder.is_dir() and any(folder.glob("*.yaml"))):
         return  # a recorded model: a missing cassette is its case's own failure
     recorded = sorted(p.name for p in root.iterdir() if p.is_dir()) if root.is_dir() else []
@@ -384,26 +458,6 @@ def _refuse_a_model_never_recorded(suite: SuiteSession, selected: list[str]) -> 
         f"recorded model with --model, or record this one (paid, needs a key): pytest "
         f"tests/test_cases.py --record --model {suite.model}. No case was run and no "
         "results file was changed"
-    )
-
-
-def _judge_mismatch(suite: SuiteSession, held: dict[str, list[str]]) -> str:
-    """Which judge the cassettes hold, and the commands that replay or re-record them."""
-    where = cassette_dir(suite.cassette_root, suite.model)
-    holds = "; ".join(
-        f"{judge!r} judged {', '.join(cases[:5])}{' ...' if len(cases) > 5 else ''}"
-        for judge, cases in sorted(held.items())
-    )
-    replay = " or ".join(
-        f"`pytest tests/test_cases.py --model {suite.model} --judge-model {judge}`"
-        for judge in sorted(held)
-    )
-    return (
-        f"the cassettes in {where} were judged by another judge model than this run's "
-        f"{suite.judge_model!r} ({holds}). Replay them with {replay} (add -k to pick the "
-        f"cases of one judge), or skip the judge with --no-judge; judging them with "
-        f"{suite.judge_model!r} needs a paid re-record (--record --judge-model "
-        f"{suite.judge_model}). No case was run and no results file was changed"
     )
 
 
@@ -446,7 +500,12 @@ def default_cassette_name(request: pytest.FixtureRequest) -> str:
 def suite_client(suite_session: SuiteSession) -> Iterator[AnyClient]:
     """A live client under --record (each provider's from its variables); in replay one
     with a dummy key for every provider and no retries."""
-    client = ModelClient() if suite_session.record else ModelClient.for_replay()
+    if suite_session.record:
+        model = suite_session.model
+        url = suite_session.base_url
+        client = ModelClient(base_urls={parse_model(model).provider: url} if url else None)
+    else:
+        client = ModelClient.for_replay()
     with client:
         yield client
 
@@ -468,6 +527,8 @@ def run_suite_case(
         path = cassette_path(suite_session.cassette_root, suite_session.model, case_id)
         try:
             case = load_case(suite_session.cases_dir / f"{case_id}.yaml")
+            if suite_session.chunker is not None:
+                return _chunker_case(suite_session, suite_client, case, path)
             result = run_case(
                 case,
                 client=suite_client,
@@ -489,6 +550,24 @@ def run_suite_case(
         pytest.fail(problem, pytrace=False)  # outside `except`: the message shows once
 
     return run
+
+
+def _chunker_case(suite: SuiteSession, client: AnyClient, case: Any, path: Path) -> CaseResult:
+    """``case`` through the run's chunker; a case it cannot do is kept as not applicable
+    and skipped with the reason."""
+    assert suite.chunker is not None
+    result = run_chunker_case(
+        case,
+        suite.chunker,
+        client=client,
+        run_model=suite.model,
+        cassette=path,
+        judge_model=suite.judge_model,
+    )
+    if result.outcome == NOT_APPLICABLE:  # no call was made: no cassette is written
+        suite.results[case.id] = _stamped(suite, result)
+        pytest.skip(f"not applicable: {result.error}")
+    return _keep(suite, result, path)
 
 
 def _against_baseline(suite: SuiteSession, result: CaseResult, node: pytest.Item) -> None:
@@ -775,6 +854,11 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
     grammar = parser_status()
     if not grammar.available:  # the lexicon rules ran alone: say so, never silently
         say(grammar.reason, yellow=True)
+    for chunker_line in chunker_lines(suite):
+        say(chunker_line)
+    if suite.judge_model is not None:
+        source = " (read from the cassettes)" if suite.judge_from_cassettes else ""
+        say(f"judge model: {suite.judge_model!r}{source}")
     for path in suite.persister.kept:
         say(f"cassette kept as it was (its run did not complete): {path}")
     if suite.comparison is not None:
@@ -805,6 +889,19 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         say(f"report not written: {suite.report_error}", red=True)
     for notice in sdk_notices(suite.model, suite.judge_model):
         say(f"note: {notice}", yellow=True)
+
+
+def chunker_lines(suite: SuiteSession) -> list[str]:
+    """The summary's lines on a chunker run: which chunker, and each case it cannot do."""
+    if suite.chunker is None:
+        return []
+    lines = [f"chunker: {suite.chunker.spec} (run {suite.model!r}, instead of our pipeline)"]
+    lines += [
+        f"  {case_id} not applicable: {result.error}"
+        for case_id, result in sorted(suite.results.items())
+        if result.outcome == NOT_APPLICABLE
+    ]
+    return lines
 
 
 def sdk_notices(model: str, judge_model: str | None) -> list[str]:
