@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 from .._errors import ConfigurationError, ModelCallError
 from .._models import CallUsage
-from .._shown import quote, remember_secret
+from .._shown import quote, remember_request, remember_secret
 from ._config import (
     API_KEY_ENV_VAR,
     BASE_URL_ENV_VAR,
@@ -88,13 +88,15 @@ def make_client(
     if url is not None:
         check_base_url(url)
     seconds = resolve_timeout(timeout)
-    return anthropic.Anthropic(
+    client = anthropic.Anthropic(
         api_key=key,
         base_url=url,
         max_retries=max_retries,
         timeout=anthropic.Timeout(seconds, connect=min(CONNECT_TIMEOUT_S, seconds)),
         http_client=offline_http_client() if offline else None,
     )
+    remember_request({**client.default_headers, **client.auth_headers}, client.base_url)
+    return client
 
 
 @dataclass(frozen=True, slots=True)

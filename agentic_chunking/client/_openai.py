@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._errors import ConfigurationError, ModelCallError
 from .._models import CallUsage
+from .._shown import remember_request
 from ._anthropic import ModelReply, _notify_while_waiting, _where
 from ._config import (
     CONNECT_TIMEOUT_S,
@@ -101,13 +102,15 @@ def make_openai_client(
             "(e.g. http://localhost:11434/v1 for Ollama)."
         )
     seconds = resolve_timeout(timeout)
-    return openai.OpenAI(
+    client = openai.OpenAI(
         api_key=key or NO_KEY,
         base_url=url or OPENAI_DEFAULT_BASE_URL,
         max_retries=max_retries,
         timeout=openai.Timeout(seconds, connect=min(CONNECT_TIMEOUT_S, seconds)),
         http_client=offline_http_client() if offline else None,
     )
+    remember_request({**client.default_headers, **client.auth_headers}, client.base_url)
+    return client
 
 
 def call_openai(

@@ -1,0 +1,195 @@
+"""Issue 33's fault trials (the third round), each pinned: no secret in any encoding, no
+paid reply lost, no input taken for what it is not, the first failure reported.
+
+Every live path runs against a server on 127.0.0.1 started here.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import threading
+from collections.abc import Callable
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+from agentic_chunking import _shown
+from agentic_chunking._shown import find_secrets, redact, redact_data
+from agentic_chunking.cli import main
+
+KEY = "sk-ant-round3-test-key-0123456789"
+PASSWORD = "hunter2-url-password"
+USER = "someone"
+Run = Callable[..., tuple[int, str, str]]
+
+
+@pytest.fixture(autouse=True)
+def _environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in (
+        "AGENTIC_CHUNKING_MODEL",
+        "AGENTIC_CHUNKING_TIMEOUT",
+        "ANTHROPIC_BASE_URL",
+        "OPENAI_BASE_URL",
+        "OPENAI_API_KEY",
+    ):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Run:
+    """``main([...])`` in-process: (exit status, stdout, stderr); never a traceback."""
+
+    def invoke(*argv: str | Path) -> tuple[int, str, str]:
+        status = main([str(a) for a in argv])
+        out, err = capsys.readouterr()
+        assert "Traceback" not in err
+        return status, out, err
+
+    return invoke
+
+
+def document(tmp_path: Path, paragraphs: int = 3, name: str = "doc.md") -> Path:
+    path = tmp_path / name
+    path.write_text("\n\n".join(f"Fact number {i} is true." for i in range(1, paragraphs + 1)))
+    return path
+
+
+# -- item 1: a secret in any encoding ---------------------------------------------------
+
+
+def _encodings(secret: str) -> list[str]:
+    raw = secret.encode()
+    return [
+        secret,
+        quote(secret, safe=""),
+        base64.b64encode(raw).decode(),
+        base64.urlsafe_b64encode(raw).decode().rstrip("="),
+        json.dumps(secret)[1:-1],
+    ]
+
+
+ECHOES: dict[str, Callable[[dict[str, str]], str]] = {
+    "authorization": lambda sent: sent["authorization"],
+    "basic-decoded": lambda sent: base64.b64decode(sent["authorization"][6:]).decode(),
+    "key-header": lambda sent: sent.get("x-api-key") or sent.get("x-key-echo", KEY),
+    **{
+        f"{name}-{number}": (lambda sent, form=form: form)
+        for name, secret in (("key", KEY), ("password", PASSWORD))
+        for number, form in enumerate(_encodings(secret))
+    },
+}
+"""What the server echoes: a header it was sent, or a planted secret in one encoding."""
+
+
+class _EchoServer:
+    """Answers every request with ``status`` and a body and a header that echo ``echo``
+    of the request's headers (all of them in headers too)."""
+
+    def __init__(self, status: int, echo: Callable[[dict[str, str]], str]) -> None:
+        self.seen: list[dict[str, str]] = []
+        outer = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def _answer(self) -> None:
+                self.rfile.read(int(self.headers.get("content-length") or 0))
+                sent = {k.lower(): v for k, v in self.headers.items()}
+                outer.seen.append(sent)
+                echoed = echo(sent)
+                body = json.dumps(
+                    {"type": "error", "error": {"type": "api_error", "message": f"no: {echoed}"}}
+                ).encode()
+                self.send_response(status)
+                self.send_header("content-type", "application/json")
+                self.send_header("x-should-retry", "false")
+                self.send_header("x-echo", echoed)
+                for name, value in sent.items():
+                    self.send_header(f"x-echo-{name}", value)
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            do_POST = do_GET = _answer
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.host = f"127.0.0.1:{self.httpd.server_address[1]}"
+
+    def __enter__(self) -> _EchoServer:
+        threading.Thread(target=self.httpd.serve_forever, args=(0.05,), daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def _scan(text: str) -> None:
+    assert find_secrets(text, also=[KEY, PASSWORD]) == [], text[:3000]
+    for secret in (KEY, PASSWORD, f"{USER}:{PASSWORD}"):
+        for form in _encodings(secret):
+            assert form not in text, (form, text[:3000])
+
+
+@pytest.mark.parametrize(
+    ("status_code", "echo"), [(401, name) for name in ECHOES] + [(500, "authorization")]
+)
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+def test_a_key_and_url_password_echoed_in_any_encoding_reach_nothing_written(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    run: Run,
+    status_code: int,
+    echo: str,
+    provider: str,
+) -> None:
+    out = tmp_path / "out.json"
+    with _EchoServer(status_code, ECHOES[echo]) as server:
+        url = f"http://{USER}:{PASSWORD}@{server.host}"
+        if provider == "openai":
+            monkeypatch.setenv("OPENAI_API_KEY", KEY)
+            monkeypatch.setenv("OPENAI_BASE_URL", url + "/v1")
+            model: tuple[str, ...] = ("--model", "openai:loopback-model")
+        else:
+            monkeypatch.setenv("ANTHROPIC_BASE_URL", url)
+            model = ()
+        status, stdout, err = run("chunk", document(tmp_path, 1), "-o", out, *model)
+    assert status in (2, 3), err
+    assert server.seen[0]["authorization"].startswith("Basic ")  # the URL's credentials
+    written = [p.read_text() for p in tmp_path.iterdir() if p.suffix == ".json"]
+    assert written, "a failure document was written"
+    assert "[redacted]" in err and all("[redacted]" in text for text in written)
+    _scan(stdout + err)
+    for text in written:
+        _scan(text)
+
+
+def test_redact_decodes_and_matches_basic_credentials_and_query_keys() -> None:
+    _shown.remember_request({"X-Custom-Token": "custom-token-value-0123"}, None)
+    basic = base64.b64encode(b"anyone:any-password").decode()
+    samples = {
+        f"Authorization: Basic {basic}": basic,
+        f"they said {basic} twice": basic,  # Basic credentials without the word
+        "GET /v1?api-key=abcdefgh123&token=zzzzzzzz9": "abcdefgh123",
+        "echo custom-token-value-0123": "custom-token-value-0123",
+        "percent " + quote("custom-token-value-0123/", safe=""): "custom-token",
+    }
+    for sample, secret in samples.items():
+        shown = redact(sample)
+        assert secret not in shown and "[redacted]" in shown, shown
+        assert find_secrets(shown) == []
+        assert find_secrets(sample) != []
+    plain = [
+        "the model 'claude-sonnet-4-6' was not found: check --model (HTTP 404)",
+        "Anthropic/Python 2.15.0 at /tmp/pytest-of-root/test_x0/out.failed.json",
+        "Propositions must be a list of strings; request_sha256 " + "0a" * 32,
+    ]
+    for text in plain:
+        assert redact(text) == text
+    assert redact_data({"k": [basic]}) == {"k": ["[redacted]"]}
