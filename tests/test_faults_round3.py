@@ -18,8 +18,13 @@ from urllib.parse import quote
 import pytest
 
 from agentic_chunking import _shown
+from agentic_chunking._models import CallUsage
 from agentic_chunking._shown import find_secrets, redact, redact_data
 from agentic_chunking.cli import main
+from agentic_chunking.client import ModelReply
+from agentic_chunking.pipeline._cache import ReplyCache
+from agentic_chunking.pipeline._prompts import load_prompt
+from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
 
 KEY = "sk-ant-round3-test-key-0123456789"
 PASSWORD = "hunter2-url-password"
@@ -193,3 +198,80 @@ def test_redact_decodes_and_matches_basic_credentials_and_query_keys() -> None:
     for text in plain:
         assert redact(text) == text
     assert redact_data({"k": [basic]}) == {"k": ["[redacted]"]}
+
+
+# -- item 4: the reply cache verifies each entry ----------------------------------------
+
+
+def echo_model(body: dict[str, Any]) -> FakeReply | str:
+    """Each paragraph of a batch becomes one proposition; the grouping puts all in one chunk."""
+    text = user_text(body)
+    if body["system"] == load_prompt("grouping").text:
+        facts = [line.split(". ", 1)[1] for line in text.splitlines()[1:-1]]
+        return json.dumps([{"category": "Everything", "facts": facts}])
+    return json.dumps(text.removeprefix("<text>\n").removesuffix("\n</text>").split("\n\n"))
+
+
+def _stored_reply(text: str = '["A."]') -> ModelReply:
+    usage = CallUsage("extraction", "m", 10, 2, "end_turn", 0.5, batch=1)
+    return ModelReply(text=text, stop_reason="end_turn", usage=usage)
+
+
+TAMPERINGS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "format": lambda entry: {**entry, "format": 99},
+    "request-hash": lambda entry: {**entry, "request_sha256": "0" * 64},
+    "reply-text": lambda entry: {**entry, "text": '["Forged."]'},
+    "usage": lambda entry: {**entry, "usage": {**entry["usage"], "output_tokens": 1}},
+    "no-checksum": lambda entry: {k: v for k, v in entry.items() if k != "reply_sha256"},
+    "not-an-object": lambda entry: [entry],  # type: ignore[dict-item,return-value]
+}
+
+
+@pytest.mark.parametrize("tampering", TAMPERINGS)
+def test_a_cache_entry_that_fails_verification_is_ignored_and_counted(
+    tmp_path: Path, tampering: str
+) -> None:
+    ReplyCache(tmp_path, read=False).put("k1", _stored_reply())
+    entry = json.loads((tmp_path / "k1.json").read_text())
+    assert ReplyCache(tmp_path, read=True).get("k1", stage="extraction", batch=1) is not None
+    (tmp_path / "k1.json").write_text(json.dumps(TAMPERINGS[tampering](entry)))
+    cache = ReplyCache(tmp_path, read=True)
+    assert cache.get("k1", stage="extraction", batch=1) is None
+    assert (cache.hits, len(cache.rejected)) == (0, 1) and "k1.json" in cache.rejected[0]
+
+
+def test_a_whole_entry_under_another_name_is_not_served(tmp_path: Path) -> None:
+    ReplyCache(tmp_path, read=False).put("k1", _stored_reply())
+    (tmp_path / "k2.json").write_text((tmp_path / "k1.json").read_text())
+    cache = ReplyCache(tmp_path, read=True)
+    assert cache.get("k2", stage="extraction", batch=1) is None
+    assert cache.rejected == ["k2.json: its request hash does not match its name"]
+    assert cache.get("k1", stage="extraction", batch=1) is not None and cache.hits == 1
+    assert cache.get("k3", stage="extraction", batch=1) is None  # a miss is not a rejection
+    assert len(cache.rejected) == 1
+
+
+def test_resume_pays_again_for_a_forged_entry_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    out = tmp_path / "out.json"
+    source = document(tmp_path, 3)
+    with FakeMessagesServer(handler=echo_model) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        assert run("chunk", source, "-o", out)[0] == 0
+        paid = len(server.requests)
+        entries = sorted((tmp_path / "out.replies").glob("*.json"))
+        assert len(entries) == paid >= 2
+        for path in entries:  # forge every reply: another text, the old checksum
+            entry = json.loads(path.read_text())
+            if entry["text"].startswith("["):
+                entry["text"] = entry["text"].replace("Fact number", "Forged number")
+            else:
+                entry["format"] = 99
+            path.write_text(json.dumps(entry))
+        status, _, err = run("chunk", source, "-o", out, "--resume")
+    assert status == 0, err
+    assert len(server.requests) == 2 * paid  # each forged entry was sent again
+    assert "Forged" not in out.read_text()
+    assert f"warning: {paid} entries of the reply cache" in err
+    assert "failed verification and were ignored" in err

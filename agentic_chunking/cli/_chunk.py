@@ -259,6 +259,7 @@ def run(args: argparse.Namespace) -> int:
         raise
     finally:
         display.close()
+        _say_rejected(cache)
         _say_unkept(cache)
         if fresh_cache and not cache.stored:
             _remove_if_empty(cache.directory)  # a run stopped before any reply: no litter
@@ -283,6 +284,16 @@ def _say_unkept(cache: ReplyCache) -> None:
         _say(
             f"warning: {len(cache.failures)} model replies could not be kept in "
             f"{cache.directory} ({cache.failures[0]}); --resume would send them again"
+        )
+
+
+def _say_rejected(cache: ReplyCache) -> None:
+    """Cache entries that failed verification were not served: say how many, and why."""
+    if cache.rejected:
+        _say(
+            f"warning: {len(cache.rejected)} entries of the reply cache {cache.directory} "
+            f"failed verification and were ignored (first: {cache.rejected[0]}); their "
+            "requests were sent again"
         )
 
 

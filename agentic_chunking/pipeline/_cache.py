@@ -11,6 +11,12 @@ with the reason, for the caller to report. With ``read``
 (``chunk --resume``) a request already answered is served from the directory and marked
 ``cached`` in its CallUsage, with the tokens it cost when it was paid for; without it the
 cache is only written. An unreadable file is a miss (and is overwritten), never an error.
+
+Every entry is verified before it is served: its ``format`` must be FORMAT, its
+``request_sha256`` must be the key it is looked up by and the name it is stored under, and
+its ``reply_sha256`` must be the SHA-256 of the reply it holds (text, stop reason, usage).
+An entry that fails is never served: the request is sent again (and the entry
+overwritten), and it is counted in ``rejected`` with the reason, for the caller to report.
 """
 
 from __future__ import annotations
@@ -46,12 +52,34 @@ def request_key(
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def reply_digest(text: object, stop_reason: object, usage: object) -> str:
+    """The hex SHA-256 of a stored reply's content: its text, stop reason and usage."""
+    payload = {"text": text, "stop_reason": stop_reason, "usage": usage}
+    encoded = json.dumps(payload, ensure_ascii=False, sort_keys=True).encode("utf-8")
+    return hashlib.sha256(encoded).hexdigest()
+
+
+def _entry_problem(data: object, key: str) -> str | None:
+    """Why a cache entry read from ``key``'s file may not be served, or None when it is whole."""
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    if data.get("format") != FORMAT:
+        return f"format {data.get('format')!r}, not {FORMAT}"
+    if data.get("request_sha256") != key:
+        return "its request hash does not match its name"
+    digest = reply_digest(data.get("text"), data.get("stop_reason"), data.get("usage"))
+    if data.get("reply_sha256") != digest:
+        return "its reply does not match its checksum"
+    return None
+
+
 class ReplyCache:
     """Replies kept in ``directory`` (created if missing); served back only when ``read``.
 
     Thread-safe: each key is its own file, written atomically; ``hits`` and ``stored``
     count what this run took from the cache and put in it, ``failures`` the reasons a
-    reply could not be stored.
+    reply could not be stored, ``rejected`` the reasons an entry failed verification (it
+    was not served).
     """
 
     def __init__(self, directory: Path | str, *, read: bool) -> None:
@@ -60,6 +88,7 @@ class ReplyCache:
         self.hits = 0
         self.stored = 0
         self.failures: list[str] = []
+        self.rejected: list[str] = []
         self._lock = threading.Lock()
 
     def path(self, key: str) -> Path:
@@ -67,11 +96,22 @@ class ReplyCache:
 
     def get(self, key: str, *, stage: str, batch: int | None) -> ModelReply | None:
         """The stored reply for ``key`` (as a call of ``stage``/``batch``, ``cached``), or
-        None when not reading, not stored, or unreadable."""
+        None when not reading, not stored, unreadable, or failing verification (counted in
+        ``rejected``)."""
         if not self.read:
             return None
         try:
             data = json.loads(self.path(key).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError) as error:
+            self._reject(key, f"unreadable ({type(error).__name__})")
+            return None
+        problem = _entry_problem(data, key)
+        if problem is not None:
+            self._reject(key, problem)
+            return None
+        try:
             usage = replace(
                 CallUsage.from_dict(data["usage"]),
                 stage=stage,
@@ -80,11 +120,16 @@ class ReplyCache:
                 cached=True,
             )
             reply = ModelReply(text=str(data["text"]), stop_reason=data["stop_reason"], usage=usage)
-        except (OSError, ValueError, KeyError, TypeError):
+        except (ValueError, KeyError, TypeError, AttributeError):
+            self._reject(key, "its reply is not a reply")
             return None
         with self._lock:
             self.hits += 1
         return reply
+
+    def _reject(self, key: str, problem: str) -> None:
+        with self._lock:
+            self.rejected.append(f"{self.path(key).name}: {problem}")
 
     def put(self, key: str, reply: ModelReply) -> None:
         """Store ``reply`` under ``key`` atomically; a failure (OSError) is kept in
@@ -96,6 +141,7 @@ class ReplyCache:
             "stop_reason": reply.stop_reason,
             "usage": reply.usage.to_dict(),
         }
+        data["reply_sha256"] = reply_digest(reply.text, reply.stop_reason, data["usage"])
         try:
             self.directory.mkdir(parents=True, exist_ok=True)
             write_text_atomic(self.path(key), json.dumps(data, ensure_ascii=False, indent=1) + "\n")
