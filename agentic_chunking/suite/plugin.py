@@ -693,8 +693,12 @@ def _write(suite: SuiteSession, run: RunResults) -> None:
         merged = run
         suite.results_error = _saved_elsewhere(run, suite, error)
         suite.exit_status = UNSAVED_EXIT_CODE
-    comparison = compare_runs([merged], baseline=baseline)  # the one verdict of the run
-    suite.comparison = comparison if len(comparison.columns) > 1 else None
+    comparison = compare_runs([merged], baseline=baseline)  # the page: the whole file
+    # The gate (summary, --fail-on-new) judges only the cases this run ran: a stale entry
+    # the merged results file carries from an earlier run never decides it.
+    ran = [case.id for case in run.cases]
+    gate = compare_runs([run], baseline=None if baseline is None else baseline.only(ran))
+    suite.comparison = gate if len(gate.columns) > 1 else None
     try:
         suite.report_path = build_report(
             [merged], reports_dir=suite.reports_dir, baseline=baseline, comparison=comparison
@@ -775,8 +779,9 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         say(f"cassette kept as it was (its run did not complete): {path}")
     if suite.comparison is not None:
         verdict = suite.comparison.verdict
+        ran = len(suite.results)
         say(
-            suite.comparison.summary,
+            f"{suite.comparison.summary}, on the {ran} case{'s' if ran != 1 else ''} this run ran",
             red=verdict == "unsafe",
             yellow=verdict == "review",
             green=verdict == "same",
