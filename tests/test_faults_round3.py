@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import json
+import sys
 import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -18,6 +19,7 @@ from urllib.parse import quote
 import pytest
 
 from agentic_chunking import _shown
+from agentic_chunking._errors import InputError
 from agentic_chunking._models import CallUsage
 from agentic_chunking._shown import find_secrets, redact, redact_data
 from agentic_chunking.cli import main
@@ -335,6 +337,147 @@ def test_a_stale_error_in_the_results_file_does_not_decide_the_gate(
     output = gated.stdout.str()
     assert gated.ret == 0, output
     assert "1/1 cases passed" in output and "unsafe" not in output
-    assert "on the 1 case this run ran" in output
+    assert "(on the 1 case this run ran): same" in output
     merged = json.loads(results.read_text())
     assert {c["id"]: c["outcome"] for c in merged["cases"]}["TC-001"] == "error"  # kept
+
+
+# -- item 7: exit codes and messages that say what is true --------------------------------
+
+SPLIT_TEXT = (
+    "Cats purr and cats sleep. Cats purr and cats eat. Cats purr and cats play.\n\n"
+    "Battery cells store charge. Battery cells store heat. Battery cells store power.\n"
+)
+
+
+class _GonePipe:
+    """stdout whose reader went away: writes are buffered, the flush fails (EPIPE), as a
+    block-buffered pipe behaves under ``| head -c 100``."""
+
+    def __init__(self) -> None:
+        self.buffered: list[str] = []
+
+    def write(self, text: str) -> int:
+        self.buffered.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        if self.buffered:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    def fileno(self) -> int:
+        raise OSError("no file descriptor")
+
+    def isatty(self) -> bool:
+        return False
+
+
+def _chunked_output(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    out = tmp_path / "out.json"
+    with FakeMessagesServer(handler=echo_model) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        assert main(["chunk", str(document(tmp_path)), "-o", str(out), "--quiet"]) == 0
+    return out
+
+
+@pytest.mark.usefixtures("hashing")
+@pytest.mark.parametrize("command", ["split", "check", "report"])
+def test_a_reader_gone_from_stdout_is_141_and_no_word_of_success(
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+    command: str,
+) -> None:
+    if command == "split":
+        doc = tmp_path / "pets.md"
+        doc.write_text(SPLIT_TEXT)
+        argv = ["split", str(doc)]
+    elif command == "check":
+        argv = ["check", str(_chunked_output(monkeypatch, tmp_path))]
+    else:
+        monkeypatch.chdir(tmp_path)  # the report goes to ./reports/
+        argv = ["report", str(REPO / "tests/fixtures/report/results-reference.json"), "--no-plots"]
+    capsys.readouterr()
+    monkeypatch.setattr(sys, "stdout", _GonePipe())
+    status = main(argv)
+    err = capsys.readouterr().err
+    assert status == 141, err
+    for success in ("chunks from", "errors,", "written to"):
+        assert success not in err
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+@pytest.mark.parametrize(
+    ("key", "what"),
+    [
+        (f" {KEY}", "a space at character 1"),
+        (f"{KEY}\n", "a line break"),
+        (f"{KEY}\t", "a whitespace"),
+    ],
+    ids=["leading-space", "trailing-newline", "trailing-tab"],
+)
+def test_a_key_with_surrounding_whitespace_is_refused_before_any_call(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, provider: str, key: str, what: str
+) -> None:
+    with FakeMessagesServer(handler=echo_model) as server:
+        if provider == "openai":
+            variable, model = "OPENAI_API_KEY", ("--model", "openai:loopback-model")
+            monkeypatch.setenv("OPENAI_BASE_URL", server.base_url + "/v1")
+        else:
+            variable, model = "ANTHROPIC_API_KEY", ()
+            monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        monkeypatch.setenv(variable, key)
+        status, out, err = run("chunk", document(tmp_path, 1), *model)
+    assert status == 2 and server.requests == [], err
+    assert f"the API key in {variable} contains {what}" in err
+    assert KEY not in out + err and len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("provider", ["anthropic", "openai"])
+@pytest.mark.parametrize("how", ["option", "environment"])
+def test_a_base_url_message_names_where_the_url_came_from(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, provider: str, how: str
+) -> None:
+    variable = "OPENAI_BASE_URL" if provider == "openai" else "ANTHROPIC_BASE_URL"
+    model = ("--model", "openai:loopback-model") if provider == "openai" else ()
+    monkeypatch.setenv("OPENAI_API_KEY", KEY)
+    source = "--base-url" if how == "option" else variable
+    other = variable if how == "option" else "--base-url"
+    for url in ("localhost:8080", "http://127.0.0.1:9/v1"):  # malformed; unreachable
+        given = ("--base-url", url) if how == "option" else ()
+        if how == "environment":
+            monkeypatch.setenv(variable, url)
+        status, _, err = run("chunk", document(tmp_path, 1), *model, *given, "--timeout", "2")
+        assert status in (2, 3) and source in err and other not in err, err
+
+
+@pytest.mark.parametrize(
+    "content",
+    ["\x1c\x1d\x1e\x1f\x0b\x0c" * 1400, "\x01\x02\x7f\x1b" * 2000, "\u200b\x00"[:1] * 3000],
+    ids=["whitespace-like", "control", "format"],
+)
+@pytest.mark.parametrize("command", ["chunk", "split"])
+def test_a_file_of_control_characters_is_not_text(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, content: str, command: str
+) -> None:
+    path = tmp_path / "controls.md"
+    path.write_text(content)
+    with FakeMessagesServer(handler=echo_model) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        status, out, err = run(command, path)
+    assert status == 2 and server.requests == [] and out == ""
+    assert "not text" in err and "empty" not in err and len(err.splitlines()) == 1
+
+
+def test_a_file_of_spaces_is_still_empty_and_text_with_a_control_character_is_text(
+    tmp_path: Path,
+) -> None:
+    from agentic_chunking.cli._io import read_text_file
+
+    blank = tmp_path / "blank.md"
+    blank.write_text(" \n\t\r\n")
+    with pytest.raises(InputError, match="the file is empty"):
+        read_text_file(blank)
+    text = tmp_path / "text.md"
+    text.write_text("A page.\x0cThe next page.\x1b")
+    assert read_text_file(text) == "A page.\x0cThe next page.\x1b"

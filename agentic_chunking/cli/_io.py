@@ -7,6 +7,7 @@ import json
 import os
 import sys
 import tempfile
+import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -49,9 +50,24 @@ def read_text_file(path: Path) -> str:
             f"{path}: contains NUL bytes, so it is binary (or UTF-16), not UTF-8 text; "
             "give a text file saved as UTF-8"
         )
-    if not text.strip():
+    if not text.strip(_PLAIN_SPACE):
         raise InputError(f"{path}: the file is empty; give a document with some text")
+    if not any(not _is_control(char) and not char.isspace() for char in text):
+        raise InputError(
+            f"{path}: not text: it holds only control characters (and whitespace), no "
+            "letter, digit or sign; give a text document saved as UTF-8"
+        )
     return text
+
+
+_PLAIN_SPACE = " \t\n\r"
+"""The whitespace an empty file may hold; any other character (a form feed, U+001C..U+001F,
+which ``str.strip`` also takes for whitespace) makes it "not text" unless text is there too."""
+
+
+def _is_control(char: str) -> bool:
+    """A control or format character (Unicode category Cc or Cf): never text by itself."""
+    return unicodedata.category(char) in ("Cc", "Cf")
 
 
 def model_id(value: str) -> str:
@@ -160,6 +176,7 @@ def write_json(data: Any, output: Path | None) -> None:
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     if output is None:
         sys.stdout.write(text)
+        sys.stdout.flush()  # a reader that went away fails here, before any word of success
         return
     write_output_text(text, output)
 

@@ -72,6 +72,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         prog = f"agentic-chunking {args.command}"
         status: int = args.func(args)
+        sys.stdout.flush()  # what is still buffered: a reader gone is 141, not success
     except KeyboardInterrupt:
         return _stopped(prog, signal.SIGINT)
     except Terminated:

@@ -781,7 +781,9 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         verdict = suite.comparison.verdict
         ran = len(suite.results)
         say(
-            f"{suite.comparison.summary}, on the {ran} case{'s' if ran != 1 else ''} this run ran",
+            suite.comparison.summary_over(
+                f"on the {ran} case{'s' if ran != 1 else ''} this run ran"
+            ),
             red=verdict == "unsafe",
             yellow=verdict == "review",
             green=verdict == "same",
