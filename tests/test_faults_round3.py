@@ -481,3 +481,96 @@ def test_a_file_of_spaces_is_still_empty_and_text_with_a_control_character_is_te
     text = tmp_path / "text.md"
     text.write_text("A page.\x0cThe next page.\x1b")
     assert read_text_file(text) == "A page.\x0cThe next page.\x1b"
+
+
+# -- item 3: the first failure is the one reported ----------------------------------------
+
+
+def _full_disk_for(monkeypatch: pytest.MonkeyPatch, *names: str) -> None:
+    """The one atomic writer fails with ENOSPC for files whose name ends with ``names``."""
+    import errno
+
+    from agentic_chunking.cli import _io
+
+    real = _io.write_text_atomic
+
+    def writer(path: Path | str, text: str, **options: Any) -> Path:
+        if str(path).endswith(names):
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real(path, text, **options)
+
+    monkeypatch.setattr(_io, "write_text_atomic", writer)
+
+
+def batch_two_fails(failure: FakeReply) -> Callable[[dict[str, Any]], FakeReply | str]:
+    def answer(body: dict[str, Any]) -> FakeReply | str:
+        return failure if "number 2" in user_text(body) else echo_model(body)
+
+    return answer
+
+
+@pytest.mark.parametrize("on_failure", ["keep", "write"])
+@pytest.mark.parametrize(
+    ("reply", "status_wanted", "first"),
+    [
+        (
+            FakeReply(status=500, text="upstream broke", headers={"x-should-retry": "false"}),
+            3,
+            "HTTP 500",
+        ),
+        (FakeReply(status=401, text="bad key"), 2, "the API key was rejected"),
+    ],
+    ids=["500", "401"],
+)
+def test_a_model_error_is_reported_first_when_its_failure_document_cannot_be_written(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    run: Run,
+    on_failure: str,
+    reply: FakeReply,
+    status_wanted: int,
+    first: str,
+) -> None:
+    out = tmp_path / "out.json"
+    _full_disk_for(monkeypatch, "out.json", "out.failed.json")
+    with FakeMessagesServer(handler=batch_two_fails(reply)) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        status, _, err = run(
+            "chunk",
+            document(tmp_path),
+            "-o",
+            out,
+            "--on-failure",
+            on_failure,
+            "--max-concurrency",
+            "1",
+            "--max-tokens-per-batch",
+            "6",
+        )
+    assert status == status_wanted, err
+    line = next(line for line in err.splitlines() if "error:" in line)
+    assert first in line and "No space left on device" in line
+    assert line.index(first) < line.index("could not be written either")
+    assert not out.exists() and not (tmp_path / "out.failed.json").exists()
+
+
+def test_a_failed_run_whose_document_cannot_be_written_says_its_own_failure_first(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    out = tmp_path / "out.json"
+    _full_disk_for(monkeypatch, "out.failed.json")
+    refused = FakeReply(text="I cannot help with that.", stop_reason="refusal")
+    with FakeMessagesServer(handler=batch_two_fails(refused)) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        status, _, err = run(
+            "chunk",
+            document(tmp_path),
+            "-o",
+            out,
+            "--max-concurrency",
+            "1",
+            "--max-tokens-per-batch",
+            "6",
+        )
+    assert status in (1, 3), err
+    assert "could not be written either" in err and "No space left on device" in err

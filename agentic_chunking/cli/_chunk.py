@@ -254,7 +254,11 @@ def run(args: argparse.Namespace) -> int:
     except (ModelCallError, ConfigurationError) as error:  # a 401 keeps what a 500 keeps
         display.close()
         if isinstance(error.response, AgenticResponse):
-            _write_failure(error.response, args.output, args.on_failure)
+            try:
+                _write_failure(error.response, args.output, args.on_failure)
+            except InputError as second:  # the first failure is the one reported
+                _say_resume(cache)
+                raise _then(error, second) from error
         _say_resume(cache)
         raise
     finally:
@@ -265,7 +269,12 @@ def run(args: argparse.Namespace) -> int:
             _remove_if_empty(cache.directory)  # a run stopped before any reply: no litter
     if not response.is_success:
         display.warnings(response.warnings, _failure_where(args.output, args.on_failure))
-        _write_failure(response, args.output, args.on_failure)
+        try:
+            _write_failure(response, args.output, args.on_failure)
+        except InputError as second:  # the run's own failure first, then this one
+            _say(f"failed: {response.error_detail}; then {_unwritten(second)}")
+            _say_resume(cache)
+            return 1
         _say(f"failed: {response.error_detail}")
         _say_resume(cache)
         display.summary(response, _failure_where(args.output, args.on_failure), len(inputs))
@@ -285,6 +294,26 @@ def _say_unkept(cache: ReplyCache) -> None:
             f"warning: {len(cache.failures)} model replies could not be kept in "
             f"{cache.directory} ({cache.failures[0]}); --resume would send them again"
         )
+
+
+def _unwritten(second: InputError) -> str:
+    """The second failure, said after the first: the failure document was not written."""
+    return f"the failure document could not be written either: {second}"
+
+
+def _then(
+    first: ModelCallError | ConfigurationError, second: InputError
+) -> ModelCallError | ConfigurationError:
+    """``first`` (its kind, so its exit status) with ``second`` named after it in one line."""
+    message = f"{first}; then {_unwritten(second)}"
+    if isinstance(first, ModelCallError):
+        error: ModelCallError | ConfigurationError = ModelCallError(
+            message, stage=first.stage, batch=first.batch
+        )
+    else:
+        error = ConfigurationError(message)
+    error.response = first.response
+    return error
 
 
 def _say_rejected(cache: ReplyCache) -> None:
