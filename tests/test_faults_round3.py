@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
@@ -574,3 +575,112 @@ def test_a_failed_run_whose_document_cannot_be_written_says_its_own_failure_firs
         )
     assert status in (1, 3), err
     assert "could not be written either" in err and "No space left on device" in err
+
+
+# -- item 2: a paid reply is never lost ---------------------------------------------------
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A 256 KB tmpfs at ``tmp_path/disk`` (mounting needs root: skipped, with the reason,
+    where it cannot be mounted); the system's temporary folder is moved beside it, so a
+    fallback folder lands off the small disk."""
+    import subprocess
+    import tempfile
+
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=256k", "tmpfs", str(disk)],
+        capture_output=True,
+        text=True,
+    )
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a small tmpfs here (needs root): {mounted.stderr.strip()}")
+    temporary = tmp_path / "temporary"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+def fill(disk: Path) -> None:
+    """Write to ``disk`` until it is full."""
+    import errno
+
+    block = b"\0" * 4096
+    with open(disk / "filler", "ab", buffering=0) as filler:
+        try:
+            while True:
+                filler.write(block)
+        except OSError as error:
+            assert error.errno == errno.ENOSPC
+
+
+def test_a_full_disk_is_refused_before_any_call_with_the_sizes(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, small_disk: Path
+) -> None:
+    fill(small_disk)
+    with FakeMessagesServer(handler=echo_model) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        status, out, err = run("chunk", document(tmp_path), "-o", small_disk / "out.json")
+    assert status == 2 and server.requests == [] and out == "", err
+    assert f"not enough room in {small_disk}" in err and "free, but the output" in err
+    assert "nothing was sent" in err and len(err.splitlines()) == 1
+    # the cache elsewhere, the output still on the full disk: refused, naming -o
+    status, _, err = run(
+        "chunk", document(tmp_path), "-o", small_disk / "out.json", "--cache-dir", tmp_path / "c"
+    )
+    assert status == 2 and "with -o" in err and server.requests == []
+
+
+def test_the_room_check_passes_where_there_is_room(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, small_disk: Path
+) -> None:
+    with FakeMessagesServer(handler=echo_model) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        status, _, err = run("chunk", document(tmp_path), "-o", small_disk / "out.json")
+    assert status == 0 and (small_disk / "out.json").is_file(), err
+
+
+def test_replies_paid_after_the_disk_filled_survive_in_the_named_fallback(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run, small_disk: Path
+) -> None:
+    def fill_then_answer(body: dict[str, Any]) -> FakeReply | str:
+        if not (small_disk / "filler").exists():
+            fill(small_disk)  # the disk fills while the first call is in flight
+        return echo_model(body)
+
+    source = document(tmp_path)
+    out = small_disk / "out.json"
+    with FakeMessagesServer(handler=fill_then_answer) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        one_at_a_time = ("--max-tokens-per-batch", "6", "--max-concurrency", "1")
+        status, _, err = run("chunk", source, "-o", out, *one_at_a_time)
+        paid = len(server.requests)
+        assert status == 2 and paid >= 3, err
+        errors = [line for line in err.splitlines() if "error:" in line]
+        assert len(errors) == 1 and f"cannot write {out}" in errors[0]
+        found = re.search(r"--cache-dir (\S+) to pay for none", errors[0])
+        assert found is not None, errors[0]
+        fallback = Path(found.group(1))
+        assert fallback.parent == tmp_path / "temporary"
+        assert len(list(fallback.glob("*.json"))) == paid + 1  # every reply, and the result
+        result = json.loads((fallback / "out.json").read_text())
+        assert result["IsSuccess"] is True and not out.exists()
+        elsewhere = tmp_path / "elsewhere.json"
+        status, _, err = run(
+            "chunk",
+            source,
+            "-o",
+            elsewhere,
+            "--resume",
+            "--cache-dir",
+            fallback,
+            *("--max-tokens-per-batch", "6"),
+        )
+    assert status == 0, err
+    assert len(server.requests) == paid  # nothing paid again
+    assert json.loads(elsewhere.read_text())["Chunks"] == result["Chunks"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import tempfile
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -34,6 +35,8 @@ from ..client import ModelReply
 
 FORMAT = 1
 """The version of a cache file's layout (a change starts a new cache)."""
+FALLBACK_PREFIX = "agentic-chunking-replies-"
+"""The name of a fallback folder begins so, in the system's temporary directory."""
 
 
 def request_key(
@@ -89,7 +92,11 @@ class ReplyCache:
         self.stored = 0
         self.failures: list[str] = []
         self.rejected: list[str] = []
+        self.fallback: Path | None = None
+        self.fallback_reason = ""
+        self._kept: dict[str, str] = {}  # this run's entries, to copy into a fallback
         self._lock = threading.Lock()
+        self._fallback_lock = threading.Lock()
 
     def path(self, key: str) -> Path:
         return self.directory / f"{key}.json"
@@ -125,6 +132,7 @@ class ReplyCache:
             return None
         with self._lock:
             self.hits += 1
+            self._kept[key] = _entry_text(data)
         return reply
 
     def _reject(self, key: str, problem: str) -> None:
@@ -132,8 +140,9 @@ class ReplyCache:
             self.rejected.append(f"{self.path(key).name}: {problem}")
 
     def put(self, key: str, reply: ModelReply) -> None:
-        """Store ``reply`` under ``key`` atomically; a failure (OSError) is kept in
-        ``failures``, not raised: the reply was paid for and the run goes on."""
+        """Store ``reply`` under ``key`` atomically. A failed write (OSError) is not raised:
+        the reply was paid for and the run goes on; it goes to the fallback folder instead
+        (with every other reply of this run), or, failing that too, into ``failures``."""
         data = {
             "format": FORMAT,
             "request_sha256": key,
@@ -142,12 +151,63 @@ class ReplyCache:
             "usage": reply.usage.to_dict(),
         }
         data["reply_sha256"] = reply_digest(reply.text, reply.stop_reason, data["usage"])
+        text = _entry_text(data)
+        with self._lock:
+            self._kept[key] = text
+        if self.fallback is None:
+            try:
+                self.directory.mkdir(parents=True, exist_ok=True)
+                write_text_atomic(self.path(key), text)
+            except OSError as error:
+                reason = error.strerror or str(error)
+            else:
+                with self._lock:
+                    self.stored += 1
+                return
+        else:
+            reason = self.fallback_reason
         try:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            write_text_atomic(self.path(key), json.dumps(data, ensure_ascii=False, indent=1) + "\n")
+            self._write_to_fallback(key, text, reason)
         except OSError as error:
             with self._lock:
-                self.failures.append(error.strerror or str(error))
+                self.failures.append(f"{reason}; nor in a temporary folder: {error.strerror}")
             return
         with self._lock:
             self.stored += 1
+
+    def keep_elsewhere(self, name: str, text: str, reason: str) -> Path:
+        """Write ``text`` as ``name`` in the fallback folder (made now, with every reply of
+        this run, when there is none yet); return its path. Raises OSError when even that
+        cannot be written."""
+        with self._fallback_lock:
+            folder = self._open_fallback(reason)
+            return write_text_atomic(folder / name, text)
+
+    def _write_to_fallback(self, key: str, text: str, reason: str) -> None:
+        with self._fallback_lock:
+            folder = self._open_fallback(reason)
+            write_text_atomic(folder / f"{key}.json", text)
+
+    def _open_fallback(self, reason: str) -> Path:
+        """The fallback folder, made at the first call with every entry of this run so far
+        (callers hold ``_fallback_lock``)."""
+        if self.fallback is not None:
+            return self.fallback
+        folder = Path(tempfile.mkdtemp(prefix=FALLBACK_PREFIX))
+        with self._lock:
+            kept = dict(self._kept)
+        for key, text in kept.items():
+            write_text_atomic(folder / f"{key}.json", text)
+        self.fallback_reason = reason
+        self.fallback = folder
+        return folder
+
+    @property
+    def replies_this_run(self) -> int:
+        """How many replies this run paid for or took from the cache (each kept)."""
+        with self._lock:
+            return len(self._kept)
+
+
+def _entry_text(data: object) -> str:
+    return json.dumps(data, ensure_ascii=False, indent=1) + "\n"
