@@ -684,3 +684,86 @@ def test_replies_paid_after_the_disk_filled_survive_in_the_named_fallback(
     assert status == 0, err
     assert len(server.requests) == paid  # nothing paid again
     assert json.loads(elsewhere.read_text())["Chunks"] == result["Chunks"]
+
+
+# -- item 5: check validates its input before any rule ------------------------------------
+
+
+def _output_with(tmp_path: Path, propositions: tuple[str, ...] = (), **chunk_fields: Any) -> Path:
+    """A chunked output of one chunk (a whole one of ``propositions``, then
+    ``chunk_fields`` put over it)."""
+    from agentic_chunking._models import AgenticChunk
+
+    chunk = AgenticChunk.from_propositions(
+        document_id="doc",
+        seq=1,
+        thematic_category="Facts",
+        propositions=list(propositions or ("The sky is blue.", "Grass is green.")),
+        source_chunk_ids=["doc-P0001"],
+    ).to_dict()
+    chunk.update(chunk_fields)
+    path = tmp_path / "out.json"
+    path.write_text(json.dumps({"Chunks": [chunk], "IsSuccess": True}))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("fields", "wanted"),
+    [
+        ({"Propositions": "a string"}, "Propositions must be a list of strings, not the string"),
+        (
+            {"Propositions": [1, None, {"x": 1}]},
+            "Propositions must be a list of strings: item 1 is the number 1",
+        ),
+        (
+            {"Propositions": ["Fine.", None]},
+            "Propositions must be a list of strings: item 2 is null",
+        ),
+        ({"ChunkId": 7}, "chunk 1 (no ChunkId): ChunkId must be a string, not the number 7"),
+        ({"DocumentId": ["doc"]}, "chunk 1 'doc-0001': DocumentId must be a string, not a list"),
+        ({"SourceChunkIds": "doc-P0001"}, "SourceChunkIds must be a list of strings"),
+        ({"PropositionCount": "2"}, "PropositionCount must be a whole number, not the string '2'"),
+    ],
+    ids=["string", "mixed", "null", "id-number", "document-list", "sources-string", "count-string"],
+)
+def test_check_names_the_field_and_the_chunk_of_a_wrong_type(
+    tmp_path: Path, run: Run, fields: dict[str, Any], wanted: str
+) -> None:
+    status, out, err = run("check", _output_with(tmp_path, **fields))
+    assert status == 2 and out == "", err
+    assert wanted in err and len(err.splitlines()) == 1
+    assert "MergedContent" not in err  # never reported as a mismatch
+
+
+def test_check_refuses_a_proposition_over_the_limit_at_once(tmp_path: Path, run: Run) -> None:
+    from agentic_chunking.cli._check_input import MAX_PROPOSITION_CHARS
+
+    huge = "He said it was his and he took it. " * 150_000  # 5 MB, pronoun-heavy
+    status, _, err = run("check", _output_with(tmp_path, ("Fine.", huge)))
+    assert status == 2 and len(err.splitlines()) == 1
+    assert f"proposition 2 has {len(huge):,} characters, over the limit of" in err
+    assert f"{MAX_PROPOSITION_CHARS:,}" in err and len(err) < 2000
+    # at the limit it is checked
+    ok = "The sky is blue. " * ((MAX_PROPOSITION_CHARS - 20) // 17)
+    status, _, err = run("check", _output_with(tmp_path, (ok.strip(),)))
+    assert status in (0, 1), err
+
+
+def test_check_refuses_a_file_over_the_size_limit_before_reading_it(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
+) -> None:
+    from agentic_chunking.cli import _check_input
+
+    path = _output_with(tmp_path)
+    monkeypatch.setattr(_check_input, "MAX_FILE_BYTES", path.stat().st_size - 1)
+    status, _, err = run("check", path)
+    assert status == 2 and "over the limit of" in err and len(err.splitlines()) == 1
+    monkeypatch.setattr(_check_input, "MAX_FILE_BYTES", path.stat().st_size)
+    assert run("check", path)[0] in (0, 1)
+
+
+def test_a_mismatch_quoting_a_huge_value_is_capped(tmp_path: Path, run: Run) -> None:
+    merged = "x" * 5_000_000
+    status, _, err = run("check", _output_with(tmp_path, MergedContent=merged))
+    assert status == 2 and "MergedContent" in err
+    assert max(len(line) for line in err.splitlines()) < 2_100

@@ -19,6 +19,7 @@ from .._errors import InputError
 from .._models import AgenticChunkInput, AgenticResponse
 from ..judge import Assessment, Judgement, assess, judge_usage, source_text
 from ..report import CaseResult, InputRecord, Usage, render_case_page
+from ._check_input import check_file_size, validate_input
 from ._io import read_text_file, write_json, write_output_text
 
 SCHEMA = "agentic-chunking-check/1"
@@ -67,7 +68,9 @@ def check_after_chunk(
 
 
 def read_output(path: Path) -> AgenticResponse:
-    """The chunked output in ``path``; InputError naming the file and the problem."""
+    """The chunked output in ``path``; InputError naming the file and the problem (its
+    shape, types and limits validated before any rule: ``validate_input``)."""
+    check_file_size(path)
     text = read_text_file(path)
     try:
         data = json.loads(text)
@@ -86,6 +89,7 @@ def read_output(path: Path) -> AgenticResponse:
             "(the JSON 'chunk' writes; a chunk list for 'chunk' is an input, give it as "
             "--source)"
         )
+    validate_input(data, path)
     try:
         response = AgenticResponse.from_dict(data)
     except InputError as error:
