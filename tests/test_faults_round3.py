@@ -767,3 +767,108 @@ def test_a_mismatch_quoting_a_huge_value_is_capped(tmp_path: Path, run: Run) -> 
     status, _, err = run("check", _output_with(tmp_path, MergedContent=merged))
     assert status == 2 and "MergedContent" in err
     assert max(len(line) for line in err.splitlines()) < 2_100
+
+
+# -- item 8: SIGTERM (and a second Ctrl-C) ends any pytest session -----------------------
+
+_HOLDING_CONFTEST = """
+import os, time
+import pytest
+
+POINT, MARK = os.environ["STOP_POINT"], os.environ["STOP_MARK"]
+
+
+def _hold():
+    open(MARK, "w").close()
+    if POINT == "swallowed":
+        try:  # a library that swallows the interrupt (as vcrpy's cassette set-up did)
+            time.sleep(120)
+        except KeyboardInterrupt:
+            pass
+    else:
+        time.sleep(120)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    if "TC-002" in item.nodeid and POINT in ("setup", "swallowed"):
+        _hold()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_call(item):
+    if "TC-002" in item.nodeid and POINT == "call":
+        _hold()
+"""
+
+
+def _stopped_session(
+    suite_copy: pytest.Pytester, point: str, signals: tuple[int, ...]
+) -> tuple[int, str]:
+    import os
+    import signal as _signal
+    import subprocess
+    import time
+
+    (suite_copy.path / "tests" / "conftest.py").write_text(_HOLDING_CONFTEST)
+    mark = suite_copy.path / "holding"
+    env = {**os.environ, "STOP_POINT": point, "STOP_MARK": str(mark)}
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--import-mode=importlib",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "pytest_recording.plugin",
+            "tests/test_cases.py::test_case",
+        ],
+        cwd=suite_copy.path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while not mark.exists() and child.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert mark.exists(), child.communicate()[0]
+        for signum in signals:
+            child.send_signal(_signal.Signals(signum))
+            time.sleep(0.3)
+        output, _ = child.communicate(timeout=60)  # the hold is 120 s: ended by the signal
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()
+    return child.returncode, output
+
+
+@pytest.mark.parametrize("point", ["call", "swallowed"])
+def test_sigterm_ends_a_replay_session_at_once_keeping_the_finished_results(
+    suite_copy: pytest.Pytester, point: str
+) -> None:
+    import signal as _signal
+
+    status, output = _stopped_session(suite_copy, point, (_signal.SIGTERM,))
+    assert status == 143, output
+    assert "stopped by SIGTERM" in output and "Traceback" not in output
+    assert "TC-003" not in output.split("stopped by SIGTERM")[-1]  # no case after it
+    results = json.loads((suite_copy.path / "reports" / "results-reference.json").read_text())
+    ran = {case["id"] for case in results["cases"]}
+    assert "TC-001" in ran and "TC-003" not in ran  # the finished case kept, no later one
+    leftovers = [p for p in (suite_copy.path / "cassettes").rglob("*") if p.suffix != ".yaml"]
+    assert [p for p in leftovers if p.is_file()] == []  # no half-written cassette
+
+
+def test_a_second_ctrl_c_ends_a_session_whose_first_was_swallowed(
+    suite_copy: pytest.Pytester,
+) -> None:
+    import signal as _signal
+
+    status, output = _stopped_session(suite_copy, "swallowed", (_signal.SIGINT, _signal.SIGINT))
+    assert status == 130, output
+    assert "Traceback" not in output
