@@ -181,6 +181,9 @@ class CallUsage:
     """Input tokens written to the provider's prompt cache (not in ``input_tokens``)."""
     cache_read_tokens: int = 0
     """Input tokens read from the provider's prompt cache (not in ``input_tokens``)."""
+    batched: bool = False
+    """Answered through the provider's batch API (Message Batches, OpenAI's Batch API),
+    billed at the batch price (``client._prices.BATCH_DISCOUNT``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -194,6 +197,7 @@ class CallUsage:
             **({"Cached": True} if self.cached else {}),
             **({"CacheWriteTokens": self.cache_write_tokens} if self.cache_write_tokens else {}),
             **({"CacheReadTokens": self.cache_read_tokens} if self.cache_read_tokens else {}),
+            **({"Batched": True} if self.batched else {}),
         }
 
     @classmethod
@@ -209,6 +213,7 @@ class CallUsage:
             cached=bool(data.get("Cached", False)),
             cache_write_tokens=int(data.get("CacheWriteTokens", 0)),
             cache_read_tokens=int(data.get("CacheReadTokens", 0)),
+            batched=bool(data.get("Batched", False)),
         )
 
 

@@ -41,8 +41,13 @@ from itertools import count
 from typing import Any, Self
 
 __all__ = [
+    "BATCH_FAULTS",
     "ERROR_TYPES",
+    "BatchFault",
+    "FakeBatch",
+    "FakeBatchAPIServer",
     "FakeChatCompletionsServer",
+    "FakeMessageBatchesServer",
     "FakeMessagesServer",
     "FakeReply",
     "RecordedRequest",
@@ -624,3 +629,524 @@ MEANING_EXAMPLES: dict[str, tuple[float, ...]] = {
 """``TableEmbedder``'s default table, in this order: one fact, the same fact reworded with
 almost no content word in common (cosine 0.96: no lexical rule sees them), another fact
 about the same subject, and an unrelated fact."""
+
+
+# -- The batch APIs: Anthropic's Message Batches and OpenAI's Batch API ----------------
+# (``FakeMessageBatchesServer``, ``FakeBatchAPIServer``; the client is ``client._batch``.)
+
+BATCH_FAULTS = ("errored", "invalid", "expired", "canceled")
+"""What a ``fault`` function may script for one request of a batch: ``errored`` (a server
+error, worth retrying), ``invalid`` (the request refused, HTTP 400), ``expired`` (not
+processed within the batch's window), ``canceled`` (the batch cancelled before it ran)."""
+BatchFault = Callable[[str, int], "str | None"]
+"""``fault(custom_id, submission)``: a kind of BATCH_FAULTS for the ``submission``-th
+(1-based) submission of that request, or None to answer it with the scripted reply."""
+_EXPIRED_TEXT = "This request could not be executed before the completion window expired."
+_CANCELLED_TEXT = "This request was not executed because the batch was cancelled."
+
+
+@dataclass
+class FakeBatch:
+    """One batch as a fake batch server holds it: ``requests`` are ``(custom_id, body,
+    submission)``; ``results`` (set when it ends) are ``(custom_id, kind, reply)`` with
+    kind ``succeeded`` or one of BATCH_FAULTS (``errored`` and ``invalid`` with the error
+    reply)."""
+
+    id: str
+    number: int
+    requests: list[tuple[str, Any, int]]
+    polls: int = 0
+    status: str = "in_progress"  # then "canceling", "ended"
+    cancelled: bool = False
+    results: list[tuple[str, str, FakeReply | None]] | None = None
+
+
+class _BatchBook:
+    """The batches of a fake batch server and their life: created, polled, ended after
+    ``polls_to_end`` retrievals (or cancelled), each request then answered by ``answer``
+    unless ``fault`` scripts otherwise; ``submissions`` counts how often each custom_id
+    was submitted (a client must never send a request twice)."""
+
+    def __init__(
+        self,
+        *,
+        polls_to_end: int,
+        fault: BatchFault | None,
+        cancel_batches: Iterable[int],
+    ) -> None:
+        if polls_to_end < 1:
+            raise ValueError("polls_to_end must be 1 or more")
+        self.polls_to_end = polls_to_end
+        self.fault = fault
+        self.cancel_batches = frozenset(cancel_batches)
+        self.submissions: dict[str, int] = {}
+        self.batches: dict[str, FakeBatch] = {}
+        self.lock = threading.Lock()
+
+    def create(self, prefix: str, requests: Sequence[tuple[str, Any]]) -> FakeBatch | str:
+        """A new batch, or why it is refused (an empty batch, a custom_id given twice)."""
+        ids = [custom_id for custom_id, _ in requests]
+        if not ids:
+            return "a batch needs at least one request"
+        if len(set(ids)) != len(ids):
+            twice = sorted({i for i in ids if ids.count(i) > 1})[0]
+            return f"custom_id {twice!r} is given more than once in the batch"
+        with self.lock:
+            number = len(self.batches) + 1
+            numbered = []
+            for custom_id, body in requests:
+                self.submissions[custom_id] = self.submissions.get(custom_id, 0) + 1
+                numbered.append((custom_id, body, self.submissions[custom_id]))
+            batch = FakeBatch(id=f"{prefix}{number:06d}", number=number, requests=numbered)
+            self.batches[batch.id] = batch
+        return batch
+
+    def poll(self, batch_id: str, answer: Callable[[Any], FakeReply]) -> FakeBatch | None:
+        """Count one retrieval of ``batch_id``; end it when due (None: no such batch)."""
+        with self.lock:
+            batch = self.batches.get(batch_id)
+            if batch is None or batch.results is not None:
+                return batch
+            batch.polls += 1
+            if batch.number in self.cancel_batches:
+                batch.cancelled = True
+            if batch.polls < self.polls_to_end and not batch.cancelled:
+                return batch
+        results = [self._result(batch, c, body, n, answer) for c, body, n in batch.requests]
+        with self.lock:
+            batch.results, batch.status = results, "ended"
+        return batch
+
+    def cancel(self, batch_id: str) -> FakeBatch | None:
+        with self.lock:
+            batch = self.batches.get(batch_id)
+            if batch is not None and batch.results is None:
+                batch.cancelled, batch.status = True, "canceling"
+            return batch
+
+    def _result(
+        self,
+        batch: FakeBatch,
+        custom_id: str,
+        body: Any,
+        submission: int,
+        answer: Callable[[Any], FakeReply],
+    ) -> tuple[str, str, FakeReply | None]:
+        kind = "canceled" if batch.cancelled else None
+        if kind is None and self.fault is not None:
+            kind = self.fault(custom_id, submission)
+        if kind in ("expired", "canceled"):
+            return custom_id, kind, None
+        if kind == "errored":
+            return custom_id, kind, FakeReply(status=500, text="scripted server error")
+        if kind == "invalid":
+            return custom_id, kind, FakeReply(status=400, text="scripted invalid request")
+        if kind is not None:
+            raise ValueError(f"fault returned {kind!r}; expected one of {BATCH_FAULTS} or None")
+        reply = answer(body)
+        return custom_id, ("succeeded" if reply.status == 200 else "errored"), reply
+
+    def counts(self, batch: FakeBatch) -> dict[str, int]:
+        kinds = [kind for _, kind, _ in batch.results or ()]
+        return {
+            "processing": len(batch.requests) if batch.results is None else 0,
+            "succeeded": kinds.count("succeeded"),
+            "errored": kinds.count("errored") + kinds.count("invalid"),
+            "canceled": kinds.count("canceled"),
+            "expired": kinds.count("expired"),
+        }
+
+
+_CREATED_AT = "2026-01-01T00:00:00Z"
+_EXPIRES_AT = "2026-01-02T00:00:00Z"
+_BATCH_ROUTE = re.compile(r"^/v1/(?:messages/)?batches/([^/?]+)(/results|/cancel)?$")
+
+
+class FakeMessageBatchesServer(FakeMessagesServer):
+    """FakeMessagesServer with Anthropic's Message Batches API as well: ``POST
+    /v1/messages/batches``, ``GET /v1/messages/batches/{id}``, ``GET .../{id}/results``
+    (JSONL), ``POST .../{id}/cancel``; ``POST /v1/messages`` is still answered (a client's
+    synchronous fallback). Each batch request's ``params`` is answered by the same queue or
+    handler as a synchronous request (a ``ScriptedPipeline`` answers both), when the batch
+    ends: at its ``polls_to_end``-th retrieval, or at the first retrieval after a cancel
+    (every request then ``canceled``); batches numbered in ``cancel_batches`` (1-based) are
+    cancelled by the server itself; ``fault`` scripts requests that fail (BatchFault).
+    ``book.submissions`` counts the submissions of each custom_id, ``book.batches`` the
+    batches. Bounded: it stops serving by itself after ``lifetime_s`` seconds.
+    """
+
+    def __init__(
+        self,
+        replies: Iterable[FakeReply | str] = (),
+        *,
+        handler: Handler | None = None,
+        polls_to_end: int = 1,
+        fault: BatchFault | None = None,
+        cancel_batches: Iterable[int] = (),
+        lifetime_s: float = 300.0,
+    ) -> None:
+        super().__init__(replies, handler=handler)
+        self.book = _BatchBook(
+            polls_to_end=polls_to_end, fault=fault, cancel_batches=cancel_batches
+        )
+        self._lifetime = _Lifetime(self, lifetime_s)
+
+    def start(self) -> Self:
+        super().start()
+        self._lifetime.start()
+        return self
+
+    def stop(self) -> None:
+        self._lifetime.cancel()
+        super().stop()
+
+    def _answer(self, method: str, path: str, headers: Mapping[str, str], body: Any) -> _Response:
+        route = path.split("?")[0]
+        if method == "POST" and route == "/v1/messages/batches":
+            requests = body.get("requests") if isinstance(body, Mapping) else None
+            if not isinstance(requests, list) or not all(
+                isinstance(r, Mapping) and isinstance(r.get("custom_id"), str) for r in requests
+            ):
+                return self._refuse("requests: expected a list of {custom_id, params}")
+            made = self.book.create(
+                "msgbatch_fake", [(r["custom_id"], r.get("params")) for r in requests]
+            )
+            if isinstance(made, str):
+                return self._refuse(made)
+            return _Response(200, self._batch_json(made))
+        match = _BATCH_ROUTE.match(route)
+        if match is None or not route.startswith("/v1/messages/batches/"):
+            return super()._answer(method, path, headers, body)
+        batch_id, action = match[1], match[2]
+        if method == "POST" and action == "/cancel":
+            batch = self.book.cancel(batch_id)
+        elif method == "GET" and action == "/results":
+            batch = self.book.batches.get(batch_id)
+            if batch is not None and batch.results is not None:
+                return _Response(
+                    200, self._results_jsonl(batch), {"content-type": "application/binary"}
+                )
+            if batch is not None:
+                return self._refuse(f"batch {batch_id} has not ended: no results yet")
+        elif method == "GET" and action is None:
+            batch = self.book.poll(batch_id, self._next_reply)
+        else:
+            return super()._answer(method, path, headers, body)
+        if batch is None:
+            return _Response(404, _error_json(FakeReply(status=404, text=f"no batch {batch_id}")))
+        return _Response(200, self._batch_json(batch))
+
+    def _refuse(self, why: str) -> _Response:
+        return _Response(400, _error_json(FakeReply(status=400, text=why)))
+
+    def _batch_json(self, batch: FakeBatch) -> dict[str, Any]:
+        ended = batch.results is not None
+        return {
+            "id": batch.id,
+            "type": "message_batch",
+            "processing_status": batch.status,
+            "request_counts": self.book.counts(batch),
+            "created_at": _CREATED_AT,
+            "expires_at": _EXPIRES_AT,
+            "ended_at": _CREATED_AT if ended else None,
+            "cancel_initiated_at": _CREATED_AT if batch.cancelled else None,
+            "archived_at": None,
+            "results_url": f"{self.root_url}/v1/messages/batches/{batch.id}/results"
+            if ended
+            else None,
+        }
+
+    def _results_jsonl(self, batch: FakeBatch) -> bytes:
+        bodies = {custom_id: body for custom_id, body, _ in batch.requests}
+        lines = []
+        for custom_id, kind, reply in batch.results or ():
+            result: dict[str, Any]
+            if kind == "succeeded" and reply is not None:
+                message = self._message_json(reply, bodies[custom_id])
+                result = {"type": "succeeded", "message": message}
+            elif reply is not None:  # errored, invalid
+                result = {"type": "errored", "error": _error_json(reply)}
+            else:
+                result = {"type": kind}
+            lines.append(json.dumps({"custom_id": custom_id, "result": result}))
+        return ("\n".join(lines) + "\n").encode("utf-8")
+
+
+class FakeBatchAPIServer(FakeChatCompletionsServer):
+    """FakeChatCompletionsServer with OpenAI's Batch API as well: ``POST /v1/files``
+    (multipart, ``purpose=batch``), ``GET /v1/files/{id}/content``, ``POST /v1/batches``,
+    ``GET /v1/batches/{id}``, ``POST /v1/batches/{id}/cancel``; ``POST
+    /v1/chat/completions`` is still answered. A batch's lines are answered as
+    FakeMessageBatchesServer answers its requests (same arguments, same ``book``): the
+    replies in the output file, failed requests in the error file (an HTTP error's body,
+    or ``batch_expired`` / ``batch_cancelled``); a batch whose lines are malformed is
+    refused with HTTP 400, as is a custom_id given twice.
+    """
+
+    def __init__(
+        self,
+        replies: Iterable[FakeReply | str] = (),
+        *,
+        handler: Handler | None = None,
+        polls_to_end: int = 1,
+        fault: BatchFault | None = None,
+        cancel_batches: Iterable[int] = (),
+        lifetime_s: float = 300.0,
+    ) -> None:
+        super().__init__(replies, handler=handler)
+        self.book = _BatchBook(
+            polls_to_end=polls_to_end, fault=fault, cancel_batches=cancel_batches
+        )
+        self.files: dict[str, bytes] = {}
+        self._raw = threading.local()
+        self._lifetime = _Lifetime(self, lifetime_s)
+        self._outputs: dict[str, tuple[str | None, str | None]] = {}
+
+    def start(self) -> Self:
+        super().start()
+        self._lifetime.start()
+        return self
+
+    def stop(self) -> None:
+        self._lifetime.cancel()
+        super().stop()
+
+    def _record(self, request: RecordedRequest) -> None:
+        super()._record(request)
+        self._raw.body = request.raw_body  # the multipart upload, for ``_answer``
+
+    def _answer(self, method: str, path: str, headers: Mapping[str, str], body: Any) -> _Response:
+        route = path.split("?")[0]
+        if method == "POST" and route == "/v1/files":
+            return self._upload(headers.get("content-type", ""), getattr(self._raw, "body", b""))
+        content = re.match(r"^/v1/files/([^/]+)/content$", route)
+        if method == "GET" and content is not None:
+            if content[1] not in self.files:
+                return self._refuse(f"No such File object: {content[1]}", status=404)
+            return _Response(200, self.files[content[1]], {"content-type": "application/jsonl"})
+        if method == "POST" and route == "/v1/batches":
+            return self._create(body if isinstance(body, Mapping) else {})
+        match = _BATCH_ROUTE.match(route)
+        if match is None or not route.startswith("/v1/batches/"):
+            return super()._answer(method, path, headers, body)
+        batch_id, action = match[1], match[2]
+        if method == "POST" and action == "/cancel":
+            batch = self.book.cancel(batch_id)
+        elif method == "GET" and action is None:
+            batch = self.book.poll(batch_id, self._reply_to)
+        else:
+            return super()._answer(method, path, headers, body)
+        if batch is None:
+            return self._refuse(f"No batch found with id '{batch_id}'.", status=404)
+        return _Response(200, self._batch_json(batch))
+
+    def _refuse(self, why: str, status: int = 400) -> _Response:
+        return _Response(status, self._error_json(FakeReply(status=status, text=why)))
+
+    def _reply_to(self, body: Any) -> FakeReply:
+        return self._next_reply(_as_messages_body(body if isinstance(body, Mapping) else {}))
+
+    def _upload(self, content_type: str, raw: bytes) -> _Response:
+        from email.parser import BytesParser
+        from email.policy import HTTP
+
+        head = f"Content-Type: {content_type}\r\n\r\n".encode()
+        form = BytesParser(policy=HTTP).parsebytes(head + raw)
+        fields: dict[str, bytes] = {}
+        for part in form.iter_parts() if form.is_multipart() else ():
+            name = part.get_param("name", header="content-disposition")
+            payload = part.get_payload(decode=True)
+            if isinstance(name, str) and isinstance(payload, bytes):
+                fields[name] = payload
+        if fields.get("purpose") != b"batch" or "file" not in fields:
+            return self._refuse("expected a multipart upload with file and purpose=batch")
+        file_id = f"file-fake{len(self.files) + 1:06d}"
+        self.files[file_id] = fields["file"]
+        return _Response(
+            200,
+            {
+                "id": file_id,
+                "object": "file",
+                "bytes": len(fields["file"]),
+                "created_at": 0,
+                "filename": "batch.jsonl",
+                "purpose": "batch",
+                "status": "processed",
+            },
+        )
+
+    def _create(self, body: Mapping[str, Any]) -> _Response:
+        endpoint = body.get("endpoint")
+        data = self.files.get(str(body.get("input_file_id")))
+        if data is None:
+            return self._refuse(f"No such File object: {body.get('input_file_id')}", status=404)
+        requests = []
+        for number, line in enumerate(data.decode("utf-8").splitlines(), 1):
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                return self._refuse(f"line {number} of the input file is not JSON")
+            if not (
+                isinstance(entry, Mapping)
+                and isinstance(entry.get("custom_id"), str)
+                and entry.get("method") == "POST"
+                and entry.get("url") == endpoint
+                and isinstance(entry.get("body"), Mapping)
+            ):
+                return self._refuse(
+                    f"line {number}: expected {{custom_id, method: POST, url: {endpoint}, body}}"
+                )
+            requests.append((entry["custom_id"], entry["body"]))
+        made = self.book.create("batch_fake", requests)
+        if isinstance(made, str):
+            return self._refuse(made)
+        return _Response(200, self._batch_json(made, input_file_id=str(body["input_file_id"])))
+
+    def _batch_json(self, batch: FakeBatch, input_file_id: str = "") -> dict[str, Any]:
+        counts = self.book.counts(batch)
+        failed = counts["errored"] + counts["canceled"] + counts["expired"]
+        output, errors = self._files_of(batch)
+        if batch.results is None:
+            status = "cancelling" if batch.status == "canceling" else "in_progress"
+        elif batch.cancelled:
+            status = "cancelled"
+        elif counts["expired"] == len(batch.requests):
+            status = "expired"
+        else:
+            status = "completed"
+        return {
+            "id": batch.id,
+            "object": "batch",
+            "endpoint": "/v1/chat/completions",
+            "errors": None,
+            "input_file_id": input_file_id or "file-unknown",
+            "completion_window": "24h",
+            "status": status,
+            "output_file_id": output,
+            "error_file_id": errors,
+            "created_at": 0,
+            "request_counts": {
+                "total": len(batch.requests),
+                "completed": counts["succeeded"],
+                "failed": failed,
+            },
+        }
+
+    def _files_of(self, batch: FakeBatch) -> tuple[str | None, str | None]:
+        """The output and error files of an ended batch (written once), else None, None."""
+        if batch.results is None:
+            return None, None
+        with self.book.lock:
+            if batch.id not in self._outputs:
+                self._outputs[batch.id] = self._write_results(batch)
+            return self._outputs[batch.id]
+
+    def _write_results(self, batch: FakeBatch) -> tuple[str | None, str | None]:
+        bodies = {custom_id: body for custom_id, body, _ in batch.requests}
+        good: list[str] = []
+        bad: list[str] = []
+        for number, (custom_id, kind, reply) in enumerate(batch.results or (), 1):
+            line: dict[str, Any] = {"id": f"batch_req_{number:06d}", "custom_id": custom_id}
+            request_id = f"req_fake_batch_{number:06d}"
+            if kind == "succeeded" and reply is not None:
+                body = self._completion(reply, bodies[custom_id])
+                line |= {
+                    "response": {"status_code": 200, "request_id": request_id, "body": body},
+                    "error": None,
+                }
+                good.append(json.dumps(line))
+                continue
+            if reply is not None:
+                response = {
+                    "status_code": reply.status,
+                    "request_id": request_id,
+                    "body": self._error_json(reply),
+                }
+                line |= {"response": response, "error": None}
+            else:
+                code, text = (
+                    ("batch_expired", _EXPIRED_TEXT)
+                    if kind == "expired"
+                    else ("batch_cancelled", _CANCELLED_TEXT)
+                )
+                line |= {"response": None, "error": {"code": code, "message": text}}
+            bad.append(json.dumps(line))
+        ids: list[str | None] = []
+        for lines in (good, bad):
+            if not lines:
+                ids.append(None)
+                continue
+            file_id = f"file-fake{len(self.files) + 1:06d}"
+            self.files[file_id] = ("\n".join(lines) + "\n").encode("utf-8")
+            ids.append(file_id)
+        return ids[0], ids[1]
+
+
+class _Lifetime:
+    """Stops a fake server's serving after ``seconds``, so a test that forgets to stop it
+    (or hangs) leaves no server behind."""
+
+    def __init__(self, server: _LoopbackServer, seconds: float) -> None:
+        def end() -> None:
+            server._httpd.shutdown()
+            server._httpd.server_close()
+
+        self._timer = threading.Timer(seconds, end)
+        self._timer.daemon = True
+
+    def start(self) -> None:
+        if not self._timer.is_alive():
+            self._timer.start()
+
+    def cancel(self) -> None:
+        self._timer.cancel()
+
+
+class ParagraphModel(ScriptedPipeline):
+    """A model for generated corpora: each paragraph of an extraction batch is one
+    proposition; grouping puts propositions with the same first word in one theme.
+
+    ``fail(user_text)`` true answers that request with HTTP 400 (a document's own
+    failure). ``answered`` counts each distinct request (system prompt and messages) the
+    model answered, i.e. was paid for, so a test can see that none was paid twice
+    (``paid_twice``). With ``hold_after`` N, every request after the first N answered waits
+    until ``release`` is set, then gets a 529 (overloaded: not answered, not paid): a run
+    stuck half-way, to be killed."""
+
+    def __init__(
+        self,
+        *,
+        delay_s: float = 0.0,
+        fail: Callable[[str], bool] | None = None,
+        hold_after: int | None = None,
+    ) -> None:
+        super().__init__({}, theme=lambda text: text.split()[0], delay_s=delay_s)
+        self._fail = fail
+        self._hold_after = hold_after
+        self.release = threading.Event()
+        self.held = 0
+        self.answered: dict[str, int] = {}
+
+    def __call__(self, body: Mapping[str, Any]) -> FakeReply:
+        key = json.dumps([system_text(body), body["messages"]], sort_keys=True)
+        with self._lock:
+            holds = self._hold_after is not None and sum(self.answered.values()) >= self._hold_after
+            self.held += holds
+        if holds:
+            self.release.wait(60)
+            return FakeReply(status=529, text="ParagraphModel: held, then overloaded (test)")
+        if self._fail is not None and self._fail(user_text(body)):
+            return FakeReply(status=400, text="ParagraphModel: this request fails (test)")
+        reply = super().__call__(body)
+        with self._lock:
+            self.answered[key] = self.answered.get(key, 0) + 1
+        return reply
+
+    @property
+    def paid_twice(self) -> int:
+        """How many distinct requests were answered more than once."""
+        with self._lock:
+            return sum(1 for n in self.answered.values() if n > 1)
+
+    def _extract(self, batch: str) -> list[str]:
+        return [p.strip() for p in batch.split("\n\n") if p.strip()]

@@ -1,6 +1,8 @@
 """``split`` on a long hard-wrapped plain text: line segments (before) against sentences (after).
 
-Run: python benchmarks/bench_split_wrapped.py [--size 338000] [--embedder minilm|hashing]
+Run: python benchmarks/bench_split_wrapped.py [--quick] [--size 338000] [--embedder minilm|hashing]
+
+``--quick``: 20,000 characters, the same code path.
 
 The document is generated (``_generated.wrapped_document``: headings, paragraphs of
 sentences that run across line ends at 72 columns, bullet lists, indented code; the shape
@@ -87,8 +89,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=int, default=338_000, help="characters (default 338000)")
     parser.add_argument("--embedder", choices=("minilm", "hashing"), default="minilm")
+    parser.add_argument("--quick", action="store_true", help="20,000 characters, a few seconds")
     parser.add_argument("--variant", choices=("before", "after"), help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.quick:
+        args.size = 20_000
     if args.variant:  # a child process: one measurement, as JSON on stdout
         print(json.dumps(measure(args.variant, args.size, args.embedder)))
         return

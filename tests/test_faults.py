@@ -651,11 +651,11 @@ def test_a_closed_stdout_ends_quietly(
 # -- exit codes, documented ------------------------------------------------------------
 
 
-def test_the_readme_documents_every_exit_code() -> None:
+def test_the_docs_document_every_exit_code() -> None:
     from agentic_chunking import cli as cli_module
 
-    readme = (REPO / "README.md").read_text(encoding="utf-8")
-    section = readme.split("## When things go wrong", 1)[1].split("\n## ", 1)[0]
+    page = (REPO / "docs" / "failures.md").read_text(encoding="utf-8")
+    section = page.split("## Exit codes", 1)[1].split("\n## ", 1)[0]
     for code in (
         cli_module.EXIT_OK,
         cli_module.EXIT_FAILED,
@@ -2193,12 +2193,15 @@ def test_rebuild_reference_with_an_unknown_case_fails_plainly_and_writes_nothing
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_readme_names_the_failure_document_as_the_tool_writes_it(tmp_path: Path) -> None:
+def test_the_docs_name_the_failure_document_as_the_tool_writes_it(tmp_path: Path) -> None:
     from agentic_chunking.cli._chunk import failure_path
 
-    readme = (REPO / "README.md").read_text()
+    chunking = (REPO / "docs" / "chunking.md").read_text(encoding="utf-8")
+    everywhere = "\n".join(
+        path.read_text(encoding="utf-8") for path in [REPO / "README.md", *REPO.glob("docs/*.md")]
+    )
     assert failure_path(Path("chunks.json")).name == "chunks.failed.json"
-    assert "chunks.failed.json" in readme and "OUT.failed.json" not in readme
+    assert "chunks.failed.json" in chunking and "OUT.failed.json" not in everywhere
 
 
 @pytest.mark.parametrize("status_code", [400, 401])

@@ -1,7 +1,8 @@
 """``agentic-chunking chunk PATH``: run the live pipeline on a document or a chunk list.
 
-PATH is a ``.txt`` / ``.md`` document (each blank-line separated paragraph is one input
-chunk, ids ``P0001``, ``P0002``, ...) or a ``.json`` / ``.yaml`` list of
+PATH is a ``.txt`` / ``.md`` document or a file without an extension, e.g. ``LICENSE``
+(each blank-line separated paragraph is one input chunk, ids ``P0001``, ...) or a
+``.json`` / ``.yaml`` list of
 ``{chunk_id, text}`` objects (extra keys allowed, e.g. a Level 4 splitter's index, offsets
 and metadata; a mapping with an ``inputs`` or ``chunks`` list, such as a case file, works
 too). Writes ``AgenticResponse.to_dict()`` as JSON to ``-o OUT`` or stdout. Exit status:
@@ -73,23 +74,11 @@ FAILED_SUFFIX = ".failed.json"
 CACHE_SUFFIX = ".replies"
 
 
-def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    """Add the ``chunk`` subcommand."""
-    parser = subparsers.add_parser(
-        "chunk",
-        help="chunk a document into thematic propositions with a live model",
-        description=__doc__.split("\n\n")[1].replace("``", "'"),
-    )
-    parser.add_argument(
-        "path",
-        metavar="PATH",
-        type=Path,
-        help=".txt/.md document or .json/.yaml chunk list; - reads a document from stdin",
-    )
-    parser.add_argument(
-        "--document-id",
-        help="document id used in chunk ids (default: the file's document_id, else its stem)",
-    )
+def add_model_options(
+    parser: argparse.ArgumentParser, *, concurrency: int, concurrency_help: str
+) -> None:
+    """The options of every command that calls the pipeline's model (``chunk``, ``corpus``):
+    the model, batch and call limits, the provider's URL and the timeout."""
     parser.add_argument(
         "--model",
         type=model_id,
@@ -106,9 +95,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--max-concurrency",
         type=int_at_least(1),
-        default=DEFAULT_MAX_CONCURRENCY,
+        default=concurrency,
         metavar="N",
-        help=f"extraction calls in flight at once (default {DEFAULT_MAX_CONCURRENCY})",
+        help=f"{concurrency_help} (default {concurrency})",
     )
     for stage, default in (
         ("extraction", DEFAULT_EXTRACTION_MAX_TOKENS),
@@ -134,6 +123,31 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="SECONDS",
         help=f"seconds one model call may take, per attempt (default ${TIMEOUT_ENV_VAR}, "
         f"else {DEFAULT_TIMEOUT_S:g})",
+    )
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``chunk`` subcommand."""
+    parser = subparsers.add_parser(
+        "chunk",
+        help="chunk a document into thematic propositions with a live model",
+        description=__doc__.split("\n\n")[1].replace("``", "'"),
+    )
+    parser.add_argument(
+        "path",
+        metavar="PATH",
+        type=Path,
+        help=".txt/.md document (or a file without an extension, e.g. LICENSE) or .json/.yaml "
+        "chunk list; - reads a document from stdin",
+    )
+    parser.add_argument(
+        "--document-id",
+        help="document id used in chunk ids (default: the file's document_id, else its stem)",
+    )
+    add_model_options(
+        parser,
+        concurrency=DEFAULT_MAX_CONCURRENCY,
+        concurrency_help="extraction calls in flight at once",
     )
     parser.add_argument(
         "-o",
@@ -471,23 +485,27 @@ def _write_failure(response: AgenticResponse, output: Path | None, on_failure: s
 def read_inputs(path: Path) -> tuple[list[AgenticChunkInput], str | None]:
     """Return the input chunks of ``path`` and the document id the file names, if any.
 
-    ``-`` reads a document (paragraphs, as a ``.md``/``.txt`` file) from standard input.
-    Raises InputError for a missing, unreadable or empty file, an unknown suffix, invalid
-    JSON/YAML, or a wrong shape; the message names the file and the way out.
+    ``-`` reads a document (paragraphs, as a ``.md``/``.txt`` file) from standard input; so
+    is a file without an extension (``LICENSE``, ``CHANGELOG``) read, as a document.
+    Raises InputError for a missing, unreadable or empty file, an unknown suffix (the
+    message says that ``-`` reads any text from stdin), invalid JSON/YAML, or a wrong
+    shape; the message names the file and the way out.
     """
     if is_stdin(path):  # a document (.md/.txt) on standard input
         return paragraph_inputs(read_text_file(path)), None
     if path.is_dir():
         raise InputError(f"{path}: is a directory; give a document or a chunk-list file")
     suffix = path.suffix.lower()
-    if suffix not in TEXT_SUFFIXES + JSON_SUFFIXES + YAML_SUFFIXES:
+    if suffix not in ("", *TEXT_SUFFIXES, *JSON_SUFFIXES, *YAML_SUFFIXES):
         lists = ", ".join(JSON_SUFFIXES + YAML_SUFFIXES)
         raise InputError(
-            f"{path}: unknown file type {suffix or '(none)'!r}; expected a document "
-            f"({', '.join(TEXT_SUFFIXES)}) or a chunk list ({lists})"
+            f"{path}: unknown file type {suffix!r}; expected a document "
+            f"({', '.join(TEXT_SUFFIXES)}, or a file without an extension) or a chunk list "
+            f"({lists}); to read another text file as a document, give - and redirect it: "
+            f"- < {path}"
         )
     text = read_text_file(path)
-    if suffix in TEXT_SUFFIXES:
+    if suffix in ("", *TEXT_SUFFIXES):
         return paragraph_inputs(text), None
     data = _load_structured(path, text, yaml_syntax=suffix in YAML_SUFFIXES)
     return _chunk_list(path, data)

@@ -7,13 +7,12 @@ import json
 import os
 import sys
 import tempfile
-import unicodedata
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from .._errors import InputError
-from .._files import write_text_atomic
+from .._files import decode_text, write_text_atomic
 
 STDIN = Path("-")
 """The path that names standard input, as for any shell tool (``chunk -``, ``split -``)."""
@@ -36,38 +35,13 @@ def read_text_file(path: Path) -> str:
         path = Path("stdin")  # how messages name it
     try:
         raw = sys.stdin.buffer.read() if from_stdin else path.read_bytes()
-        text = raw.decode("utf-8-sig")
     except FileNotFoundError:
         raise InputError(f"{path}: no such file; check the path") from None
     except IsADirectoryError:
         raise InputError(f"{path}: is a directory; give a text file") from None
-    except UnicodeDecodeError as error:
-        raise InputError(f"{path}: not UTF-8 text ({error.reason}); save it as UTF-8") from None
     except OSError as error:
         raise InputError(f"{path}: cannot be read ({error.strerror})") from None
-    if "\x00" in text:
-        raise InputError(
-            f"{path}: contains NUL bytes, so it is binary (or UTF-16), not UTF-8 text; "
-            "give a text file saved as UTF-8"
-        )
-    if not text.strip(_PLAIN_SPACE):
-        raise InputError(f"{path}: the file is empty; give a document with some text")
-    if not any(not _is_control(char) and not char.isspace() for char in text):
-        raise InputError(
-            f"{path}: not text: it holds only control characters (and whitespace), no "
-            "letter, digit or sign; give a text document saved as UTF-8"
-        )
-    return text
-
-
-_PLAIN_SPACE = " \t\n\r"
-"""The whitespace an empty file may hold; any other character (a form feed, U+001C..U+001F,
-which ``str.strip`` also takes for whitespace) makes it "not text" unless text is there too."""
-
-
-def _is_control(char: str) -> bool:
-    """A control or format character (Unicode category Cc or Cf): never text by itself."""
-    return unicodedata.category(char) in ("Cc", "Cf")
+    return decode_text(raw, str(path))
 
 
 def model_id(value: str) -> str:

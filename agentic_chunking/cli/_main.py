@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import importlib.metadata
 import os
 import signal
 import sys
@@ -47,9 +48,19 @@ COMMAND_MODULES: tuple[str, ...] = (
     "agentic_chunking.cli._calibrate",
     "agentic_chunking.cli._check",
     "agentic_chunking.cli._chunk",
+    "agentic_chunking.cli._corpus",
     "agentic_chunking.cli._report",
     "agentic_chunking.cli._split",
 )
+
+
+def package_version() -> str:
+    """The installed package's version (its metadata), or ``unknown`` when the package is
+    imported from a source tree that was never installed."""
+    try:
+        return importlib.metadata.version("agentic-chunking")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -57,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="agentic-chunking",
         description="Level 5 agentic chunking: propositions grouped by theme, and its tools.",
+    )
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"%(prog)s {package_version()}",
+        help="print the installed version and exit",
     )
     subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for name in COMMAND_MODULES:

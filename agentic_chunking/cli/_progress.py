@@ -20,7 +20,7 @@ from typing import IO, Any
 
 from .._models import AgenticResponse
 from .._warning import PipelineWarning
-from ..client import estimate_cost_usd
+from ..client import calls_cost_usd, estimate_cost_usd
 from ..pipeline._plan import ProgressEvent
 from ..report._warnings import warning_groups, warning_summary
 
@@ -122,7 +122,8 @@ class RunDisplay:
         spent_out = sum(c.output_tokens for c in paid)
         written = sum(c.cache_write_tokens for c in paid)
         read = sum(c.cache_read_tokens for c in paid)
-        cost = self._cost(spent_in, spent_out, written, read)
+        usd = calls_cost_usd(self._model, paid)  # a batched call at the batch price
+        cost = "" if usd is None else f"${usd:.4f}"
         prompt_cache = (
             f" (prompt cache: {written:,} written, {read:,} read)" if written or read else ""
         )
@@ -144,14 +145,8 @@ class RunDisplay:
         print(line, file=self._stream, flush=True)
         return line
 
-    def _cost(self, input_tokens: int, output_tokens: int, written: int = 0, read: int = 0) -> str:
-        usd = estimate_cost_usd(
-            self._model,
-            input_tokens,
-            output_tokens,
-            cache_write_tokens=written,
-            cache_read_tokens=read,
-        )
+    def _cost(self, input_tokens: int, output_tokens: int) -> str:
+        usd = estimate_cost_usd(self._model, input_tokens, output_tokens)
         return "" if usd is None else f"${usd:.4f}"
 
 

@@ -8,7 +8,9 @@
 - ``_config``: what a call is configured by (model ids parsed into ``ModelRef`` and their
   defaults, key and URL variables, timeout, ``max_tokens`` limits) and the installed
   SDK's own model table;
-- ``_prices``: the one price table that cost estimates come from.
+- ``_prices``: the one price table that cost estimates come from;
+- ``_batch``: ``BatchClient``, a ModelClient that answers each call through the
+  provider's batch API (half the price), for the pipeline to use unchanged.
 
 A second provider is one more module here (``_openai``; ``_providers`` routes a call by
 the model's provider). May import: the root's shared records and errors (``_errors``,
@@ -17,6 +19,7 @@ of the package.
 """
 
 from ._anthropic import WAIT_NOTICE_S, ModelReply, make_client
+from ._batch import BATCH_LIMITS, BatchClient, BatchProgress, batch_custom_id
 from ._config import (
     ANTHROPIC,
     API_KEY_ENV_VAR,
@@ -50,12 +53,15 @@ from ._config import (
     shown_url,
     unlisted_notice,
 )
+from ._limits import RequestLimits, retry_after_seconds
 from ._openai import make_openai_client
 from ._prices import (
+    BATCH_DISCOUNT,
     CACHE_READ_RATE,
     CACHE_WRITE_RATE,
     PRICES_PER_MILLION,
     cache_min_tokens,
+    calls_cost_usd,
     estimate_cost_usd,
 )
 from ._providers import ModelClient, call_model, missing_credentials
@@ -64,6 +70,8 @@ __all__ = [
     "ANTHROPIC",
     "API_KEY_ENV_VAR",
     "BASE_URL_ENV_VAR",
+    "BATCH_DISCOUNT",
+    "BATCH_LIMITS",
     "CACHE_READ_RATE",
     "CACHE_WRITE_RATE",
     "DEFAULT_JUDGE_MODEL",
@@ -82,11 +90,16 @@ __all__ = [
     "SEED_MODEL",
     "TIMEOUT_ENV_VAR",
     "WAIT_NOTICE_S",
+    "BatchClient",
+    "BatchProgress",
     "ModelClient",
     "ModelRef",
     "ModelReply",
+    "RequestLimits",
+    "batch_custom_id",
     "cache_min_tokens",
     "call_model",
+    "calls_cost_usd",
     "check_api_key",
     "check_max_tokens",
     "current_models",
@@ -101,6 +114,7 @@ __all__ = [
     "parse_model",
     "resolve_model",
     "resolve_timeout",
+    "retry_after_seconds",
     "sdk_model_table",
     "shown_url",
     "unlisted_notice",

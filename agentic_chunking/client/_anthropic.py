@@ -43,13 +43,13 @@ from ._config import (
     check_base_url,
     models_to_choose_from,
     note_url_source,
-    offline_http_client,
     pick_api_key,
     pick_base_url,
     resolve_timeout,
     shown_url,
     url_source,
 )
+from ._limits import RequestLimits, sdk_http_client
 from ._prices import cache_min_tokens
 
 if TYPE_CHECKING:  # the SDK takes seconds to import: load it only when a call is made
@@ -68,6 +68,7 @@ def make_client(
     max_retries: int = DEFAULT_MAX_RETRIES,
     timeout: float | None = None,
     offline: bool = False,
+    limits: RequestLimits | None = None,
 ) -> anthropic.Anthropic:
     """Build an SDK client from the arguments, else ``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``.
 
@@ -96,7 +97,7 @@ def make_client(
         base_url=url,
         max_retries=max_retries,
         timeout=anthropic.Timeout(seconds, connect=min(CONNECT_TIMEOUT_S, seconds)),
-        http_client=offline_http_client() if offline else None,
+        http_client=sdk_http_client(offline=offline, limits=limits),
     )
     remember_request({**client.default_headers, **client.auth_headers}, client.base_url)
     note_url_source(client, url_from)
@@ -134,15 +135,11 @@ def call_model(
 
     started = time.perf_counter()
     where = _where(stage, batch)
+    params = message_params(model=model, system=system, messages=messages, max_tokens=max_tokens)
+    temperature = params.pop("temperature")
     try:
         with _notify_while_waiting(on_wait, where, client.timeout):
-            message = client.messages.create(
-                model=model,
-                max_tokens=max_tokens,
-                system=_system(system, model),
-                messages=[dict(m) for m in messages],  # type: ignore[misc]
-                extra_body={"temperature": 0},
-            )
+            message = client.messages.create(**params, extra_body={"temperature": temperature})
     except anthropic.APIError as exc:
         raise _translate(exc, stage=stage, batch=batch, model=model, client=client) from exc
     except json.JSONDecodeError as exc:  # a cut-off or invalid JSON body
@@ -155,20 +152,50 @@ def call_model(
         )
     latency = time.perf_counter() - started
     try:
-        text = "".join(block.text for block in message.content if block.type == "text")
-        usage = CallUsage(
-            stage=stage,
-            batch=batch,
-            model=message.model or model,
-            input_tokens=message.usage.input_tokens,
-            output_tokens=message.usage.output_tokens,
-            stop_reason=message.stop_reason,
-            latency_s=latency,
-            cache_write_tokens=message.usage.cache_creation_input_tokens or 0,
-            cache_read_tokens=message.usage.cache_read_input_tokens or 0,
-        )
+        return message_reply(message, stage=stage, batch=batch, model=model, latency_s=latency)
     except (AttributeError, TypeError) as exc:  # JSON, but not the shape of a Message
         raise _not_a_message(where, client, f"JSON, but {exc}", stage, batch) from exc
+
+
+def message_params(
+    *, model: str, system: str, messages: Sequence[Mapping[str, str]], max_tokens: int
+) -> dict[str, Any]:
+    """The body of one Messages-API request at temperature 0, exactly as sent: by
+    ``call_model`` (``temperature`` through ``extra_body``) and as a batch request's
+    ``params`` (``_batch``), so a batched request is the synchronous one."""
+    return {
+        "model": model,
+        "max_tokens": max_tokens,
+        "system": _system(system, model),
+        "messages": [dict(m) for m in messages],
+        "temperature": 0,
+    }
+
+
+def message_reply(
+    message: anthropic.types.Message,
+    *,
+    stage: str,
+    batch: int | None,
+    model: str,
+    latency_s: float,
+    batched: bool = False,
+) -> ModelReply:
+    """The ModelReply of a Messages-API ``message`` (its text blocks joined, its usage);
+    AttributeError or TypeError when it is not the shape of a Message."""
+    text = "".join(block.text for block in message.content if block.type == "text")
+    usage = CallUsage(
+        stage=stage,
+        batch=batch,
+        model=message.model or model,
+        input_tokens=message.usage.input_tokens,
+        output_tokens=message.usage.output_tokens,
+        stop_reason=message.stop_reason,
+        latency_s=latency_s,
+        cache_write_tokens=message.usage.cache_creation_input_tokens or 0,
+        cache_read_tokens=message.usage.cache_read_input_tokens or 0,
+        batched=batched,
+    )
     return ModelReply(text=text, stop_reason=message.stop_reason, usage=usage)
 
 

@@ -42,13 +42,13 @@ from ._config import (
     check_api_key,
     check_base_url,
     note_url_source,
-    offline_http_client,
     pick_api_key,
     pick_base_url,
     resolve_timeout,
     shown_url,
     url_source,
 )
+from ._limits import RequestLimits, sdk_http_client
 
 if TYPE_CHECKING:  # the SDK takes seconds to import: load it only when a call is made
     import openai
@@ -78,6 +78,7 @@ def make_openai_client(
     max_retries: int = DEFAULT_MAX_RETRIES,
     timeout: float | None = None,
     offline: bool = False,
+    limits: RequestLimits | None = None,
 ) -> openai.OpenAI:
     """Build an SDK client from the arguments, else ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``.
 
@@ -110,7 +111,7 @@ def make_openai_client(
         base_url=url or OPENAI_DEFAULT_BASE_URL,
         max_retries=max_retries,
         timeout=openai.Timeout(seconds, connect=min(CONNECT_TIMEOUT_S, seconds)),
-        http_client=offline_http_client() if offline else None,
+        http_client=sdk_http_client(offline=offline, limits=limits),
     )
     remember_request({**client.default_headers, **client.auth_headers}, client.base_url)
     note_url_source(client, url_from)
@@ -138,14 +139,10 @@ def call_openai(
 
     started = time.perf_counter()
     where = _where(stage, batch)
+    body = chat_body(model=model, system=system, messages=messages, max_tokens=max_tokens)
     try:
         with _notify_while_waiting(on_wait, where, client.timeout):
-            completion = client.chat.completions.create(
-                model=model,
-                messages=[{"role": "system", "content": system}, *[dict(m) for m in messages]],  # type: ignore[list-item]
-                temperature=0,
-                max_tokens=max_tokens,
-            )
+            completion = client.chat.completions.create(**body)
     except openai.APIError as exc:
         raise translate_openai_error(
             exc, stage=stage, batch=batch, model=model, client=client
@@ -156,30 +153,60 @@ def call_openai(
         # (the anthropic SDK wraps these as APIConnectionError; e.g. vcrpy's refusal to play)
         raise _no_reply(where, client, f"{type(exc).__name__}: {exc}", stage, batch) from exc
     if not isinstance(completion, openai.types.chat.ChatCompletion):  # e.g. an HTML page
-        body = " ".join(str(completion).split())[:80]
-        raise _not_a_completion(where, client, f"not JSON: {body!r}", stage, batch)
+        shown = " ".join(str(completion).split())[:80]
+        raise _not_a_completion(where, client, f"not JSON: {shown!r}", stage, batch)
     latency = time.perf_counter() - started
     try:
-        choice = completion.choices[0]
-        refused = bool(getattr(choice.message, "refusal", None))
-        stop_reason = (
-            "refusal" if refused else STOP_REASONS.get(choice.finish_reason, choice.finish_reason)
+        return completion_reply(
+            completion, stage=stage, batch=batch, model=model, latency_s=latency
         )
-        usage = completion.usage
-        record = CallUsage(
-            stage=stage,
-            batch=batch,
-            model=f"{OPENAI}:{completion.model or model}",
-            input_tokens=usage.prompt_tokens if usage is not None else 0,
-            output_tokens=usage.completion_tokens if usage is not None else 0,
-            stop_reason=stop_reason,
-            latency_s=latency,
-        )
-        text = choice.message.content or ""
     except (AttributeError, TypeError, IndexError) as exc:  # JSON, not a ChatCompletion
         what = f"JSON, but {type(exc).__name__}: {exc}"
         raise _not_a_completion(where, client, what, stage, batch) from exc
-    return ModelReply(text=text, stop_reason=stop_reason, usage=record)
+
+
+def chat_body(
+    *, model: str, system: str, messages: Sequence[Mapping[str, str]], max_tokens: int
+) -> dict[str, Any]:
+    """The body of one Chat Completions request at temperature 0, exactly as sent: by
+    ``call_openai`` and as a batch input line's ``body`` (``_batch``)."""
+    return {
+        "model": model,
+        "messages": [{"role": "system", "content": system}, *[dict(m) for m in messages]],
+        "temperature": 0,
+        "max_tokens": max_tokens,
+    }
+
+
+def completion_reply(
+    completion: openai.types.chat.ChatCompletion,
+    *,
+    stage: str,
+    batch: int | None,
+    model: str,
+    latency_s: float,
+    batched: bool = False,
+) -> ModelReply:
+    """The ModelReply of a chat ``completion``: its first choice, the finish reason in the
+    Messages API's names, the usage under ``openai:<model>``; AttributeError, TypeError or
+    IndexError when it is not the shape of a ChatCompletion."""
+    choice = completion.choices[0]
+    refused = bool(getattr(choice.message, "refusal", None))
+    stop_reason = (
+        "refusal" if refused else STOP_REASONS.get(choice.finish_reason, choice.finish_reason)
+    )
+    usage = completion.usage
+    record = CallUsage(
+        stage=stage,
+        batch=batch,
+        model=f"{OPENAI}:{completion.model or model}",
+        input_tokens=usage.prompt_tokens if usage is not None else 0,
+        output_tokens=usage.completion_tokens if usage is not None else 0,
+        stop_reason=stop_reason,
+        latency_s=latency_s,
+        batched=batched,
+    )
+    return ModelReply(text=choice.message.content or "", stop_reason=stop_reason, usage=record)
 
 
 def _not_a_completion(

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
+
+from .._models import CallUsage
 
 PRICES_PER_MILLION: Mapping[str, tuple[float, float]] = {
     "claude-opus-5-5": (4.0, 20.0),
@@ -52,6 +54,14 @@ one is not cached (the API ignores its ``cache_control``). A model not listed is
 DEFAULT_CACHE_MIN_TOKENS, the smallest the page lists; the plan names the figure it used."""
 DEFAULT_CACHE_MIN_TOKENS = 1024
 
+BATCH_DISCOUNT = 0.5
+"""A request answered through a batch API costs this many times its listed price, on every
+kind of token (input, output, prompt-cache writes and reads). Anthropic: "all usage is
+charged at 50% of the standard API prices" (Message Batches pricing,
+https://platform.claude.com/docs/en/build-with-claude/batch-processing#pricing); OpenAI:
+the Batch API's 50% discount on input and output (https://platform.openai.com/docs/guides/batch).
+"""
+
 
 def cache_min_tokens(model: str) -> int:
     """The shortest prompt prefix ``model`` caches (CACHE_MIN_TOKENS, else the default)."""
@@ -65,13 +75,39 @@ def estimate_cost_usd(
     *,
     cache_write_tokens: int = 0,
     cache_read_tokens: int = 0,
+    batched: bool = False,
 ) -> float | None:
     """The cost in USD of ``input_tokens`` in (not cached) and ``output_tokens`` out at
     ``model``'s listed price, plus prompt-cache writes and reads at CACHE_WRITE_RATE and
-    CACHE_READ_RATE times the input price (an estimate: list prices, no other
-    discounts), or None when no price is known."""
+    CACHE_READ_RATE times the input price, all times BATCH_DISCOUNT when ``batched`` (an
+    estimate: list prices, no other discounts), or None when no price is known."""
     price = PRICES_PER_MILLION.get(model)
     if price is None:
         return None
     cached = cache_write_tokens * CACHE_WRITE_RATE + cache_read_tokens * CACHE_READ_RATE
-    return ((input_tokens + cached) * price[0] + output_tokens * price[1]) / 1e6
+    listed = ((input_tokens + cached) * price[0] + output_tokens * price[1]) / 1e6
+    return listed * BATCH_DISCOUNT if batched else listed
+
+
+def calls_cost_usd(model: str, calls: Iterable[CallUsage]) -> float | None:
+    """What ``calls`` cost at ``model``'s price (``estimate_cost_usd``), each at the batch
+    price when it was ``batched``; a call served from the reply cache (``cached``) was paid
+    for before and costs nothing here. None when no price is known for ``model``."""
+    if model not in PRICES_PER_MILLION:
+        return None
+    total = 0.0
+    for call in calls:
+        if call.cached:
+            continue
+        total += (
+            estimate_cost_usd(
+                model,
+                call.input_tokens,
+                call.output_tokens,
+                cache_write_tokens=call.cache_write_tokens,
+                cache_read_tokens=call.cache_read_tokens,
+                batched=call.batched,
+            )
+            or 0.0
+        )
+    return total

@@ -37,6 +37,7 @@ from ._config import (
     check_api_key,
     parse_model,
 )
+from ._limits import RequestLimits
 from ._openai import call_openai, make_openai_client
 
 if TYPE_CHECKING:
@@ -53,7 +54,9 @@ class ModelClient:
     ``api_keys`` and ``base_urls`` map a provider (``anthropic``, ``openai``) to its key
     and base URL; a provider not named takes its environment variables. ``clients`` are
     ready SDK clients to use as they are (never closed here). ``offline`` clients have no
-    network transport (``offline_http_client``): only a cassette can answer them.
+    network transport (``offline_http_client``): only a cassette can answer them. With
+    ``limits`` (a RequestLimits) every request of the clients built here, retries
+    included, passes that one shared gate (in flight, per minute, a 429's pause).
     """
 
     def __init__(
@@ -65,6 +68,7 @@ class ModelClient:
         timeout: float | None = None,
         clients: Mapping[str, Any] | None = None,
         offline: bool = False,
+        limits: RequestLimits | None = None,
     ) -> None:
         self._api_keys = dict(api_keys or {})
         self._base_urls = dict(base_urls or {})
@@ -72,6 +76,7 @@ class ModelClient:
         self._timeout = timeout
         self._given = dict(clients or {})
         self._offline = offline
+        self.limits = limits
         self._built: dict[str, Any] = {}
         self._lock = threading.Lock()
 
@@ -125,6 +130,7 @@ class ModelClient:
             max_retries=self._max_retries,
             timeout=self._timeout,
             offline=self._offline,
+            limits=self.limits,
         )
 
     def call(

@@ -60,6 +60,10 @@ class RunPlan:
     """The same run's estimated cost if no prompt were cached."""
     cache_note: str = ""
     """Why the system prompts are cached or not (sizes against the model's minimum)."""
+    batched: bool = False
+    """Planned through the provider's batch API: the costs are at the batch price."""
+    listed_cost_usd: float | None = None
+    """The same run's estimated cost sent call by call, at the listed price (batched only)."""
 
     def lines(self) -> list[str]:
         """The plan as lines a person reads."""
@@ -77,8 +81,17 @@ class RunPlan:
             f"tokens (estimate): {self.estimated_input_tokens:,} in, "
             f"{self.estimated_output_tokens:,} out",
             f"prompt caching: {self.cache_note}",
-            f"cost (estimate): {cost}{self._saving()}",
+            f"cost (estimate): {cost}{self._saving()}{self._batch_saving()}",
         ]
+
+    def _batch_saving(self) -> str:
+        if not self.batched or self.estimated_cost_usd is None or self.listed_cost_usd is None:
+            return ""
+        saved = self.listed_cost_usd - self.estimated_cost_usd
+        return (
+            f", at the batch price (${self.listed_cost_usd:.4f} sent call by call: "
+            f"${saved:.4f} saved)"
+        )
 
     def _saving(self) -> str:
         if self.estimated_cost_usd is None or self.cost_without_cache_usd is None:
@@ -99,12 +112,15 @@ def plan_run(
     max_tokens_per_batch: int,
     grouping_max_tokens: int,
     extraction_max_tokens: int | None = None,
+    batched: bool = False,
 ) -> RunPlan:
     """Plan a run of ``inputs`` without calling the model.
 
     The batches are ``plan_batches``'s, the run's own; the ``max_tokens`` limits are
-    checked as the run checks them (``check_max_tokens``). Raises InputError on bad input
-    or a ``max_tokens`` the run would refuse.
+    checked as the run checks them (``check_max_tokens``). ``batched``: the run goes
+    through the provider's batch API (``client.BatchClient``), so its costs are at the
+    batch price, and the plan says what sending the calls one by one would cost. Raises
+    InputError on bad input or a ``max_tokens`` the run would refuse.
     """
     limits = {"grouping_max_tokens": grouping_max_tokens}
     if extraction_max_tokens is not None:
@@ -134,12 +150,16 @@ def plan_run(
         ("grouping", grouping_prompt, windows),
     ]
     write, read, note = _prompt_cache(model, stages)
-    cost = estimate_cost_usd(
-        model,
-        input_tokens - write - read,
-        output_tokens,
-        cache_write_tokens=write,
-        cache_read_tokens=read,
+    cost, listed = (
+        estimate_cost_usd(
+            model,
+            input_tokens - write - read,
+            output_tokens,
+            cache_write_tokens=write,
+            cache_read_tokens=read,
+            batched=batch_price,
+        )
+        for batch_price in (batched, False)
     )
     return RunPlan(
         model=model,
@@ -152,8 +172,12 @@ def plan_run(
         estimated_cost_usd=cost,
         cache_write_tokens=write,
         cache_read_tokens=read,
-        cost_without_cache_usd=estimate_cost_usd(model, input_tokens, output_tokens),
+        cost_without_cache_usd=estimate_cost_usd(
+            model, input_tokens, output_tokens, batched=batched
+        ),
         cache_note=note,
+        batched=batched,
+        listed_cost_usd=listed if batched else None,
     )
 
 

@@ -1,0 +1,495 @@
+"""``agentic-chunking corpus IN -o OUT``: chunk every document of a corpus, with resume.
+
+IN is a folder of text files (any extension or none; each file one document, its id the
+path under IN), a JSONL file of ``{document_id, text, metadata}`` (or Level 4 output,
+``{document_id, chunks: [{chunk_id, text, ...}]}``) or a Parquet file with those
+columns. OUT is JSONL (one output chunk a line, with its document id and the document's
+metadata) or Parquet, chosen by suffix, in input order, written atomically at the end.
+Beside OUT: the ledger (``OUT.ledger.sqlite``: every finished document, so rerunning the
+same command after a kill or a failure skips the finished ones), the reply cache
+(``OUT.replies/``: a half-done document pays for no reply twice) and, when a document
+failed, ``OUT.failures.jsonl`` (its error and the propositions extracted before it). Exit
+status: 0 every document done, 1 some failed, 2 an input or configuration error (nothing
+called), 3 the model's API could not be used, 130 interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from .._errors import InputError
+from .._shown import redact
+from ..client import (
+    BatchClient,
+    BatchProgress,
+    ModelClient,
+    RequestLimits,
+    parse_model,
+    resolve_model,
+)
+from ..client._batch import DEFAULT_POLL_INTERVAL_S, FALLBACKS
+from ..corpus import (
+    CorpusSettings,
+    DocumentResult,
+    Ledger,
+    LedgerError,
+    OutputWriter,
+    chunk_corpus,
+    open_corpus,
+)
+from ..corpus._outputs import check_output_suffix
+from ..pipeline._cache import ReplyCache
+from ..pipeline._plan import plan_run
+from ._chunk import CACHE_SUFFIX, add_model_options
+from ._io import cannot_write_in, check_output_path, int_at_least, output_path
+
+PREFIX = "agentic-chunking corpus: "
+LEDGER_SUFFIX = ".ledger.sqlite"
+FAILURES_SUFFIX = ".failures.jsonl"
+DEFAULT_CORPUS_CONCURRENCY = 16
+ENGINES = ("local", "ray")
+DEFAULT_BATCH_DOCUMENTS = 1000
+BATCH_CONCURRENCY = 1000
+"""With --batch, the requests of one document that may wait at once: all its extraction
+batches go into the same round."""
+
+
+def _poll_seconds(value: str) -> float:
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds") from None
+    if not 0 < seconds <= 3600:
+        raise argparse.ArgumentTypeError(f"{value!r} must be more than 0 and at most 3600")
+    return seconds
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``corpus`` subcommand."""
+    parser = subparsers.add_parser(
+        "corpus",
+        help="chunk every document of a folder, JSONL or Parquet corpus, with resume",
+        description=__doc__.split("\n\n")[1].replace("``", "'"),
+    )
+    parser.add_argument(
+        "corpus",
+        metavar="IN",
+        type=Path,
+        help="a folder of text files, a .jsonl of {document_id, text, metadata} (or Level 4 "
+        "chunks), or a .parquet with those columns",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=output_path,
+        metavar="OUT",
+        required=True,
+        help="the chunks, one record each: OUT.jsonl (JSON lines) or OUT.parquet",
+    )
+    add_model_options(
+        parser,
+        concurrency=DEFAULT_CORPUS_CONCURRENCY,
+        concurrency_help="model requests in flight at once, for the whole run",
+    )
+    parser.add_argument(
+        "--requests-per-minute",
+        type=int_at_least(1),
+        metavar="N",
+        help="at most N requests a minute for the whole run (default: no cap)",
+    )
+    parser.add_argument(
+        "--tokens-per-minute",
+        type=int_at_least(1),
+        metavar="N",
+        help="at most about N tokens a minute sent for the whole run (characters / 4; "
+        "default: no cap)",
+    )
+    parser.add_argument(
+        "--max-chunk-tokens",
+        type=int_at_least(1),
+        metavar="N",
+        help="the size limit of an output chunk (default: --max-tokens-per-batch)",
+    )
+    parser.add_argument(
+        "--ledger",
+        type=Path,
+        metavar="FILE",
+        help=f"the SQLite ledger of finished documents (default: OUT{LEDGER_SUFFIX} beside OUT)",
+    )
+    parser.add_argument(
+        "--cache-dir",
+        type=Path,
+        metavar="DIR",
+        help=f"where every model reply is kept, by request hash (default: OUT{CACHE_SUFFIX})",
+    )
+    parser.add_argument(
+        "--batch",
+        action="store_true",
+        help="send every request through the provider's batch API, at half the price, "
+        "answered within 24 hours (most within one); rounds of requests: all extractions, "
+        "then all groupings, ...",
+    )
+    parser.add_argument(
+        "--batch-fallback",
+        choices=FALLBACKS,
+        default="none",
+        help="a request a batch did not answer (errored, expired, cancelled): into the next "
+        "round (none, the default) or sent at once at the full price (sync)",
+    )
+    parser.add_argument(
+        "--batch-documents",
+        type=int_at_least(1),
+        default=DEFAULT_BATCH_DOCUMENTS,
+        metavar="N",
+        help="with --batch, documents worked on at once: their requests share the rounds "
+        f"(default {DEFAULT_BATCH_DOCUMENTS}; each waits on a thread)",
+    )
+    parser.add_argument(
+        "--batch-poll",
+        type=_poll_seconds,
+        default=DEFAULT_POLL_INTERVAL_S,
+        metavar="SECONDS",
+        help=f"with --batch, seconds between two looks at a batch in flight "
+        f"(default {DEFAULT_POLL_INTERVAL_S:g})",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=ENGINES,
+        default="local",
+        help="local: threads in this process (default); ray: a Ray Data pipeline, on a local "
+        "Ray instance or the cluster $RAY_ADDRESS names (needs the ray extra)",
+    )
+    parser.add_argument(
+        "--dry-run",
+        action="store_true",
+        help="read the corpus and print the plan (documents, calls, tokens and cost "
+        "estimated); no model call, no key needed",
+    )
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="no progress bar: only errors and the summary line",
+    )
+    parser.set_defaults(func=run)
+
+
+def beside(output: Path, suffix: str) -> Path:
+    """A file beside OUT: its name without the suffix, plus ``suffix``."""
+    return output.with_name(output.stem + suffix)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Chunk the corpus ``args.corpus`` into ``args.output``; return the exit status."""
+    output: Path = args.output
+    check_output_suffix(output)
+    source = open_corpus(args.corpus)
+    ledger_path = args.ledger or beside(output, LEDGER_SUFFIX)
+    failures_path = beside(output, FAILURES_SUFFIX)
+    inputs = [args.corpus] if args.corpus.is_file() else []
+    for target, option in ((output, "-o"), (failures_path, "-o"), (ledger_path, "--ledger")):
+        check_output_path(target, inputs=inputs, option=option)
+    scan = source.scan()  # a bad record or a duplicate id: refused before any call
+    model = resolve_model(args.model)
+    settings = CorpusSettings(
+        model=model,
+        max_tokens_per_batch=args.max_tokens_per_batch,
+        extraction_max_tokens=args.extraction_max_tokens,
+        grouping_max_tokens=args.grouping_max_tokens,
+        max_chunk_tokens=args.max_chunk_tokens,
+    )
+    if args.batch:
+        _check_batch_options(args)
+    if args.dry_run:
+        _print_plan(
+            source.documents(), settings, len(scan.document_ids), str(args.corpus), args.batch
+        )
+        return 0
+    cache = _reply_cache(args.cache_dir or beside(output, CACHE_SUFFIX))
+    try:
+        ledger = Ledger(ledger_path)
+    except LedgerError as error:
+        raise InputError(str(error)) from None
+    tally = _Tally(total=len(scan.document_ids), quiet=args.quiet, model=model)
+    base_urls = {parse_model(model).provider: args.base_url} if args.base_url else None
+    client: ModelClient
+    if args.batch:
+        client = BatchClient(
+            timeout=args.timeout,
+            base_urls=base_urls,
+            poll_interval_s=args.batch_poll,
+            fallback=args.batch_fallback,
+            on_submitted=ledger.add_batch,
+            progress=tally.batch,
+        )
+        for provider, batch_id, custom_ids in list(ledger.batches()):
+            client.attach(provider, {batch_id: custom_ids})  # a killed run's batches
+    else:
+        limits = RequestLimits(
+            max_in_flight=args.max_concurrency,
+            requests_per_minute=args.requests_per_minute,
+            tokens_per_minute=args.tokens_per_minute,
+        )
+        client = ModelClient(timeout=args.timeout, base_urls=base_urls, limits=limits)
+    try:
+        client.ready(model)  # no key or a bad URL: refused before any call
+    except BaseException:
+        client.close()
+        ledger.close()
+        tally.close()
+        raise
+    started = time.monotonic()
+    try:
+        if args.engine == "ray":
+            from ..corpus._ray import ray_results
+
+            results = ray_results(
+                source,
+                settings,
+                positions={d: n for n, d in enumerate(scan.document_ids)},
+                cache_dir=cache.directory,
+                ledger_path=ledger_path,
+                max_concurrency=args.max_concurrency,
+                base_url=args.base_url,
+                timeout=args.timeout,
+            )
+        else:
+            results = chunk_corpus(
+                source.documents(),
+                settings,
+                client=client,
+                cache=cache,
+                ledger=ledger,
+                max_documents=args.batch_documents if args.batch else args.max_concurrency,
+                max_concurrency=BATCH_CONCURRENCY if args.batch else args.max_concurrency,
+            )
+        written = _write(results, output, failures_path, tally, ledger_path)
+        for provider, batch_id in tally.ended_batches:  # every reply is in the cache now
+            ledger.remove_batch(provider, batch_id)
+    except KeyboardInterrupt:
+        tally.close()
+        _say(_resume_line(ledger, ledger_path, output))
+        raise
+    except (InputError, LedgerError):
+        tally.close()
+        raise
+    except Exception:
+        tally.close()
+        _say(_resume_line(ledger, ledger_path, output))
+        raise
+    finally:
+        client.close()
+        ledger.close()
+    tally.close()
+    _say(tally.summary(written, output, failures_path, time.monotonic() - started))
+    if cache.failures:
+        _say(
+            f"warning: {len(cache.failures)} model replies could not be kept in "
+            f"{cache.directory} ({cache.failures[0]}); a rerun would send them again"
+        )
+    return 1 if tally.counts["failed"] else 0
+
+
+def _write(
+    results: Iterator[DocumentResult],
+    output: Path,
+    failures_path: Path,
+    tally: _Tally,
+    ledger_path: Path,
+) -> int:
+    """Write every result's records to OUT and every failure to OUT.failures.jsonl, each
+    atomically; return the number of records written."""
+    try:
+        with OutputWriter(output) as chunks, OutputWriter(failures_path) as failures:
+            for result in results:
+                tally.add(result)
+                for record in result.records:
+                    chunks.write(record)
+                if result.status == "failed":
+                    failures.write(result.failure_record())
+            chunks.commit()
+            if failures.written:
+                failures.commit()
+            else:  # nothing failed: no failures file, and none left from an earlier run
+                failures.discard()
+                with contextlib.suppress(FileNotFoundError):
+                    failures_path.unlink()
+        return chunks.written
+    except OSError as error:
+        raise InputError(
+            f"cannot write {error.filename or output} ({error.strerror or error}); the chunks "
+            f"of every finished document are kept in the ledger {ledger_path}: free room "
+            "and rerun the same command (no finished document is chunked again)"
+        ) from None
+
+
+def _check_batch_options(args: argparse.Namespace) -> None:
+    """InputError for an option that does not go with --batch."""
+    if args.engine != "local":
+        raise InputError("--batch runs on the local engine; leave out --engine ray")
+    for option, value in (
+        ("--requests-per-minute", args.requests_per_minute),
+        ("--tokens-per-minute", args.tokens_per_minute),
+    ):
+        if value is not None:
+            raise InputError(
+                f"{option} limits the synchronous requests; a batch is one request to the "
+                f"provider: leave out {option} with --batch"
+            )
+
+
+def _reply_cache(directory: Path) -> ReplyCache:
+    if directory.exists() and not directory.is_dir():
+        raise InputError(
+            f"the reply cache {directory} is not a directory; give another with --cache-dir"
+        )
+    reason = cannot_write_in(directory, make=True)
+    if reason is not None:
+        raise InputError(
+            f"cannot write the reply cache in {directory} ({reason}); give a writable "
+            "directory with --cache-dir"
+        )
+    return ReplyCache(directory, read=True)  # content-addressed: a rerun pays nothing twice
+
+
+def _resume_line(ledger: Ledger, ledger_path: Path, output: Path) -> str:
+    with contextlib.suppress(Exception):  # the ledger may be the thing that failed
+        done = ledger.counts().get("done", 0)
+        return (
+            f"{output} was left as it was; the {done} finished documents are in the ledger "
+            f"{ledger_path}: rerun the same command to go on from there"
+        )
+    return f"{output} was left as it was"
+
+
+def _print_plan(
+    documents: Any, settings: CorpusSettings, total: int, name: str, batched: bool
+) -> None:
+    batches = calls = tokens_in = tokens_out = 0
+    cost: float | None = 0.0
+    full: float | None = 0.0
+    failed = 0
+    for document in documents:
+        if document.error is not None:
+            failed += 1
+            continue
+        plan = plan_run(
+            document.inputs,
+            model=settings.model,
+            max_tokens_per_batch=settings.max_tokens_per_batch,
+            grouping_max_tokens=settings.grouping_max_tokens,
+            extraction_max_tokens=settings.extraction_max_tokens,
+            batched=batched,
+        )
+        unbatched = plan.listed_cost_usd if batched else plan.estimated_cost_usd
+        full = None if full is None or unbatched is None else full + unbatched
+        batches += plan.batches
+        calls += plan.batches + plan.grouping_windows + (1 if plan.grouping_windows > 1 else 0)
+        tokens_in += plan.estimated_input_tokens
+        tokens_out += plan.estimated_output_tokens
+        cost = (
+            None
+            if cost is None or plan.estimated_cost_usd is None
+            else cost + plan.estimated_cost_usd
+        )
+    lines = [
+        f"plan for {name} (no model called):",
+        f"  documents: {total:,}"
+        + (f" ({failed:,} unreadable, to be listed as failed)" if failed else ""),
+        f"  model: {settings.model}",
+        f"  extraction batches: {batches:,}; calls: about {calls:,}",
+        f"  estimated tokens: {tokens_in:,} in / {tokens_out:,} out",
+        "  estimated cost: "
+        + ("unknown (no listed price for this model)" if cost is None else f"${cost:.4f}"),
+    ]
+    if batched and cost is not None and full is not None:
+        lines.append(
+            f"  through the batch API (--batch): ${cost:.4f} instead of ${full:.4f} "
+            f"synchronously, a saving of ${full - cost:.4f}"
+        )
+    print("\n".join(lines))
+
+
+class _Tally:
+    """Documents done of total, ETA, tokens and cost so far (a tqdm bar on stderr), and the
+    run's summary line."""
+
+    def __init__(self, *, total: int, quiet: bool, model: str) -> None:
+        from tqdm import tqdm
+
+        self.counts = {"done": 0, "skipped": 0, "failed": 0}
+        self.calls = self.cached = self.tokens_in = self.tokens_out = 0
+        self.cost: float | None = 0.0
+        self._batches: dict[str, BatchProgress] = {}
+        self._lock = threading.Lock()
+        self._bar = tqdm(
+            total=total,
+            unit="doc",
+            disable=quiet,
+            file=sys.stderr,
+            dynamic_ncols=True,
+            desc="documents",
+        )
+
+    def add(self, result: DocumentResult) -> None:
+        self.counts[result.status] += 1
+        self.calls += len(result.calls)
+        self.cached += sum(1 for c in result.calls if c.cached)
+        self.tokens_in += result.input_tokens
+        self.tokens_out += result.output_tokens
+        if self.cost is not None:
+            self.cost = None if result.cost_usd is None else self.cost + result.cost_usd
+        self._bar.set_postfix_str(
+            f"{self.tokens_in:,} in / {self.tokens_out:,} out tokens{self._cost_text()}",
+            refresh=False,
+        )
+        self._bar.update(1)
+
+    def batch(self, progress: BatchProgress) -> None:
+        """A batch's state (from the batch client's thread): the bar shows the requests
+        answered of those in batches."""
+        with self._lock:
+            self._batches[progress.batch_id] = progress
+            states = list(self._batches.values())
+        answered = sum(p.succeeded + p.errored + p.canceled + p.expired for p in states)
+        self._bar.set_postfix_str(
+            f"batches: {answered:,} of {sum(p.requests for p in states):,} requests answered"
+        )
+
+    @property
+    def ended_batches(self) -> list[tuple[str, str]]:
+        """(provider, batch id) of each batch that ended (or that the provider lost)."""
+        with self._lock:
+            return [
+                (p.provider, p.batch_id)
+                for p in self._batches.values()
+                if p.status in ("ended", "lost")
+            ]
+
+    def _cost_text(self) -> str:
+        return "" if self.cost is None else f", ${self.cost:.4f}"
+
+    def close(self) -> None:
+        self._bar.close()
+
+    def summary(self, written: int, output: Path, failures: Path, seconds: float) -> str:
+        c = self.counts
+        reused = f" ({self.cached:,} from the reply cache, not paid again)" if self.cached else ""
+        failed = f"; failures in {failures}" if c["failed"] else ""
+        return (
+            f"{c['done']:,} done, {c['skipped']:,} skipped (done before), {c['failed']:,} failed "
+            f"of {sum(c.values()):,} documents; {self.calls:,} calls{reused}, "
+            f"{self.tokens_in:,} in / {self.tokens_out:,} out tokens{self._cost_text()}; "
+            f"{written:,} chunks written to {output} in {seconds:.1f} s{failed}"
+        )
+
+
+def _say(line: str) -> None:
+    print(redact(f"{PREFIX}{line}"), file=sys.stderr)

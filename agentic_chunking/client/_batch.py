@@ -1,0 +1,831 @@
+"""The providers' batch APIs (half the price) behind the ordinary call: ``BatchClient``.
+
+``BatchClient`` is a ModelClient whose ``call`` does not send its request: it queues it
+and blocks until the batch that carries it has ended, then returns the same ModelReply
+the synchronous call would (its CallUsage marked ``batched``, priced at BATCH_DISCOUNT).
+So the unchanged pipeline, run on many documents in threads with
+``chunk_text_agentic(..., client=batch_client)``, sends all its extraction requests as
+one batch, then all its grouping requests as the next, and so on.
+
+Guarantees:
+- one request body, whether sent alone or in a batch: Anthropic's ``params`` are
+  ``message_params`` (what ``_anthropic.call_model`` sends), OpenAI's line ``body`` is
+  ``chat_body`` (what ``call_openai`` sends); through the official SDKs only
+  (``messages.batches`` for Anthropic; ``files`` + ``batches`` for OpenAI-compatible);
+- a background thread submits the queue as one round when no new request has come for
+  ``quiet_s`` seconds (the callers are then all waiting), or at once when the queue
+  reaches a batch's limits (BATCH_LIMITS); a round larger than one batch is split across
+  batches at those limits (and, for OpenAI, by model: a batch names one model);
+- a request's ``custom_id`` is the hex SHA-256 of its provider and body
+  (``batch_custom_id``): the same request gets the same id in every run, and identical
+  requests waiting together are sent once (the first caller's usage is the paid one, the
+  others are marked ``cached``: paid for by another call of this run);
+- every batch is polled every ``poll_interval_s`` seconds until it ends; its results are
+  mapped back by custom_id; a request that errored (a server error), expired, or was
+  cancelled with its batch goes into the next round, up to ``max_rounds`` batches, after
+  which its callers get a ModelCallError saying what happened (and that the batch was
+  cancelled, when it was); a request the provider refuses as invalid is not retried.
+  With ``fallback="sync"`` every such request is sent synchronously instead (the parent
+  ModelClient.call, in the caller's thread, at the full price);
+- ``on_submitted(provider, batch_id, custom_ids)`` hears of each batch as soon as the
+  provider has accepted it, so a caller can record it; ``attach(provider, batch_ids)``
+  (before the run) makes the requests of those batches wait for their results instead of
+  being submitted again; results nobody has asked for yet are kept for later calls;
+- ``progress`` receives a BatchProgress record for each batch submitted, attached, polled
+  and ended (request counts by state), never a sentence;
+- ``close`` never cancels a batch (a rerun can attach to it): the calls still waiting fail
+  with a ModelCallError naming the batches in flight.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .._errors import ConfigurationError, InputError, ModelCallError
+from ._anthropic import ModelReply, _translate, _where, message_params, message_reply
+from ._config import ANTHROPIC, DEFAULT_MAX_RETRIES, OPENAI, parse_model
+from ._openai import chat_body, completion_reply, translate_openai_error
+from ._providers import ModelClient
+
+__all__ = [
+    "BATCH_LIMITS",
+    "DEFAULT_MAX_ROUNDS",
+    "DEFAULT_POLL_INTERVAL_S",
+    "DEFAULT_QUIET_S",
+    "FALLBACKS",
+    "BatchClient",
+    "BatchProgress",
+    "batch_custom_id",
+]
+
+BATCH_LIMITS: Mapping[str, tuple[int, int]] = {
+    ANTHROPIC: (100_000, 256 * 1024 * 1024),
+    OPENAI: (50_000, 200 * 1024 * 1024),
+}
+"""Requests and bytes one batch may hold: Anthropic's Message Batches, "100,000 Message
+requests or 256 MB in size, whichever is reached first"; OpenAI's Batch API, an input
+file of "up to 50,000 requests, and up to 200 MB in size" (both providers' batch guides;
+the SDKs' docstrings say the same)."""
+DEFAULT_POLL_INTERVAL_S = 30.0
+"""How often a batch in flight is retrieved (most batches end within the hour)."""
+DEFAULT_QUIET_S = 1.0
+"""A round is submitted when no new request has come for this long."""
+DEFAULT_MAX_ROUNDS = 3
+"""Batches a request may be in before its callers are told it failed."""
+FALLBACKS = ("none", "sync")
+"""What happens to a request a batch did not answer: the next round (``none``), or a
+synchronous call at once (``sync``)."""
+OPENAI_ENDPOINT = "/v1/chat/completions"
+MAX_POLL_FAILURES = 5
+"""Consecutive failed retrievals of a batch after which its callers are told (the batch
+itself may still end: a rerun attaches to it)."""
+_NOT_RETRIED = frozenset(
+    {
+        "invalid_request_error",
+        "authentication_error",
+        "permission_error",
+        "not_found_error",
+        "request_too_large",
+        "billing_error",
+    }
+)
+"""Anthropic error types that the same request meets again: not worth another round."""
+
+
+@dataclass(frozen=True, slots=True)
+class BatchProgress:
+    """The state of one batch, as the provider counts its requests.
+
+    ``status``: ``submitted`` (accepted by the provider), ``attached`` (an earlier run's
+    batch, given to ``attach``), ``in_progress``, ``canceling``, ``ended``, or ``lost``
+    (the provider no longer knows it: its requests are submitted again). ``round`` is
+    the client's submission round that made it (1-based; 0 for an attached batch). Until
+    a batch ends, OpenAI counts only succeeded and failed requests (``errored`` here);
+    the ``ended`` record counts each request by its result.
+    """
+
+    provider: str
+    batch_id: str
+    round: int
+    status: str
+    requests: int
+    processing: int
+    succeeded: int = 0
+    errored: int = 0
+    canceled: int = 0
+    expired: int = 0
+
+
+OnSubmitted = Callable[[str, str, tuple[str, ...]], None]
+"""``on_submitted(provider, batch_id, custom_ids)``."""
+
+
+def batch_custom_id(provider: str, body: Mapping[str, Any]) -> str:
+    """The custom_id of a request: the hex SHA-256 (64 characters, as both APIs allow) of
+    its provider and body in canonical JSON, so the same request has the same id in every
+    run."""
+    canonical = json.dumps([provider, body], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+@dataclass(eq=False)
+class _Ticket:
+    """One waiting call: its stage and batch, and what ends its wait."""
+
+    stage: str
+    batch: int | None
+    done: threading.Event = field(default_factory=threading.Event)
+    reply: ModelReply | None = None
+    error: BaseException | None = None
+    fallback: bool = False
+
+
+@dataclass(eq=False)
+class _Request:
+    custom_id: str
+    provider: str
+    name: str  # the model's name at its provider
+    line: dict[str, Any]  # the batch entry: Anthropic's {custom_id, params}, OpenAI's line
+    size: int
+    queued_at: float
+    tickets: list[_Ticket] = field(default_factory=list)
+    rounds: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class _Result:
+    kind: str  # "succeeded", "errored", "invalid", "expired", "canceled"
+    reply: ModelReply | None = None
+    detail: str = ""
+
+
+@dataclass(eq=False)
+class _InFlight:
+    provider: str
+    batch_id: str
+    round: int
+    custom_ids: frozenset[str] | None  # None: attached, its requests unknown until it ends
+    next_poll: float
+    failures: int = 0
+
+
+class BatchClient(ModelClient):
+    """A ModelClient that answers ``call`` through the provider's batch API (see the
+    module docstring for what it guarantees). The keyword arguments of ModelClient are
+    its own; the others:
+
+    - ``poll_interval_s``: seconds between two retrievals of a batch in flight;
+    - ``quiet_s``: a round is submitted when no request has come for this long;
+    - ``max_rounds``: batches a request may be in before its callers get the error;
+    - ``fallback``: ``none`` (the next round) or ``sync`` (a synchronous call at once)
+      for a request a batch did not answer;
+    - ``on_submitted(provider, batch_id, custom_ids)``: each batch, once accepted;
+    - ``progress(BatchProgress)``: each batch's state, on every change of poll;
+    - ``batch_limits``: requests and bytes per batch, per provider (BATCH_LIMITS).
+
+    Callbacks run on the client's background thread; an exception from one fails every
+    waiting call with it (nothing hangs).
+    """
+
+    def __init__(
+        self,
+        *,
+        api_keys: Mapping[str, str | None] | None = None,
+        base_urls: Mapping[str, str | None] | None = None,
+        max_retries: int = DEFAULT_MAX_RETRIES,
+        timeout: float | None = None,
+        clients: Mapping[str, Any] | None = None,
+        poll_interval_s: float = DEFAULT_POLL_INTERVAL_S,
+        quiet_s: float = DEFAULT_QUIET_S,
+        max_rounds: int = DEFAULT_MAX_ROUNDS,
+        fallback: str = "none",
+        on_submitted: OnSubmitted | None = None,
+        progress: Callable[[BatchProgress], None] | None = None,
+        batch_limits: Mapping[str, tuple[int, int]] | None = None,
+    ) -> None:
+        if poll_interval_s <= 0 or quiet_s < 0:
+            raise InputError(
+                f"poll_interval_s is {poll_interval_s} and quiet_s {quiet_s}: expected a "
+                "positive poll interval and a quiet time of 0 or more seconds"
+            )
+        if max_rounds < 1:
+            raise InputError(f"max_rounds is {max_rounds}; expected 1 or more")
+        if fallback not in FALLBACKS:
+            raise InputError(f"fallback is {fallback!r}; expected one of {', '.join(FALLBACKS)}")
+        super().__init__(
+            api_keys=api_keys,
+            base_urls=base_urls,
+            max_retries=max_retries,
+            timeout=timeout,
+            clients=clients,
+        )
+        self._poll_interval_s = poll_interval_s
+        self._quiet_s = quiet_s
+        self._max_rounds = max_rounds
+        self._fallback = fallback
+        self._on_submitted = on_submitted
+        self._progress = progress
+        self._limits = {**BATCH_LIMITS, **(batch_limits or {})}
+        self._cond = threading.Condition()
+        self._pending: dict[str, _Request] = {}
+        self._load: dict[str, tuple[int, int]] = {}  # provider -> queued requests, bytes
+        self._waiting: dict[str, _Request] = {}
+        self._batches: dict[str, _InFlight] = {}
+        self._attached_ids: dict[str, str] = {}
+        self._unclaimed: dict[str, ModelReply] = {}
+        self._blind = 0
+        self._last_arrival = 0.0
+        self._round = 0
+        self._closed = False
+        self._thread: threading.Thread | None = None
+
+    # -- the caller's side -------------------------------------------------------------
+
+    def call(
+        self,
+        *,
+        stage: str,
+        batch: int | None,
+        model: str,
+        system: str,
+        messages: Sequence[Mapping[str, str]],
+        max_tokens: int,
+        on_wait: Callable[[str], None] | None = None,
+    ) -> ModelReply:
+        """Queue one request at temperature 0 and wait for its batch's answer (see the
+        module docstring); ``on_wait`` is not used: ``progress`` reports the batches."""
+        ref = parse_model(model)
+        self.sdk(ref.provider)  # no key, a bad setting: refused now, before any wait
+        ticket = _Ticket(stage=stage, batch=batch)
+        request = self._request(ref.provider, ref.name, system, messages, max_tokens)
+        with self._cond:
+            if self._closed:
+                raise ModelCallError(
+                    f"{_where(stage, batch)}: the batch client is closed", stage=stage, batch=batch
+                )
+            unclaimed = self._unclaimed.pop(request.custom_id, None)
+            if unclaimed is not None:
+                return _answer(unclaimed, ticket, request, paid=True)
+            known = self._pending.get(request.custom_id) or self._waiting.get(request.custom_id)
+            if known is not None:
+                request = known
+            elif request.custom_id in self._attached_ids:
+                self._waiting[request.custom_id] = request
+            else:
+                self._queue(request)
+            request.tickets.append(ticket)
+            self._start()
+            self._cond.notify_all()
+        ticket.done.wait()
+        if ticket.fallback:
+            return super().call(
+                stage=stage,
+                batch=batch,
+                model=model,
+                system=system,
+                messages=messages,
+                max_tokens=max_tokens,
+                on_wait=on_wait,
+            )
+        if ticket.error is not None:
+            raise ticket.error
+        assert ticket.reply is not None
+        return ticket.reply
+
+    def attach(self, provider: str, batch_ids: Iterable[str] | Mapping[str, Iterable[str]]) -> None:
+        """Wait for the results of batches an earlier run submitted (call before the run):
+        a request whose custom_id is in one of them is not submitted again. With a mapping
+        of batch id to its custom_ids (what ``on_submitted`` reported), the others are
+        submitted as usual; with bare ids, an OpenAI batch's ids are read from its input
+        file, and while an Anthropic batch of unknown requests is in flight no round is
+        submitted (any request may be in it)."""
+        given: dict[str, frozenset[str] | None] = (
+            {b: frozenset(ids) for b, ids in batch_ids.items()}
+            if isinstance(batch_ids, Mapping)
+            else dict.fromkeys(batch_ids)
+        )
+        for batch_id, ids in given.items():
+            custom_ids = ids if ids is not None else self._input_ids(provider, batch_id)
+            with self._cond:
+                if batch_id in self._batches:
+                    continue
+                self._batches[batch_id] = _InFlight(
+                    provider, batch_id, 0, custom_ids, next_poll=time.monotonic()
+                )
+                if custom_ids is None:
+                    self._blind += 1
+                else:
+                    self._attached_ids.update(dict.fromkeys(custom_ids, batch_id))
+            count = len(custom_ids) if custom_ids is not None else 0
+            self._report(BatchProgress(provider, batch_id, 0, "attached", count, count))
+        with self._cond:
+            self._start()
+            self._cond.notify_all()
+
+    def in_flight(self) -> dict[str, str]:
+        """The batches submitted or attached that have not ended: id -> provider."""
+        with self._cond:
+            return {b.batch_id: b.provider for b in self._batches.values()}
+
+    def close(self) -> None:
+        """Stop the background thread and close the SDK clients built here. Batches in
+        flight are left to end (attach to them in a rerun); calls still waiting fail."""
+        with self._cond:
+            self._closed = True
+            waiting = [*self._pending.values(), *self._waiting.values()]
+            self._pending.clear()
+            self._waiting.clear()
+            left = ", ".join(sorted(self._batches)) or "none"
+            self._cond.notify_all()
+        if self._thread is not None and self._thread is not threading.current_thread():
+            self._thread.join()
+        for request in waiting:
+            for ticket in request.tickets:
+                ticket.error = ModelCallError(
+                    f"{_where(ticket.stage, ticket.batch)}: the batch client was closed before "
+                    f"the batch answered (batches in flight: {left}; attach to them in a "
+                    "rerun to keep their results)",
+                    stage=ticket.stage,
+                    batch=ticket.batch,
+                )
+                ticket.done.set()
+        super().close()
+
+    def _request(
+        self,
+        provider: str,
+        name: str,
+        system: str,
+        messages: Sequence[Mapping[str, str]],
+        max_tokens: int,
+    ) -> _Request:
+        if provider == OPENAI:
+            body = chat_body(model=name, system=system, messages=messages, max_tokens=max_tokens)
+            custom_id = batch_custom_id(provider, body)
+            line = {"custom_id": custom_id, "method": "POST", "url": OPENAI_ENDPOINT, "body": body}
+        else:
+            params = message_params(
+                model=name, system=system, messages=messages, max_tokens=max_tokens
+            )
+            custom_id = batch_custom_id(provider, params)
+            line = {"custom_id": custom_id, "params": params}
+        size = len(json.dumps(line).encode("utf-8")) + 1
+        return _Request(custom_id, provider, name, line, size, time.monotonic())
+
+    def _start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._loop, name="batch-client", daemon=True)
+            self._thread.start()
+
+    # -- the background thread -----------------------------------------------------------
+
+    def _loop(self) -> None:
+        try:
+            while True:
+                with self._cond:
+                    while not self._closed:
+                        now = time.monotonic()
+                        flush = self._flush_due(now)
+                        polls = [b for b in self._batches.values() if b.next_poll <= now]
+                        if flush or polls:
+                            break
+                        self._cond.wait(self._next_wake(now))
+                    if self._closed:
+                        return
+                    round_ = self._take_round() if flush else []
+                if round_:
+                    self._submit(round_)
+                for batch in polls:
+                    self._poll(batch)
+        except BaseException as exc:  # a callback's or the SDK's surprise: fail, never hang
+            self._fail_everything(exc)
+
+    def _flush_due(self, now: float) -> bool:
+        if not self._pending or self._blind:
+            return False
+        if now - self._last_arrival >= self._quiet_s:
+            return True
+        return any(
+            count >= self._limits[provider][0] or size >= self._limits[provider][1]
+            for provider, (count, size) in self._load.items()
+        )
+
+    def _next_wake(self, now: float) -> float | None:
+        times = [b.next_poll - now for b in self._batches.values()]
+        if self._pending and not self._blind:
+            times.append(self._last_arrival + self._quiet_s - now)
+        return max(0.0, min(times)) if times else None
+
+    def _take_round(self) -> list[_Request]:
+        """The queue, moved to the waiting requests (callers of the same request join
+        them there while the batch is being created)."""
+        taken = list(self._pending.values())
+        self._pending.clear()
+        self._load.clear()
+        self._round += 1
+        for request in taken:
+            request.rounds += 1
+            self._waiting[request.custom_id] = request
+        return taken
+
+    def _submit(self, requests: list[_Request]) -> None:
+        """One round: a batch per provider (and per model for OpenAI), split at the limits."""
+        groups: dict[tuple[str, str], list[_Request]] = {}
+        for request in requests:
+            model = request.name if request.provider == OPENAI else ""
+            groups.setdefault((request.provider, model), []).append(request)
+        for (provider, _model), group in groups.items():
+            count, size = self._limits[provider]
+            for part in _split(group, count, size):
+                self._create(provider, part)
+
+    def _create(self, provider: str, requests: list[_Request]) -> None:
+        sdk = self.sdk(provider)
+        try:
+            if provider == OPENAI:
+                data = "".join(json.dumps(r.line) + "\n" for r in requests).encode("utf-8")
+                upload = sdk.files.create(
+                    file=("agentic-chunking-batch.jsonl", data, "application/jsonl"),
+                    purpose="batch",
+                )
+                made = sdk.batches.create(
+                    input_file_id=upload.id, endpoint=OPENAI_ENDPOINT, completion_window="24h"
+                )
+            else:
+                made = sdk.messages.batches.create(requests=[r.line for r in requests])
+        except Exception as exc:
+            with self._cond:
+                for request in requests:
+                    self._waiting.pop(request.custom_id, None)
+            for request in requests:
+                for ticket in request.tickets:
+                    ticket.error = _translated(exc, provider, sdk, request.name, ticket)
+                    ticket.done.set()
+            return
+        ids = tuple(r.custom_id for r in requests)
+        with self._cond:
+            self._batches[made.id] = _InFlight(
+                provider,
+                made.id,
+                self._round,
+                frozenset(ids),
+                next_poll=time.monotonic() + self._poll_interval_s,
+            )
+        if self._on_submitted is not None:
+            self._on_submitted(provider, made.id, ids)
+        self._report(BatchProgress(provider, made.id, self._round, "submitted", len(ids), len(ids)))
+
+    def _poll(self, batch: _InFlight) -> None:
+        sdk = self.sdk(batch.provider)
+        try:
+            if batch.provider == OPENAI:
+                state = sdk.batches.retrieve(batch.batch_id)
+                ended = state.status in ("completed", "failed", "expired", "cancelled")
+                results = _openai_results(sdk, state, batch) if ended else None
+            else:
+                state = sdk.messages.batches.retrieve(batch.batch_id)
+                ended = state.processing_status == "ended"
+                results = _anthropic_results(sdk, batch) if ended else None
+        except Exception as exc:
+            self._poll_failed(batch, exc)
+            return
+        if results is None:
+            batch.failures = 0
+            batch.next_poll = time.monotonic() + self._poll_interval_s
+            self._report(_progress_of(batch, state))
+            return
+        self._report(_ended(batch, results))
+        self._dispatch(batch, results)
+
+    def _poll_failed(self, batch: _InFlight, exc: Exception) -> None:
+        batch.failures += 1
+        lost = getattr(exc, "status_code", None) == 404
+        if not lost and batch.failures < MAX_POLL_FAILURES:
+            batch.next_poll = time.monotonic() + self._poll_interval_s
+            return
+        with self._cond:
+            self._forget(batch)
+            mine = [r for c, r in self._waiting.items() if c in (batch.custom_ids or ())]
+            for request in mine:
+                del self._waiting[request.custom_id]
+                if lost:  # the provider no longer has it: submit its requests again
+                    self._queue(request)
+            self._cond.notify_all()
+        if lost:
+            count = len(batch.custom_ids or ())
+            self._report(
+                BatchProgress(batch.provider, batch.batch_id, batch.round, "lost", count, 0)
+            )
+            return
+        for request in mine:
+            for ticket in request.tickets:
+                ticket.error = ModelCallError(
+                    f"{_where(ticket.stage, ticket.batch)}: the {batch.provider} batch "
+                    f"{batch.batch_id} could not be retrieved {batch.failures} times in a row "
+                    f"({type(exc).__name__}: {exc}); it may still end: rerun to attach to it",
+                    stage=ticket.stage,
+                    batch=ticket.batch,
+                )
+                ticket.done.set()
+
+    def _dispatch(self, batch: _InFlight, results: Mapping[str, _Result]) -> None:
+        """Answer the callers of each result; requeue, fail or hand back the others."""
+        with self._cond:
+            self._forget(batch)
+            answered: list[tuple[_Request, _Result]] = []
+            for custom_id, result in results.items():
+                request = self._waiting.pop(custom_id, None)
+                if request is None and custom_id in self._pending:  # queued while blind
+                    request = self._unqueue(custom_id)
+                if request is None:
+                    if result.reply is not None:
+                        self._unclaimed[custom_id] = result.reply
+                    continue
+                if result.reply is None and self._retries(request, result):
+                    self._queue(request)
+                    continue
+                answered.append((request, result))
+            self._cond.notify_all()
+        for request, result in answered:
+            for number, ticket in enumerate(request.tickets):
+                if result.reply is not None:
+                    _answer(result.reply, ticket, request, paid=number == 0)
+                elif self._fallback == "sync":
+                    ticket.fallback = True
+                else:
+                    ticket.error = _failure(batch, request, result, ticket)
+                ticket.done.set()
+
+    def _queue(self, request: _Request) -> None:
+        """Queue ``request`` for the next round (under the lock)."""
+        self._pending[request.custom_id] = request
+        count, size = self._load.get(request.provider, (0, 0))
+        self._load[request.provider] = (count + 1, size + request.size)
+        self._last_arrival = time.monotonic()
+
+    def _unqueue(self, custom_id: str) -> _Request:
+        request = self._pending.pop(custom_id)
+        count, size = self._load[request.provider]
+        self._load[request.provider] = (count - 1, size - request.size)
+        return request
+
+    def _retries(self, request: _Request, result: _Result) -> bool:
+        return (
+            self._fallback != "sync"
+            and result.kind != "invalid"
+            and request.rounds < self._max_rounds
+        )
+
+    def _forget(self, batch: _InFlight) -> None:
+        """Drop an ended (or lost) batch from those in flight (under the lock)."""
+        if self._batches.pop(batch.batch_id, None) is None:
+            return
+        if batch.custom_ids is None:
+            self._blind -= 1
+        for custom_id in batch.custom_ids or ():
+            if self._attached_ids.get(custom_id) == batch.batch_id:
+                del self._attached_ids[custom_id]
+
+    def _input_ids(self, provider: str, batch_id: str) -> frozenset[str] | None:
+        """The custom_ids of an OpenAI batch, from its input file (None for Anthropic,
+        whose API does not list a batch's requests, or when the file cannot be read)."""
+        if provider != OPENAI:
+            return None
+        try:
+            sdk = self.sdk(provider)
+            state = sdk.batches.retrieve(batch_id)
+            text = sdk.files.content(state.input_file_id).text
+            return frozenset(json.loads(line)["custom_id"] for line in text.splitlines() if line)
+        except (ConfigurationError, ModelCallError):
+            raise
+        except Exception:  # unreadable: treat it as a batch of unknown requests
+            return None
+
+    def _report(self, record: BatchProgress) -> None:
+        if self._progress is not None:
+            self._progress(record)
+
+    def _fail_everything(self, exc: BaseException) -> None:
+        with self._cond:
+            self._closed = True
+            waiting = [*self._pending.values(), *self._waiting.values()]
+            self._pending.clear()
+            self._waiting.clear()
+        for request in waiting:
+            for ticket in request.tickets:
+                ticket.error = ModelCallError(
+                    f"{_where(ticket.stage, ticket.batch)}: the batch client stopped "
+                    f"({type(exc).__name__}: {exc})",
+                    stage=ticket.stage,
+                    batch=ticket.batch,
+                )
+                ticket.error.__cause__ = exc
+                ticket.done.set()
+
+
+def _split(requests: list[_Request], count: int, size: int) -> list[list[_Request]]:
+    """``requests`` in order, cut into parts of at most ``count`` requests and ``size``
+    bytes (a request larger than ``size`` goes alone: the provider says what is wrong)."""
+    parts: list[list[_Request]] = []
+    current: list[_Request] = []
+    used = 0
+    for request in requests:
+        if current and (len(current) >= count or used + request.size > size):
+            parts.append(current)
+            current, used = [], 0
+        current.append(request)
+        used += request.size
+    if current:
+        parts.append(current)
+    return parts
+
+
+def _answer(reply: ModelReply, ticket: _Ticket, request: _Request, *, paid: bool) -> ModelReply:
+    """``reply`` as ``ticket``'s caller gets it: its stage and batch, the time it waited;
+    ``cached`` when another call of this run paid for the same request."""
+    usage = replace(
+        reply.usage,
+        stage=ticket.stage,
+        batch=ticket.batch,
+        latency_s=time.monotonic() - request.queued_at,
+        cached=not paid,
+    )
+    ticket.reply = replace(reply, usage=usage)
+    return ticket.reply
+
+
+def _failure(batch: _InFlight, request: _Request, result: _Result, ticket: _Ticket) -> Exception:
+    where = _where(ticket.stage, ticket.batch)
+    what = {
+        "expired": "expired: the batch ended before the request was processed",
+        "canceled": "was cancelled: the batch was cancelled before the request was answered",
+        "invalid": f"was refused ({result.detail}); the same request would be refused again",
+    }.get(result.kind, f"errored ({result.detail})")
+    rounds = f"{request.rounds} batch{'es' if request.rounds != 1 else ''}"
+    return ModelCallError(
+        f"{where}: no answer after {rounds}: in the {batch.provider} batch {batch.batch_id} "
+        f"the request {what}. Rerun to try again, or send such requests synchronously "
+        "(fallback sync).",
+        stage=ticket.stage,
+        batch=ticket.batch,
+    )
+
+
+def _translated(
+    exc: Exception, provider: str, sdk: Any, name: str, ticket: _Ticket
+) -> ConfigurationError | ModelCallError:
+    """A failed batch creation, as the synchronous call would report the same error."""
+    import anthropic
+    import openai
+
+    if provider == OPENAI and isinstance(exc, openai.APIError):
+        error = translate_openai_error(
+            exc, stage=ticket.stage, batch=ticket.batch, model=name, client=sdk
+        )
+    elif provider == ANTHROPIC and isinstance(exc, anthropic.APIError):
+        error = _translate(exc, stage=ticket.stage, batch=ticket.batch, model=name, client=sdk)
+    else:
+        error = ModelCallError(
+            f"{_where(ticket.stage, ticket.batch)}: the {provider} batch could not be created "
+            f"({type(exc).__name__}: {exc})",
+            stage=ticket.stage,
+            batch=ticket.batch,
+        )
+    error.__cause__ = exc
+    return error
+
+
+def _anthropic_results(sdk: Any, batch: _InFlight) -> dict[str, _Result]:
+    results: dict[str, _Result] = {}
+    for line in sdk.messages.batches.results(batch.batch_id):
+        outcome = line.result
+        if outcome.type == "succeeded":
+            try:
+                reply = message_reply(
+                    outcome.message, stage="", batch=None, model="", latency_s=0.0, batched=True
+                )
+            except (AttributeError, TypeError) as exc:
+                results[line.custom_id] = _Result("errored", detail=f"not a message: {exc}")
+                continue
+            results[line.custom_id] = _Result("succeeded", reply)
+        elif outcome.type == "errored":
+            error = getattr(getattr(outcome, "error", None), "error", None)
+            kind = getattr(error, "type", "api_error")
+            detail = f"{kind}: {getattr(error, 'message', '')}"
+            results[line.custom_id] = _Result(
+                "invalid" if kind in _NOT_RETRIED else "errored", detail=detail
+            )
+        else:  # canceled, expired
+            results[line.custom_id] = _Result(str(outcome.type))
+    for custom_id in (batch.custom_ids or frozenset()) - results.keys():
+        results[custom_id] = _Result("errored", detail="the batch's results do not include it")
+    return results
+
+
+def _openai_results(sdk: Any, state: Any, batch: _InFlight) -> dict[str, _Result]:
+    import openai
+
+    results: dict[str, _Result] = {}
+    for file_id in (state.output_file_id, state.error_file_id):
+        if not file_id:
+            continue
+        for text in sdk.files.content(file_id).text.splitlines():
+            if not text.strip():
+                continue
+            line = json.loads(text)
+            results[str(line.get("custom_id"))] = _openai_result(line, openai)
+    missing = {
+        "cancelled": _Result("canceled"),
+        "expired": _Result("expired"),
+        "failed": _Result("errored", detail=f"the batch failed: {_batch_errors(state)}"),
+    }.get(state.status, _Result("errored", detail="the batch's output does not include it"))
+    for custom_id in (batch.custom_ids or frozenset()) - results.keys():
+        results[custom_id] = missing
+    return results
+
+
+def _openai_result(line: Mapping[str, Any], openai: Any) -> _Result:
+    error = line.get("error")
+    if isinstance(error, Mapping):
+        code = error.get("code")
+        if code == "batch_expired":
+            return _Result("expired")
+        if code == "batch_cancelled":
+            return _Result("canceled")
+        return _Result("errored", detail=f"{code}: {error.get('message', '')}")
+    response = line.get("response") or {}
+    status = response.get("status_code")
+    body = response.get("body") or {}
+    if status == 200:
+        try:
+            completion = openai.types.chat.ChatCompletion.model_validate(body)
+            reply = completion_reply(
+                completion, stage="", batch=None, model="", latency_s=0.0, batched=True
+            )
+        except (ValueError, AttributeError, TypeError, IndexError) as exc:
+            return _Result("errored", detail=f"not a chat completion: {exc}")
+        return _Result("succeeded", reply)
+    message = (body.get("error") or {}).get("message", "") if isinstance(body, Mapping) else ""
+    retried = status in (408, 409, 429) or not isinstance(status, int) or status >= 500
+    return _Result("errored" if retried else "invalid", detail=f"HTTP {status}: {message}")
+
+
+def _batch_errors(state: Any) -> str:
+    data = getattr(getattr(state, "errors", None), "data", None) or []
+    return "; ".join(f"{e.code}: {e.message}" for e in data) or "no reason given"
+
+
+def _progress_of(batch: _InFlight, state: Any) -> BatchProgress:
+    """A batch still in flight, as the provider counts it."""
+    if batch.provider == OPENAI:
+        counts = state.request_counts
+        total = counts.total if counts is not None else 0
+        done = counts.completed if counts is not None else 0
+        failed = counts.failed if counts is not None else 0
+        status = "canceling" if state.status == "cancelling" else "in_progress"
+        return BatchProgress(
+            batch.provider,
+            batch.batch_id,
+            batch.round,
+            status,
+            total,
+            total - done - failed,
+            succeeded=done,
+            errored=failed,
+        )
+    c = state.request_counts
+    return BatchProgress(
+        batch.provider,
+        batch.batch_id,
+        batch.round,
+        str(state.processing_status),
+        c.processing + c.succeeded + c.errored + c.canceled + c.expired,
+        c.processing,
+        succeeded=c.succeeded,
+        errored=c.errored,
+        canceled=c.canceled,
+        expired=c.expired,
+    )
+
+
+def _ended(batch: _InFlight, results: Mapping[str, _Result]) -> BatchProgress:
+    """An ended batch, each request counted by its result."""
+    kinds = [r.kind for r in results.values()]
+    return BatchProgress(
+        batch.provider,
+        batch.batch_id,
+        batch.round,
+        "ended",
+        len(kinds),
+        0,
+        succeeded=kinds.count("succeeded"),
+        errored=kinds.count("errored") + kinds.count("invalid"),
+        canceled=kinds.count("canceled"),
+        expired=kinds.count("expired"),
+    )

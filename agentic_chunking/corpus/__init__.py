@@ -1,0 +1,32 @@
+"""The corpus layer: many documents through the one per-document pipeline.
+
+- ``_documents``: a corpus on disk (a folder of text files, JSONL, Parquet), scanned once
+  for bad records and duplicate ids before any call, then streamed in input order;
+- ``_run``: ``process_document`` (the one per-document function every engine calls:
+  threads here, the batch path, Ray) and ``chunk_corpus`` (concurrent, input order kept,
+  resume by document through the ledger);
+- ``_ledger``: the SQLite ledger of finished documents and submitted batches;
+- ``_outputs``: JSONL or Parquet output, written atomically.
+
+May import: the root's shared modules, ``client``, ``checks``, ``pipeline``; never report,
+judge, suite or cli.
+"""
+
+from ._documents import CorpusDocument, CorpusSource, open_corpus
+from ._ledger import Ledger, LedgerError
+from ._outputs import OutputWriter, read_records
+from ._run import CorpusSettings, DocumentResult, chunk_corpus, process_document
+
+__all__ = [
+    "CorpusDocument",
+    "CorpusSettings",
+    "CorpusSource",
+    "DocumentResult",
+    "Ledger",
+    "LedgerError",
+    "OutputWriter",
+    "chunk_corpus",
+    "open_corpus",
+    "process_document",
+    "read_records",
+]

@@ -1,0 +1,191 @@
+"""The ledger of a corpus run: which documents are finished, with their records, in SQLite.
+
+An embedded SQLite database beside the output (``OUT.ledger.sqlite`` by default). Each
+finished document is one transaction: its id, the hash of its input and metadata
+(``document_sha256``), the hash of the settings that decide its chunks
+(``settings_sha256``), its status (``done`` or ``failed``), its output records (JSONL text)
+or its failure, and what it cost. Rerunning a command reads it: a document ``done`` with
+both hashes unchanged is skipped and its records are taken from here, so the output can be
+written anew without any call; any other is redone (its paid replies come from the reply
+cache). The output file is written from what the run yields, atomically, so a killed run
+leaves the previous output or a complete one, and the ledger says exactly which documents
+are finished.
+
+Batches submitted to a provider's batch API are kept too (``batches``), so a run killed
+while a batch is in flight re-attaches to it instead of paying for it again.
+
+Safe for concurrent use: one connection per ledger object, guarded by a lock, in WAL mode
+(``synchronous=NORMAL``: a commit survives a killed process) with a long busy timeout, so threads of one process and processes on one machine (Ray's
+local workers) may write at once.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+FORMAT = 1
+"""The ledger's layout version; a ledger of another version is refused, never misread."""
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS documents (
+    document_id TEXT PRIMARY KEY,
+    document_sha256 TEXT NOT NULL,
+    settings_sha256 TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('done', 'failed')),
+    records TEXT NOT NULL,
+    failure TEXT,
+    calls INTEGER NOT NULL,
+    input_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    cost_usd REAL,
+    finished_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS batches (
+    provider TEXT NOT NULL,
+    batch_id TEXT NOT NULL,
+    custom_ids TEXT NOT NULL,
+    submitted_at REAL NOT NULL,
+    PRIMARY KEY (provider, batch_id)
+);
+"""
+
+
+class LedgerError(Exception):
+    """The ledger cannot be opened or written (a corrupt file, another version, a full disk)."""
+
+
+@dataclass(frozen=True, slots=True)
+class LedgerEntry:
+    """One finished document as the ledger holds it."""
+
+    document_id: str
+    document_sha256: str
+    settings_sha256: str
+    status: str
+    records: tuple[dict[str, Any], ...]
+    failure: dict[str, Any] | None
+
+
+class Ledger:
+    """The ledger at ``path`` (created if missing). See the module for its guarantees."""
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(self.path, timeout=60.0, check_same_thread=False)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            # a commit survives a killed process (WAL); only a power cut may lose the last
+            # few, which the rerun then redoes from the reply cache
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.executescript(_SCHEMA)
+            found = self._db.execute("SELECT value FROM meta WHERE key='format'").fetchone()
+            if found is None:
+                with self._db:
+                    self._db.execute(
+                        "INSERT OR IGNORE INTO meta VALUES ('format', ?)", (str(FORMAT),)
+                    )
+            elif found[0] != str(FORMAT):
+                raise LedgerError(
+                    f"{self.path} is a ledger of format {found[0]}, not {FORMAT}; give another "
+                    "--ledger path (or remove it to redo every document)"
+                )
+        except sqlite3.DatabaseError as error:
+            raise LedgerError(
+                f"{self.path} cannot be used as a ledger ({error}); give another --ledger path"
+            ) from None
+
+    def finished(self, document_id: str) -> LedgerEntry | None:
+        """The ledger's entry for ``document_id``, if it finished in an earlier run."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT document_id, document_sha256, settings_sha256, status, records, failure "
+                "FROM documents WHERE document_id = ?",
+                (document_id,),
+            ).fetchone()
+        if row is None:
+            return None
+        records = tuple(json.loads(line) for line in row[4].splitlines() if line)
+        return LedgerEntry(row[0], row[1], row[2], row[3], records, json.loads(row[5] or "null"))
+
+    def record(
+        self,
+        *,
+        document_id: str,
+        document_sha256: str,
+        settings_sha256: str,
+        status: str,
+        records: Sequence[Mapping[str, Any]],
+        failure: Mapping[str, Any] | None,
+        calls: int,
+        input_tokens: int,
+        output_tokens: int,
+        cost_usd: float | None,
+    ) -> None:
+        """Record one finished document, in one transaction (replacing an earlier entry)."""
+        lines = "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+        row = (
+            document_id,
+            document_sha256,
+            settings_sha256,
+            status,
+            lines,
+            None if failure is None else json.dumps(failure, ensure_ascii=False),
+            calls,
+            input_tokens,
+            output_tokens,
+            cost_usd,
+            time.time(),
+        )
+        try:
+            with self._lock, self._db:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?)", row
+                )
+        except sqlite3.Error as error:
+            raise LedgerError(f"cannot write the ledger {self.path} ({error})") from None
+
+    def counts(self) -> dict[str, int]:
+        """Documents per status."""
+        with self._lock:
+            rows = self._db.execute("SELECT status, count(*) FROM documents GROUP BY status")
+            return {status: n for status, n in rows}
+
+    def add_batch(self, provider: str, batch_id: str, custom_ids: Sequence[str]) -> None:
+        """Keep a submitted batch, so a rerun re-attaches to it."""
+        try:
+            with self._lock, self._db:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO batches VALUES (?,?,?,?)",
+                    (provider, batch_id, json.dumps(list(custom_ids)), time.time()),
+                )
+        except sqlite3.Error as error:
+            raise LedgerError(f"cannot write the ledger {self.path} ({error})") from None
+
+    def batches(self) -> Iterator[tuple[str, str, list[str]]]:
+        """The batches kept: (provider, batch id, custom ids), oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT provider, batch_id, custom_ids FROM batches ORDER BY submitted_at"
+            ).fetchall()
+        for provider, batch_id, custom_ids in rows:
+            yield provider, batch_id, json.loads(custom_ids)
+
+    def remove_batch(self, provider: str, batch_id: str) -> None:
+        """Forget a batch whose results are all in (the reply cache holds them)."""
+        with self._lock, self._db:
+            self._db.execute(
+                "DELETE FROM batches WHERE provider = ? AND batch_id = ?", (provider, batch_id)
+            )
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()

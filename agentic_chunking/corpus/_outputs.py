@@ -1,0 +1,160 @@
+"""A corpus run's output: one record per output chunk, as JSONL or Parquet, written atomically.
+
+``open_output(path)`` chooses the format by suffix (``.jsonl``/``.ndjson``: one JSON
+object a line; ``.parquet``: pyarrow, in row groups). Records are written as they come
+(memory holds one row group at most) into a temporary file beside the target (``safer``,
+the package's atomic writer), renamed over the target only by ``commit()``: a run killed
+or failed before it leaves the previous file byte for byte, never half of one.
+
+Parquet columns are the record's fields with fixed types (``PARQUET_COLUMNS``); a field not
+listed there, and ``Metadata`` (any JSON object), is stored as a JSON string, so every
+row group has one schema whatever the documents hold.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from types import TracebackType
+from typing import IO, Any, Self, cast
+
+import safer
+
+from .._errors import InputError
+from .._files import current_umask
+from ._documents import JSONL_SUFFIXES
+
+OUTPUT_SUFFIXES = (*JSONL_SUFFIXES, ".parquet")
+ROW_GROUP = 1000
+"""Records per Parquet row group."""
+
+
+def _parquet_types() -> dict[str, Any]:
+    import pyarrow as pa
+
+    strings = pa.list_(pa.string())
+    return {
+        "ChunkId": pa.string(),
+        "DocumentId": pa.string(),
+        "ThematicCategory": pa.string(),
+        "Propositions": strings,
+        "MergedContent": pa.string(),
+        "PropositionCount": pa.int64(),
+        "CharacterCount": pa.int64(),
+        "TokenEstimate": pa.int64(),
+        "Hash": pa.string(),
+        "SourceChunkIds": strings,
+    }
+
+
+class OutputWriter:
+    """Writes records to ``path`` atomically (see the module). Use as a context manager:
+    leaving it by an exception discards what was written; ``commit()`` publishes it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.format = "parquet" if path.suffix.lower() == ".parquet" else "jsonl"
+        self.written = 0
+        self._stream: IO[Any] | None = None
+        self._rows: list[Mapping[str, Any]] = []
+        self._parquet: Any = None
+        self._extra: list[str] | None = None
+
+    def __enter__(self) -> Self:
+        mode = "wb" if self.format == "parquet" else "w"
+        encoding = None if self.format == "parquet" else "utf-8"
+        self._context = safer.open(self.path, mode, encoding=encoding, temp_file=True)
+        self._stream = cast(IO[Any], self._context.__enter__())
+        os.fchmod(self._stream.fileno(), 0o666 & ~current_umask())
+        return self
+
+    def write(self, record: Mapping[str, Any]) -> None:
+        """Add one record (after the ones before it)."""
+        assert self._stream is not None, "use OutputWriter as a context manager"
+        if self.format == "jsonl":
+            self._stream.write(json.dumps(record, ensure_ascii=False) + "\n")
+        else:
+            self._rows.append(record)
+            if len(self._rows) >= ROW_GROUP:
+                self._flush()
+        self.written += 1
+
+    def _flush(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        types = _parquet_types()
+        if self._extra is None:  # fixed by the first rows: every later group has this schema
+            seen = {k for row in self._rows for k in row}
+            self._extra = sorted(k for k in seen if k not in types)
+        fields = [pa.field(name, kind) for name, kind in types.items()]
+        fields += [pa.field(name, pa.string()) for name in self._extra]
+        schema = pa.schema(fields)
+        columns: dict[str, list[Any]] = {name: [] for name in schema.names}
+        for row in self._rows:
+            for name in types:
+                columns[name].append(row.get(name))
+            for name in self._extra:
+                value = row.get(name)
+                columns[name].append(
+                    None if value is None else json.dumps(value, ensure_ascii=False)
+                )
+        table = pa.table(columns, schema=schema)
+        if self._parquet is None:
+            self._parquet = pq.ParquetWriter(self._stream, schema)
+        self._parquet.write_table(table)
+        self._rows = []
+
+    def commit(self) -> None:
+        """Publish the file: every record written is in it, and nothing else."""
+        if self.format == "parquet":
+            if self._rows or self._parquet is None:
+                self._flush()
+            self._parquet.close()
+        self._context.__exit__(None, None, None)
+        self._stream = None
+
+    def discard(self) -> None:
+        """Drop what was written: the target stays as it was (or absent)."""
+        if self._stream is not None:
+            discarded = RuntimeError("discarded")
+            self._context.__exit__(RuntimeError, discarded, None)
+            self._stream = None
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self._stream is not None:  # not committed: discard the temporary file
+            if kind is None:
+                raise RuntimeError("OutputWriter left without commit()")
+            self._context.__exit__(kind, error, trace)
+            self._stream = None
+
+
+def check_output_suffix(path: Path) -> None:
+    """InputError unless ``path`` names a JSONL or Parquet file."""
+    if path.suffix.lower() not in OUTPUT_SUFFIXES:
+        raise InputError(
+            f"{path}: the output must end in {', '.join(OUTPUT_SUFFIXES)} (JSONL: one chunk a "
+            "line; Parquet: one row a chunk)"
+        )
+
+
+def read_records(path: Path) -> list[dict[str, Any]]:
+    """Every record of an output file written here (for tests and tools), in file order;
+    Parquet's JSON-string columns are read back as JSON."""
+    if path.suffix.lower() != ".parquet":
+        with path.open(encoding="utf-8") as stream:
+            return [json.loads(line) for line in stream if line.strip()]
+    import pyarrow.parquet as pq
+
+    fixed = set(_parquet_types())
+    rows = pq.read_table(path).to_pylist()
+    return [
+        {k: v if k in fixed or v is None else json.loads(v) for k, v in row.items()} for row in rows
+    ]

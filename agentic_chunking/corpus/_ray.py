@@ -1,0 +1,159 @@
+"""The Ray engine: the same per-document work as a Ray Data pipeline, for many machines.
+
+``ray_results`` reads the corpus with Ray Data (``read_text`` for JSONL, ``read_binary_files``
+for a folder's files, ``read_parquet``), runs ``map_batches`` over the documents, each task
+running the local engine (``chunk_corpus``, so ``process_document``) on its batch with its
+own client, the shared reply cache and the shared ledger, and streams one result per
+document back to the driver in input order (``preserve_order``), where the command writes
+OUT exactly as the local engine does: the same records, atomically.
+
+Ray runs locally (``ray.init()``: a local instance with this machine's CPUs) unless
+``RAY_ADDRESS`` names a cluster. On a cluster every node must see the reply cache and the
+ledger (shared storage at the same path) and have the provider's key in its environment;
+the requests in flight are bounded per task (``max_concurrency`` divided among the
+cluster's CPUs), since no lock spans machines. Needs the ``ray`` extra.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import asdict, replace
+from pathlib import Path
+from typing import Any
+
+from .._errors import ConfigurationError, InputError
+from ..client import ModelClient, RequestLimits, parse_model
+from ..pipeline._cache import ReplyCache
+from ._documents import (
+    CorpusDocument,
+    CorpusSource,
+    file_document,
+    parquet_record,
+    record_document,
+)
+from ._ledger import Ledger
+from ._run import CorpusSettings, DocumentResult, chunk_corpus
+
+BATCH_SIZE = 16
+"""Documents per Ray task."""
+_STOP = "configuration"
+"""The status of a worker's row that stops the run (a key rejected, an unknown model)."""
+
+
+def ray_results(
+    source: CorpusSource,
+    settings: CorpusSettings,
+    *,
+    positions: Mapping[str, int],
+    cache_dir: Path,
+    ledger_path: Path,
+    max_concurrency: int,
+    base_url: str | None = None,
+    timeout: float | None = None,
+) -> Iterator[DocumentResult]:
+    """One DocumentResult per document of ``source``, in input order (see the module).
+
+    ``positions`` maps each document id to its place (from ``source.scan()``). Raises
+    ConfigurationError when a worker met one, InputError when Ray is not installed.
+    """
+    try:
+        import ray
+        import ray.data
+    except ImportError:
+        raise InputError(
+            "--engine ray needs Ray: pip install 'agentic-chunking[ray]' (or use the default "
+            "--engine local)"
+        ) from None
+    if not ray.is_initialized():
+        ray.init(
+            address=os.environ.get("RAY_ADDRESS") or None,
+            include_dashboard=False,
+            log_to_driver=False,
+            logging_level=logging.WARNING,
+        )
+    context = ray.data.DataContext.get_current()
+    context.execution_options.preserve_order = True
+    context.enable_progress_bars = False
+    logging.getLogger("ray.data").setLevel(logging.WARNING)
+    resources = ray.cluster_resources()  # type: ignore[no-untyped-call]
+    cpus = max(1, int(resources.get("CPU", 1)))
+    options = {
+        "kind": source.kind,
+        "root": str(source.path),
+        "settings": asdict(settings),
+        "cache_dir": str(cache_dir),
+        "ledger_path": str(ledger_path),
+        "max_in_flight": max(1, max_concurrency // cpus),
+        "base_url": base_url,
+        "timeout": timeout,
+    }
+    if source.kind == "folder":
+        paths = [str(p.resolve()) for p in source.files()]
+        if not paths:
+            return
+        dataset = ray.data.read_binary_files(paths, include_paths=True)
+    elif source.kind == "jsonl":
+        dataset = ray.data.read_text(str(source.path))
+    else:
+        dataset = ray.data.read_parquet(str(source.path))
+    mapped = dataset.map_batches(
+        process_batch, batch_size=BATCH_SIZE, batch_format="pyarrow", fn_kwargs=options
+    )
+    for row in mapped.iter_rows():
+        data = json.loads(row["result"])
+        if data.get("status") == _STOP:
+            raise ConfigurationError(str(data["error"]))
+        result = DocumentResult.from_dict(data)
+        yield replace(result, position=positions.get(result.document_id, result.position))
+
+
+def process_batch(batch: Any, **options: Any) -> Any:
+    """A Ray task: the documents of ``batch`` (a pyarrow Table of Ray's rows) through the
+    local engine, with a client, the reply cache and the ledger of its own; one row out per
+    document, ``{"result": DocumentResult.to_dict() as JSON}``."""
+    import pyarrow as pa
+
+    documents = list(_documents(batch, options["kind"], Path(options["root"])))
+    settings = CorpusSettings(**options["settings"])
+    provider = parse_model(settings.model).provider
+    client = ModelClient(
+        timeout=options["timeout"],
+        base_urls={provider: options["base_url"]} if options["base_url"] else None,
+        limits=RequestLimits(max_in_flight=options["max_in_flight"]),
+    )
+    ledger = Ledger(options["ledger_path"])
+    rows: list[str] = []
+    try:
+        results = chunk_corpus(
+            documents,
+            settings,
+            client=client,
+            cache=ReplyCache(options["cache_dir"], read=True),
+            ledger=ledger,
+            max_documents=options["max_in_flight"],
+            max_concurrency=options["max_in_flight"],
+        )
+        rows.extend(json.dumps(r.to_dict(), ensure_ascii=False) for r in results)
+    except ConfigurationError as error:
+        rows.append(json.dumps({"status": _STOP, "error": str(error)}))
+    finally:
+        client.close()
+        ledger.close()
+    return pa.table({"result": pa.array(rows, pa.string())})
+
+
+def _documents(batch: Any, kind: str, root: Path) -> Iterator[CorpusDocument]:
+    """The documents of one Ray batch (positions are fixed by the driver)."""
+    for row in batch.to_pylist():
+        if kind == "folder":
+            path = Path(row["path"])
+            path = path if path.is_absolute() else Path("/") / path  # pyarrow drops the "/"
+            yield file_document(row["bytes"], path.relative_to(root.resolve()).as_posix(), 0)
+        elif kind == "jsonl":
+            if row["text"].strip():
+                yield record_document(json.loads(row["text"]), 0, "a line")
+        else:
+            yield record_document(parquet_record(row), 0, "a row")

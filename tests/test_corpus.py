@@ -1,0 +1,384 @@
+"""The corpus command and library: many documents, input order, resume by document, failures
+listed, bad input refused before any call; against a loopback Messages server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentic_chunking.checks._language import stem
+from agentic_chunking.cli import main
+from agentic_chunking.client import ModelClient
+from agentic_chunking.corpus import (
+    CorpusSettings,
+    Ledger,
+    chunk_corpus,
+    open_corpus,
+    read_records,
+)
+from agentic_chunking.pipeline._cache import ReplyCache
+from agentic_chunking.testing import FakeMessagesServer, ParagraphModel
+
+KEY = "sk-ant-corpus-test-key"
+
+
+def _document(number: int) -> str:
+    return (
+        f"Alpha {number} is the first fact of document {number}.\n\n"
+        f"Beta {number} is the second fact of document {number}.\n\n"
+        f"Alpha {number} also has a third fact.\n"
+    )
+
+
+@pytest.fixture
+def model(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[ParagraphModel, FakeMessagesServer]]:
+    script = ParagraphModel(fail=lambda text: "poison" in text)
+    server = FakeMessagesServer(handler=script).start()
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+    monkeypatch.delenv("AGENTIC_CHUNKING_MODEL", raising=False)
+    yield script, server
+    server.stop()
+
+
+def _folder(root: Path, count: int) -> Path:
+    folder = root / "docs"
+    (folder / "sub").mkdir(parents=True)
+    for number in range(1, count + 1):
+        place = folder / "sub" if number % 2 else folder
+        (place / f"d{number:02d}.txt").write_text(_document(number), encoding="utf-8")
+    return folder
+
+
+def _corpus(args: list[str]) -> int:
+    return main(["corpus", *args, "--quiet"])
+
+
+def test_a_folder_becomes_one_record_per_chunk_in_input_order(
+    model: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _folder(tmp_path, 4)
+    (folder / "LICENSE").write_text("Gamma is a licence fact.\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert _corpus([str(folder), "-o", str(out)]) == 0
+    records = read_records(out)
+    ids = [r["DocumentId"] for r in records]
+    assert list(dict.fromkeys(ids)) == [
+        "LICENSE",
+        "d02.txt",
+        "d04.txt",
+        "sub/d01.txt",
+        "sub/d03.txt",
+    ]
+    first = [r for r in records if r["DocumentId"] == "d02.txt"]
+    assert [r["ThematicCategory"] for r in first] == ["Alpha", "Beta"]
+    assert first[0]["ChunkId"] == "d02.txt-0001"
+    assert first[0]["Propositions"] == [
+        "Alpha 2 is the first fact of document 2.",
+        "Alpha 2 also has a third fact.",
+    ]
+    assert all(r["Metadata"] == {"source_path": r["DocumentId"]} for r in records)
+    summary = capsys.readouterr().err
+    assert "5 done, 0 skipped (done before), 0 failed of 5 documents" in summary
+    assert not (tmp_path / "out.failures.jsonl").exists()
+
+
+def test_a_rerun_skips_every_finished_document_and_sends_nothing(
+    model: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script, server = model
+    folder = _folder(tmp_path, 3)
+    out = tmp_path / "out.jsonl"
+    assert _corpus([str(folder), "-o", str(out)]) == 0
+    first = out.read_bytes()
+    sent = len(server.requests)
+    assert _corpus([str(folder), "-o", str(out)]) == 0
+    assert len(server.requests) == sent
+    assert out.read_bytes() == first
+    assert "0 done, 3 skipped (done before)" in capsys.readouterr().err
+    # a changed document is redone; the others stay skipped
+    (folder / "d02.txt").write_text(_document(2) + "\nDelta 2 is new.\n", encoding="utf-8")
+    assert _corpus([str(folder), "-o", str(out)]) == 0
+    assert "1 done, 2 skipped" in capsys.readouterr().err
+    assert any("Delta 2 is new." in r["Propositions"] for r in read_records(out))
+    assert script.paid_twice == 0
+
+
+def test_changed_settings_redo_every_document_from_the_reply_cache(
+    model: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    script, _ = model
+    folder = _folder(tmp_path, 2)
+    out = tmp_path / "out.jsonl"
+    assert _corpus([str(folder), "-o", str(out)]) == 0
+    assert _corpus([str(folder), "-o", str(out), "--max-chunk-tokens", "900"]) == 0
+    err = capsys.readouterr().err
+    assert "2 done, 0 skipped" in err.splitlines()[-1]
+    assert "from the reply cache, not paid again" in err.splitlines()[-1]
+    assert script.paid_twice == 0
+
+
+def test_a_failed_document_is_listed_with_its_reason_and_the_run_goes_on(
+    model: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _folder(tmp_path, 2)
+    (folder / "binary.bin").write_bytes(b"\x00\x01\x02 not text")
+    (folder / "poisoned.txt").write_text("Epsilon is fine.\n\nThis poison fails.\n")
+    out = tmp_path / "out.jsonl"
+    assert _corpus([str(folder), "-o", str(out), "--max-tokens-per-batch", "5"]) == 1
+    failures = read_records(tmp_path / "out.failures.jsonl")
+    assert [f["document_id"] for f in failures] == ["binary.bin", "poisoned.txt"]
+    assert failures[0]["error_kind"] == "input" and "NUL bytes" in failures[0]["error"]
+    assert failures[1]["error_kind"] == "model_call"
+    assert failures[1]["extracted_propositions"] == ["Epsilon is fine."]
+    assert {r["DocumentId"] for r in read_records(out)} == {"d02.txt", "sub/d01.txt"}
+    summary = capsys.readouterr().err.splitlines()[-1]
+    assert "2 done, 0 skipped (done before), 2 failed of 4 documents" in summary
+    assert "out.failures.jsonl" in summary
+    # the failed ones are tried again on a rerun; the done ones are not
+    (folder / "poisoned.txt").write_text("Epsilon is fine.\n")
+    (folder / "binary.bin").unlink()
+    assert _corpus([str(folder), "-o", str(out)]) == 0
+    assert not (tmp_path / "out.failures.jsonl").exists()
+
+
+def test_jsonl_with_metadata_and_level4_chunks_to_parquet_and_jsonl_alike(
+    model: Any, tmp_path: Path
+) -> None:
+    lines = [
+        {"document_id": "report-7", "text": _document(7), "metadata": {"lang": "en", "year": 2024}},
+        {
+            "document_id": "l4-doc",
+            "chunks": [
+                {"chunk_id": "S1", "text": "Kappa is a Level 4 fact.", "start": 0, "end": 24},
+                {"chunk_id": "S2", "text": "Lambda is another one.", "start": 25, "end": 47},
+            ],
+        },
+        {},  # refused below when given alone; here replaced
+    ]
+    corpus = tmp_path / "in.jsonl"
+    corpus.write_text("\n".join(json.dumps(x) for x in lines[:2]) + "\n\n", encoding="utf-8")
+    as_jsonl, as_parquet = tmp_path / "out.jsonl", tmp_path / "out.parquet"
+    assert _corpus([str(corpus), "-o", str(as_jsonl)]) == 0
+    assert _corpus([str(corpus), "-o", str(as_parquet)]) == 0
+    records = read_records(as_jsonl)
+    assert read_records(as_parquet) == records
+    assert records[0]["Metadata"] == {"lang": "en", "year": 2024}
+    level4 = [r for r in records if r["DocumentId"] == "l4-doc"]
+    assert [r["SourceChunkIds"] for r in level4] == [["S1"], ["S2"]]
+
+
+@pytest.mark.parametrize(
+    ("lines", "message"),
+    [
+        (
+            ['{"document_id": "a", "text": "x"}', '{"document_id": "a", "text": "y"}'],
+            "document id 'a' is given twice (line 1 and line 2)",
+        ),
+        (['{"document_id": "a", "text": "x"}', "[1, 2]"], "line 2 is a list, not an object"),
+        (['{"document_id": "a", "text": "x"}', "{not json"], "line 2 is not JSON"),
+        (['{"text": "x"}'], "line 1: document_id is missing"),
+        (['{"document_id": "a", "text": "x", "chunks": []}'], "not both"),
+        (['{"document_id": "a", "text": "x", "metadata": [1]}'], "metadata is a list"),
+    ],
+)
+def test_a_bad_corpus_is_refused_in_one_line_before_any_call(
+    model: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[str], message: str
+) -> None:
+    _, server = model
+    corpus = tmp_path / "in.jsonl"
+    corpus.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    assert _corpus([str(corpus), "-o", str(tmp_path / "out.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert server.requests == []
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_an_output_of_another_kind_and_a_missing_key_are_refused_before_any_call(
+    model: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, server = model
+    folder = _folder(tmp_path, 1)
+    assert _corpus([str(folder), "-o", str(tmp_path / "out.csv")]) == 2
+    assert "must end in .jsonl, .ndjson, .parquet" in capsys.readouterr().err
+    monkeypatch.delenv("ANTHROPIC_API_KEY")
+    assert _corpus([str(folder), "-o", str(tmp_path / "out.jsonl")]) == 2
+    assert "ANTHROPIC_API_KEY" in capsys.readouterr().err
+    assert server.requests == []
+
+
+def test_output_order_and_records_do_not_depend_on_concurrency(model: Any, tmp_path: Path) -> None:
+    folder = _folder(tmp_path, 9)
+    serial, concurrent = tmp_path / "serial.jsonl", tmp_path / "concurrent.jsonl"
+    assert _corpus([str(folder), "-o", str(serial), "--max-concurrency", "1"]) == 0
+    assert (
+        _corpus(
+            [
+                str(folder),
+                "-o",
+                str(concurrent),
+                "--max-concurrency",
+                "8",
+                "--cache-dir",
+                str(tmp_path / "other-cache"),
+            ]
+        )
+        == 0
+    )
+    assert concurrent.read_bytes() == serial.read_bytes()
+
+
+def test_the_library_yields_results_in_input_order_with_the_shared_limit(tmp_path: Path) -> None:
+    script = ParagraphModel(delay_s=0.05)
+    with FakeMessagesServer(handler=script) as server:
+        from agentic_chunking.client import RequestLimits
+
+        limits = RequestLimits(max_in_flight=3)
+        client = ModelClient(
+            api_keys={"anthropic": KEY},
+            base_urls={"anthropic": server.base_url},
+            limits=limits,
+            max_retries=0,
+        )
+        jsonl = tmp_path / "in.jsonl"
+        jsonl.write_text(
+            "".join(
+                json.dumps({"document_id": f"doc{n}", "text": _document(n)}) + "\n"
+                for n in range(12)
+            ),
+            encoding="utf-8",
+        )
+        ledger = Ledger(tmp_path / "ledger.sqlite")
+        results = list(
+            chunk_corpus(
+                open_corpus(jsonl).documents(),
+                CorpusSettings(model="claude-sonnet-4-6"),
+                client=client,
+                ledger=ledger,
+                max_documents=8,
+                cache=ReplyCache(tmp_path / "cache", read=True),
+            )
+        )
+        client.close()
+    assert [r.document_id for r in results] == [f"doc{n}" for n in range(12)]
+    assert all(r.status == "done" for r in results)
+    assert 1 < limits.peak_in_flight <= 3
+    assert ledger.counts() == {"done": 12}
+
+
+def test_the_checks_stem_alike_on_many_threads_as_on_one() -> None:
+    words = [
+        f"{w}{suffix}"
+        for w in ("run", "connect", "generate", "happy", "argue", "nation")
+        for suffix in ("", "s", "ing", "ed", "ness", "ally", "ization", "ational")
+    ]
+    unwrapped = stem.__wrapped__
+    serial = [unwrapped(w) for w in words]
+    failures: list[BaseException] = []
+    results: list[list[str]] = []
+
+    def work() -> None:
+        try:
+            for _ in range(8):
+                results.append([unwrapped(w) for w in words])
+        except BaseException as error:  # an IndexError inside the shared stemmer
+            failures.append(error)
+
+    threads = [threading.Thread(target=work) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert failures == []
+    assert all(r == serial for r in results)
+
+
+def test_killed_half_way_then_rerun_pays_for_no_request_twice_and_writes_the_same_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """SIGKILL while requests are in flight: OUT is not written (or left as it was), the
+    ledger holds the finished documents; the rerun skips them, takes every paid reply from
+    the cache, and writes exactly what an uninterrupted run writes."""
+    folder = _folder(tmp_path, 12)
+    out = tmp_path / "out.jsonl"
+    out.write_text("the previous output\n", encoding="utf-8")
+    script = ParagraphModel(hold_after=12)
+    with FakeMessagesServer(handler=script) as server:
+        env = {**os.environ, "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": server.base_url}
+        process = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "agentic_chunking",
+                "corpus",
+                str(folder),
+                "-o",
+                str(out),
+                "--max-concurrency",
+                "4",
+                "--quiet",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 90
+        while script.held < 4 and time.monotonic() < deadline and process.poll() is None:
+            time.sleep(0.05)
+        if script.held < 4:
+            process.kill()
+            pytest.fail(f"the run did not reach its held requests: {process.communicate()[1]!r}")
+        process.kill()
+        process.communicate(timeout=30)
+        script.release.set()
+        assert out.read_text(encoding="utf-8") == "the previous output\n"
+        finished = Ledger(tmp_path / "out.ledger.sqlite").counts().get("done", 0)
+        assert 0 < finished < 12
+        monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        script._hold_after = None
+        assert _corpus([str(folder), "-o", str(out)]) == 0
+    assert script.paid_twice == 0
+    fresh = ParagraphModel()
+    with FakeMessagesServer(handler=fresh) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        whole = tmp_path / "whole" / "out.jsonl"
+        whole.parent.mkdir()
+        assert _corpus([str(folder), "-o", str(whole)]) == 0
+    assert out.read_bytes() == whole.read_bytes()
+
+
+def test_an_output_that_cannot_be_written_keeps_every_result_in_the_named_ledger(
+    model: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _, server = model
+    folder = _folder(tmp_path, 3)
+    out = tmp_path / "out.jsonl"
+    from agentic_chunking.corpus import _outputs
+
+    real_write = _outputs.OutputWriter.write
+
+    def full_disk(self: Any, record: Any) -> None:
+        raise OSError(28, "No space left on device", str(self.path))
+
+    monkeypatch.setattr(_outputs.OutputWriter, "write", full_disk)
+    assert _corpus([str(folder), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "No space left on device" in err and "out.ledger.sqlite" in err
+    assert "rerun the same command" in err and "Traceback" not in err
+    assert not out.exists()
+    assert Ledger(tmp_path / "out.ledger.sqlite").counts() == {"done": 3}
+    sent = len(server.requests)
+    monkeypatch.setattr(_outputs.OutputWriter, "write", real_write)  # room again
+    assert _corpus([str(folder), "-o", str(out)]) == 0
+    assert len(server.requests) == sent and len(read_records(out)) == 6

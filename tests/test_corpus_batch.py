@@ -1,0 +1,169 @@
+"""``corpus --batch``: the same corpus through the providers' batch APIs, against loopback
+fakes of Anthropic's Message Batches and OpenAI's Batch API: the same chunks at half the
+cost, batch ids kept in the ledger so a killed run re-attaches, cancelled batches retried."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agentic_chunking.cli import main
+from agentic_chunking.corpus import Ledger, read_records
+from agentic_chunking.testing import (
+    FakeBatchAPIServer,
+    FakeMessageBatchesServer,
+    FakeMessagesServer,
+    ParagraphModel,
+)
+
+KEY = "sk-ant-batch-corpus-key"
+FAST = ["--batch-poll", "0.05", "--quiet"]
+
+
+def _corpus(tmp_path: Path, documents: int = 6) -> Path:
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(
+        "".join(
+            json.dumps(
+                {
+                    "document_id": f"doc-{n}",
+                    "text": f"Alpha {n} is a fact.\n\nBeta {n} is one more.\n\nAlpha {n} again.",
+                    "metadata": {"n": n},
+                }
+            )
+            + "\n"
+            for n in range(documents)
+        ),
+        encoding="utf-8",
+    )
+    return corpus
+
+
+def _cost(summary: str) -> float:
+    found = re.search(r"tokens, \$([0-9.]+)", summary)
+    assert found, summary
+    return float(found[1])
+
+
+@pytest.fixture
+def anthropic_env(monkeypatch: pytest.MonkeyPatch) -> Iterator[pytest.MonkeyPatch]:
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    monkeypatch.delenv("AGENTIC_CHUNKING_MODEL", raising=False)
+    yield monkeypatch
+
+
+def test_batch_gives_the_synchronous_chunks_at_half_the_cost(
+    tmp_path: Path, anthropic_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = _corpus(tmp_path)
+    with FakeMessagesServer(handler=ParagraphModel()) as server:
+        anthropic_env.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        assert main(["corpus", str(corpus), "-o", str(tmp_path / "sync.jsonl"), "--quiet"]) == 0
+    sync_cost = _cost(capsys.readouterr().err.splitlines()[-1])
+    with FakeMessageBatchesServer(handler=ParagraphModel(), polls_to_end=2) as server:
+        anthropic_env.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        out = tmp_path / "batch.jsonl"
+        assert main(["corpus", str(corpus), "-o", str(out), "--batch", *FAST]) == 0
+        assert len(server.book.batches) == 2  # one round of extraction, one of grouping
+        assert set(server.book.submissions.values()) == {1}
+    assert out.read_bytes() == (tmp_path / "sync.jsonl").read_bytes()
+    batch_cost = _cost(capsys.readouterr().err.splitlines()[-1])
+    assert batch_cost == pytest.approx(sync_cost / 2, rel=0.01)
+    assert list(Ledger(tmp_path / "batch.ledger.sqlite").batches()) == []  # all ended, all in
+
+
+def test_batch_on_an_openai_compatible_server(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    corpus = _corpus(tmp_path, 4)
+    with FakeBatchAPIServer(handler=ParagraphModel()) as server:
+        monkeypatch.setenv("OPENAI_API_KEY", "sk-openai-batch-test")
+        out = tmp_path / "out.jsonl"
+        command = ["corpus", str(corpus), "-o", str(out), "--batch", *FAST]
+        assert main([*command, "--model", "openai:gpt-4.1", "--base-url", server.base_url]) == 0
+        assert len(server.book.batches) == 2
+    assert len(read_records(out)) == 8
+
+
+def test_a_cancelled_batch_is_retried_in_the_next_round(
+    tmp_path: Path, anthropic_env: pytest.MonkeyPatch
+) -> None:
+    corpus = _corpus(tmp_path, 3)
+    with FakeMessageBatchesServer(handler=ParagraphModel(), cancel_batches=[1]) as server:
+        anthropic_env.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        out = tmp_path / "out.jsonl"
+        assert main(["corpus", str(corpus), "-o", str(out), "--batch", *FAST]) == 0
+        assert len(server.book.batches) == 3  # the cancelled one, its retry, the grouping
+    assert len(read_records(out)) == 6
+
+
+def test_a_run_killed_while_its_batch_is_in_flight_reattaches_to_it(
+    tmp_path: Path, anthropic_env: pytest.MonkeyPatch
+) -> None:
+    corpus, out = _corpus(tmp_path, 5), tmp_path / "out.jsonl"
+    with FakeMessageBatchesServer(handler=ParagraphModel(), polls_to_end=10**6) as server:
+        env = {**os.environ, "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": server.base_url}
+        child = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "agentic_chunking",
+                "corpus",
+                str(corpus),
+                "-o",
+                str(out),
+                "--batch",
+                *FAST,
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        ledger = tmp_path / "out.ledger.sqlite"
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and child.poll() is None:
+            if ledger.exists() and list(Ledger(ledger).batches()):
+                break
+            time.sleep(0.1)
+        child.kill()
+        _, err = child.communicate(timeout=30)
+        kept = list(Ledger(ledger).batches())
+        assert len(kept) == 1, err
+        assert not out.exists()
+        server.book.polls_to_end = 1  # the provider finishes the batch after the kill
+        anthropic_env.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        assert main(["corpus", str(corpus), "-o", str(out), "--batch", *FAST]) == 0
+        assert set(server.book.submissions.values()) == {1}  # nothing submitted twice
+        assert len(server.book.batches) == 2  # the attached extraction batch, then grouping
+    assert len(read_records(out)) == 10
+    assert list(Ledger(ledger).batches()) == []
+
+
+def test_batch_refuses_what_does_not_go_with_it(
+    tmp_path: Path, anthropic_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus, out = _corpus(tmp_path, 1), str(tmp_path / "out.jsonl")
+    assert main(["corpus", str(corpus), "-o", out, "--batch", "--engine", "ray"]) == 2
+    assert "--batch runs on the local engine" in capsys.readouterr().err
+    assert main(["corpus", str(corpus), "-o", out, "--batch", "--requests-per-minute", "5"]) == 2
+    assert "leave out --requests-per-minute with --batch" in capsys.readouterr().err
+
+
+def test_the_dry_run_shows_the_batch_saving(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    corpus = _corpus(tmp_path, 3)
+    assert (
+        main(["corpus", str(corpus), "-o", str(tmp_path / "o.jsonl"), "--dry-run", "--batch"]) == 0
+    )
+    lines = capsys.readouterr().out.splitlines()
+    found = re.search(r"\$([0-9.]+) instead of \$([0-9.]+) synchronously", lines[-1])
+    assert found and float(found[1]) == pytest.approx(float(found[2]) / 2, abs=1e-4)

@@ -1,0 +1,142 @@
+"""The corpus's readers, its ledger and its writer, each on its own."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from agentic_chunking._errors import InputError
+from agentic_chunking.corpus import Ledger, LedgerError, OutputWriter, open_corpus, read_records
+
+pa = pytest.importorskip("pyarrow")
+pq = pytest.importorskip("pyarrow.parquet")
+
+
+def test_a_folder_reads_every_file_in_path_order_and_skips_hidden_ones(tmp_path: Path) -> None:
+    for name in ("b.md", "a/CHANGELOG", "a/z.txt", ".git/config", "c/.hidden"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("One fact.\n\nAnother fact.\n", encoding="utf-8")
+    (tmp_path / "utf16.txt").write_text("Text", encoding="utf-16")
+    source = open_corpus(tmp_path)
+    assert source.scan().document_ids == ("a/CHANGELOG", "a/z.txt", "b.md", "utf16.txt")
+    documents = list(source.documents())
+    assert [len(d.inputs) for d in documents] == [2, 2, 2, 0]
+    assert documents[0].inputs[1].text == "Another fact."
+    assert documents[3].error is not None and "not UTF-8 text" in documents[3].error
+    assert documents[0].document_sha256 != documents[1].document_sha256  # source_path differs
+    assert [d.position for d in documents] == [0, 1, 2, 3]
+
+
+def test_the_document_hash_follows_text_and_metadata(tmp_path: Path) -> None:
+    corpus = tmp_path / "in.jsonl"
+    rows = [
+        {"document_id": "a", "text": "Same text.", "metadata": {"v": 1}},
+        {"document_id": "b", "text": "Same text.", "metadata": {"v": 2}},
+        {"document_id": "c", "text": "Same text.", "metadata": {"v": 1}},
+    ]
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    a, b, c = (d.document_sha256 for d in open_corpus(corpus).documents())
+    assert a == c and a != b
+
+
+def test_parquet_reads_metadata_as_struct_map_or_json_text(tmp_path: Path) -> None:
+    table = pa.table(
+        {
+            "document_id": ["s", "m", "j", "n"],
+            "text": ["A fact.", "B fact.", "C fact.", "D fact."],
+            "metadata": ['{"k": 1}', '{"k": 2}', '{"k": 3}', None],
+        }
+    )
+    path = tmp_path / "in.parquet"
+    pq.write_table(table, path)
+    documents = list(open_corpus(path).documents())
+    assert [d.metadata for d in documents] == [{"k": 1}, {"k": 2}, {"k": 3}, {}]
+    mapped = pa.table(
+        {
+            "document_id": ["x"],
+            "chunks": [[{"chunk_id": "S1", "text": "E fact."}]],
+            "metadata": pa.array([[("lang", "en")]], pa.map_(pa.string(), pa.string())),
+        }
+    )
+    pq.write_table(mapped, path)
+    (document,) = open_corpus(path).documents()
+    assert document.metadata == {"lang": "en"} and document.inputs[0].chunk_id == "S1"
+
+
+def test_a_parquet_file_without_document_ids_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "in.parquet"
+    pq.write_table(pa.table({"text": ["A fact."]}), path)
+    with pytest.raises(InputError, match="no document_id column"):
+        open_corpus(path).scan()
+
+
+def test_an_unknown_corpus_shape_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "in.csv").write_text("a,b\n", encoding="utf-8")
+    with pytest.raises(InputError, match="not a corpus"):
+        open_corpus(tmp_path / "in.csv")
+    with pytest.raises(InputError, match="no such file or folder"):
+        open_corpus(tmp_path / "missing.jsonl")
+
+
+def test_the_ledger_keeps_documents_and_batches_across_connections(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite"
+    first = Ledger(path)
+    first.record(
+        document_id="d1",
+        document_sha256="h1",
+        settings_sha256="s1",
+        status="done",
+        records=[{"ChunkId": "d1-0001"}],
+        failure=None,
+        calls=2,
+        input_tokens=10,
+        output_tokens=5,
+        cost_usd=0.01,
+    )
+    first.add_batch("anthropic", "msgbatch_1", ["c1", "c2"])
+    first.close()
+    second = Ledger(path)
+    entry = second.finished("d1")
+    assert entry is not None and entry.records == ({"ChunkId": "d1-0001"},)
+    assert second.finished("d2") is None
+    assert list(second.batches()) == [("anthropic", "msgbatch_1", ["c1", "c2"])]
+    second.remove_batch("anthropic", "msgbatch_1")
+    assert list(second.batches()) == []
+    assert second.counts() == {"done": 1}
+
+
+def test_a_ledger_of_another_format_or_not_a_database_is_refused(tmp_path: Path) -> None:
+    other = tmp_path / "other.sqlite"
+    Ledger(other).close()
+    with sqlite3.connect(other) as db:
+        db.execute("UPDATE meta SET value='99' WHERE key='format'")
+    with pytest.raises(LedgerError, match="format 99"):
+        Ledger(other)
+    garbage = tmp_path / "garbage.sqlite"
+    garbage.write_bytes(b"this is not a database at all" * 100)
+    with pytest.raises(LedgerError, match="cannot be used as a ledger"):
+        Ledger(garbage)
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
+def test_the_writer_publishes_only_on_commit(tmp_path: Path, suffix: str) -> None:
+    target = tmp_path / f"out{suffix}"
+    target.write_text("previous", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="stopped"), OutputWriter(target) as writer:
+        writer.write({"ChunkId": "a-0001", "Metadata": {"x": 1}})
+        raise RuntimeError("stopped half-way")
+    assert target.read_text(encoding="utf-8") == "previous"
+    assert list(tmp_path.iterdir()) == [target]  # no temporary file left
+    records = [
+        {"ChunkId": f"a-{n:04d}", "Propositions": ["P."], "Metadata": {"n": n}} for n in range(2500)
+    ]  # three Parquet row groups
+    with OutputWriter(target) as writer:
+        for record in records:
+            writer.write(record)
+        writer.commit()
+    read = read_records(target)
+    assert [r["ChunkId"] for r in read] == [r["ChunkId"] for r in records]
+    assert read[7]["Metadata"] == {"n": 7}
