@@ -56,11 +56,14 @@ def build_output(size_bytes: int, folder: Path) -> Path:
     return path
 
 
-def time_check(path: Path, folder: Path) -> float:
+def time_check(path: Path, folder: Path, *, page: bool = False) -> float:
+    """Seconds of ``check PATH`` (the findings on stdout; with ``page``, ``-o`` and the HTML
+    page beside it too)."""
     findings = folder / f"findings-{path.stem}.json"
+    argv = ["check", str(path), *(["-o", str(findings)] if page else [])]
     started = time.perf_counter()
-    with contextlib.redirect_stderr(io.StringIO()):
-        status = main(["check", str(path), "-o", str(findings), "--html", str(findings) + ".html"])
+    with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+        status = main(argv)
     elapsed = time.perf_counter() - started
     if status not in (0, 1):
         raise SystemExit(f"check exited {status} on {path}")
@@ -79,13 +82,15 @@ def main_bench() -> None:
         for size_kb in sizes_kb:
             path = build_output(size_kb * 1024, folder)
             actual = path.stat().st_size
-            rows.append((actual, time_check(path, folder)))
-    base_size, base_time = rows[0]
-    print(f"{'size':>10} {'seconds':>9} {'s per MB':>9} {'growth':>7}")
-    for size, seconds in rows:
-        growth = (seconds / base_time) / (size / base_size)
-        per_mb = seconds / (size / 1024 / 1024)
-        print(f"{size / 1024:>8.0f}KB {seconds:>9.2f} {per_mb:>9.2f} {growth:>7.2f}")
+            rows.append((actual, time_check(path, folder), time_check(path, folder, page=True)))
+    base_size, base_rules, base_page = rows[0]
+    print(f"{'size':>10} {'rules s':>8} {'growth':>7} {'+page s':>8} {'growth':>7}")
+    for size, rules, page in rows:
+        scale = size / base_size
+        print(
+            f"{size / 1024:>8.0f}KB {rules:>8.2f} {rules / base_rules / scale:>7.2f} "
+            f"{page:>8.2f} {page / base_page / scale:>7.2f}"
+        )
 
 
 if __name__ == "__main__":
