@@ -16,6 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import threading
+import unicodedata
 from pathlib import Path
 from typing import IO, cast
 
@@ -72,8 +73,9 @@ def decode_text(raw: bytes, name: str) -> str:
     """``raw`` as a text document: UTF-8, a BOM removed, line endings kept.
 
     Raises InputError naming ``name`` and the way out when it is not UTF-8, holds NUL bytes
-    (binary, or UTF-16), or has no text. The one reading of a document's bytes, for
-    ``chunk`` and for every file of a corpus.
+    (binary, or UTF-16), or has no text (only whitespace: "empty"; only control characters:
+    "not text"). The one reading of a document's bytes, for ``chunk`` and for every file of
+    a corpus.
     """
     try:
         text = raw.decode("utf-8-sig")
@@ -84,6 +86,21 @@ def decode_text(raw: bytes, name: str) -> str:
             f"{name}: contains NUL bytes, so it is binary (or UTF-16), not UTF-8 text; "
             "give a text file saved as UTF-8"
         )
-    if not text.strip():
+    if not text.strip(_PLAIN_SPACE):
         raise InputError(f"{name}: the file is empty; give a document with some text")
+    if not any(not _is_control(char) and not char.isspace() for char in text):
+        raise InputError(
+            f"{name}: not text: it holds only control characters (and whitespace), no "
+            "letter, digit or sign; give a text document saved as UTF-8"
+        )
     return text
+
+
+_PLAIN_SPACE = " \t\n\r"
+"""The whitespace an empty file may hold; any other character (a form feed, U+001C..U+001F,
+which ``str.strip`` also takes for whitespace) makes it "not text" unless text is there too."""
+
+
+def _is_control(char: str) -> bool:
+    """A control or format character (Unicode category Cc or Cf): never text by itself."""
+    return unicodedata.category(char) in ("Cc", "Cf")

@@ -11,7 +11,15 @@ It is provider-neutral: it replaces
   break may be quoted in pieces);
 - key-shaped strings whatever their provider (``sk-...``, ``sk-ant-...``, ``Bearer ...``,
   the value of an ``x-api-key`` or ``authorization`` header, a ``key=`` query parameter);
-- the credentials of a URL (``https://user:secret@host`` becomes ``https://***@host``).
+- the credentials of a URL (``https://user:secret@host`` becomes ``https://***@host``);
+- every credential a client sends (``remember_request``): each header value it sends
+  other than the SDK's descriptive ones (``user-agent``, ``x-stainless-*``, ...), the
+  token after its scheme word, and a base URL's user and password (which the HTTP library
+  sends as ``Authorization: Basic base64(user:password)``);
+- a secret in another encoding: each configured value also as JSON or ``repr`` shows it,
+  percent-encoded and in base64; ``Basic <token>`` whatever it holds; and any base64 or
+  percent-encoded token that decodes to a secret or to ``user:password`` credentials
+  (decoded and matched).
 
 Guarantee: ``find_secrets(redact(text)) == []`` for any text. ``find_secrets`` is the scan
 the tests run over cassettes, messages, failure documents, results files and reports.
@@ -24,11 +32,16 @@ rest. A junk reply of any size thus gives a message of bounded length.
 
 from __future__ import annotations
 
+import base64
+import binascii
+import json
 import os
 import re
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
+from urllib.parse import quote as percent_encoded
+from urllib.parse import unquote, urlsplit
 
 REDACTED = "[redacted]"
 QUOTE_LIMIT = 200
@@ -46,9 +59,13 @@ KEY_SHAPED = (
     re.compile(r"\bsk-[A-Za-z0-9_-]{16,}"),
     re.compile(r"(?i)\bBearer\s+[A-Za-z0-9._~+/=-]{8,}"),
     re.compile(
-        r"(?i)\b(?:x-api-key|api[-_]?key|authorization)([\"']?\s*[:=]\s*[\"']?)(?!\[)[^\s\"',;)\]}]+"
+        r"(?i)\b(?:x-api-key|api[-_]?key|authorization)([\"']?\s*[:=]\s*[\"']?)(?!\[)"
+        r"(?:(?:Basic|Bearer|Token)\s+)?[^\s\"',;)\]}]+"
     ),
-    re.compile(r"(?i)([?&](?:api[-_]?)?key=)[^&\s\"']+"),
+    re.compile(
+        r"(?i)([?&](?:[\w.-]*(?:key|token|secret|password|passwd|signature|sig|auth)[\w.-]*)=)"
+        r"(?!\[)[^&\s\"'#]+"
+    ),
 )
 ACCOUNT_IDS = (
     re.compile(r"\b(?:org-[A-Za-z0-9]{12,}|proj_[A-Za-z0-9]{12,}|req_[A-Za-z0-9]{12,})\b"),
@@ -61,8 +78,23 @@ _HEADER_LINE = re.compile(
     r"\s*:\s*(?!\[redacted\])\S"
 )
 _URL_CREDENTIALS = re.compile(r"//[^/@\s]+@")
+_ENCODED_TOKEN = re.compile(r"(?<=\bBasic )[A-Za-z0-9+/_-]{4,}={0,2}|[A-Za-z0-9+/_%-]{12,}={0,2}")
+"""A run that may be a secret in base64 or percent-encoding: decoded and matched."""
+_CREDENTIALS = re.compile(r"[\x21-\x7e]+:[\x21-\x7e]+")
+"""What ``user:password`` (the content of a Basic header) looks like once decoded."""
+_MIN_PASSWORD = 8
+"""A URL's password is a secret from this length on (a user's own, often shorter than a
+key); shorter ones are still hidden wherever they travel as credentials."""
+_DESCRIPTIVE_HEADERS = re.compile(
+    r"(?i)^(?:accept|accept-encoding|content-type|content-length|user-agent|connection|host"
+    r"|x-stainless-[\w-]+|anthropic-version|anthropic-beta|openai-beta|x-should-retry)$"
+)
+"""The headers an SDK sends that describe the request, not who sends it: every other
+header value a client sends is remembered as a secret (``remember_request``)."""
 
 _remembered: set[str] = set()
+_remembered_exact: set[str] = set()
+"""URL credentials: secrets as given, not split into pieces nor held to ``_MIN_SECRET``."""
 _lock = threading.Lock()
 
 
@@ -71,6 +103,34 @@ def remember_secret(value: str) -> None:
     if len(value.strip()) >= _MIN_SECRET:
         with _lock:
             _remembered.add(value)
+
+
+def remember_request(headers: Mapping[str, object], url: object = None) -> None:
+    """Treat what a client sends as secrets from now on: the value of each header in
+    ``headers`` but the descriptive ones (and the token after a scheme word such as
+    ``Bearer``), and the user and password of ``url`` (raw and percent-decoded, alone and
+    as the ``user:password`` pair the HTTP library sends in base64 as Basic credentials)."""
+    values: list[str] = []
+    for name, value in headers.items():
+        if isinstance(value, str) and not _DESCRIPTIVE_HEADERS.match(name):
+            values += [value, value.partition(" ")[2]]
+    try:
+        parts = urlsplit(str(url)) if url is not None else None
+        user, password = (parts.username, parts.password) if parts else (None, None)
+    except ValueError:
+        user = password = None
+    with _lock:
+        for value in values:
+            if len(value.strip()) >= _MIN_SECRET:
+                _remembered.add(value.strip())
+        for name, word in (
+            (user or "", password or ""),
+            (unquote(user or ""), unquote(password or "")),
+        ):
+            # a user without a password may be the key itself (``http://KEY@host``)
+            for secret in (word or name, f"{name}:{word}"):
+                if len(secret) >= _MIN_PASSWORD:
+                    _remembered_exact.add(secret)
 
 
 def configured_secrets() -> list[str]:
@@ -84,6 +144,8 @@ def configured_secrets() -> list[str]:
             piece = piece.strip()
             if len(piece) >= _MIN_SECRET:
                 pieces.add(piece)
+    with _lock:
+        pieces |= _remembered_exact
     return sorted(pieces, key=len, reverse=True)
 
 
@@ -94,16 +156,60 @@ def redact(text: str) -> str:
 
 def _redact(text: str, secrets: list[str]) -> str:
     for secret in secrets:
-        text = text.replace(secret, REDACTED)
-        escaped = secret.encode("unicode_escape").decode("ascii")
-        if escaped != secret:  # the key as repr() or a JSON string shows it
-            text = text.replace(escaped, REDACTED)
+        for form in _encodings(secret):
+            text = text.replace(form, REDACTED)
     text = _URL_CREDENTIALS.sub("//***@", text)
     for pattern in KEY_SHAPED:
         text = pattern.sub(_replacement, text)
     for pattern in ACCOUNT_IDS:
         text = pattern.sub(REDACTED, text)
-    return text
+    return _ENCODED_TOKEN.sub(
+        lambda m: REDACTED if _hides_secret(m.group(0), secrets) else m.group(0), text
+    )
+
+
+def _encodings(secret: str) -> list[str]:
+    """``secret`` as it may travel: itself, as ``repr`` or a JSON string shows it,
+    percent-encoded, and in base64 (standard and URL-safe, with or without padding)."""
+    raw = secret.encode("utf-8")
+    forms = {
+        secret,
+        secret.encode("unicode_escape").decode("ascii"),
+        json.dumps(secret)[1:-1],
+        percent_encoded(secret, safe=""),
+        percent_encoded(secret),
+    }
+    for encoded in (base64.b64encode(raw), base64.urlsafe_b64encode(raw)):
+        forms |= {encoded.decode("ascii"), encoded.decode("ascii").rstrip("=")}
+    return sorted((f for f in forms if f), key=len, reverse=True)
+
+
+def _decodings(token: str) -> list[tuple[str, bool]]:
+    """What ``token`` reads as once percent-decoded or base64-decoded (as printable text),
+    each with whether it came from base64 (where Basic credentials travel)."""
+    decoded = [(unquote(token), False)] if "%" in token else []
+    core = token.rstrip("=")
+    if "%" not in core:
+        padded = core + "=" * (-len(core) % 4)
+        for decode in (base64.b64decode, base64.urlsafe_b64decode):
+            try:
+                text = decode(padded).decode("utf-8")
+            except (binascii.Error, ValueError):
+                continue
+            if text.isprintable():
+                decoded.append((text, True))
+    return decoded
+
+
+def _hides_secret(token: str, secrets: list[str]) -> bool:
+    """Whether ``token`` decodes to text holding a secret, or from base64 to
+    ``user:password`` credentials."""
+    for text, from_base64 in _decodings(token):
+        if from_base64 and _CREDENTIALS.fullmatch(text) and "://" not in text:
+            return True
+        if any(secret in text for secret in secrets):
+            return True
+    return False
 
 
 def _replacement(match: re.Match[str]) -> str:
@@ -137,7 +243,11 @@ def find_secrets(text: str, *, also: Iterable[str] = ()) -> list[str]:
     found = [f for f in found if not f.endswith(REDACTED)]
     found += [m.group(0) for pattern in ACCOUNT_IDS for m in pattern.finditer(text)]
     found += [m.group(0) for m in _HEADER_LINE.finditer(text)]
-    found += [s for s in (*configured_secrets(), *also) if s and s in text]
+    secrets = [s for s in (*configured_secrets(), *also) if s]
+    found += [form for s in secrets for form in _encodings(s) if form in text]
+    found += [
+        m.group(0) for m in _ENCODED_TOKEN.finditer(text) if _hides_secret(m.group(0), secrets)
+    ]
     return found
 
 

@@ -283,12 +283,12 @@ def test_a_base_url_without_the_api_path_is_a_wrong_base_url() -> None:
         )
         message = _expect(ConfigurationError, client)
     assert f"HTTP 404 not found at {server.root_url}/chat/completions" in message
-    assert "check the base URL (OPENAI_BASE_URL)" in message and "/v1" in message
+    assert "check the base URL (--base-url)" in message and "/v1" in message  # as given
     assert "was not found" not in message
 
 
 def test_a_malformed_base_url_is_refused_before_any_call() -> None:
-    with pytest.raises(ConfigurationError, match=r"set OPENAI_BASE_URL to e\.g\."):
+    with pytest.raises(ConfigurationError, match=r"give --base-url e\.g\."):
         ModelClient(base_urls={OPENAI: "localhost:11434/v1"}).ready("openai:m1")
 
 
@@ -296,7 +296,7 @@ def test_a_refused_connection_names_the_server() -> None:
     url = f"http://127.0.0.1:{_refused_port()}/v1"
     client = ModelClient(api_keys={OPENAI: KEY}, base_urls={OPENAI: url}, max_retries=0)
     message = _expect(ModelCallError, client)
-    assert "could not reach http://127.0.0.1:" in message and "OPENAI_BASE_URL" in message
+    assert "could not reach http://127.0.0.1:" in message and "--base-url" in message
 
 
 def test_429_after_the_sdks_retries_says_to_try_later() -> None:
@@ -326,7 +326,7 @@ def test_a_body_that_is_not_a_chat_completion_names_the_base_url(
     with FakeChatCompletionsServer([page]) as server:
         message = _expect(ModelCallError, _client(server))
     assert "answered HTTP 200 with a body that is not a Chat Completions reply" in message
-    assert what in message and "OPENAI_BASE_URL" in message
+    assert what in message and "--base-url" in message  # the URL was given, not set
 
 
 def _error_of(
@@ -605,7 +605,7 @@ def test_chunk_runs_a_local_openai_compatible_model_from_base_url_alone(
     ("options", "path", "wanted"),
     [
         ({"api_key": KEY}, "/v1", "no OpenAI API key, and the server at"),
-        ({}, "", "check the base URL (OPENAI_BASE_URL)"),
+        ({}, "", "check the base URL (--base-url)"),
         ({"models": ["m1"]}, "/v1", "models the server lists: openai:m1"),
     ],
 )

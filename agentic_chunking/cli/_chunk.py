@@ -63,6 +63,7 @@ from ._io import (
     write_json,
 )
 from ._progress import RunDisplay
+from ._room import Need, cache_bytes, check_room, output_bytes
 
 TEXT_SUFFIXES = (".txt", ".md", ".markdown")
 JSON_SUFFIXES = (".json",)
@@ -242,6 +243,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"note: {notice}")
         return 0
     cache, fresh_cache = _reply_cache(args)
+    _check_room(args, inputs, cache)
     display = RunDisplay(model=resolve_model(args.model), prefix=PREFIX, quiet=args.quiet)
     where = str(args.output) if args.output is not None else "the output on stdout"
     try:
@@ -264,23 +266,36 @@ def run(args: argparse.Namespace) -> int:
     except (ModelCallError, ConfigurationError) as error:  # a 401 keeps what a 500 keeps
         display.close()
         if isinstance(error.response, AgenticResponse):
-            _write_failure(error.response, args.output, args.on_failure)
+            try:
+                _write_failure(error.response, args.output, args.on_failure)
+            except InputError as second:  # the first failure is the one reported
+                _say_resume(cache)
+                raise _then(error, second) from error
         _say_resume(cache)
         raise
     finally:
         display.close()
+        _say_rejected(cache)
         _say_unkept(cache)
         if fresh_cache and not cache.stored:
             _remove_if_empty(cache.directory)  # a run stopped before any reply: no litter
     if not response.is_success:
         display.warnings(response.warnings, _failure_where(args.output, args.on_failure))
-        _write_failure(response, args.output, args.on_failure)
+        try:
+            _write_failure(response, args.output, args.on_failure)
+        except InputError as second:  # the run's own failure first, then this one
+            _say(f"failed: {response.error_detail}; then {_unwritten(second)}")
+            _say_resume(cache)
+            return 1
         _say(f"failed: {response.error_detail}")
         _say_resume(cache)
         display.summary(response, _failure_where(args.output, args.on_failure), len(inputs))
         return 1
     display.warnings(response.warnings, where)
-    write_json(response.to_dict(), args.output)
+    try:
+        write_json(response.to_dict(), args.output)
+    except InputError as error:  # the disk filled during the run: the result goes elsewhere
+        raise _kept_elsewhere(error, response, cache, args.output) from None
     display.summary(response, f"written to {where}", len(inputs))
     if args.check:
         return check_after_chunk(response, inputs, args.output, source_name=str(args.path))
@@ -289,6 +304,13 @@ def run(args: argparse.Namespace) -> int:
 
 def _say_unkept(cache: ReplyCache) -> None:
     """Replies that could not be stored are never dropped without a word."""
+    if cache.fallback is not None:
+        _say(
+            f"warning: the reply cache {cache.directory} could not be written "
+            f"({cache.fallback_reason}); the {cache.replies_this_run} model replies of this "
+            f"run are in {cache.fallback}: rerun with --resume --cache-dir {cache.fallback} "
+            "to pay for none of them again"
+        )
     if cache.failures:
         _say(
             f"warning: {len(cache.failures)} model replies could not be kept in "
@@ -296,10 +318,78 @@ def _say_unkept(cache: ReplyCache) -> None:
         )
 
 
+def _check_room(
+    args: argparse.Namespace, inputs: list[AgenticChunkInput], cache: ReplyCache
+) -> None:
+    """Refuse, before any call, a run whose output or reply cache has no room (statvfs)."""
+    plan = plan_run(
+        inputs,
+        model=resolve_model(args.model),
+        max_tokens_per_batch=args.max_tokens_per_batch,
+        grouping_max_tokens=args.grouping_max_tokens,
+        extraction_max_tokens=args.extraction_max_tokens,
+    )
+    needs = [Need("the reply cache", cache.directory, cache_bytes(plan), "--cache-dir")]
+    if args.output is not None:
+        needs.insert(0, Need("the output", args.output.parent, output_bytes(plan), "-o"))
+    check_room(needs)
+
+
+def _kept_elsewhere(
+    error: InputError, response: AgenticResponse, cache: ReplyCache, output: Path | None
+) -> InputError:
+    """The one error line when the result could not be written: the result and every reply
+    of the run saved in the reply cache's fallback folder, named with the way back."""
+    name = output.name if output is not None else "output.json"
+    text = json.dumps(response.to_dict(), indent=2, ensure_ascii=False) + "\n"
+    try:
+        saved = cache.keep_elsewhere(name, text, str(error))
+    except OSError as failure:
+        return InputError(
+            f"{error}; nor could the result be saved in a temporary folder "
+            f"({failure.strerror or failure}): rerun with --resume once there is room"
+        )
+    return InputError(
+        f"{error}; the result and the {cache.replies_this_run} model replies of this run "
+        f"were saved in {saved.parent}: copy {saved} into place, or rerun with --resume "
+        f"--cache-dir {saved.parent} to pay for none of them again"
+    )
+
+
+def _unwritten(second: InputError) -> str:
+    """The second failure, said after the first: the failure document was not written."""
+    return f"the failure document could not be written either: {second}"
+
+
+def _then(
+    first: ModelCallError | ConfigurationError, second: InputError
+) -> ModelCallError | ConfigurationError:
+    """``first`` (its kind, so its exit status) with ``second`` named after it in one line."""
+    message = f"{first}; then {_unwritten(second)}"
+    if isinstance(first, ModelCallError):
+        error: ModelCallError | ConfigurationError = ModelCallError(
+            message, stage=first.stage, batch=first.batch
+        )
+    else:
+        error = ConfigurationError(message)
+    error.response = first.response
+    return error
+
+
+def _say_rejected(cache: ReplyCache) -> None:
+    """Cache entries that failed verification were not served: say how many, and why."""
+    if cache.rejected:
+        _say(
+            f"warning: {len(cache.rejected)} entries of the reply cache {cache.directory} "
+            f"failed verification and were ignored (first: {cache.rejected[0]}); their "
+            "requests were sent again"
+        )
+
+
 def _say_resume(cache: ReplyCache) -> None:
     """After a failure: where the replies went and how to reuse them (when there are any)."""
     kept = cache.stored + cache.hits
-    if kept:
+    if kept and cache.fallback is None:  # else _say_unkept names the fallback folder
         _say(
             f"the {kept} model replies of this run are kept in {cache.directory}: rerun the "
             "same command with --resume to send none of them again"

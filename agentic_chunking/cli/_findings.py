@@ -21,6 +21,7 @@ from ..adapters._convert import convert
 from ..checks import parser_status
 from ..judge import Assessment, Judgement, assess, judge_usage, source_text
 from ..report import CaseResult, InputRecord, Usage, render_case_page
+from ._check_input import check_file_size, validate_input
 from ._io import is_stdin, read_text_file, write_json, write_output_text
 
 SCHEMA = "agentic-chunking-check/1"
@@ -69,11 +70,13 @@ def check_after_chunk(
 
 
 def read_output(path: Path, source_format: str = "agentic") -> AgenticResponse:
-    """The chunked output in ``path``; InputError naming the file and the problem.
+    """The chunked output in ``path``; InputError naming the file and the problem (its
+    shape, types and limits validated before any rule: ``validate_input``).
 
     ``source_format`` ``langchain`` or ``chonkie`` reads that tool's chunk list instead
     (``adapters._convert``: each chunk's sentences are its propositions; the document id
     is the file's stem)."""
+    check_file_size(path)
     text = read_text_file(path)
     try:
         data = json.loads(text)
@@ -97,6 +100,7 @@ def read_output(path: Path, source_format: str = "agentic") -> AgenticResponse:
             "(the JSON 'chunk' writes; a chunk list for 'chunk' is an input, give it as "
             "--source)"
         )
+    validate_input(data, path)
     try:
         response = AgenticResponse.from_dict(data)
     except InputError as error:

@@ -150,6 +150,7 @@ def write_json(data: Any, output: Path | None) -> None:
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     if output is None:
         sys.stdout.write(text)
+        sys.stdout.flush()  # a reader that went away fails here, before any word of success
         return
     write_output_text(text, output)
 

@@ -90,6 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         prog = f"agentic-chunking {args.command}"
         status: int = args.func(args)
+        sys.stdout.flush()  # what is still buffered: a reader gone is 141, not success
     except KeyboardInterrupt:
         return _stopped(prog, signal.SIGINT)
     except Terminated:
@@ -128,9 +129,19 @@ def _stopped(prog: str, signum: int) -> int:
     return EXIT_INTERRUPTED
 
 
+MESSAGE_LIMIT = 2000
+"""The longest line an error message may be: a value quoted whole (a 5 MB proposition in a
+mismatch) is cut here, with how much was left out."""
+
+
 def say_error(prog: str, message: str) -> None:
-    """Print ``prog: error: message`` on stderr, redacted (no key ever reaches a message)."""
-    print(redact(f"{prog}: error: {message}"), file=sys.stderr)
+    """Print ``prog: error: message`` on stderr, redacted (no key ever reaches a message),
+    each line at most ``MESSAGE_LIMIT`` characters plus a short tail."""
+    lines = redact(f"{prog}: error: {message}").splitlines()
+    for index, line in enumerate(lines):
+        if len(line) > MESSAGE_LIMIT:
+            lines[index] = f"{line[:MESSAGE_LIMIT]}... ({len(line):,} characters in all)"
+    print("\n".join(lines), file=sys.stderr)
 
 
 def _silence_stdout() -> None:

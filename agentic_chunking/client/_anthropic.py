@@ -21,7 +21,6 @@ Guarantees:
 from __future__ import annotations
 
 import json
-import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -32,7 +31,7 @@ from urllib.parse import urlsplit
 
 from .._errors import ConfigurationError, ModelCallError
 from .._models import CallUsage
-from .._shown import quote, remember_secret
+from .._shown import quote, remember_request, remember_secret
 from ._config import (
     API_KEY_ENV_VAR,
     BASE_URL_ENV_VAR,
@@ -43,8 +42,12 @@ from ._config import (
     check_api_key,
     check_base_url,
     models_to_choose_from,
+    note_url_source,
+    pick_api_key,
+    pick_base_url,
     resolve_timeout,
     shown_url,
+    url_source,
 )
 from ._limits import RequestLimits, sdk_http_client
 from ._prices import cache_min_tokens
@@ -76,26 +79,29 @@ def make_client(
     """
     import anthropic
 
-    key = api_key or os.environ.get(API_KEY_ENV_VAR, "").strip()
+    key, key_source = pick_api_key(api_key, API_KEY_ENV_VAR)
     if not key:
         raise ConfigurationError(
             f"no Anthropic API key: the environment variable {API_KEY_ENV_VAR} is not set. "
             f"Export your key as {API_KEY_ENV_VAR} (and {BASE_URL_ENV_VAR} to use another "
             "Messages-API server), or pass a ready client."
         )
-    check_api_key(key, source="the api_key argument" if api_key else API_KEY_ENV_VAR)
+    check_api_key(key, source=key_source)
     remember_secret(key)
-    url = base_url or os.environ.get(BASE_URL_ENV_VAR, "").strip() or None
+    url, url_from = pick_base_url(base_url, BASE_URL_ENV_VAR)
     if url is not None:
-        check_base_url(url)
+        check_base_url(url, variable=url_from)
     seconds = resolve_timeout(timeout)
-    return anthropic.Anthropic(
+    client = anthropic.Anthropic(
         api_key=key,
         base_url=url,
         max_retries=max_retries,
         timeout=anthropic.Timeout(seconds, connect=min(CONNECT_TIMEOUT_S, seconds)),
         http_client=sdk_http_client(offline=offline, limits=limits),
     )
+    remember_request({**client.default_headers, **client.auth_headers}, client.base_url)
+    note_url_source(client, url_from)
+    return client
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,8 +247,8 @@ def _not_a_message(
     server = shown_url(client.base_url)
     return ModelCallError(
         f"{where}: the server at {server} answered HTTP 200 with a body that is not "
-        f"a Messages-API reply ({what}). Check {BASE_URL_ENV_VAR}: it must point at an "
-        "Anthropic Messages API, not a web page or a proxy that cuts replies.",
+        f"a Messages-API reply ({what}). Check {url_source(client, BASE_URL_ENV_VAR)}: it "
+        "must point at an Anthropic Messages API, not a web page or a proxy that cuts replies.",
         stage=stage,
         batch=batch,
     )
@@ -261,7 +267,9 @@ def _translate(
 
     where = _where(stage, batch)
     if isinstance(exc, anthropic.NotFoundError):
-        return _not_found(exc, where=where, model=model)
+        return _not_found(
+            exc, where=where, model=model, source=url_source(client, BASE_URL_ENV_VAR)
+        )
     if isinstance(exc, anthropic.APIStatusError) and exc.status_code == 413:
         advice = (
             "lower --max-tokens-per-batch so each batch is smaller"
@@ -278,7 +286,8 @@ def _translate(
         return ConfigurationError(
             f"{where}: the API key was rejected (HTTP {exc.status_code}: "
             f"{quote(exc.api_message or exc.type or 'authentication failed')}). Check "
-            f"{API_KEY_ENV_VAR} (and {BASE_URL_ENV_VAR} if you use another server)."
+            f"{API_KEY_ENV_VAR} (and {url_source(client, BASE_URL_ENV_VAR)} if you use another "
+            "server)."
         )
     if isinstance(exc, anthropic.APIStatusError):
         detail = quote(exc.api_message or str(exc))
@@ -302,7 +311,7 @@ def _translate(
     return ModelCallError(
         f"{where} failed before a reply arrived: could not reach {server} "
         f"({detail}); the SDK's retries did not help. Check the network and "
-        f"{BASE_URL_ENV_VAR} (unset it to use the Anthropic API).",
+        f"{_unset_it(client)}.",
         stage=stage,
         batch=batch,
     )
@@ -341,7 +350,17 @@ def _seconds(client: anthropic.Anthropic) -> str:
     return f"{limit:g} s" if isinstance(limit, int | float) else "configured"
 
 
-def _not_found(exc: anthropic.NotFoundError, *, where: str, model: str) -> ConfigurationError:
+def _unset_it(client: anthropic.Anthropic) -> str:
+    """Where the base URL is set, and how to go back to the Anthropic API."""
+    source = url_source(client, BASE_URL_ENV_VAR)
+    if source == BASE_URL_ENV_VAR:
+        return f"{source} (unset it to use the Anthropic API)"
+    return f"{source} (leave it out to use the Anthropic API)"
+
+
+def _not_found(
+    exc: anthropic.NotFoundError, *, where: str, model: str, source: str = BASE_URL_ENV_VAR
+) -> ConfigurationError:
     """A 404 names the model only when the server says so; else it may be the base URL."""
     url = shown_url(exc.request.url)
     message = quote(exc.api_message or "")
@@ -354,7 +373,7 @@ def _not_found(exc: anthropic.NotFoundError, *, where: str, model: str) -> Confi
     path = urlsplit(url).path
     if path != "/v1/messages":
         return ConfigurationError(
-            f"{where}: HTTP 404 not found at {url}: check the base URL ({BASE_URL_ENV_VAR}): "
+            f"{where}: HTTP 404 not found at {url}: check the base URL ({source}): "
             "it should be the server's root (e.g. https://api.anthropic.com, without /v1), "
             "since /v1/messages is added to it."
         )
@@ -362,5 +381,5 @@ def _not_found(exc: anthropic.NotFoundError, *, where: str, model: str) -> Confi
         f"{where}: HTTP 404 not found at {url} ({message or 'no detail'}): either the model "
         f"{model!r} is unknown or retired (choose another with --model; "
         f"{models_to_choose_from()}), "
-        f"or {BASE_URL_ENV_VAR} points at a server without the Messages API."
+        f"or {source} points at a server without the Messages API."
     )

@@ -10,11 +10,13 @@ credentials or query string it may carry (through the one redaction function,
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 import re
 import typing
 import unicodedata
+import weakref
 from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -270,6 +272,44 @@ def check_max_tokens(model: str, **max_tokens: int) -> None:
             )
 
 
+BASE_URL_OPTION = "--base-url"
+"""How a base URL given as an argument is named in a message (the command-line option)."""
+_URL_SOURCES: weakref.WeakKeyDictionary[object, str] = weakref.WeakKeyDictionary()
+
+
+def pick_base_url(given: str | None, variable: str) -> tuple[str | None, str]:
+    """The base URL to use (``given``, else the environment ``variable``, else None) and
+    where it came from, as a message names it: ``--base-url`` or the variable."""
+    if given:
+        return given, BASE_URL_OPTION
+    return os.environ.get(variable, "").strip() or None, variable
+
+
+def note_url_source(client: object, source: str) -> None:
+    """Remember where ``client``'s base URL came from, for ``url_source``."""
+    with contextlib.suppress(TypeError):  # an object that takes no weak reference
+        _URL_SOURCES[client] = source
+
+
+def url_source(client: object, default: str) -> str:
+    """Where ``client``'s base URL came from (``--base-url`` or the variable), else
+    ``default`` (the variable that would set it)."""
+    try:
+        return _URL_SOURCES.get(client, default)
+    except TypeError:  # pragma: no cover
+        return default
+
+
+def pick_api_key(given: str | None, variable: str) -> tuple[str, str]:
+    """The API key to use (``given``, else the environment ``variable``; "" when neither)
+    and where it came from. Never stripped: a key with whitespace around it is refused by
+    ``check_api_key`` (a copy-paste accident), only a blank one counts as missing."""
+    if given:
+        return given, "the api_key argument"
+    value = os.environ.get(variable, "")
+    return (value if value.strip() else ""), variable
+
+
 def shown_url(url: object) -> str:
     """``url`` fit for a message: credentials (``user:key@``) and the query string removed."""
     return redact(str(url)).split("?", 1)[0]
@@ -312,7 +352,8 @@ def check_base_url(
     example: str = "https://api.anthropic.com",
     api: str = "the Anthropic API",
 ) -> None:
-    """ConfigurationError naming ``variable`` (the URL shown without credentials) unless
+    """ConfigurationError naming ``variable`` (where the URL came from: the environment
+    variable or ``--base-url``; the URL shown without credentials) unless
     ``url`` is an http(s) URL with a host; a malformed one (an unclosed IPv6 bracket) included."""
     try:
         parts = urlsplit(url)
@@ -321,10 +362,12 @@ def check_base_url(
         usable = False
     if not usable:
         shown = shown_url(url)
-        raise ConfigurationError(
-            f"the base URL {shown!r} is not an http(s) URL with a host; set "
-            f"{variable} to e.g. {example} (or unset it to use {api})"
+        fix = (
+            f"give {variable} e.g. {example} (or leave it out to use {api})"
+            if variable.startswith("--")
+            else f"set {variable} to e.g. {example} (or unset it to use {api})"
         )
+        raise ConfigurationError(f"the base URL {shown!r} is not an http(s) URL with a host; {fix}")
 
 
 def offline_http_client() -> typing.Any:

@@ -22,13 +22,13 @@ Guarantees, the same as ``_anthropic``'s for the same faults:
 from __future__ import annotations
 
 import json
-import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .._errors import ConfigurationError, ModelCallError
 from .._models import CallUsage
+from .._shown import remember_request
 from ._anthropic import ModelReply, _notify_while_waiting, _where
 from ._config import (
     CONNECT_TIMEOUT_S,
@@ -41,8 +41,12 @@ from ._config import (
     TIMEOUT_ENV_VAR,
     check_api_key,
     check_base_url,
+    note_url_source,
+    pick_api_key,
+    pick_base_url,
     resolve_timeout,
     shown_url,
+    url_source,
 )
 from ._limits import RequestLimits, sdk_http_client
 
@@ -83,14 +87,14 @@ def make_openai_client(
     """
     import openai
 
-    key = api_key or os.environ.get(OPENAI_API_KEY_ENV_VAR, "").strip()
+    key, key_source = pick_api_key(api_key, OPENAI_API_KEY_ENV_VAR)
     if key:
-        check_api_key(key, source="the api_key argument" if api_key else OPENAI_API_KEY_ENV_VAR)
-    url = base_url or os.environ.get(OPENAI_BASE_URL_ENV_VAR, "").strip() or None
+        check_api_key(key, source=key_source)
+    url, url_from = pick_base_url(base_url, OPENAI_BASE_URL_ENV_VAR)
     if url is not None:
         check_base_url(
             url,
-            variable=OPENAI_BASE_URL_ENV_VAR,
+            variable=url_from,
             example="http://localhost:11434/v1",
             api="OpenAI's API",
         )
@@ -102,13 +106,16 @@ def make_openai_client(
             "(e.g. http://localhost:11434/v1 for Ollama)."
         )
     seconds = resolve_timeout(timeout)
-    return openai.OpenAI(
+    client = openai.OpenAI(
         api_key=key or NO_KEY,
         base_url=url or OPENAI_DEFAULT_BASE_URL,
         max_retries=max_retries,
         timeout=openai.Timeout(seconds, connect=min(CONNECT_TIMEOUT_S, seconds)),
         http_client=sdk_http_client(offline=offline, limits=limits),
     )
+    remember_request({**client.default_headers, **client.auth_headers}, client.base_url)
+    note_url_source(client, url_from)
+    return client
 
 
 def call_openai(
@@ -208,7 +215,7 @@ def _not_a_completion(
     server = shown_url(client.base_url)
     return ModelCallError(
         f"{where}: the server at {server} answered HTTP 200 with a body that is not "
-        f"a Chat Completions reply ({what}). Check {OPENAI_BASE_URL_ENV_VAR}: it must point "
+        f"a Chat Completions reply ({what}). Check {_source(client)}: it must point "
         "at an OpenAI-compatible API (ending in /v1), not a web page or a proxy that cuts "
         "replies.",
         stage=stage,
@@ -260,7 +267,7 @@ def translate_openai_error(
     if kind == "key_rejected":
         return ConfigurationError(
             f"{where}: the API key was rejected (HTTP {getattr(exc, 'status_code', 401)}: "
-            f"{detail}). Check {OPENAI_API_KEY_ENV_VAR} (and {OPENAI_BASE_URL_ENV_VAR} if you "
+            f"{detail}). Check {OPENAI_API_KEY_ENV_VAR} (and {_source(client)} if you "
             "use another server)."
         )
     if kind == "model_unknown":
@@ -273,7 +280,7 @@ def translate_openai_error(
         url = shown_url(exc.request.url)
         return ConfigurationError(
             f"{where}: HTTP 404 not found at {url}: check the base URL "
-            f"({OPENAI_BASE_URL_ENV_VAR}): it should be where the API's routes start, "
+            f"({_source(client)}): it should be where the API's routes start, "
             f"usually ending in /v1 (e.g. {OPENAI_DEFAULT_BASE_URL} or "
             f"http://localhost:11434/v1), since {COMPLETIONS_PATH} is added to it."
         )
@@ -317,10 +324,19 @@ def _no_reply(
     return ModelCallError(
         f"{where} failed before a reply arrived: could not reach {shown_url(client.base_url)} "
         f"({reason}); the SDK's retries did not help. Check the network and "
-        f"{OPENAI_BASE_URL_ENV_VAR} (unset it to use OpenAI's API).",
+        f"{_source(client)} ({_how_to_drop(client)} to use OpenAI's API).",
         stage=stage,
         batch=batch,
     )
+
+
+def _source(client: openai.OpenAI) -> str:
+    """Where the client's base URL came from: ``--base-url`` or ``OPENAI_BASE_URL``."""
+    return url_source(client, OPENAI_BASE_URL_ENV_VAR)
+
+
+def _how_to_drop(client: openai.OpenAI) -> str:
+    return "unset it" if _source(client) == OPENAI_BASE_URL_ENV_VAR else "leave it out"
 
 
 def models_the_server_lists(client: openai.OpenAI) -> str:

@@ -211,8 +211,8 @@ def missing_credentials(model: str) -> str | None:
     (``check_api_key``)."""
     provider = parse_model(model).provider
     if provider == OPENAI:
-        if _env(OPENAI_API_KEY_ENV_VAR):
-            check_api_key(_env(OPENAI_API_KEY_ENV_VAR), source=OPENAI_API_KEY_ENV_VAR)
+        if _env(OPENAI_API_KEY_ENV_VAR):  # the key as set, whitespace and all: refused
+            check_api_key(os.environ[OPENAI_API_KEY_ENV_VAR], source=OPENAI_API_KEY_ENV_VAR)
         if _env(OPENAI_API_KEY_ENV_VAR) or _env(OPENAI_BASE_URL_ENV_VAR):
             return None
         return (
@@ -220,7 +220,7 @@ def missing_credentials(model: str) -> str | None:
             "OpenAI-compatible server that needs none)"
         )
     if _env(API_KEY_ENV_VAR):
-        check_api_key(_env(API_KEY_ENV_VAR))
+        check_api_key(os.environ[API_KEY_ENV_VAR])
         return None
     return f"set {API_KEY_ENV_VAR} (and {BASE_URL_ENV_VAR} for another Messages-API server)"
 

@@ -144,12 +144,20 @@ class Comparison:
     def summary(self) -> str:
         """The verdict in one line, as the terminal and the CI log show it:
         ``verdict against BASE: unsafe (2 new errors, 1 dropped fact)``."""
+        return self.summary_over("")
+
+    def summary_over(self, scope: str) -> str:
+        """``summary`` saying what was compared after the base's label (``verdict against
+        BASE (on the 3 cases this run ran): same``); ``scope`` empty for none."""
+        over = f" ({scope})" if scope else ""
         if self.one_run_twice and self.columns:
-            return f"verdict against {self.reference.label}: same (both files hold this one run)"
+            return (
+                f"verdict against {self.reference.label}{over}: same (both files hold this one run)"
+            )
         if len(self.columns) < 2:
             return "nothing to compare: one run"
         detail = f" ({self.detail})" if self.detail else ""
-        return f"verdict against {self.reference.label}: {self.verdict}{detail}"
+        return f"verdict against {self.reference.label}{over}: {self.verdict}{detail}"
 
     @property
     def detail(self) -> str:

@@ -72,16 +72,15 @@ def _signed(value: Any) -> str:
 def _marked_chunks(case: CaseResult) -> tuple[list[dict[str, Any]], list[FindingRecord]]:
     """Output chunks with each proposition's failing findings; findings tied to none apart."""
     findings = [f for _, check in case.ordered_checks() for f in check.findings]
+    by_text: dict[str | None, list[tuple[int, FindingRecord]]] = {}
+    for n, f in enumerate(findings):  # one pass: a page's time grows with its size, no more
+        by_text.setdefault(f.proposition, []).append((n, f))
     placed: set[int] = set()
     chunks = []
     for index, chunk in enumerate(() if case.response is None else case.response.chunks):
         propositions = []
         for text in chunk.propositions:
-            mine = [
-                (n, f)
-                for n, f in enumerate(findings)
-                if f.proposition == text and f.chunk_index in (None, index)
-            ]
+            mine = [(n, f) for n, f in by_text.get(text, ()) if f.chunk_index in (None, index)]
             placed.update(n for n, _ in mine)
             propositions.append({"text": text, "findings": [f for _, f in mine]})
         chunks.append({"chunk": chunk, "propositions": propositions})

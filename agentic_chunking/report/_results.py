@@ -211,6 +211,12 @@ class RunResults:
         """True when the replies were written by hand, not returned by a live model."""
         return self.replies == "reference"
 
+    def only(self, case_ids: Iterable[str]) -> RunResults:
+        """This run with only the cases whose ids are in ``case_ids`` (in its own order):
+        what a gate compares when a run ran some of the cases (``pytest -k``)."""
+        wanted = set(case_ids)
+        return replace(self, cases=tuple(c for c in self.cases if c.id in wanted))
+
     def case(self, case_id: str) -> CaseResult | None:
         """The case with this id, or None."""
         return next((c for c in self.cases if c.id == case_id), None)

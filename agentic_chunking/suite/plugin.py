@@ -39,6 +39,7 @@ Guarantees:
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import json
 import os
@@ -158,6 +159,7 @@ class SuiteSession:
     """``--base-url``: the API of the model's provider while recording."""
     chunker: Chunker | None = None
     """``--chunker``: the chunker run instead of our pipeline (``model`` is then its run id)."""
+    sigint_before: Any = None
 
     @property
     def replies(self) -> str:
@@ -315,17 +317,81 @@ def _read_baseline(baseline: str | None) -> RunResults | None:
         ) from None
 
 
+STOP_GRACE_S = 15.0
+"""After SIGTERM, the session has this long to unwind (merge the finished cases' results,
+write the report); then the process ends at once with 143, every file already whole."""
+_STOPS: list[int] = []
+"""The stop signals this process received in a suite session (process-wide: a session run
+in-process by another, as pytester does, stops the outer one too)."""
+
+
 def _terminate_like_ctrl_c(suite: SuiteSession) -> None:
     """SIGTERM unwinds the session as Ctrl-C does (a staged recording is dropped, results
-    are merged atomically); the session then ends with one line and ``EXIT_TERMINATED``."""
+    are merged atomically); the session then ends with one line and ``EXIT_TERMINATED``.
+
+    Wherever the interrupt lands (a library may swallow it: vcrpy's cassette set-up did),
+    no case starts after it (``pytest_runtest_protocol``), and the process ends within
+    ``STOP_GRACE_S`` seconds; a second SIGTERM or a second Ctrl-C ends it at once, with
+    the finished cases' results merged first. Every file is written atomically, so no
+    cassette or results file is ever half-written."""
     if threading.current_thread() is not threading.main_thread():
         return
 
     def terminated(signum: int, frame: FrameType | None) -> None:
         suite.terminated = True
-        raise KeyboardInterrupt
+        _stop_signal(suite, signum)
+
+    def interrupted(signum: int, frame: FrameType | None) -> None:
+        _stop_signal(suite, signum)
 
     suite.sigterm_before = signal.signal(signal.SIGTERM, terminated)
+    suite.sigint_before = signal.signal(signal.SIGINT, interrupted)
+
+
+def _stop_signal(suite: SuiteSession, signum: int) -> None:
+    """Note the signal; the first raises KeyboardInterrupt (SIGTERM also starts the grace
+    timer), a second ends the process now."""
+    again = bool(_STOPS)
+    _STOPS.append(signum)
+    if again:
+        _stop_now(suite)
+    if signum == signal.SIGTERM:
+        timer = threading.Timer(STOP_GRACE_S, _stop_now, args=(suite,))
+        timer.daemon = True
+        timer.start()
+    raise KeyboardInterrupt
+
+
+def _stop_now(suite: SuiteSession) -> None:
+    """End the process at once: the finished cases' results merged (atomically) if they
+    were not yet, one line, and the exit status of the first stop signal."""
+    status = EXIT_TERMINATED if _STOPS and _STOPS[0] == signal.SIGTERM else EXIT_INTERRUPTED
+    if suite.results and suite.results_path is None and suite.results_error is None:
+        with contextlib.suppress(BaseException):  # stopping: the previous file stays whole
+            record_run(_this_run(suite), suite.reports_dir, judged=suite.judge_model is not None)
+    what = "SIGTERM" if status == EXIT_TERMINATED else "a second Ctrl-C"
+    os.write(
+        2,
+        f"agentic-chunking: stopped by {what}; no cassette or results file was left "
+        "half-written\n".encode(),
+    )
+    os._exit(status)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item, nextitem: pytest.Item | None) -> None:
+    """No case starts after a stop signal, even one a library swallowed."""
+    if not _STOPS:
+        return
+    suite = item.config.stash.get(_SESSION, None)
+    terminated = _STOPS[0] == signal.SIGTERM
+    if suite is not None:
+        suite.terminated = suite.terminated or terminated
+        suite.exit_status = EXIT_TERMINATED if terminated else EXIT_INTERRUPTED
+    pytest.exit(
+        "stopped by SIGTERM: no later case runs" if terminated else "interrupted",
+        returncode=EXIT_TERMINATED if terminated else EXIT_INTERRUPTED,
+    )
 
 
 @dataclass
@@ -346,6 +412,8 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     suite = config.stash.get(_SESSION, None)
     if suite is not None and suite.sigterm_before is not None:
         signal.signal(signal.SIGTERM, suite.sigterm_before)
+    if suite is not None and suite.sigint_before is not None:
+        signal.signal(signal.SIGINT, suite.sigint_before)
 
 
 def _canonical(model: str | None) -> str | None:
@@ -773,8 +841,12 @@ def _write(suite: SuiteSession, run: RunResults) -> None:
         merged = run
         suite.results_error = _saved_elsewhere(run, suite, error)
         suite.exit_status = UNSAVED_EXIT_CODE
-    comparison = compare_runs([merged], baseline=baseline)  # the one verdict of the run
-    suite.comparison = comparison if len(comparison.columns) > 1 else None
+    comparison = compare_runs([merged], baseline=baseline)  # the page: the whole file
+    # The gate (summary, --fail-on-new) judges only the cases this run ran: a stale entry
+    # the merged results file carries from an earlier run never decides it.
+    ran = [case.id for case in run.cases]
+    gate = compare_runs([run], baseline=None if baseline is None else baseline.only(ran))
+    suite.comparison = gate if len(gate.columns) > 1 else None
     try:
         suite.report_path = build_report(
             [merged], reports_dir=suite.reports_dir, baseline=baseline, comparison=comparison
@@ -863,8 +935,11 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
         say(f"cassette kept as it was (its run did not complete): {path}")
     if suite.comparison is not None:
         verdict = suite.comparison.verdict
+        ran = len(suite.results)
         say(
-            suite.comparison.summary,
+            suite.comparison.summary_over(
+                f"on the {ran} case{'s' if ran != 1 else ''} this run ran"
+            ),
             red=verdict == "unsafe",
             yellow=verdict == "review",
             green=verdict == "same",
