@@ -300,7 +300,7 @@ def _factscore(validation: Path, limit: int | None) -> list[str]:
     path = validation / "real_llm_factscore_dev.jsonl"
     if not path.is_file():
         return ["real_llm_factscore_dev.jsonl not found: skipped"]
-    rows = {_s(row, "id"): row for row in _load(path)}
+    rows = {_s(row, "id"): row for row in _load(path, quick_size=10**9)}  # labels need all
 
     def run(row: Item) -> list[Finding]:
         fact, source = _s(row, "proposition"), _s(row, "source")
@@ -324,7 +324,7 @@ def _factscore(validation: Path, limit: int | None) -> list[str]:
     caught: Counter[str] = Counter()
     defects: Counter[str] = Counter()
     listed: list[str] = []
-    for item in _load(labels):
+    for item in _load(labels, quick_size=20):
         findings, good = run(rows[_s(item, "id")]), bool(item["good"])
         score.add(good, findings)
         if not good:
