@@ -1726,10 +1726,10 @@ def test_the_suite_refuses_a_key_of_the_wrong_shape_before_recording(
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-one\ttwo")
     with pytest.raises(pytest.UsageError, match="contains a whitespace character") as caught:
-        _check_record_settings("claude-sonnet-4-6", None)
+        _check_record_settings("claude-sonnet-4-6", None, None)
     assert "sk-ant-one" not in str(caught.value)
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
-    _check_record_settings("claude-sonnet-4-6", None)  # a well-shaped key passes
+    _check_record_settings("claude-sonnet-4-6", None, None)  # a well-shaped key passes
 
 
 def _echoing_error(status: int) -> FakeReply:
