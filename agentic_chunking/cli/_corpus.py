@@ -9,8 +9,9 @@ Beside OUT: the ledger (``OUT.ledger.sqlite``: every finished document, so rerun
 same command after a kill or a failure skips the finished ones), the reply cache
 (``OUT.replies/``: a half-done document pays for no reply twice) and, when a document
 failed, ``OUT.failures.jsonl`` (its error and the propositions extracted before it). Exit
-status: 0 every document done, 1 some failed, 2 an input or configuration error (nothing
-called), 3 the model's API could not be used, 130 interrupted.
+status: 0 every document done, 1 some failed (a model call that failed fails its document
+only), 2 an input or configuration error (before any call, or a key or model refused
+during the run), 130 interrupted.
 """
 
 from __future__ import annotations
