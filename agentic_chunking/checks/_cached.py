@@ -47,10 +47,10 @@ def clear_caches() -> int:
     import sys
 
     cleared = 0
-    for name, module in list(sys.modules.items()):
+    for name, module in sys.modules.copy().items():  # a copy: other threads may import
         if not name.startswith(__package__ + ".") or module is None:
             continue
-        for value in list(vars(module).values()):
+        for value in vars(module).copy().values():
             info = getattr(value, "cache_info", None)
             if info is None or getattr(value, "__module__", None) != name:
                 continue

@@ -21,7 +21,7 @@ import contextlib
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -248,6 +248,7 @@ def run(args: argparse.Namespace) -> int:
         raise
     started = time.monotonic()
     try:
+        results: Generator[DocumentResult]
         if args.engine == "ray":
             from ..corpus._ray import ray_results
 
@@ -271,7 +272,10 @@ def run(args: argparse.Namespace) -> int:
                 max_documents=args.batch_documents if args.batch else args.max_concurrency,
                 max_concurrency=BATCH_CONCURRENCY if args.batch else args.max_concurrency,
             )
-        written = _write(results, output, failures_path, tally, ledger_path)
+        try:
+            written = _write(results, output, failures_path, tally, ledger_path)
+        finally:  # the documents in flight finish (their replies kept) before the client closes
+            results.close()
         for provider, batch_id in tally.ended_batches:  # every reply is in the cache now
             ledger.remove_batch(provider, batch_id)
     except KeyboardInterrupt:

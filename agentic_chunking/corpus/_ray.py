@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-from collections.abc import Iterator, Mapping
+from collections.abc import Generator, Iterator, Mapping
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
@@ -53,7 +53,7 @@ def ray_results(
     max_concurrency: int,
     base_url: str | None = None,
     timeout: float | None = None,
-) -> Iterator[DocumentResult]:
+) -> Generator[DocumentResult]:
     """One DocumentResult per document of ``source``, in input order (see the module).
 
     ``positions`` maps each document id to its place (from ``source.scan()``). Raises

@@ -23,7 +23,7 @@ import hashlib
 import json
 import threading
 from collections import deque
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -260,14 +260,17 @@ def chunk_corpus(
     max_concurrency: int = 4,
     window: int | None = None,
     on_start: Callable[[CorpusDocument], None] | None = None,
-) -> Iterator[DocumentResult]:
+) -> Generator[DocumentResult]:
     """Chunk ``documents`` and yield one DocumentResult each, in input order (see the module).
 
     ``max_documents`` documents run at once; ``max_concurrency`` bounds the calls within a
     document (the client's RequestLimits bounds the run's). At most ``window`` documents
     (default ``2 * max_documents``) are read ahead of the one being yielded. Raises
     ConfigurationError (after the documents already finished are recorded) when the run
-    cannot go on.
+    cannot go on. When the caller stops reading (``close()``, or an error of its own), no
+    further document starts and those in flight finish first (recorded, their paid
+    replies cached), so close the iterator before the client; an interrupt (Ctrl-C)
+    leaves them at once.
     """
     settings_sha256 = settings.sha256()
     ahead = window or 2 * max_documents
@@ -308,9 +311,10 @@ def chunk_corpus(
                 yield next_result()
         while pending:
             yield next_result()
-    except BaseException:
-        stop.set()
-        pool.shutdown(wait=False, cancel_futures=True)
+    except BaseException as error:  # GeneratorExit too: the caller stopped reading
+        stop.set()  # no document starts; those in flight finish, their replies kept,
+        # unless this is an interrupt (Ctrl-C), which leaves them at once
+        pool.shutdown(wait=not isinstance(error, KeyboardInterrupt), cancel_futures=True)
         raise
     pool.shutdown(wait=True)
 
