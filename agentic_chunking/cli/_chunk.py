@@ -60,6 +60,7 @@ from ._io import (
     model_id,
     output_path,
     read_text_file,
+    seconds_up_to,
     write_json,
 )
 from ._progress import RunDisplay
@@ -112,7 +113,7 @@ def add_model_options(
     add_base_url_option(parser, role="pipeline")
     parser.add_argument(
         "--timeout",
-        type=_seconds,
+        type=seconds_up_to(MAX_TIMEOUT_S, named=" (a day)"),
         metavar="SECONDS",
         help=f"seconds one model call may take, per attempt (default ${TIMEOUT_ENV_VAR}, "
         f"else {DEFAULT_TIMEOUT_S:g})",
@@ -198,18 +199,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "(write)",
     )
     parser.set_defaults(func=run)
-
-
-def _seconds(value: str) -> float:
-    try:
-        seconds = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds") from None
-    if not 0 < seconds <= MAX_TIMEOUT_S:
-        raise argparse.ArgumentTypeError(
-            f"{value!r} must be a positive number of seconds up to {MAX_TIMEOUT_S:g} (a day)"
-        )
-    return seconds
 
 
 def run(args: argparse.Namespace) -> int:
@@ -413,11 +402,18 @@ def _reply_cache(args: argparse.Namespace) -> tuple[ReplyCache, bool]:
     and whether this run created that directory."""
     directory = cache_dir(args.output, args.cache_dir)
     fresh = not directory.exists()
+    return open_reply_cache(directory, read=args.resume, resume=args.resume), fresh
+
+
+def open_reply_cache(directory: Path, *, read: bool, resume: bool = False) -> ReplyCache:
+    """The reply cache in ``directory``, created and checked writable before any call
+    (``chunk``, ``corpus``); InputError naming the way out when it is not a directory, is
+    missing for ``resume`` (``--resume``), or cannot be written."""
     if directory.exists() and not directory.is_dir():
         raise InputError(
             f"the reply cache {directory} is not a directory; give another with --cache-dir"
         )
-    if args.resume and not directory.is_dir():
+    if resume and not directory.is_dir():
         raise InputError(
             f"--resume: there is no reply cache at {directory} (nothing was kept from an "
             "earlier run with this output); run without --resume, or give --cache-dir"
@@ -428,7 +424,7 @@ def _reply_cache(args: argparse.Namespace) -> tuple[ReplyCache, bool]:
             f"cannot write the reply cache in {directory} ({reason}); give a writable "
             "directory with --cache-dir"
         )
-    return ReplyCache(directory, read=args.resume), fresh
+    return ReplyCache(directory, read=read)
 
 
 def _remove_if_empty(directory: Path) -> None:

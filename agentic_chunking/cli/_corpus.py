@@ -46,10 +46,9 @@ from ..corpus import (
     open_corpus,
 )
 from ..corpus._outputs import check_output_suffix
-from ..pipeline._cache import ReplyCache
 from ..pipeline._plan import plan_run
-from ._chunk import CACHE_SUFFIX, add_model_options
-from ._io import cannot_write_in, check_output_path, int_at_least, output_path
+from ._chunk import CACHE_SUFFIX, add_model_options, open_reply_cache
+from ._io import check_output_path, int_at_least, output_path, seconds_up_to
 
 PREFIX = "agentic-chunking corpus: "
 LEDGER_SUFFIX = ".ledger.sqlite"
@@ -61,15 +60,8 @@ BATCH_CONCURRENCY = 1000
 """With --batch, the requests of one document that may wait at once: all its extraction
 batches go into the same round."""
 
-
-def _poll_seconds(value: str) -> float:
-    try:
-        seconds = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds") from None
-    if not 0 < seconds <= 3600:
-        raise argparse.ArgumentTypeError(f"{value!r} must be more than 0 and at most 3600")
-    return seconds
+MAX_POLL_S = 3600.0
+"""The longest --batch-poll: an hour."""
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -154,7 +146,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     parser.add_argument(
         "--batch-poll",
-        type=_poll_seconds,
+        type=seconds_up_to(MAX_POLL_S, named=" (an hour)"),
         default=DEFAULT_POLL_INTERVAL_S,
         metavar="SECONDS",
         help=f"with --batch, seconds between two looks at a batch in flight "
@@ -213,12 +205,13 @@ def run(args: argparse.Namespace) -> int:
             source.documents(), settings, len(scan.document_ids), str(args.corpus), args.batch
         )
         return 0
-    cache = _reply_cache(args.cache_dir or beside(output, CACHE_SUFFIX))
+    cache_path = args.cache_dir or beside(output, CACHE_SUFFIX)
+    cache = open_reply_cache(cache_path, read=True)  # content-addressed: nothing paid twice
     try:
         ledger = Ledger(ledger_path)
     except LedgerError as error:
         raise InputError(str(error)) from None
-    tally = _Tally(total=len(scan.document_ids), quiet=args.quiet, model=model)
+    tally = _Tally(total=len(scan.document_ids), quiet=args.quiet)
     base_urls = {parse_model(model).provider: args.base_url} if args.base_url else None
     client: ModelClient
     if args.batch:
@@ -350,20 +343,6 @@ def _check_batch_options(args: argparse.Namespace) -> None:
             )
 
 
-def _reply_cache(directory: Path) -> ReplyCache:
-    if directory.exists() and not directory.is_dir():
-        raise InputError(
-            f"the reply cache {directory} is not a directory; give another with --cache-dir"
-        )
-    reason = cannot_write_in(directory, make=True)
-    if reason is not None:
-        raise InputError(
-            f"cannot write the reply cache in {directory} ({reason}); give a writable "
-            "directory with --cache-dir"
-        )
-    return ReplyCache(directory, read=True)  # content-addressed: a rerun pays nothing twice
-
-
 def _resume_line(ledger: Ledger, ledger_path: Path, output: Path) -> str:
     with contextlib.suppress(Exception):  # the ledger may be the thing that failed
         done = ledger.counts().get("done", 0)
@@ -426,7 +405,7 @@ class _Tally:
     """Documents done of total, ETA, tokens and cost so far (a tqdm bar on stderr), and the
     run's summary line."""
 
-    def __init__(self, *, total: int, quiet: bool, model: str) -> None:
+    def __init__(self, *, total: int, quiet: bool) -> None:
         from tqdm import tqdm
 
         self.counts = {"done": 0, "skipped": 0, "failed": 0}

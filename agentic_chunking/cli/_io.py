@@ -168,6 +168,24 @@ def output_path(value: str) -> Path:
     return Path(value)
 
 
+def seconds_up_to(most: float, *, named: str = "") -> Callable[[str], float]:
+    """An argparse type: a number of seconds above 0 and at most ``most`` (``named`` says
+    what that bound is, e.g. " (a day)")."""
+
+    def parse(value: str) -> float:
+        try:
+            seconds = float(value)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{value!r} is not a number of seconds") from None
+        if not 0 < seconds <= most:
+            raise argparse.ArgumentTypeError(
+                f"{value!r} must be a positive number of seconds up to {most:g}{named}"
+            )
+        return seconds
+
+    return parse
+
+
 def int_at_least(least: int) -> Callable[[str], int]:
     """An argparse type: a whole number of at least ``least``."""
 

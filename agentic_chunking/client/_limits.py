@@ -29,7 +29,7 @@ date, is read as this)."""
 
 
 class RequestLimits:
-    """The run's shared gate (see the module). ``clock`` and ``sleep`` are for tests."""
+    """The run's shared gate (see the module). ``clock`` is for tests."""
 
     def __init__(
         self,

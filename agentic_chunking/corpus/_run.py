@@ -23,7 +23,7 @@ import hashlib
 import json
 import threading
 from collections import deque
-from collections.abc import Callable, Generator, Iterable, Mapping, Sequence
+from collections.abc import Generator, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
@@ -259,7 +259,6 @@ def chunk_corpus(
     max_documents: int = 16,
     max_concurrency: int = 4,
     window: int | None = None,
-    on_start: Callable[[CorpusDocument], None] | None = None,
 ) -> Generator[DocumentResult]:
     """Chunk ``documents`` and yield one DocumentResult each, in input order (see the module).
 
@@ -279,8 +278,6 @@ def chunk_corpus(
     def run(document: CorpusDocument) -> DocumentResult:
         if stop.is_set():
             raise _Stopped
-        if on_start is not None:
-            on_start(document)
         try:
             result = process_document(
                 document, settings, client=client, cache=cache, max_concurrency=max_concurrency
@@ -331,11 +328,3 @@ def _result(item: Future[DocumentResult] | DocumentResult) -> DocumentResult:
     if isinstance(item, DocumentResult):
         return item
     return item.result()
-
-
-def totals(results: Sequence[DocumentResult]) -> dict[str, int]:
-    """Documents per status (for tests and summaries)."""
-    counts = {"done": 0, "skipped": 0, "failed": 0}
-    for result in results:
-        counts[result.status] += 1
-    return counts
