@@ -150,6 +150,33 @@ def test_findings_and_the_case_view_are_written_to_files(
     assert "No invention" in html and "which was not given" in html
 
 
+@pytest.mark.parametrize("copies", [1, 6])
+def test_a_repeated_proposition_shows_its_findings_once_on_each_copy(
+    copies: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A text found by a rule in every chunk it sits in is marked once per copy, with its
+    own findings: the page grows with the output, not with copies times copies."""
+    chunks = [
+        AgenticChunk.from_propositions(
+            document_id="REP",
+            seq=n + 1,
+            thematic_category=f"Theme {n + 1}",
+            propositions=[GOOD[0], "He said that it was over."],
+            source_chunk_ids=["P0001"],
+        )
+        for n in range(copies)
+    ]
+    out = write(tmp_path, "out.json", AgenticResponse(chunks=tuple(chunks)).to_dict())
+    findings_path, page = tmp_path / "findings.json", tmp_path / "page.html"
+    status, _, _ = run_check([str(out), "-o", str(findings_path), "--html", str(page)], capsys)
+    assert status == 1
+    findings = json.loads(findings_path.read_text(encoding="utf-8"))
+    pronouns = [f for f in errors_of(findings) if f["rule"] == "no_unresolved_pronouns"]
+    assert len(pronouns) == 2 * copies  # "He" and "it", in each copy
+    marks = page.read_text(encoding="utf-8").count('<span class="reason')
+    assert marks == len(errors_of(findings))  # each finding once, on its own copy
+
+
 def test_with_o_the_page_goes_beside_the_findings_unless_html_says(
     tmp_path: Path, source: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

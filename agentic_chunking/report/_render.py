@@ -70,21 +70,42 @@ def _signed(value: Any) -> str:
 
 
 def _marked_chunks(case: CaseResult) -> tuple[list[dict[str, Any]], list[FindingRecord]]:
-    """Output chunks with each proposition's failing findings; findings tied to none apart."""
+    """Output chunks with each proposition's findings; findings tied to none apart.
+
+    A finding with a ``chunk_index`` is shown on its proposition in that chunk. One without
+    is about the text alone: it is shown on every occurrence of the text, once (a text that
+    occurs several times, each occurrence found by the same rule for the same reason, shows
+    that finding once on each, not once per occurrence). Time and page size grow with the
+    output and its findings, no more.
+    """
     findings = [f for _, check in case.ordered_checks() for f in check.findings]
-    by_text: dict[str | None, list[tuple[int, FindingRecord]]] = {}
-    for n, f in enumerate(findings):  # one pass: a page's time grows with its size, no more
-        by_text.setdefault(f.proposition, []).append((n, f))
-    placed: set[int] = set()
+    by_place: dict[tuple[int, str], list[FindingRecord]] = {}
+    by_text: dict[str, dict[FindingRecord, None]] = {}
+    for f in findings:
+        if f.chunk_index is None:
+            by_text.setdefault(f.proposition, {})[f] = None  # distinct, in first order
+        else:
+            by_place.setdefault((f.chunk_index, f.proposition), []).append(f)
+    placed_texts: set[str] = set()
+    placed_places: set[tuple[int, str]] = set()
     chunks = []
     for index, chunk in enumerate(() if case.response is None else case.response.chunks):
         propositions = []
         for text in chunk.propositions:
-            mine = [(n, f) for n, f in by_text.get(text, ()) if f.chunk_index in (None, index)]
-            placed.update(n for n, _ in mine)
-            propositions.append({"text": text, "findings": [f for _, f in mine]})
+            mine = [*by_text.get(text, ()), *by_place.get((index, text), ())]
+            placed_texts.add(text)
+            placed_places.add((index, text))
+            propositions.append({"text": text, "findings": mine})
         chunks.append({"chunk": chunk, "propositions": propositions})
-    loose = [f for n, f in enumerate(findings) if n not in placed]
+    loose = [
+        f
+        for f in findings
+        if (
+            f.proposition not in placed_texts
+            if f.chunk_index is None
+            else (f.chunk_index, f.proposition) not in placed_places
+        )
+    ]
     return chunks, loose
 
 
