@@ -13,12 +13,15 @@ names what is missing.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
@@ -71,22 +74,59 @@ def has_quick(source: str) -> bool:
     return "--quick" in source or "add_options(" in source
 
 
+_RUNNING: set[subprocess.Popen[str]] = set()
+"""The quick runs under way (the session's teardown kills them: a stop signal must not
+leave a benchmark running on after the test run has ended)."""
+_RUNNING_LOCK = threading.Lock()
+_STOPPING = threading.Event()
+
+
 def run_quick(script: Path, kept: Path) -> subprocess.CompletedProcess[str]:
     """``python <script> --quick`` (and ``--json kept`` if it uses _results), this tree first
-    on the path."""
+    on the path; killed after ``QUICK_TIMEOUT_S`` (``TimeoutExpired``) or by ``stop_quick_runs``."""
     command = [sys.executable, str(script), "--quick"]
     if "_results" in script.read_text(encoding="utf-8"):
         command += ["--json", str(kept)]
     path = os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])
-    return subprocess.run(
+    with subprocess.Popen(
         command,
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": path},
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         text=True,
-        timeout=QUICK_TIMEOUT_S,
-        check=False,
-    )
+        start_new_session=True,  # its own process group: killed with what it starts
+    ) as child:
+        with _RUNNING_LOCK:
+            _RUNNING.add(child)
+            if _STOPPING.is_set():  # started as the session stopped
+                _kill_group(child)
+        try:
+            stdout, stderr = child.communicate(timeout=QUICK_TIMEOUT_S)
+        except subprocess.TimeoutExpired:
+            _kill_group(child)
+            child.communicate()
+            raise
+        finally:
+            with _RUNNING_LOCK:
+                _RUNNING.discard(child)
+    return subprocess.CompletedProcess(command, child.returncode, stdout, stderr)
+
+
+def stop_quick_runs() -> None:
+    """Kill every quick run under way, and any that starts from now on."""
+    with _RUNNING_LOCK:
+        _STOPPING.set()
+        running = list(_RUNNING)
+    for child in running:
+        _kill_group(child)
+
+
+def _kill_group(child: subprocess.Popen[str]) -> None:
+    """SIGKILL ``child`` and every process it started (its process group), which would
+    otherwise hold its output pipes open and run on."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(child.pid, signal.SIGKILL)
 
 
 @pytest.fixture(scope="module")
@@ -94,7 +134,9 @@ def quick_runs(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[dict[Path, Future[subprocess.CompletedProcess[str]]]]:
     """The quick runs of every benchmark selected in this session, started together on
-    WORKERS processes at a time (most of a quick run is importing, which overlaps)."""
+    WORKERS processes at a time (most of a quick run is importing, which overlaps). On
+    teardown, also after Ctrl-C or SIGTERM, the runs not started are cancelled and those
+    under way killed, so the session ends at once and leaves no process behind."""
     selected = [
         item.callspec.params["script"]
         for item in request.session.items
@@ -102,15 +144,18 @@ def quick_runs(
         if "script" in item.callspec.params
     ]
     folder = tmp_path_factory.mktemp("quick")
-    with ThreadPoolExecutor(max_workers=WORKERS) as pool:
-        runs = {
+    _STOPPING.clear()
+    pool = ThreadPoolExecutor(max_workers=WORKERS)
+    try:
+        yield {
             script: pool.submit(run_quick, script, folder / f"{script.stem}.json")
             for script in selected
             if has_quick(script.read_text(encoding="utf-8"))
         }
-        yield runs
-        for run in runs.values():
-            run.cancel()
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+        stop_quick_runs()
+        pool.shutdown(wait=True)
 
 
 @pytest.mark.parametrize("script", SCRIPTS, ids=[path.stem for path in SCRIPTS])

@@ -872,3 +872,98 @@ def test_a_second_ctrl_c_ends_a_session_whose_first_was_swallowed(
     status, output = _stopped_session(suite_copy, "swallowed", (_signal.SIGINT, _signal.SIGINT))
     assert status == 130, output
     assert "Traceback" not in output
+
+
+_INNER_RUN = "AGENTIC_CHUNKING_INNER_TEST_RUN"
+"""Set, to a token of its own, in the environment of each test run started below (and so of
+every process it starts); such a run skips the test that starts it."""
+
+
+def _processes_with(token: str) -> dict[int, str]:
+    """The live processes whose environment holds ``_INNER_RUN=token``: pid to command line."""
+    marker = f"{_INNER_RUN}={token}".encode()
+    found = {}
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if marker not in environ.read_bytes().split(b"\0"):
+                continue
+            state = (environ.parent / "stat").read_text().rsplit(")", 1)[1].split()[0]
+            command = (environ.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue  # ended meanwhile, or not ours to read
+        if state != "Z":
+            found[int(environ.parent.name)] = command.strip()
+    return found
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="reads /proc for the processes left")
+@pytest.mark.skipif(bool(__import__("os").environ.get(_INNER_RUN)), reason="the inner run")
+@pytest.mark.parametrize(
+    ("selection", "started"),
+    [(["tests/"], "results"), (["tests/test_benchmarks_quick.py"], "subprocesses")],
+    ids=["whole-run", "quick-benchmarks-under-way"],
+)
+def test_sigterm_ends_a_test_run_by_unwinding_and_leaves_no_process(
+    selection: list[str], started: str
+) -> None:
+    """The project's own test run sent SIGTERM: the whole run once it has reported three
+    results, and the quick benchmarks' run once its benchmark subprocesses (started by
+    worker threads) are under way. It ends with 143 by unwinding, before the plugin's grace
+    timer would end it, and no process it started, at any depth, is left running."""
+    import contextlib
+    import os
+    import signal as _signal
+    import subprocess
+    import time
+    import uuid
+
+    from agentic_chunking.suite.plugin import STOP_GRACE_S
+
+    token = uuid.uuid4().hex
+    child = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *selection],
+        cwd=REPO,
+        env={**os.environ, _INNER_RUN: token},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    output = bytearray()
+
+    def read_output() -> None:
+        assert child.stdout is not None
+        for byte in iter(lambda: child.stdout.read(1), b""):  # type: ignore[union-attr]
+            output.extend(byte)
+
+    def ready() -> bool:
+        if started == "results":
+            return sum(output.count(c) for c in b".sFEx") >= 3
+        return any("--quick" in command for command in _processes_with(token).values())
+
+    reader = threading.Thread(target=read_output, daemon=True)
+    reader.start()
+    left: dict[int, str] = {}
+    try:
+        deadline = time.monotonic() + 600
+        while not ready():
+            assert child.poll() is None and time.monotonic() < deadline, output.decode()
+            time.sleep(0.05)
+        child.send_signal(_signal.SIGTERM)
+        signalled = time.monotonic()
+        status = child.wait(timeout=STOP_GRACE_S + 60)
+        unwound_in = time.monotonic() - signalled
+        time.sleep(0.5)  # a process being killed as the run ended is gone by now
+        left = _processes_with(token)
+    finally:
+        if child.poll() is None:
+            child.kill()
+        child.wait()
+        for pid in _processes_with(token):  # clean up what a failing run left
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, _signal.SIGKILL)
+        reader.join(timeout=10)
+        child.stdout.close()  # type: ignore[union-attr]
+    shown = output.decode(errors="replace")[-3000:]
+    assert status == 143, shown
+    assert "stopped by SIGTERM" in shown and "Traceback" not in shown, shown
+    assert unwound_in < STOP_GRACE_S, f"ended by the grace timer, not by unwinding\n{shown}"
+    assert left == {}, f"processes left running after the test run ended: {left}"
