@@ -723,16 +723,53 @@ def _output_with(tmp_path: Path, propositions: tuple[str, ...] = (), **chunk_fie
         ({"DocumentId": ["doc"]}, "chunk 1 'doc-0001': DocumentId must be a string, not a list"),
         ({"SourceChunkIds": "doc-P0001"}, "SourceChunkIds must be a list of strings"),
         ({"PropositionCount": "2"}, "PropositionCount must be a whole number, not the string '2'"),
+        # Fields of the published schema (adapters._schema) are checked with its types:
+        ({"Metadata": "none"}, "Metadata must be an object, not the string 'none'"),
+        (
+            {"PropositionSpans": [[["0", 12]], []]},
+            "PropositionSpans holds the string '0' where a whole number belongs",
+        ),
+        ({"Part": True}, "Part must be a whole number, not true/false"),
     ],
-    ids=["string", "mixed", "null", "id-number", "document-list", "sources-string", "count-string"],
+    ids=[
+        "string",
+        "mixed",
+        "null",
+        "id-number",
+        "document-list",
+        "sources-string",
+        "count-string",
+        "metadata-string",
+        "span-offset-string",
+        "part-bool",
+    ],
 )
 def test_check_names_the_field_and_the_chunk_of_a_wrong_type(
     tmp_path: Path, run: Run, fields: dict[str, Any], wanted: str
 ) -> None:
+    """Each field of a chunk is validated with the published schema's type for it."""
     status, out, err = run("check", _output_with(tmp_path, **fields))
     assert status == 2 and out == "", err
     assert wanted in err and len(err.splitlines()) == 1
     assert "MergedContent" not in err  # never reported as a mismatch
+
+
+def test_check_takes_another_tools_output_with_only_the_fields_the_rules_read(
+    tmp_path: Path, run: Run
+) -> None:
+    """The published schema's value constraints are not enforced on check's input (an id
+    without the ``-0001`` form, no hash, fields the schema does not name); types are."""
+    chunk = {
+        "ChunkId": "a",
+        "DocumentId": "d",
+        "ThematicCategory": "Sky",
+        "Propositions": ["The sky is blue."],
+        "Score": 0.5,
+    }
+    path = tmp_path / "other.json"
+    path.write_text(json.dumps({"Chunks": [chunk]}))
+    status, _, err = run("check", path)
+    assert status == 0, err
 
 
 def test_check_refuses_a_proposition_over_the_limit_at_once(tmp_path: Path, run: Run) -> None:

@@ -1,64 +1,93 @@
 """What ``check`` accepts as a chunked output, validated before any rule runs.
 
-``validate_input`` checks the shape and the types of the JSON ``chunk`` writes (pydantic
-models in strict mode: a number is never taken for a string, a string never for a list)
-and the documented limits, and raises InputError with one line naming the field, the
-chunk (by its ChunkId when it has one, else by its place) and the way out. Only then are
-the chunks read and the rules run, so a wrong type is never reported as a mismatch nor
-checked one character at a time, and no rule meets an input larger than the limits.
+``validate_input`` checks the shape and the types of the JSON ``chunk`` writes and the
+documented limits, and raises InputError with one line naming the field, the chunk (by its
+ChunkId when it has one, else by its place) and the way out. Only then are the chunks read
+and the rules run, so a wrong type is never reported as a mismatch nor checked one
+character at a time, and no rule meets an input larger than the limits.
+
+The models are the published schema's (``adapters._schema``: ``ResponseRecord`` and the
+records in it), made tolerant by ``tolerant_model``: every field keeps its published type
+(in strict mode: a number is never taken for a string, a string never for a list), but
+only the fields the rules read must be present (``CHECK_NEEDS``), others may be missing or
+null, unknown fields are allowed, and the published value constraints (id patterns, the
+hash's form, counts) are not enforced: ``check`` reads other tools' outputs with the same
+names, and older ones. The one constraint added is the limit on a proposition's length.
 
 Limits (documented in the failures page): a file of at most ``MAX_FILE_BYTES``; a
 proposition of at most ``MAX_PROPOSITION_CHARS`` characters (a proposition is one sentence;
 the rules' work grows with its length).
-
-The models here mirror the output's published schema (``schemas/agentic-response.v1.json``
-once it lands): replace them with a validation against that schema when it does.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError
+from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError, create_model
 
 from .._errors import InputError
 from .._shown import quote
+from ..adapters._schema import (
+    CallRecord,
+    ChunkRecord,
+    ExtractedRecord,
+    ResponseRecord,
+    UsageRecord,
+    WarningRecord,
+)
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 """The largest chunked output ``check`` reads: 20 MB."""
 MAX_PROPOSITION_CHARS = 10_000
 """The longest proposition ``check`` accepts: 10,000 characters."""
+CHECK_NEEDS = ("ChunkId", "DocumentId", "ThematicCategory", "Propositions")
+"""The fields of a chunk the rules read: the only ones ``check`` requires."""
 
 Proposition = Annotated[str, StringConstraints(max_length=MAX_PROPOSITION_CHARS)]
 
 
-class _Chunk(BaseModel):
-    model_config = ConfigDict(strict=True, extra="allow")
+def tolerant_model(
+    model: type[BaseModel],
+    *,
+    required: Collection[str] = (),
+    types: Mapping[str, Any] | None = None,
+) -> type[BaseModel]:
+    """``model``'s fields with their published types (or those of ``types``, by name), in
+    strict mode, without their value constraints: the fields of ``required`` must be
+    present, every other may be missing or null; fields ``model`` does not name are
+    allowed."""
+    replaced = types or {}
+    fields: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        annotation = replaced.get(name, info.annotation)
+        fields[name] = (annotation, ...) if name in required else (annotation | None, None)
+    tolerant: type[BaseModel] = create_model(
+        f"Checked{model.__name__}",
+        __config__=ConfigDict(strict=True, extra="allow"),
+        **fields,
+    )
+    return tolerant
 
-    ChunkId: str
-    DocumentId: str
-    ThematicCategory: str
-    Propositions: list[Proposition]
-    SourceChunkIds: list[str] = []
-    MergedContent: str | None = None
-    PropositionCount: int | None = None
-    CharacterCount: int | None = None
-    TokenEstimate: int | None = None
-    Hash: str | None = None
 
-
-class _Output(BaseModel):
-    model_config = ConfigDict(strict=True, extra="allow")
-
-    Chunks: list[_Chunk]
-    IsSuccess: bool = True
-    ErrorDetail: str | None = None
-    TotalChunks: int | None = None
-    TotalPropositions: int | None = None
-    Warnings: list[dict[str, Any]] = []
-    Usage: dict[str, Any] | None = None
-    FailedBatches: list[int] = []
+_Chunk = tolerant_model(
+    ChunkRecord, required=CHECK_NEEDS, types={"Propositions": list[Proposition]}
+)
+_Warning = tolerant_model(WarningRecord)
+_Call = tolerant_model(CallRecord)
+_Extracted = tolerant_model(ExtractedRecord)
+_Usage = tolerant_model(UsageRecord, types={"Calls": list[_Call]})  # type: ignore[valid-type]
+_Output = tolerant_model(
+    ResponseRecord,
+    required=("Chunks",),
+    types={
+        "Chunks": list[_Chunk],  # type: ignore[valid-type]
+        "Warnings": list[_Warning],  # type: ignore[valid-type]
+        "Usage": _Usage,
+        "Extracted": list[_Extracted],  # type: ignore[valid-type]
+    },
+)
 
 
 _TYPES = {
@@ -85,11 +114,13 @@ def check_file_size(path: Path) -> None:
         )
 
 
-def validate_input(data: Any, path: Path) -> None:
+def validate_input(text: str, data: Any, path: Path) -> None:
     """Raise InputError (one line: the file, the chunk, the field, what it must be) unless
-    ``data`` has the shape and types of a chunked output within the limits."""
+    ``text``, the JSON of ``data``, has the shape and types of a chunked output within the
+    limits. Validated as JSON, as the published schema describes it (a span is a JSON
+    array of two offsets)."""
     try:
-        _Output.model_validate(data)
+        _Output.model_validate_json(text)
     except ValidationError as invalid:
         raise InputError(f"{path}: {_first_problem(invalid, data)}") from None
 
@@ -124,6 +155,8 @@ def _first_problem(invalid: ValidationError, data: Any) -> str:
             member = "objects"
         place = f": item {item + 1} is {got}" if item is not None else f", not {got}"
         return f"{where}{field} must be a list of {member}{place}; give the JSON 'chunk' writes"
+    if len(location) > 1:  # inside the field: a span's offset, a call of Usage
+        return f"{where}{field} holds {got} where {wanted} belongs; give the JSON 'chunk' writes"
     return f"{where}{field} must be {wanted}, not {got}; give the JSON 'chunk' writes"
 
 

@@ -100,7 +100,7 @@ def read_output(path: Path, source_format: str = "agentic") -> AgenticResponse:
             "(the JSON 'chunk' writes; a chunk list for 'chunk' is an input, give it as "
             "--source)"
         )
-    validate_input(data, path)
+    validate_input(text, data, path)
     try:
         response = AgenticResponse.from_dict(data)
     except InputError as error:
