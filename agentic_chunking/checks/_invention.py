@@ -13,6 +13,7 @@ from importlib import resources
 import lemminflect
 
 from ._align import Sentence, Window, _sentence, align
+from ._converse import SAME_ORDER, SWAPPED, converse_reading, converses_of
 from ._finding import (
     ERROR,
     INVENTED_NAME,
@@ -268,12 +269,39 @@ def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
     return UNSUPPORTED_WORD
 
 
+REVERSED = "reversed_relation"
+"""The bucket of a converse relation word whose sides were not swapped (a warning of kind
+``swapped_term``)."""
+
+
+def _converse_in(proposition: str, word_stem: str, window: Window) -> str | None:
+    """How the proposition's word restates a relation of the window by its converse
+    (:func:`._converse.converse_reading`, the first window word it is the converse of),
+    or None when it is the converse of no window word."""
+    for converse in converses_of(word_stem):
+        for sentence in window.members:
+            if sentence.supports(converse):
+                source_word = next(
+                    (stem(t.norm) for t in tokens(sentence.text) if stem(t.norm) == converse),
+                    None,
+                )
+                if source_word is not None:
+                    return converse_reading(proposition, sentence.text, source_word)
+    return None
+
+
 def _word_findings(proposition: str, prop: Profile, window: Window, source: str) -> list[Finding]:
     judged = _judged(proposition, prop, window, source)
     written = {stem(t.norm): t.text for t in tokens(proposition) if not t.number}
     buckets: dict[str, list[str]] = {}
     for word_stem in dict.fromkeys(prop.content_seq):
         if window.supports(word_stem) or _paraphrased(word_stem, window):
+            continue
+        reading = _converse_in(proposition, word_stem, window)
+        if reading == SWAPPED:
+            continue  # "B is the grandfather of A" for "A is the grandson of B"
+        if reading == SAME_ORDER:
+            buckets.setdefault(REVERSED, []).append(written.get(word_stem, word_stem))
             continue
         text = written.get(word_stem, word_stem)
         bucket = _bucket(judged, word_stem, text)
@@ -298,6 +326,12 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
             WARNING,
         ),
         UNSUPPORTED_WORD: (UNSUPPORTED_WORD, "words not in the source: {}", WARNING),
+        REVERSED: (
+            SWAPPED_TERM,
+            "the converse of the source's relation with its sides in the same places"
+            " (the relation reversed): {}",
+            WARNING,
+        ),
     }
     return [
         aligned_finding(proposition, kind, template.format(", ".join(words)), window, severity)
