@@ -228,6 +228,47 @@ def test_a_pronoun_with_a_singular_candidate_is_no_finding(proposition: str) -> 
     assert find_unresolved_pronouns([proposition]) == []
 
 
+@pytest.mark.parametrize(
+    ("proposition", "says"),
+    [
+        ("The actress won an award for his role.", "disagrees in gender"),
+        ("The king praised her courage.", "disagrees in gender"),
+        ("Mr. Brown sold her house in 1990.", "disagrees in gender"),
+        ("Queen Anne praised his loyalty.", "disagrees in gender"),
+        ("The boy and his father lost her keys.", "disagrees in gender"),
+        ("Mary Smith founded it in 1990.", "only persons"),
+        ("The nurse praised its design.", "only persons"),
+    ],
+)
+@needs_parser
+def test_a_pronoun_whose_candidates_disagree_in_gender_or_animacy_is_unresolved(
+    proposition: str, says: str
+) -> None:
+    (finding,) = find_unresolved_pronouns([proposition])
+    assert (finding.kind, finding.severity) == ("bare_pronoun", "warning")
+    assert says in finding.reason
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "Anne's father praised her.",  # a name alone says no gender
+        "The widow of John Smith sold his house.",
+        "The king and queen visited her mother.",
+        "The king's daughter married her cousin.",
+        "John Smith's mother praised him.",
+        "Marie Curie won the Nobel Prize for her work.",
+        "Mary Smith sold the company and its assets.",  # a thing before "its"
+        "Marie Curie found it difficult to work.",  # no thing meant
+        "Pennwest University can improve its reputation by publishing research.",  # no person
+        "The Aviary continues its operations.",
+    ],
+)
+@needs_parser
+def test_a_pronoun_with_an_agreeing_candidate_is_no_finding(proposition: str) -> None:
+    assert find_unresolved_pronouns([proposition]) == []
+
+
 @needs_parser
 def test_a_definite_whose_source_mention_says_which_is_a_warning() -> None:
     source = "Kato rose to fame with the 1912 film The Silent Ronin."

@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import lemminflect
 
-from ._align import align
+from ._align import align, person_names
 from ._finding import (
     ANAPHORIC_PHRASE,
     BARE_PRONOUN,
@@ -30,7 +30,7 @@ from ._language import (
     tokens,
     word_set,
 )
-from ._parser import Parse, parse
+from ._parser import Parse, parse, person_spans
 from ._verbs import can_be_finite_verb
 
 _PERSON = word_set("he him his himself she her hers herself")
@@ -578,41 +578,161 @@ def _only_modified(noun: str, said: set[str], sentences: list[str]) -> str:
 
 
 _SINGULAR_PERSON = word_set("he him his himself she her hers herself")
-_SINGULAR_PERSON_WORD = re.compile(r"(?i)\b(?:he|him|his|himself|she|her|hers|herself)\b")
+_MASCULINE_PRONOUNS = word_set("he him his himself")
+_FEMININE_PRONOUNS = word_set("she her hers herself")
+_AGREEING_WORD = re.compile(r"(?i)\b(?:he|him|his|himself|she|her|hers|herself|it|its|itself)\b")
+_MASCULINE_NOUNS = word_set(
+    """man men boy boys gentleman father son brother husband uncle nephew grandfather
+    grandson stepfather stepson king prince duke emperor lord sir baron count earl monk
+    actor waiter steward businessman sportsman chairman spokesman fisherman nobleman
+    schoolboy boyfriend fiance widower bachelor patriarch sultan tsar czar pharaoh mr"""
+)
+"""English nouns (and titles before a name: "Mr", "Sir", "King") that name a man."""
+_FEMININE_NOUNS = word_set(
+    """woman women girl girls lady mother daughter sister wife aunt niece
+    grandmother granddaughter stepmother stepdaughter queen princess duchess empress
+    countess baroness nun actress waitress stewardess heroine businesswoman sportswoman
+    chairwoman spokeswoman schoolgirl girlfriend fiancee widow matriarch mrs ms miss
+    madame dame"""
+)
+"""English nouns (and titles before a name: "Mrs", "Ms", "Queen") that name a woman."""
+_PERSON_DEPS_OF_IT = frozenset({"dobj", "pobj", "poss", "dative", "iobj"})
+"""The places of an "it"/"its" that refers (an object or a possessor), never an expletive
+subject ("it is likely that", "it was late")."""
+
+
+def _gender(parsed: Parse, k: int) -> str:
+    """The gender a person word of the parse says: "m" or "f" for a gendered noun or
+    pronoun ("king", "she"), or for a name after a gendered title ("Mr. Brown", "Queen
+    Mary"); "" when it does not say (a name alone, "the doctor")."""
+    words = parsed.words
+    text = words[k].text.lower().rstrip(".")
+    if text in _MASCULINE_PRONOUNS or text in _MASCULINE_NOUNS:
+        return "m"
+    if text in _FEMININE_PRONOUNS or text in _FEMININE_NOUNS:
+        return "f"
+    if words[k].pos == "PROPN":
+        for j in range(k - 1, max(-1, k - 4), -1):  # the title before the name's words
+            before = words[j].text.lower().rstrip(".")
+            if before in _MASCULINE_NOUNS:
+                return "m"
+            if before in _FEMININE_NOUNS:
+                return "f"
+            if words[j].pos != "PROPN" and words[j].text != ".":
+                break
+    return ""
+
+
+def _a_person(parsed: Parse, k: int) -> bool:
+    """Can word ``k`` of the parse be a person: a singular proper noun, a person noun
+    ("the nurse", "the king"), a he/she pronoun?"""
+    word = parsed.words[k]
+    text = word.text.lower().rstrip(".")
+    if text in _SINGULAR_PERSON:
+        return word.tag in {"PRP", "PRP$"}
+    if word.pos == "PROPN" or (word.pos == "NOUN" and word.text[:1].isupper()):
+        return word.tag not in {"NNS", "NNPS"}  # a name ("Britta" read as a noun)
+    return (
+        word.pos == "NOUN"
+        and word.tag == "NN"
+        and (text in _PERSON_NOUNS or text in _MASCULINE_NOUNS or text in _FEMININE_NOUNS)
+    )
+
+
+def _surely_a_person(parsed: Parse, k: int, proposition: str) -> bool:
+    """Is word ``k`` a person for certain: a person noun in lower case ("the nurse"), or a
+    proper noun that is a word of a person-shaped name of the proposition ("Mary Smith":
+    two capitalised words, the first no dictionary word; :func:`._align.person_names`)
+    and that the named-entity recogniser labels a person (not "Pennwest University",
+    not "The Aviary")?"""
+    word = parsed.words[k]
+    text = word.text.lower()
+    if word.pos == "NOUN" and word.text.islower():
+        return text in _PERSON_NOUNS or text in _MASCULINE_NOUNS or text in _FEMININE_NOUNS
+    if word.pos != "PROPN" or not any(stem(text) in name for name in person_names(proposition)):
+        return False
+    spans = person_spans(proposition)
+    return spans is not None and any(a <= word.idx < b for a, b in spans)
+
+
+def _singular_agreement(parsed: Parse, i: int) -> Problem | None:
+    """A he/she pronoun at word ``i`` whose candidate antecedents before it disagree: only
+    plural nouns ("Thousands of fans mourned his death."), or only persons of the other
+    gender ("The actress won an award for his role.", "Mr. Brown sold her house.")."""
+    word = parsed.words[i]
+    candidates = [w for w in parsed.words[:i] if w.pos in {"NOUN", "PROPN"}]
+    names = [  # a capitalised word that is no plural noun nor function word: a name
+        w
+        for w in parsed.words[:i]
+        if w.text[:1].isupper()
+        and w.tag != "NNS"
+        and w.pos not in {"DET", "ADV", "ADP", "PRON", "CCONJ", "SCONJ", "NUM"}
+    ]
+    if candidates and not names and all(w.tag == "NNS" for w in candidates):
+        return (
+            BARE_PRONOUN,
+            f'"{word.text}" has only plural nouns before it'
+            f" ({', '.join(w.text for w in candidates)})",
+            WARNING,
+        )
+    persons = [k for k in range(i) if _a_person(parsed, k)]
+    wanted = "m" if word.text.lower() in _MASCULINE_PRONOUNS else "f"
+    genders = {_gender(parsed, k) for k in persons}
+    if persons and genders == {"f" if wanted == "m" else "m"}:
+        return (
+            BARE_PRONOUN,
+            f'"{word.text}" disagrees in gender with every person before it'
+            f" ({', '.join(parsed.words[k].text for k in persons)})",
+            WARNING,
+        )
+    return None
+
+
+def _thing_agreement(parsed: Parse, i: int, proposition: str) -> Problem | None:
+    """An "it"/"its" object or possessor at word ``i`` whose only candidate antecedents
+    are persons ("Mary Smith founded it in 1990.", "The nurse praised its design."): a
+    thing the proposition never names."""
+    word = parsed.words[i]
+    if word.dep not in _PERSON_DEPS_OF_IT:
+        return None
+    after = parsed.words[i + 1] if i + 1 < len(parsed.words) else None
+    if after is not None and (after.pos == "ADJ" or after.text.lower() in ("to", "that")):
+        return None  # "found it difficult to", "made it to the final": no thing meant
+    candidates = [k for k in range(i) if parsed.words[k].pos in {"NOUN", "PROPN", "NUM"}]
+    if candidates and all(_surely_a_person(parsed, k, proposition) for k in candidates):
+        return (
+            BARE_PRONOUN,
+            f'"{word.text}" has only persons before it'
+            f" ({', '.join(parsed.words[k].text for k in candidates)})",
+            WARNING,
+        )
+    return None
 
 
 @lru_cache(maxsize=8192)
 def _disagreeing(proposition: str) -> tuple[Problem, ...]:
-    """A "he"/"she" whose only candidate antecedents in the proposition are plural nouns
-    ("Thousands of fans mourned his death."): unresolved, by the parse's number (a
-    warning: a parse is evidence, not proof). Empty without the parser."""
-    if not _SINGULAR_PERSON_WORD.search(proposition):
+    """A pronoun whose only candidate antecedents in the proposition disagree with it, by
+    the parse: a he/she whose candidates are all plural nouns or all persons of the other
+    gender, an "it"/"its" whose candidates are all persons. Unresolved, as a warning (a
+    parse is evidence, not proof; a name alone says no gender). Empty without the parser."""
+    if not _AGREEING_WORD.search(proposition):
         return ()  # nothing to agree: no parse
-    parsed = parse(
-        _mask_titles(_QUOTED.sub(lambda m: "Q" + " " * (len(m.group(0)) - 1), proposition))
-    )
+    masked = _mask_titles(_QUOTED.sub(lambda m: "Q" + " " * (len(m.group(0)) - 1), proposition))
+    parsed = parse(masked)
     if parsed is None:
         return ()
     for i, word in enumerate(parsed.words):
-        if word.text.lower() not in _SINGULAR_PERSON or word.tag not in {"PRP", "PRP$"}:
+        if word.tag not in {"PRP", "PRP$"}:
             continue
-        candidates = [w for w in parsed.words[:i] if w.pos in {"NOUN", "PROPN"}]
-        names = [  # a capitalised word that is no plural noun nor function word: a name
-            w
-            for w in parsed.words[:i]
-            if w.text[:1].isupper()
-            and w.tag != "NNS"
-            and w.pos not in {"DET", "ADV", "ADP", "PRON", "CCONJ", "SCONJ", "NUM"}
-        ]
-        if candidates and not names and all(w.tag == "NNS" for w in candidates):
-            return (
-                (
-                    BARE_PRONOUN,
-                    f'"{word.text}" has only plural nouns before it'
-                    f" ({', '.join(w.text for w in candidates)})",
-                    WARNING,
-                ),
-            )
+        lower = word.text.lower()
+        if lower in _SINGULAR_PERSON:
+            problem = _singular_agreement(parsed, i)
+        elif lower in ("it", "its"):
+            problem = _thing_agreement(parsed, i, masked)
+        else:
+            continue
+        if problem is not None:
+            return (problem,)
     return ()
 
 
