@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import lemminflect
 
-from ._align import align, person_names
+from ._align import align, person_names, source_sentences
 from ._finding import (
     ANAPHORIC_PHRASE,
     BARE_PRONOUN,
@@ -364,11 +364,28 @@ _WORKS = word_set("narrative story novel book series tale plot summary")
 """Nouns by which a claim refers to the work the source summarises or describes."""
 
 
+_PARTS_OF_A_WORK = re.compile(
+    r"(?i)^\W*(?:(?:key|main|major|central|other|recurring|significant|important|notable"
+    r"|prominent|pivotal)\s+)?(?:events|themes|characters|motifs|scenes|moments|subplots"
+    r"|plot\s+points|conflicts|settings|twists)\s+(?:include|involve|are|encompass)\b"
+)
+"""A claim whose subject is the parts of a work, with no work named: "Key events include
+...", "Main characters are ..." (not "Themes of loyalty ...": an "of" says which)."""
+
+
 def _unnamed_work(proposition: str, toks: tuple[Token, ...]) -> Problem | None:
-    """ "The narrative explores grief.", "... are explored in the book.": the work the
-    claim is about, never named in it (no quoted title, not "the story of X")."""
+    """ "The narrative explores grief.", "... are explored in the book.", "Key events
+    include ...": the work the claim is about, never named in it (no quoted title, not
+    "the story of X")."""
     if _QUOTED.search(proposition):
         return None
+    parts = _PARTS_OF_A_WORK.match(proposition)
+    if parts is not None:
+        return (
+            DEFINITE_WITHOUT_ANTECEDENT,
+            f'"{parts.group(0).strip()}": the parts of a work the claim does not name',
+            WARNING,
+        )
     for i in range(len(toks) - 1):
         nxt = toks[i + 2].norm if i + 2 < len(toks) else ""
         if toks[i].norm == "the" and toks[i + 1].norm in _WORKS and nxt != "of":
@@ -398,9 +415,7 @@ def _specific_event(parsed: Parse, verb: int) -> bool:
     the past ("drew", "was founded")? A specific event, whose subject is a specific thing;
     the present states what holds in general ("The cathode determines the capacity")."""
     words = parsed.words
-    main = words[verb].dep == "ROOT" or (
-        words[verb].dep == "conj" and words[words[verb].head].dep == "ROOT"
-    )
+    main = _main_verb(parsed, verb)
     past = words[verb].tag == "VBD" or any(
         words[k].tag == "VBD" and words[k].dep in {"aux", "auxpass"} for k in parsed.children(verb)
     )
@@ -467,7 +482,7 @@ def _definite_by_parse(proposition: str, source: str) -> Problem | None:
             continue  # "A ship sank and the ship ...", "Liverpool FC won and the club ..."
         if word.lemma in _WORKS:
             continue  # the work a claim is about: _unnamed_work
-        if _plainly_in(word.text.lower(), source):
+        if _plainly_in(word.text.lower(), source) and not _introduced_in(word.text, source):
             continue  # the source names it so itself ("the cables", "called curatores")
         articles = [k for k in kids if k.dep == "det"]
         if word.tag != "NNP" and word.text.islower() and [a.lemma for a in articles] == ["the"]:
@@ -489,8 +504,104 @@ def _definite_by_parse(proposition: str, source: str) -> Problem | None:
 
 def _definite(proposition: str, source: str) -> Problem | None:
     """What the source says the definite refers to (:func:`_definite_in_source`), else what
-    the parse says (:func:`_definite_by_parse`)."""
-    return _definite_in_source(proposition, source) or _definite_by_parse(proposition, source)
+    the parse says (:func:`_definite_by_parse`, :func:`_definite_object_by_parse`)."""
+    return (
+        _definite_in_source(proposition, source)
+        or _definite_by_parse(proposition, source)
+        or _definite_object_by_parse(proposition, source)
+    )
+
+
+_INTRODUCING = frozenset({"amod", "compound", "poss", "nummod", "relcl", "acl", "appos"})
+"""Dependents of a noun's mention that say which one it is or introduce it ("a yellow,
+antique house", "Anson's squadron", "the squadron, which had six ships")."""
+
+
+@lru_cache(maxsize=8192)
+def _introduced_in(noun: str, source: str) -> bool:
+    """Does ``source`` introduce ``noun`` (a lower-case singular noun) at its first mention:
+    with "a"/"an" ("a storm", "Camp Pine, a summer camp") or with words that say which
+    ("their mission", "the squadron, which had six ships")? Then the thing is a
+    specific one the source sets up, and a proposition's bare "the storm" loses which.
+    False when the first mention is a bare "the storm" (the source takes it as known) or
+    the parse finds no such mention; False without the parser."""
+    for sentence in source_sentences(source):
+        if not re.search(rf"\b{re.escape(noun)}\b", sentence.text):
+            continue
+        parsed = parse(sentence.text)
+        if parsed is None:
+            return False
+        for k, word in enumerate(parsed.words):
+            if word.text != noun or word.tag != "NN" or word.dep == "compound":
+                continue  # "a house builder" names no house
+            kids = [parsed.words[c] for c in parsed.children(k)]
+            if any(c.dep == "det" and c.lemma in ("a", "an") for c in kids):
+                return True
+            return any(c.dep in _INTRODUCING for c in kids)
+    return False
+
+
+def _main_verb(parsed: Parse, k: int) -> bool:
+    """Is word ``k`` the main verb of the text: its root or a verb conjoined to it?"""
+    words = parsed.words
+    return words[k].dep == "ROOT" or (words[k].dep == "conj" and words[words[k].head].dep == "ROOT")
+
+
+def _named_subject(parsed: Parse, verb: int) -> bool:
+    """Does the subject of ``verb`` hold a name ("Ann", "Ann's father"; not an acronym
+    such as "ATP")? A named someone doing something: a specific event, in any tense."""
+    for k in parsed.children(verb):
+        if parsed.words[k].dep in _SUBJECT_DEPS:
+            return any(
+                parsed.words[j].pos == "PROPN" and not parsed.words[j].text.isupper()
+                for j in parsed.subtree(k)
+            )
+    return False
+
+
+def _definite_object_by_parse(proposition: str, source: str) -> Problem | None:
+    """The object of the main verb (in the past, or with a named subject: a specific event),
+    or of a preposition on it, that is "the" and a bare singular common noun ("Ann's
+    father visits the camp.", "Ann talks with the narrator.", "After the storm, Ann
+    reopens the shop.") where the source introduced that thing at its first mention ("a
+    summer camp", "a storm": a specific one) and the proposition never says which. Not a
+    noun with a word or phrase that says which, a world-unique noun, a noun the
+    proposition names before, the work a claim is about, nor one the source's first
+    mention takes as known ("the truth"). None without the
+    parser, or when nothing is found."""
+    if not re.search(r"(?i)\bthe\b", proposition):
+        return None
+    parsed = parse(proposition)
+    if parsed is None:
+        return None
+    words = parsed.words
+    for i, word in enumerate(words):
+        if word.tag != "NN" or not word.text.islower() or word.dep not in ("dobj", "pobj"):
+            continue
+        head = word.head if word.dep == "dobj" else words[word.head].head
+        if word.dep == "pobj" and words[word.head].dep != "prep":
+            continue
+        if not _main_verb(parsed, head) or words[head].pos not in ("VERB", "AUX"):
+            continue
+        if not (_specific_event(parsed, head) or _named_subject(parsed, head)):
+            continue  # "The separator keeps the anode apart": a kind, in general
+        if i + 1 < len(words) and words[i + 1].pos in ("NOUN", "PROPN"):
+            continue  # "the proton gradient" read as two phrases: a compound
+        kids = [words[k] for k in parsed.children(i)]
+        if [k.lemma for k in kids if k.dep == "det"] != ["the"]:
+            continue
+        if any(k.dep in _SAYS_WHICH for k in kids) or word.lemma in _WORLD_UNIQUE | _WORKS:
+            continue
+        if any(w.lemma == word.lemma for w in words[:i]):
+            continue  # "a ship ... the ship"
+        if _introduced_in(word.text, source):
+            return (
+                DEFINITE_WITHOUT_ANTECEDENT,
+                f'"the {word.text}": the source introduces which {word.text}; the'
+                " proposition does not say",
+                WARNING,
+            )
+    return None
 
 
 def _definite_in_source(proposition: str, source: str) -> Problem | None:
