@@ -166,3 +166,22 @@ def test_a_proposition_that_keeps_the_relation_word_reads_no_converse() -> None:
     claim = "Violet's father sends her away to await the birth of her child and her marriage."
     assert converse_reading(claim, source, "father") is None
     assert "swapped_term" not in [kind for kind, _ in _kinds([claim], source)]
+
+
+SONY = "Sony is prepping a U.K. version of the show, which fared well in Canada."
+
+
+@pytest.mark.parametrize(
+    "claim",
+    ["Sony is prepping a British version of the show.", "The show fared well in Canada."],
+)
+def test_a_demonym_of_a_place_the_source_names_is_no_invented_name(claim: str) -> None:
+    assert _kinds([claim], SONY) == []
+
+
+@pytest.mark.parametrize(
+    "claim",
+    ["Sony is prepping a French version of the show.", "Sony is prepping a German version."],
+)
+def test_a_demonym_of_a_place_the_source_never_names_is_an_invented_name(claim: str) -> None:
+    assert ("invented_name", ERROR) in _kinds([claim], SONY)

@@ -32,7 +32,7 @@ from ._language import (
     stem,
     tokens,
 )
-from ._lexicon import paraphrases
+from ._lexicon import demonym_places, paraphrases
 from ._minimal import TITLE, replaced_name
 from ._numbers import MONTHS, aligned_finding, number_findings
 from ._polarity import polarity_findings
@@ -233,6 +233,12 @@ def _capitalised_runs(text: str) -> list[str]:
     return re.findall(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+", text)
 
 
+def _names_its_place(text: str, said: Sentence | Window) -> bool:
+    """Is ``text`` a demonym whose place ``said`` names ("British" where the source says
+    "U.K.", :func:`._lexicon.demonym_places`)?"""
+    return any(all(said.supports(s) for s in place) for place in demonym_places(text))
+
+
 def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
     """Which finding an unsupported word of the proposition belongs to (None: fine)."""
     window, whole = j.window, j.whole
@@ -242,6 +248,7 @@ def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
         or (text.isupper() and text.lower() in initials(j.source))
         or (text.isupper() and (spelled_out(text, j.proposition) or spelled_out(text, j.source)))
         or _expands_an_acronym(text, j)
+        or _names_its_place(text, whole.sentence)
     )
     earlier = _earlier(word_stem, window)
     if word_stem in j.names and word_stem in _month_stems() and anywhere:
@@ -295,15 +302,17 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
     written = {stem(t.norm): t.text for t in tokens(proposition) if not t.number}
     buckets: dict[str, list[str]] = {}
     for word_stem in dict.fromkeys(prop.content_seq):
+        text = written.get(word_stem, word_stem)
         if window.supports(word_stem) or _paraphrased(word_stem, window):
             continue
+        if _names_its_place(text, window):
+            continue  # "a British version" for "a U.K. version"
         reading = _converse_in(proposition, word_stem, window)
         if reading == SWAPPED:
             continue  # "B is the grandfather of A" for "A is the grandson of B"
         if reading == SAME_ORDER:
-            buckets.setdefault(REVERSED, []).append(written.get(word_stem, word_stem))
+            buckets.setdefault(REVERSED, []).append(text)
             continue
-        text = written.get(word_stem, word_stem)
         bucket = _bucket(judged, word_stem, text)
         if bucket is not None:
             buckets.setdefault(bucket, []).append(text)
