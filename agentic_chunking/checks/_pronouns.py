@@ -559,6 +559,19 @@ def _named_subject(parsed: Parse, verb: int) -> bool:
     return False
 
 
+_THE_NOUN = re.compile(r"\b[Tt]he ([a-z][a-z-]+)\b")
+
+
+def _first_mention_unplain(noun: str, source: str) -> bool:
+    """Does the first mention of ``noun`` in ``source`` stand after another word than
+    "the" (what :func:`_introduced_in` may find introduced)? A cheap test before a parse."""
+    match = re.search(rf"\b{re.escape(noun)}\b", source)
+    if match is None:
+        return False
+    before = source[: match.start()].rstrip().rsplit(None, 1)
+    return not before or before[-1].lower() != "the"
+
+
 def _definite_object_by_parse(proposition: str, source: str) -> Problem | None:
     """The object of the main verb (in the past, or with a named subject: a specific event),
     or of a preposition on it, that is "the" and a bare singular common noun ("Ann's
@@ -569,8 +582,8 @@ def _definite_object_by_parse(proposition: str, source: str) -> Problem | None:
     proposition names before, the work a claim is about, nor one the source's first
     mention takes as known ("the truth"). None without the
     parser, or when nothing is found."""
-    if not re.search(r"(?i)\bthe\b", proposition):
-        return None
+    if not any(_first_mention_unplain(m.group(1), source) for m in _THE_NOUN.finditer(proposition)):
+        return None  # every "the X" is one the source first writes "the X" itself: no parse
     parsed = parse(proposition)
     if parsed is None:
         return None
