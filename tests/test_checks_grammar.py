@@ -228,6 +228,47 @@ def test_a_pronoun_with_a_singular_candidate_is_no_finding(proposition: str) -> 
     assert find_unresolved_pronouns([proposition]) == []
 
 
+@pytest.mark.parametrize(
+    ("proposition", "says"),
+    [
+        ("The actress won an award for his role.", "disagrees in gender"),
+        ("The king praised her courage.", "disagrees in gender"),
+        ("Mr. Brown sold her house in 1990.", "disagrees in gender"),
+        ("Queen Anne praised his loyalty.", "disagrees in gender"),
+        ("The boy and his father lost her keys.", "disagrees in gender"),
+        ("Mary Smith founded it in 1990.", "only persons"),
+        ("The nurse praised its design.", "only persons"),
+    ],
+)
+@needs_parser
+def test_a_pronoun_whose_candidates_disagree_in_gender_or_animacy_is_unresolved(
+    proposition: str, says: str
+) -> None:
+    (finding,) = find_unresolved_pronouns([proposition])
+    assert (finding.kind, finding.severity) == ("bare_pronoun", "warning")
+    assert says in finding.reason
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "Anne's father praised her.",  # a name alone says no gender
+        "The widow of John Smith sold his house.",
+        "The king and queen visited her mother.",
+        "The king's daughter married her cousin.",
+        "John Smith's mother praised him.",
+        "Marie Curie won the Nobel Prize for her work.",
+        "Mary Smith sold the company and its assets.",  # a thing before "its"
+        "Marie Curie found it difficult to work.",  # no thing meant
+        "Pennwest University can improve its reputation by publishing research.",  # no person
+        "The Aviary continues its operations.",
+    ],
+)
+@needs_parser
+def test_a_pronoun_with_an_agreeing_candidate_is_no_finding(proposition: str) -> None:
+    assert find_unresolved_pronouns([proposition]) == []
+
+
 @needs_parser
 def test_a_definite_whose_source_mention_says_which_is_a_warning() -> None:
     source = "Kato rose to fame with the 1912 film The Silent Ronin."
@@ -235,3 +276,71 @@ def test_a_definite_whose_source_mention_says_which_is_a_warning() -> None:
     assert finding.kind == "definite_without_antecedent"
     # the source writes it plainly itself: it never says which either
     assert find_unresolved_pronouns(["The cables were cut in 1998."], "Crews cut the cables.") == []
+
+
+STORY = (
+    "Ann Kerr runs a small bakery in Leeds. In 1990 a storm hit the town, and Ann hid in "
+    "the cellar of a yellow, antique house. Later the bakery reopened. The truth about the "
+    "fire came out years later."
+)
+
+
+@pytest.mark.parametrize(
+    ("proposition", "noun"),
+    [
+        ("Ann Kerr hid in the house during the storm.", "house"),  # "a yellow, antique house"
+        ("After the storm, Ann Kerr reopens the bakery.", "storm"),  # "a storm" (first found)
+        ("Ann Kerr reopens the bakery.", "bakery"),  # "a small bakery"
+        ("Ann Kerr repaired the house in 1991.", "house"),
+    ],
+)
+@needs_parser
+def test_a_definite_object_the_source_introduced_is_a_warning(proposition: str, noun: str) -> None:
+    (finding,) = find_unresolved_pronouns([proposition], STORY)
+    assert (finding.kind, finding.severity) == ("definite_without_antecedent", "warning")
+    assert f'"the {noun}"' in finding.reason
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "Ann Kerr learned the truth in 1995.",  # the source's first mention: "the truth"
+        "Ann Kerr hid in the cellar of a yellow house.",  # the proposition says which
+        "Ann Kerr's bakery reopened after a storm.",  # a possessor says which
+        "A storm hit Leeds and Ann Kerr hid from the storm.",  # introduced before
+        "The separator keeps the house apart from the bakery.",  # a kind, in general
+    ],
+)
+@needs_parser
+def test_a_definite_object_the_source_takes_as_known_or_the_proposition_resolves_is_no_finding(
+    proposition: str,
+) -> None:
+    kinds = [f.kind for f in find_unresolved_pronouns([proposition], STORY)]
+    assert "definite_without_antecedent" not in kinds
+
+
+@needs_parser
+def test_a_definite_subject_the_source_introduced_with_a_clause_is_a_warning() -> None:
+    source = "Anson led an expedition. The squadron, which had six ships, sailed in 1740."
+    (finding,) = find_unresolved_pronouns(["The squadron lost two ships in 1741."], source)
+    assert finding.kind == "definite_without_antecedent"
+    plain = "Anson led an expedition. Storms battered the squadron in 1740."
+    assert find_unresolved_pronouns(["The squadron lost two ships in 1741."], plain) == []
+
+
+@pytest.mark.parametrize(
+    ("proposition", "flagged"),
+    [
+        ("Key events include a storm and a fire.", True),
+        ("Main characters are Ann and Ben.", True),
+        ("Themes include grief and hope.", True),
+        ('Key events of "The Wager" include a mutiny.', False),  # the work is named
+        ("Themes of grief are explored by Ann Kerr.", False),  # an "of" says which
+        ("Key players include Ann and Ben.", False),  # no part of a work
+    ],
+)
+def test_the_parts_of_an_unnamed_work_are_a_definite_warning(
+    proposition: str, flagged: bool
+) -> None:
+    kinds = [f.kind for f in find_unresolved_pronouns([proposition], STORY)]
+    assert ("definite_without_antecedent" in kinds) is flagged

@@ -191,3 +191,24 @@ def test_red_blood_cells_alone_stay_a_verbless_fragment() -> None:
     # an adjective that is also a noun is no subject without a determiner or a name
     findings = find_not_self_contained(["Red blood cells."])
     assert [(f.kind, f.severity) for f in findings] == [("no_finite_verb", "error")]
+
+
+@pytest.mark.parametrize(
+    ("proposition", "flagged"),
+    [
+        ("A year later, Ann Kerr returns to Leeds.", True),
+        ("Two weeks later Ann Kerr left Paris.", True),
+        ("Years later, Ann Kerr reopened the bakery.", True),
+        ("The next morning, Ann Kerr leaves Leeds.", True),
+        ("Soon after, Ann Kerr left Leeds.", True),
+        ("Two years before her death, Ann Kerr left Paris.", False),  # the event is named
+        ("A year after the war, Ann Kerr left Paris.", False),
+        ("Ann Kerr left Paris a year later.", False),  # not an opening
+        ("Ten years later, in 1990, Ann Kerr left Paris.", False),  # a date anchors it
+    ],
+)
+def test_an_opening_time_relative_to_an_unnamed_event_leans_on_context(
+    proposition: str, flagged: bool
+) -> None:
+    kinds = [f.kind for f in find_not_self_contained([proposition])]
+    assert ("leans_on_context" in kinds) is flagged

@@ -169,3 +169,49 @@ def test_half_of_a_two_word_clause_is_no_clause_restated() -> None:
     )
     # "grows" meets "growth" of "personal growth": one word, not a clause restated
     assert _swaps('Ann and Ben\'s attraction grows in "Long Week".', source) == []
+
+
+FACTS = (
+    "Plants take up nutrients through their roots. "
+    "Telomeres shorten each time a cell divides. "
+    "Insulin signals muscle cells to take up glucose. "
+    "The liver turns excess glucose into glycogen and fat."
+)
+CHAIN = (
+    "The human liver is the largest internal organ of the body. "
+    "It weighs about 1.5 kilograms in an adult. "
+    "Its main cells are called hepatocytes. "
+    "They store glucose as glycogen. "
+    "When blood sugar falls, the organ breaks this glycogen down."
+)
+
+
+def test_a_described_term_replaced_by_a_word_that_cannot_be_its_antecedent_is_a_swap() -> None:
+    # "nutrients" stands only in an unrelated sentence, far from and never beside "liver"
+    kinds = [
+        f.kind for f in find_inventions(["The nutrients turn excess glucose into glycogen."], FACTS)
+    ]
+    assert SWAPPED_TERM in kinds
+
+
+@pytest.mark.parametrize(
+    "proposition",
+    [
+        "The human liver breaks glycogen down when blood sugar falls.",  # "the organ" resolved
+        "The liver breaks glycogen down when blood sugar falls.",
+    ],
+)
+def test_a_description_resolved_to_its_antecedent_is_no_swap(proposition: str) -> None:
+    assert [f.kind for f in find_inventions([proposition], CHAIN)] == []
+
+
+def test_a_noun_after_a_possessive_replaced_by_a_word_of_another_sentence_is_a_swap() -> None:
+    source = (
+        "Venice had a famous trading company. "
+        "Ann Kerr ruled Mantua from 1490. "
+        "She commissioned paintings, and Leonardo drew her portrait in 1500."
+    )
+    swapped = "Leonardo drew a company of Ann Kerr in 1500."
+    assert SWAPPED_TERM in [f.kind for f in find_inventions([swapped], source)]
+    kept = "Leonardo drew a portrait of Ann Kerr in 1500."
+    assert find_inventions([kept], source) == []

@@ -11,8 +11,9 @@ verbless fragment or a clause cut off; a minimal edit of one source clause
 (:mod:`._minimal`: the clause kept, exactly one number, name, negation or quantifier
 changed). Everything relational that is not such a minimal edit (a number or name moved
 from another sentence, a swapped term, a negation or quantifier of another clause,
-modality) is a warning with its kind; the judge's confirmation makes it an error
-(:mod:`agentic_chunking.judge._combine`).
+modality) is a warning with its kind; the judge's confirmation makes it an error, and a
+judge that finds the proposition supported makes a relational error (a minimal edit,
+:data:`RELATIONAL_KINDS`) a warning (:mod:`agentic_chunking.judge._combine`).
 
 Where grammar decides (a finite verb, a name or a common word, the clause a negation
 belongs to, the noun phrases and their determiners), the checks read the parse of
@@ -31,6 +32,7 @@ from ._finding import (
     NO_DUPLICATION,
     NO_INVENTION,
     NO_UNRESOLVED_PRONOUNS,
+    RELATIONAL_KINDS,
     SELF_CONTAINED,
     SEVERITIES,
     SUBSTANCE_RULES,
@@ -52,6 +54,7 @@ __all__ = [
     "NO_DUPLICATION",
     "NO_INVENTION",
     "NO_UNRESOLVED_PRONOUNS",
+    "RELATIONAL_KINDS",
     "SELF_CONTAINED",
     "SEVERITIES",
     "SUBSTANCE_RULES",

@@ -12,7 +12,9 @@ A sentence split into several propositions loses one fact without falling under
 "scaling" in no proposition). Its mark is a fact word (a noun or verb: no adjective,
 adverb, unit, causative "let"/"make", nor a noun after "the"/"this" that a proposition
 may resolve, unless an "of" spells it out) that no proposition about the sentence
-states, by stem or by a listed paraphrase that is no other word of the sentence. That
+states, by stem, by a listed paraphrase that is no other word of the sentence, or by its
+converse with the relation's sides swapped ("A is the grandson of B" is stated by "B is
+the grandfather of A", :mod:`._converse`). That
 is evidence only when the output keeps the passage's own words, as the extraction prompt
 asks: the sentence is partly stated when the propositions leave at most
 ``KEPT_ELSEWHERE`` of the source's other fact words unstated (``MIN_EVIDENCE`` of them
@@ -30,6 +32,7 @@ from dataclasses import dataclass
 import lemminflect
 
 from ._align import Sentence, _sentence, align, source_sentences
+from ._converse import SWAPPED, converse_reading
 from ._finding import COVERAGE, ERROR, UNCOVERED_SENTENCE, WARNING, Finding, Severity
 from ._language import (
     GLUE_WORDS,
@@ -169,7 +172,12 @@ def coverage(propositions: list[str], source: str) -> Coverage:
         words = _fact_words(text)
         said_here = _sentence(" ".join(about[k]))
         own = frozenset(s for s, _ in words)
-        unstated = tuple(w for s, w in words if not _stated(s, said_here, own - {s}))
+        unstated = tuple(
+            w
+            for s, w in words
+            if not _stated(s, said_here, own - {s})
+            and not any(converse_reading(p, text, s) == SWAPPED for p in about[k])
+        )
         lost = tuple(sorted(stated_here.numbers - anywhere))
         judged.append((sentence.text, share_kept, lost, unstated, len(words)))
     every = sum(n for *_, n in judged)

@@ -131,3 +131,20 @@ FORM = "form"
 """warning: does not start with a capital letter or a digit."""
 UNCOVERED_SENTENCE = "uncovered_sentence"
 """warning (error where a case asks): a sentence of the input no proposition covers."""
+
+RELATIONAL_KINDS: frozenset[str] = frozenset(
+    {
+        MOVED_NUMBER,
+        MOVED_NAME,
+        SWAPPED_TERM,
+        ADDED_NEGATION,
+        LOST_NEGATION,
+        ADDED_QUANTIFIER,
+        LOST_QUANTIFIER,
+        CHANGED_MODALITY,
+    }
+)
+"""The kinds whose evidence is a relation between the proposition and its source sentence
+(a word of one put in place of another, a polarity of another clause), not a thing the
+source never states: even as a minimal edit they rest on reading the sentence, so a judge
+that finds the proposition supported makes them a warning (``judge/_combine.py``)."""

@@ -13,6 +13,7 @@ from importlib import resources
 import lemminflect
 
 from ._align import Sentence, Window, _sentence, align
+from ._converse import SAME_ORDER, SWAPPED, converse_reading, converses_of
 from ._finding import (
     ERROR,
     INVENTED_NAME,
@@ -31,7 +32,7 @@ from ._language import (
     stem,
     tokens,
 )
-from ._lexicon import paraphrases
+from ._lexicon import demonym_places, paraphrases
 from ._minimal import TITLE, replaced_name
 from ._numbers import MONTHS, aligned_finding, number_findings
 from ._polarity import polarity_findings
@@ -232,6 +233,12 @@ def _capitalised_runs(text: str) -> list[str]:
     return re.findall(r"[A-Z][\w'-]*(?:\s+[A-Z][\w'-]*)+", text)
 
 
+def _names_its_place(text: str, said: Sentence | Window) -> bool:
+    """Is ``text`` a demonym whose place ``said`` names ("British" where the source says
+    "U.K.", :func:`._lexicon.demonym_places`)?"""
+    return any(all(said.supports(s) for s in place) for place in demonym_places(text))
+
+
 def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
     """Which finding an unsupported word of the proposition belongs to (None: fine)."""
     window, whole = j.window, j.whole
@@ -241,6 +248,7 @@ def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
         or (text.isupper() and text.lower() in initials(j.source))
         or (text.isupper() and (spelled_out(text, j.proposition) or spelled_out(text, j.source)))
         or _expands_an_acronym(text, j)
+        or _names_its_place(text, whole.sentence)
     )
     earlier = _earlier(word_stem, window)
     if word_stem in j.names and word_stem in _month_stems() and anywhere:
@@ -268,14 +276,43 @@ def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
     return UNSUPPORTED_WORD
 
 
+REVERSED = "reversed_relation"
+"""The bucket of a converse relation word whose sides were not swapped (a warning of kind
+``swapped_term``)."""
+
+
+def _converse_in(proposition: str, word_stem: str, window: Window) -> str | None:
+    """How the proposition's word restates a relation of the window by its converse
+    (:func:`._converse.converse_reading`, the first window word it is the converse of),
+    or None when it is the converse of no window word."""
+    for converse in converses_of(word_stem):
+        for sentence in window.members:
+            if sentence.supports(converse):
+                source_word = next(
+                    (stem(t.norm) for t in tokens(sentence.text) if stem(t.norm) == converse),
+                    None,
+                )
+                if source_word is not None:
+                    return converse_reading(proposition, sentence.text, source_word)
+    return None
+
+
 def _word_findings(proposition: str, prop: Profile, window: Window, source: str) -> list[Finding]:
     judged = _judged(proposition, prop, window, source)
     written = {stem(t.norm): t.text for t in tokens(proposition) if not t.number}
     buckets: dict[str, list[str]] = {}
     for word_stem in dict.fromkeys(prop.content_seq):
+        text = written.get(word_stem, word_stem)
         if window.supports(word_stem) or _paraphrased(word_stem, window):
             continue
-        text = written.get(word_stem, word_stem)
+        if _names_its_place(text, window):
+            continue  # "a British version" for "a U.K. version"
+        reading = _converse_in(proposition, word_stem, window)
+        if reading == SWAPPED:
+            continue  # "B is the grandfather of A" for "A is the grandson of B"
+        if reading == SAME_ORDER:
+            buckets.setdefault(REVERSED, []).append(text)
+            continue
         bucket = _bucket(judged, word_stem, text)
         if bucket is not None:
             buckets.setdefault(bucket, []).append(text)
@@ -298,6 +335,12 @@ def _word_findings(proposition: str, prop: Profile, window: Window, source: str)
             WARNING,
         ),
         UNSUPPORTED_WORD: (UNSUPPORTED_WORD, "words not in the source: {}", WARNING),
+        REVERSED: (
+            SWAPPED_TERM,
+            "the converse of the source's relation with its sides in the same places"
+            " (the relation reversed): {}",
+            WARNING,
+        ),
     }
     return [
         aligned_finding(proposition, kind, template.format(", ".join(words)), window, severity)

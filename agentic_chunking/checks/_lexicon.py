@@ -1,7 +1,8 @@
-"""The paraphrase lexicon: common synonyms and connectives a faithful proposition may use.
+"""The paraphrase lexicon: common synonyms and connectives a faithful proposition may use,
+and the demonyms of places ("British" for "U.K.").
 
-Data: ``data/paraphrases.txt`` (hand-written, shipped in the package; its header says
-where it comes from). Loaded once; nothing is downloaded.
+Data: ``data/paraphrases.txt`` and ``data/demonyms.txt`` (hand-written, shipped in the
+package; their headers say where they come from). Loaded once; nothing is downloaded.
 """
 
 from __future__ import annotations
@@ -56,3 +57,27 @@ def says_by_lexicon(words: str, text: str) -> bool:
         word in have or any(member and set(member) <= have for member in paraphrases(word))
         for word in wanted
     )
+
+
+@lru_cache(maxsize=1)
+def _demonyms() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Demonym (lower case; a phrase by its last word) -> the stems of each name of its
+    place."""
+    text = (resources.files("agentic_chunking.checks") / "data" / "demonyms.txt").read_text(
+        encoding="utf-8"
+    )
+    out: dict[str, list[tuple[str, ...]]] = {}
+    for line in text.splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        adjectives, places = line.split(":", 1)
+        names = [tuple(stem(t.norm) for t in tokens(p)) for p in places.split("|")]
+        for word in adjectives.split():
+            out.setdefault(word.lower(), []).extend(n for n in names if n)
+    return {k: tuple(v) for k, v in out.items()}
+
+
+def demonym_places(word: str) -> tuple[tuple[str, ...], ...]:
+    """The names (as stem tuples) of the place ``word`` is a demonym of ("British": "uk",
+    "britain", "great britain", "united kingdom"); empty when the lexicon does not list it."""
+    return _demonyms().get(word.lower(), ())

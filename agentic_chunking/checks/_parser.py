@@ -18,10 +18,11 @@ index). Nothing is downloaded at run time. Guarantees:
   record (``available`` false with the reason) that the CLI and the suite print.
 
 Only the tokenizer, tok2vec, tagger, dependency parser, attribute ruler and lemmatizer run
-(no named entities: a proper noun's tag says what the checks need). A parse is evidence,
-not proof: the checks use it to decide between readings the word lists leave open (a
-surname or an adjective, a title or a pronoun, the clause a negation belongs to) and keep
-an error only where the parse and the word lists agree.
+on every text; the named-entity recogniser runs only when a rule asks
+(:func:`person_spans`: is this name a person?), since it costs about as much again. A
+parse is evidence, not proof: the checks use it to decide between readings the word lists
+leave open (a surname or an adjective, a title or a pronoun, the clause a negation belongs
+to) and keep an error only where the parse and the word lists agree.
 """
 
 from __future__ import annotations
@@ -59,10 +60,16 @@ MODEL_FILES_SHA256: dict[str, str] = {
     "vocab/vectors": "14772b683e726436d5948ad3fff2b43d036ef2ebbe3458aafed6004e05a40706",
     "vocab/vectors.cfg": "ff4359091952c8cd16f1f0482f5770fb82d1707368d5cca3c46aa501f552e3c5",
     "vocab/key2row": "76be8b528d0075f7aae98d6fa57a6d3c83ae480a8469e668d7b0af968995ac71",
+    "ner/cfg": "a7172edadafba9f472e9ac0f2660eec04b6405e471be9e20267b79c67288d22d",
+    "ner/model": "cd93e9ca9126c69f1d10a1039ef67c3d9ec1223b44d079856705970f0f19ff4e",
+    "ner/moves": "d82b13473ebd33e0396004dd22f00c71fe3c1251742bf1f7c4554f23fd3b0af4",
 }
 """SHA-256 of every file of the model that the pipeline loads (version 3.8.0)."""
-EXCLUDED = ("ner", "senter")
-"""Components of the model that never run (named entities, the sentence recogniser)."""
+EXCLUDED = ("senter",)
+"""Components of the model that never run (the sentence recogniser)."""
+ON_DEMAND = ("ner",)
+"""Components loaded but run only when asked (:func:`person_spans`): named entities cost
+about as much as the rest of the parse, and only a rare rule needs them."""
 CACHE_SIZE = 1 << 15
 """Texts whose parse is remembered (about 32,000)."""
 FINITE_TAGS = frozenset({"VBD", "VBP", "VBZ", "MD"})
@@ -218,7 +225,7 @@ def _pipeline() -> Any:
             _MISSING.append(f"{missing.name or 'spacy'} is not installed")
             return None
         check_model_files(folder)
-        _LOADED.append(spacy.load(folder, exclude=list(EXCLUDED)))
+        _LOADED.append(spacy.load(folder, exclude=list(EXCLUDED), disable=list(ON_DEMAND)))
         return _LOADED[0]
 
 
@@ -248,6 +255,21 @@ def parse(text: str) -> Parse | None:
         tuple((s.start, s.end) for s in doc.sents),
         tuple((c.start, c.end) for c in doc.noun_chunks),
     )
+
+
+@lru_cache(maxsize=4096)
+def person_spans(text: str) -> tuple[tuple[int, int], ...] | None:
+    """The ``(start, end)`` character offsets of each span of ``text`` that the model's
+    named-entity recogniser labels a person (PERSON), or None without the parser. The
+    recogniser runs only here, on demand (it doubles a parse's cost); the small model's
+    labels are evidence, not proof ("Lina Medina" may come out a place): a rule uses a
+    PERSON label only to confirm what the parse already suggests."""
+    nlp = _pipeline()
+    if nlp is None:
+        return None
+    with _LOCK:
+        doc = nlp.get_pipe("ner")(nlp(text))
+    return tuple((e.start_char, e.end_char) for e in doc.ents if e.label_ == "PERSON")
 
 
 def finite_verb(text: str) -> bool | None:

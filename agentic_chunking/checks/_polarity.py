@@ -205,7 +205,36 @@ def _quantifier(toks: tuple[Token, ...], i: int) -> str | None:
         return None
     if cls == "only" and i + 1 < len(toks) and toks[i + 1].norm == "to":
         return None
+    if cls == "all" and _of_all_after_superlative(toks, i):
+        return None
+    if cls == "most" and ((i and toks[i - 1].norm in _SUPERLATIVE) or _adjective(toks, i + 1)):
+        return None  # "the most compact planet": a superlative, no quantifier
     return cls
+
+
+def _superlative(tok: Token) -> bool:
+    """Is ``tok`` a superlative adjective or adverb: an inflected "-est" form of an
+    adjective ("smallest", "best", "eldest"; not "honest" or "forest"), or "most"/"least"
+    (which make one of the next adjective)?"""
+    if tok.number:
+        return False
+    if tok.norm in ("most", "least"):
+        return True
+    lemmas = lemminflect.getAllLemmas(tok.norm).get("ADJ", ())
+    return any(
+        lemma != tok.norm and tok.norm in lemminflect.getInflection(lemma, "JJS")
+        for lemma in lemmas
+    )
+
+
+def _of_all_after_superlative(toks: tuple[Token, ...], i: int) -> bool:
+    """Is the "all" at ``toks[i]`` the "of all" of a superlative ("the smallest of all
+    planets", "the most famous of all his works"): the comparison's range, which says the
+    same as "the smallest planet", no quantifier of the claim? The superlative stands at
+    most three words before the "of" ("the largest city of all")."""
+    if i < 2 or toks[i - 1].norm != "of":
+        return False
+    return any(_superlative(t) for t in toks[max(0, i - 5) : i - 1] if t.text not in ".,;:!?")
 
 
 def _adjective(toks: tuple[Token, ...], i: int) -> bool:

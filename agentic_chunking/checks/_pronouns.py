@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import lemminflect
 
-from ._align import align
+from ._align import align, person_names, source_sentences
 from ._finding import (
     ANAPHORIC_PHRASE,
     BARE_PRONOUN,
@@ -30,7 +30,7 @@ from ._language import (
     tokens,
     word_set,
 )
-from ._parser import Parse, parse
+from ._parser import Parse, parse, person_spans
 from ._verbs import can_be_finite_verb
 
 _PERSON = word_set("he him his himself she her hers herself")
@@ -364,11 +364,28 @@ _WORKS = word_set("narrative story novel book series tale plot summary")
 """Nouns by which a claim refers to the work the source summarises or describes."""
 
 
+_PARTS_OF_A_WORK = re.compile(
+    r"(?i)^\W*(?:(?:key|main|major|central|other|recurring|significant|important|notable"
+    r"|prominent|pivotal)\s+)?(?:events|themes|characters|motifs|scenes|moments|subplots"
+    r"|plot\s+points|conflicts|settings|twists)\s+(?:include|involve|are|encompass)\b"
+)
+"""A claim whose subject is the parts of a work, with no work named: "Key events include
+...", "Main characters are ..." (not "Themes of loyalty ...": an "of" says which)."""
+
+
 def _unnamed_work(proposition: str, toks: tuple[Token, ...]) -> Problem | None:
-    """ "The narrative explores grief.", "... are explored in the book.": the work the
-    claim is about, never named in it (no quoted title, not "the story of X")."""
+    """ "The narrative explores grief.", "... are explored in the book.", "Key events
+    include ...": the work the claim is about, never named in it (no quoted title, not
+    "the story of X")."""
     if _QUOTED.search(proposition):
         return None
+    parts = _PARTS_OF_A_WORK.match(proposition)
+    if parts is not None:
+        return (
+            DEFINITE_WITHOUT_ANTECEDENT,
+            f'"{parts.group(0).strip()}": the parts of a work the claim does not name',
+            WARNING,
+        )
     for i in range(len(toks) - 1):
         nxt = toks[i + 2].norm if i + 2 < len(toks) else ""
         if toks[i].norm == "the" and toks[i + 1].norm in _WORKS and nxt != "of":
@@ -398,9 +415,7 @@ def _specific_event(parsed: Parse, verb: int) -> bool:
     the past ("drew", "was founded")? A specific event, whose subject is a specific thing;
     the present states what holds in general ("The cathode determines the capacity")."""
     words = parsed.words
-    main = words[verb].dep == "ROOT" or (
-        words[verb].dep == "conj" and words[words[verb].head].dep == "ROOT"
-    )
+    main = _main_verb(parsed, verb)
     past = words[verb].tag == "VBD" or any(
         words[k].tag == "VBD" and words[k].dep in {"aux", "auxpass"} for k in parsed.children(verb)
     )
@@ -467,7 +482,7 @@ def _definite_by_parse(proposition: str, source: str) -> Problem | None:
             continue  # "A ship sank and the ship ...", "Liverpool FC won and the club ..."
         if word.lemma in _WORKS:
             continue  # the work a claim is about: _unnamed_work
-        if _plainly_in(word.text.lower(), source):
+        if _plainly_in(word.text.lower(), source) and not _introduced_in(word.text, source):
             continue  # the source names it so itself ("the cables", "called curatores")
         articles = [k for k in kids if k.dep == "det"]
         if word.tag != "NNP" and word.text.islower() and [a.lemma for a in articles] == ["the"]:
@@ -489,8 +504,117 @@ def _definite_by_parse(proposition: str, source: str) -> Problem | None:
 
 def _definite(proposition: str, source: str) -> Problem | None:
     """What the source says the definite refers to (:func:`_definite_in_source`), else what
-    the parse says (:func:`_definite_by_parse`)."""
-    return _definite_in_source(proposition, source) or _definite_by_parse(proposition, source)
+    the parse says (:func:`_definite_by_parse`, :func:`_definite_object_by_parse`)."""
+    return (
+        _definite_in_source(proposition, source)
+        or _definite_by_parse(proposition, source)
+        or _definite_object_by_parse(proposition, source)
+    )
+
+
+_INTRODUCING = frozenset({"amod", "compound", "poss", "nummod", "relcl", "acl", "appos"})
+"""Dependents of a noun's mention that say which one it is or introduce it ("a yellow,
+antique house", "Anson's squadron", "the squadron, which had six ships")."""
+
+
+@lru_cache(maxsize=8192)
+def _introduced_in(noun: str, source: str) -> bool:
+    """Does ``source`` introduce ``noun`` (a lower-case singular noun) at its first mention:
+    with "a"/"an" ("a storm", "Camp Pine, a summer camp") or with words that say which
+    ("their mission", "the squadron, which had six ships")? Then the thing is a
+    specific one the source sets up, and a proposition's bare "the storm" loses which.
+    False when the first mention is a bare "the storm" (the source takes it as known) or
+    the parse finds no such mention; False without the parser."""
+    for sentence in source_sentences(source):
+        if not re.search(rf"\b{re.escape(noun)}\b", sentence.text):
+            continue
+        parsed = parse(sentence.text)
+        if parsed is None:
+            return False
+        for k, word in enumerate(parsed.words):
+            if word.text != noun or word.tag != "NN" or word.dep == "compound":
+                continue  # "a house builder" names no house
+            kids = [parsed.words[c] for c in parsed.children(k)]
+            if any(c.dep == "det" and c.lemma in ("a", "an") for c in kids):
+                return True
+            return any(c.dep in _INTRODUCING for c in kids)
+    return False
+
+
+def _main_verb(parsed: Parse, k: int) -> bool:
+    """Is word ``k`` the main verb of the text: its root or a verb conjoined to it?"""
+    words = parsed.words
+    return words[k].dep == "ROOT" or (words[k].dep == "conj" and words[words[k].head].dep == "ROOT")
+
+
+def _named_subject(parsed: Parse, verb: int) -> bool:
+    """Does the subject of ``verb`` hold a name ("Ann", "Ann's father"; not an acronym
+    such as "ATP")? A named someone doing something: a specific event, in any tense."""
+    for k in parsed.children(verb):
+        if parsed.words[k].dep in _SUBJECT_DEPS:
+            return any(
+                parsed.words[j].pos == "PROPN" and not parsed.words[j].text.isupper()
+                for j in parsed.subtree(k)
+            )
+    return False
+
+
+_THE_NOUN = re.compile(r"\b[Tt]he ([a-z][a-z-]+)\b")
+
+
+def _first_mention_unplain(noun: str, source: str) -> bool:
+    """Does the first mention of ``noun`` in ``source`` stand after another word than
+    "the" (what :func:`_introduced_in` may find introduced)? A cheap test before a parse."""
+    match = re.search(rf"\b{re.escape(noun)}\b", source)
+    if match is None:
+        return False
+    before = source[: match.start()].rstrip().rsplit(None, 1)
+    return not before or before[-1].lower() != "the"
+
+
+def _definite_object_by_parse(proposition: str, source: str) -> Problem | None:
+    """The object of the main verb (in the past, or with a named subject: a specific event),
+    or of a preposition on it, that is "the" and a bare singular common noun ("Ann's
+    father visits the camp.", "Ann talks with the narrator.", "After the storm, Ann
+    reopens the shop.") where the source introduced that thing at its first mention ("a
+    summer camp", "a storm": a specific one) and the proposition never says which. Not a
+    noun with a word or phrase that says which, a world-unique noun, a noun the
+    proposition names before, the work a claim is about, nor one the source's first
+    mention takes as known ("the truth"). None without the
+    parser, or when nothing is found."""
+    if not any(_first_mention_unplain(m.group(1), source) for m in _THE_NOUN.finditer(proposition)):
+        return None  # every "the X" is one the source first writes "the X" itself: no parse
+    parsed = parse(proposition)
+    if parsed is None:
+        return None
+    words = parsed.words
+    for i, word in enumerate(words):
+        if word.tag != "NN" or not word.text.islower() or word.dep not in ("dobj", "pobj"):
+            continue
+        head = word.head if word.dep == "dobj" else words[word.head].head
+        if word.dep == "pobj" and words[word.head].dep != "prep":
+            continue
+        if not _main_verb(parsed, head) or words[head].pos not in ("VERB", "AUX"):
+            continue
+        if not (_specific_event(parsed, head) or _named_subject(parsed, head)):
+            continue  # "The separator keeps the anode apart": a kind, in general
+        if i + 1 < len(words) and words[i + 1].pos in ("NOUN", "PROPN"):
+            continue  # "the proton gradient" read as two phrases: a compound
+        kids = [words[k] for k in parsed.children(i)]
+        if [k.lemma for k in kids if k.dep == "det"] != ["the"]:
+            continue
+        if any(k.dep in _SAYS_WHICH for k in kids) or word.lemma in _WORLD_UNIQUE | _WORKS:
+            continue
+        if any(w.lemma == word.lemma for w in words[:i]):
+            continue  # "a ship ... the ship"
+        if _introduced_in(word.text, source):
+            return (
+                DEFINITE_WITHOUT_ANTECEDENT,
+                f'"the {word.text}": the source introduces which {word.text}; the'
+                " proposition does not say",
+                WARNING,
+            )
+    return None
 
 
 def _definite_in_source(proposition: str, source: str) -> Problem | None:
@@ -578,41 +702,161 @@ def _only_modified(noun: str, said: set[str], sentences: list[str]) -> str:
 
 
 _SINGULAR_PERSON = word_set("he him his himself she her hers herself")
-_SINGULAR_PERSON_WORD = re.compile(r"(?i)\b(?:he|him|his|himself|she|her|hers|herself)\b")
+_MASCULINE_PRONOUNS = word_set("he him his himself")
+_FEMININE_PRONOUNS = word_set("she her hers herself")
+_AGREEING_WORD = re.compile(r"(?i)\b(?:he|him|his|himself|she|her|hers|herself|it|its|itself)\b")
+_MASCULINE_NOUNS = word_set(
+    """man men boy boys gentleman father son brother husband uncle nephew grandfather
+    grandson stepfather stepson king prince duke emperor lord sir baron count earl monk
+    actor waiter steward businessman sportsman chairman spokesman fisherman nobleman
+    schoolboy boyfriend fiance widower bachelor patriarch sultan tsar czar pharaoh mr"""
+)
+"""English nouns (and titles before a name: "Mr", "Sir", "King") that name a man."""
+_FEMININE_NOUNS = word_set(
+    """woman women girl girls lady mother daughter sister wife aunt niece
+    grandmother granddaughter stepmother stepdaughter queen princess duchess empress
+    countess baroness nun actress waitress stewardess heroine businesswoman sportswoman
+    chairwoman spokeswoman schoolgirl girlfriend fiancee widow matriarch mrs ms miss
+    madame dame"""
+)
+"""English nouns (and titles before a name: "Mrs", "Ms", "Queen") that name a woman."""
+_PERSON_DEPS_OF_IT = frozenset({"dobj", "pobj", "poss", "dative", "iobj"})
+"""The places of an "it"/"its" that refers (an object or a possessor), never an expletive
+subject ("it is likely that", "it was late")."""
+
+
+def _gender(parsed: Parse, k: int) -> str:
+    """The gender a person word of the parse says: "m" or "f" for a gendered noun or
+    pronoun ("king", "she"), or for a name after a gendered title ("Mr. Brown", "Queen
+    Mary"); "" when it does not say (a name alone, "the doctor")."""
+    words = parsed.words
+    text = words[k].text.lower().rstrip(".")
+    if text in _MASCULINE_PRONOUNS or text in _MASCULINE_NOUNS:
+        return "m"
+    if text in _FEMININE_PRONOUNS or text in _FEMININE_NOUNS:
+        return "f"
+    if words[k].pos == "PROPN":
+        for j in range(k - 1, max(-1, k - 4), -1):  # the title before the name's words
+            before = words[j].text.lower().rstrip(".")
+            if before in _MASCULINE_NOUNS:
+                return "m"
+            if before in _FEMININE_NOUNS:
+                return "f"
+            if words[j].pos != "PROPN" and words[j].text != ".":
+                break
+    return ""
+
+
+def _a_person(parsed: Parse, k: int) -> bool:
+    """Can word ``k`` of the parse be a person: a singular proper noun, a person noun
+    ("the nurse", "the king"), a he/she pronoun?"""
+    word = parsed.words[k]
+    text = word.text.lower().rstrip(".")
+    if text in _SINGULAR_PERSON:
+        return word.tag in {"PRP", "PRP$"}
+    if word.pos == "PROPN" or (word.pos == "NOUN" and word.text[:1].isupper()):
+        return word.tag not in {"NNS", "NNPS"}  # a name ("Britta" read as a noun)
+    return (
+        word.pos == "NOUN"
+        and word.tag == "NN"
+        and (text in _PERSON_NOUNS or text in _MASCULINE_NOUNS or text in _FEMININE_NOUNS)
+    )
+
+
+def _surely_a_person(parsed: Parse, k: int, proposition: str) -> bool:
+    """Is word ``k`` a person for certain: a person noun in lower case ("the nurse"), or a
+    proper noun that is a word of a person-shaped name of the proposition ("Mary Smith":
+    two capitalised words, the first no dictionary word; :func:`._align.person_names`)
+    and that the named-entity recogniser labels a person (not "Pennwest University",
+    not "The Aviary")?"""
+    word = parsed.words[k]
+    text = word.text.lower()
+    if word.pos == "NOUN" and word.text.islower():
+        return text in _PERSON_NOUNS or text in _MASCULINE_NOUNS or text in _FEMININE_NOUNS
+    if word.pos != "PROPN" or not any(stem(text) in name for name in person_names(proposition)):
+        return False
+    spans = person_spans(proposition)
+    return spans is not None and any(a <= word.idx < b for a, b in spans)
+
+
+def _singular_agreement(parsed: Parse, i: int) -> Problem | None:
+    """A he/she pronoun at word ``i`` whose candidate antecedents before it disagree: only
+    plural nouns ("Thousands of fans mourned his death."), or only persons of the other
+    gender ("The actress won an award for his role.", "Mr. Brown sold her house.")."""
+    word = parsed.words[i]
+    candidates = [w for w in parsed.words[:i] if w.pos in {"NOUN", "PROPN"}]
+    names = [  # a capitalised word that is no plural noun nor function word: a name
+        w
+        for w in parsed.words[:i]
+        if w.text[:1].isupper()
+        and w.tag != "NNS"
+        and w.pos not in {"DET", "ADV", "ADP", "PRON", "CCONJ", "SCONJ", "NUM"}
+    ]
+    if candidates and not names and all(w.tag == "NNS" for w in candidates):
+        return (
+            BARE_PRONOUN,
+            f'"{word.text}" has only plural nouns before it'
+            f" ({', '.join(w.text for w in candidates)})",
+            WARNING,
+        )
+    persons = [k for k in range(i) if _a_person(parsed, k)]
+    wanted = "m" if word.text.lower() in _MASCULINE_PRONOUNS else "f"
+    genders = {_gender(parsed, k) for k in persons}
+    if persons and genders == {"f" if wanted == "m" else "m"}:
+        return (
+            BARE_PRONOUN,
+            f'"{word.text}" disagrees in gender with every person before it'
+            f" ({', '.join(parsed.words[k].text for k in persons)})",
+            WARNING,
+        )
+    return None
+
+
+def _thing_agreement(parsed: Parse, i: int, proposition: str) -> Problem | None:
+    """An "it"/"its" object or possessor at word ``i`` whose only candidate antecedents
+    are persons ("Mary Smith founded it in 1990.", "The nurse praised its design."): a
+    thing the proposition never names."""
+    word = parsed.words[i]
+    if word.dep not in _PERSON_DEPS_OF_IT:
+        return None
+    after = parsed.words[i + 1] if i + 1 < len(parsed.words) else None
+    if after is not None and (after.pos == "ADJ" or after.text.lower() in ("to", "that")):
+        return None  # "found it difficult to", "made it to the final": no thing meant
+    candidates = [k for k in range(i) if parsed.words[k].pos in {"NOUN", "PROPN", "NUM"}]
+    if candidates and all(_surely_a_person(parsed, k, proposition) for k in candidates):
+        return (
+            BARE_PRONOUN,
+            f'"{word.text}" has only persons before it'
+            f" ({', '.join(parsed.words[k].text for k in candidates)})",
+            WARNING,
+        )
+    return None
 
 
 @lru_cache(maxsize=8192)
 def _disagreeing(proposition: str) -> tuple[Problem, ...]:
-    """A "he"/"she" whose only candidate antecedents in the proposition are plural nouns
-    ("Thousands of fans mourned his death."): unresolved, by the parse's number (a
-    warning: a parse is evidence, not proof). Empty without the parser."""
-    if not _SINGULAR_PERSON_WORD.search(proposition):
+    """A pronoun whose only candidate antecedents in the proposition disagree with it, by
+    the parse: a he/she whose candidates are all plural nouns or all persons of the other
+    gender, an "it"/"its" whose candidates are all persons. Unresolved, as a warning (a
+    parse is evidence, not proof; a name alone says no gender). Empty without the parser."""
+    if not _AGREEING_WORD.search(proposition):
         return ()  # nothing to agree: no parse
-    parsed = parse(
-        _mask_titles(_QUOTED.sub(lambda m: "Q" + " " * (len(m.group(0)) - 1), proposition))
-    )
+    masked = _mask_titles(_QUOTED.sub(lambda m: "Q" + " " * (len(m.group(0)) - 1), proposition))
+    parsed = parse(masked)
     if parsed is None:
         return ()
     for i, word in enumerate(parsed.words):
-        if word.text.lower() not in _SINGULAR_PERSON or word.tag not in {"PRP", "PRP$"}:
+        if word.tag not in {"PRP", "PRP$"}:
             continue
-        candidates = [w for w in parsed.words[:i] if w.pos in {"NOUN", "PROPN"}]
-        names = [  # a capitalised word that is no plural noun nor function word: a name
-            w
-            for w in parsed.words[:i]
-            if w.text[:1].isupper()
-            and w.tag != "NNS"
-            and w.pos not in {"DET", "ADV", "ADP", "PRON", "CCONJ", "SCONJ", "NUM"}
-        ]
-        if candidates and not names and all(w.tag == "NNS" for w in candidates):
-            return (
-                (
-                    BARE_PRONOUN,
-                    f'"{word.text}" has only plural nouns before it'
-                    f" ({', '.join(w.text for w in candidates)})",
-                    WARNING,
-                ),
-            )
+        lower = word.text.lower()
+        if lower in _SINGULAR_PERSON:
+            problem = _singular_agreement(parsed, i)
+        elif lower in ("it", "its"):
+            problem = _thing_agreement(parsed, i, masked)
+        else:
+            continue
+        if problem is not None:
+            return (problem,)
     return ()
 
 

@@ -102,6 +102,26 @@ _OPENER = re.compile(
     + r")\b(?!-)(?!\s+(?:to|of)\b)",  # "In addition to X, ...", "As a result of X, ..."
     re.IGNORECASE,
 )
+_RELATIVE_TIME = re.compile(
+    r"""^\W*(?:
+      (?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|twelve|several|many|a\ few
+         |a\ couple\ of|some|\d+)
+         \s+(?:\w+\s+)?  # "two long years later"
+         (?:second|minute|hour|day|night|week|month|season|year|decade|century|generation)s?
+         \s+(?:(?:later|earlier|afterwards?)\b|(?:before|after)(?=\s*[,.]))
+    | (?:years|months|weeks|days|decades|moments|hours|minutes|centuries)
+         \s+(?:later|earlier|afterwards?)\b
+    | the\ (?:next|following|previous|same)
+         \ (?:day|night|morning|evening|afternoon|week|month|season|year|summer|winter|spring)\b
+    | the\ (?:day|night|morning|week|year)\ (?:after|before)\s*,
+    | (?:soon|shortly|immediately|long|right)\ (?:after|afterwards?|before|thereafter)\s*,
+    )""",
+    re.IGNORECASE | re.VERBOSE,
+)
+"""An opening that places the claim in time relative to an event it does not name: "A
+year later, ...", "Two weeks later Ann ...", "The next morning, ...", "Soon after, ..."
+(not "Two years before his death, ...": the event is named)."""
+_YEAR = re.compile(r"\b(?:1[0-9]{3}|20[0-9]{2})\b")
 _REFERENCES = re.compile(
     r"""\b(?:
       as\ (?:mentioned|noted|described|discussed|shown|stated|explained|seen|said|outlined)
@@ -251,6 +271,16 @@ def _form_problems(text: str) -> list[Problem]:
             (
                 LEANS_ON_CONTEXT,
                 f"opens with {opener.group(0).strip()!r}, which leans on a previous sentence",
+                WARNING,
+            )
+        )
+    relative = _RELATIVE_TIME.match(text)
+    if relative and not opener and not _YEAR.search(text):  # "Ten years later, in 1990"
+        problems.append(
+            (
+                LEANS_ON_CONTEXT,
+                f"opens with {relative.group(0).strip(' ,')!r}: a time relative to an event"
+                " the proposition does not name",
                 WARNING,
             )
         )

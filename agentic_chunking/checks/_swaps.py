@@ -14,7 +14,17 @@ import lemminflect
 
 from ._align import Window, _sentence, person_names, source_sentences
 from ._finding import NO_INVENTION, SWAPPED_TERM, WARNING, Finding
-from ._language import GLUE_WORDS, Profile, profile, stem, stems_match, tokens, unit_of, word_set
+from ._language import (
+    GLUE_WORDS,
+    Profile,
+    Token,
+    profile,
+    stem,
+    stems_match,
+    tokens,
+    unit_of,
+    word_set,
+)
 from ._lexicon import paraphrases
 
 
@@ -91,6 +101,10 @@ def person_replaced(prop: Profile, window: Window) -> bool:
 
 REPLACED_TERM = "replaced_term"  # a bucket of swapped_term findings that are errors
 _REFERRING = word_set("the this that these those its their his her such")
+_DESCRIBING = word_set("the this that these those such")
+"""Words before a noun that may make it a description another noun resolves ("the organ"
+-> "the liver"); after a possessive ("her portrait", "its duration") the noun stays when
+the possessor is resolved."""
 
 
 def is_term(word: str) -> bool:
@@ -100,16 +114,42 @@ def is_term(word: str) -> bool:
     return not found or (bool({"NOUN", "ADJ"} & set(found)) and "VERB" not in found)
 
 
+def _of_follows(toks: list[Token], i: int) -> bool:
+    """Is ``toks[i]`` the head of an "of" phrase ("the night of the finale"), which a
+    rewording may drop for its complement ("during the finale")?"""
+    return i + 1 < len(toks) and toks[i + 1].norm == "of"
+
+
+ANTECEDENT_SENTENCES = 2
+"""How many sentences before a description ("the organ") its antecedent may stand without
+the two written side by side."""
+
+
 def term_replaced(prop: Profile, window: Window, proposition: str = "", source: str = "") -> str:
     """The noun of a clause of the window that the proposition restates (half its other
     content words or more, of three or more) but leaves out, where that noun is no
-    anaphoric description ("the organ", "this figure": resolved, not replaced); "" when
+    anaphoric description ("the organ", "this figure": resolved, not replaced, when a word
+    the proposition brings stands in the ``ANTECEDENT_SENTENCES`` sentences before the
+    window or beside the noun in an earlier one; "The nutrients turn glucose into
+    glycogen" for "The liver turns ..." brings no such word); "" when
     there is none, or when the proposition (given with its ``source``) uses a word the
     source never uses: a proposition that rewords picks synonyms, and a synonym the
     source happens to use elsewhere is no swap."""
     if proposition and source and _rewords(proposition, source):
         return ""
     said = prop.content
+    brought = [w for w in said if not window.supports(w)]
+    near = window.before()[-ANTECEDENT_SENTENCES:]
+    nearby = any(s.supports(w) for s in near for w in brought)
+
+    def resolvable(noun: str) -> bool:
+        """Can a word the proposition brings be what the description ``noun`` ("the
+        organ") refers to: it stands in the sentences just before the window, or beside
+        the noun in an earlier sentence ("The human liver is the largest organ")?"""
+        return nearby or any(
+            s.supports(noun) and s.supports(w) for s in window.before() for w in brought
+        )
+
     for member in window.members:
         for clause in re.split(r"[,;:()]|\b(?:and|but|which|while|whereas|who)\b", member.text):
             every = tokens(clause)
@@ -128,7 +168,11 @@ def term_replaced(prop: Profile, window: Window, proposition: str = "", source: 
                 if tok.norm not in GLUE_WORDS
                 and not tok.capitalised
                 and len(tok.norm) > 3
-                and not (i > 0 and toks[i - 1].norm in _REFERRING)
+                and not (
+                    i > 0
+                    and toks[i - 1].norm in _DESCRIBING
+                    and (_of_follows(toks, i) or resolvable(stem(tok.norm)))
+                )
                 and is_term(tok.norm)
                 and not unit_of(tok.text)
                 and not any(stems_match(stem(tok.norm), p) for p in said)

@@ -2,7 +2,12 @@
 
 Rules of ``combine`` (one Judgement on one case, findings per rule):
 - a deterministic error stays an error whatever the judge says; the judge's word is kept
-  on it as ``judge="confirmed"`` or ``judge="disagrees"`` (shown in the report);
+  on it as ``judge="confirmed"`` or ``judge="disagrees"`` (shown in the report); except a
+  relational error (a minimal edit: its kind is in ``RELATIONAL_KINDS``, a moved number or
+  name, a negation or quantifier of the restated clause), whose evidence is a reading of
+  the sentence: one the judge finds supported becomes a warning with ``judge="cleared"``
+  ("the smallest of all planets" read as an added "all"; a relation restated from its
+  other side); a relational warning the judge finds supported stays a warning;
 - a deterministic warning the judge confirms becomes an error whose reason names the
   judge's reason (``judge="confirmed"``); one the judge clears stays a visible warning
   with ``judge="cleared"``;
@@ -28,6 +33,7 @@ from ..checks import (
     NO_DUPLICATION,
     NO_INVENTION,
     NO_UNRESOLVED_PRONOUNS,
+    RELATIONAL_KINDS,
     SELF_CONTAINED,
     WARNING,
     Finding,
@@ -135,12 +141,17 @@ def _judged(
 
 
 def _with(finding: Finding, word: Literal["confirmed", "cleared"], reason: str) -> Finding:
-    """The finding with the judge's word: an error never softens, a warning may harden."""
+    """The finding with the judge's word: an error softens only when it is relational and
+    the judge clears it; a warning may harden."""
     base = {
         k: getattr(finding, k)
         for k in ("proposition", "rule", "reason", "chunk_index", "severity", "kind")
     }
     base["source_sentence"] = finding.source_sentence
+    if finding.is_error and word == "cleared" and finding.kind in RELATIONAL_KINDS:
+        base["severity"] = WARNING  # a relational reading the judge contradicts
+        base["reason"] = f"{finding.reason}; the judge finds it supported: {reason}"
+        return JudgedFinding(**base, judge="cleared", judge_reason=reason)
     if finding.is_error:
         status: JudgeStatus = "confirmed" if word == "confirmed" else "disagrees"
         return JudgedFinding(**base, judge=status, judge_reason=reason)
