@@ -10,6 +10,7 @@ import itertools
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -118,6 +119,30 @@ def test_a_callable_span_outside_the_document_is_refused() -> None:
     bad = from_callable("bad", lambda text: [(0, len(text) + 5)])
     with pytest.raises(InputError, match="outside 'doc'"):
         evaluate(documents, questions, [bad], embedder=TableEmbedder(TABLE))
+
+
+def _broken(text: str) -> list[tuple[int, int]]:
+    raise ValueError("my chunker broke")
+
+
+@pytest.mark.parametrize(
+    ("function", "said"),
+    [
+        (_broken, "ValueError: my chunker broke"),
+        (lambda: [], "TypeError"),  # the wrong signature
+        (lambda text: 42, "TypeError"),  # not a list of spans
+        (lambda text: ["x" * 500], "returned 'x"),  # a string, not a span: quoted short
+    ],
+    ids=["raises", "signature", "not-iterable", "strings"],
+)
+def test_a_failing_callable_is_the_users_input_error_naming_it(function: Any, said: str) -> None:
+    documents, questions = corpus()
+    chunker = from_callable("mine:split", function)
+    with pytest.raises(InputError) as raised:
+        evaluate(documents, questions, [chunker], embedder=TableEmbedder(TABLE))
+    message = str(raised.value)
+    assert said in message and "'mine:split'" in message and "'doc'" in message
+    assert len(message) < 400 and "\n" not in message
 
 
 def test_bad_specs_name_the_way_out() -> None:

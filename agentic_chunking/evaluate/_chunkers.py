@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import InputError
+from .._shown import quote
 from ..semantic import Embedder, SemanticSplitter
 from ._records import Document, EvalChunk, Span
 
@@ -63,12 +64,13 @@ def _spans_to_chunks(document: Document, spans: Sequence[Any], who: str) -> list
             start, end = int(item[0]), int(item[1])
         except (TypeError, ValueError, IndexError):
             raise InputError(
-                f"{who} returned {item!r} for {document.id!r}; expected (start, end) offsets"
+                f"the chunker {who!r} returned {quote(repr(item), limit=80)} for "
+                f"{document.id!r}; expected (start, end) offsets"
             ) from None
         if not 0 <= start <= end <= size:
             raise InputError(
-                f"{who} returned the span ({start}, {end}) outside {document.id!r} "
-                f"({size} characters); a chunk must be a range of its document"
+                f"the chunker {who!r} returned the span ({start}, {end}) outside "
+                f"{document.id!r} ({size} characters); a chunk must be a range of its document"
             )
         text = document.text[start:end]
         if text.strip():
@@ -245,10 +247,21 @@ def _callable(spec: str, settings: dict[str, Any]) -> Chunker:
 
 
 def from_callable(name: str, function: Callable[[str], Any], **settings: Any) -> Chunker:
-    """A chunker from any callable ``text -> list of (start, end)`` character spans."""
+    """A chunker from any callable ``text -> list of (start, end)`` character spans. An
+    exception the callable raises (or a result that is not a list of spans) is InputError
+    naming the chunker, the document and the contract: the user's function failed, not
+    this package."""
 
     def split(document: Document) -> list[EvalChunk]:
-        return _spans_to_chunks(document, list(function(document.text)), name)
+        try:
+            spans = list(function(document.text))
+        except Exception as error:  # the user's code: any failure is theirs to see
+            raise InputError(
+                f"the chunker {name!r} failed on {document.id!r}: {type(error).__name__}: "
+                f"{quote(str(error), limit=200)}; it must be a function text -> "
+                "[(start, end), ...] of character offsets"
+            ) from None
+        return _spans_to_chunks(document, spans, name)
 
     return Chunker(name, "callable", settings, split)
 
