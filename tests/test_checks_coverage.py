@@ -58,6 +58,17 @@ def test_a_dropped_number_is_an_error_whatever_the_setting() -> None:
     assert finding.is_error and "23" in finding.reason
 
 
+def test_no_propositions_at_all_drop_every_fact_as_an_error() -> None:
+    """An output with no propositions certainly breaks coverage: each fact sentence is an
+    error, with numbers or without; one proposition left makes the others warnings again."""
+    findings = find_uncovered_sentences([], SOURCE)
+    assert len(findings) == 3 and all(f.is_error for f in findings)
+    assert all("a fact dropped" in f.reason for f in findings)
+    kept = find_uncovered_sentences(["The Aletsch Glacier is about 23 kilometres long."], SOURCE)
+    assert len(kept) == 2 and not any(f.is_error for f in kept)
+    assert find_uncovered_sentences([], "") == []  # nothing to cover: nothing dropped
+
+
 @pytest.mark.parametrize(
     "not_a_fact",
     ["Glaciers and ice sheets", "[12]", "See Figure 3.", "(Smith et al., 2020)", "Table 2"],

@@ -93,21 +93,27 @@ class Coverage:
     lost_words: tuple[tuple[str, ...], ...] = ()
     """Per uncovered sentence, the fact words no proposition states when it is partly
     stated (see the module), else empty."""
+    empty: bool = False
+    """True when there were no propositions at all: every fact is certainly dropped, so
+    each uncovered sentence is an error whatever severity is asked for."""
 
     @property
     def share(self) -> float:
         return self.covered / self.facts if self.facts else 1.0
 
     def findings(self, severity: Severity = WARNING) -> list[Finding]:
-        """One ``uncovered_sentence`` finding (rule ``coverage``) per uncovered sentence."""
+        """One ``uncovered_sentence`` finding (rule ``coverage``) per uncovered sentence: an
+        error when its numbers appear in no proposition or there are no propositions at
+        all, else of ``severity``."""
         lost = self.lost_numbers or ((),) * len(self.uncovered)
         words = self.lost_words or ((),) * len(self.uncovered)
+        certain = ERROR if self.empty else severity
         return [
             Finding(
                 "",
                 COVERAGE,
-                _reason(numbers, unstated, severity),
-                severity=ERROR if numbers else severity,
+                _reason(numbers, unstated, certain),
+                severity=ERROR if numbers else certain,
                 kind=UNCOVERED_SENTENCE,
                 source_sentence=sentence,
             )
@@ -197,6 +203,7 @@ def coverage(propositions: list[str], source: str) -> Coverage:
         tuple(t for t, _, _ in uncovered),
         tuple(n for _, n, _ in uncovered),
         tuple(w for _, _, w in uncovered),
+        empty=not propositions,
     )
 
 
