@@ -151,6 +151,8 @@ def test_chonkie_chunks_read_as_an_output_with_spans_from_their_start_index() ->
         (langchain_chunks, [{"text": "x"}], "item 1 is not a LangChain Document"),
         (chonkie_chunks, [{"text": "x"}], "item 1 is not a chonkie Chunk"),
         (chonkie_chunks, [{"text": "x", "start_index": -1}], "item 1 is not a chonkie Chunk"),
+        (langchain_chunks, [1, 2, 3], "Document objects, but item 1 is a number"),
+        (chonkie_chunks, [{"text": "x"}, None], "Chunk objects, but item 2 is null"),
     ],
 )
 def test_a_list_of_another_shape_is_refused_naming_the_item(

@@ -212,3 +212,22 @@ def test_a_calibration_of_another_judge_prompt_does_not_count(tmp_path: Path) ->
         )
     )
     assert load_calibration(path) is None
+
+
+@pytest.mark.parametrize(
+    ("line", "said"),
+    [
+        ("[1, 2]", ":1: a JSON list, not an object"),
+        ('{"id": 1}', ":1: not a calibration item: it lacks 'check'"),
+        ("{not json", ":1: not JSON"),
+    ],
+    ids=["list", "missing-field", "not-json"],
+)
+def test_items_of_another_shape_are_one_line_naming_the_line(
+    tmp_path: Path, line: str, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    items = tmp_path / "items.jsonl"
+    items.write_text(line + "\n", encoding="utf-8")
+    assert main(["calibrate-judge", "--judge-model", "reference", "--items", str(items)]) == 2
+    err = capsys.readouterr().err
+    assert said in err and err.count("\n") == 1 and "Error(" not in err

@@ -82,6 +82,29 @@ def test_bad_file_is_a_one_line_error(
     assert not (tmp_path / "x.html").exists()
 
 
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (None, "is a directory"),
+        ("", "is empty"),
+        ("  \n", "is empty"),
+        ('{"Chunks": []}', "holds no 'schema': not a results file"),
+    ],
+    ids=["directory", "empty", "blank", "chunked-output"],
+)
+def test_what_is_not_a_results_file_is_named_in_one_line(
+    tmp_path: Path, content: str | None, said: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    given = tmp_path / "given.json"
+    if content is None:
+        given.mkdir()
+    else:
+        given.write_text(content, encoding="utf-8")
+    assert main(["report", str(given), "-o", str(tmp_path / "x.html")]) == 2
+    err = capsys.readouterr().err
+    assert said in err and "reports/results-<model>.json" in err and err.count("\n") == 1
+
+
 def _report(tmp_path: Path, *argv: str) -> tuple[int, str]:
     out = tmp_path / "page.html"
     status = main(["report", *argv, "-o", str(out), "--no-plots"])

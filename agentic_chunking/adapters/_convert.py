@@ -125,9 +125,29 @@ def convert(data: Any, source_format: str, document_id: str) -> AgenticResponse:
 
 
 def _items(data: Any, what: str) -> list[Mapping[str, Any]]:
-    if not isinstance(data, list) or not all(isinstance(i, Mapping) for i in data):
-        raise InputError(f"expected a JSON list of {what} objects, found {type(data).__name__}")
+    if not isinstance(data, list):
+        raise InputError(f"expected a JSON list of {what} objects, found {_json_kind(data)}")
+    for number, item in enumerate(data, 1):
+        if not isinstance(item, Mapping):
+            raise InputError(
+                f"expected a JSON list of {what} objects, but item {number} is {_json_kind(item)}"
+            )
     return data
+
+
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, in words (``an object``, ``a number``)."""
+    if isinstance(value, Mapping):
+        return "an object"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "true/false"
+    if value is None:
+        return "null"
+    return "a number"
 
 
 def _is_offset(value: Any) -> bool:

@@ -77,11 +77,26 @@ class Calibration:
 def load_items(path: Path) -> list[CalibrationItem]:
     """Read calibration items (JSON lines); InputError naming the line when one is invalid."""
     items = []
-    for number, line in enumerate(Path(path).read_text("utf-8").splitlines(), start=1):
+    try:
+        text = Path(path).read_text("utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"{path}: cannot be read as UTF-8 JSON lines ({error})") from None
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
             data = json.loads(line)
+        except ValueError as error:
+            raise InputError(
+                f"{path}:{number}: not JSON ({error}); expected one JSON object a line with "
+                "id, check, source, candidate and label"
+            ) from None
+        if not isinstance(data, dict):
+            raise InputError(
+                f"{path}:{number}: a JSON {type(data).__name__}, not an object; expected one "
+                "JSON object a line with id, check, source, candidate and label"
+            )
+        try:
             item = CalibrationItem(
                 str(data["id"]),
                 str(data["check"]),
@@ -89,10 +104,10 @@ def load_items(path: Path) -> list[CalibrationItem]:
                 str(data["candidate"]),
                 bool(data["label"]),
             )
-        except (ValueError, KeyError, TypeError) as error:
+        except KeyError as missing:
             raise InputError(
-                f"{path}:{number}: not a calibration item ({error!r}); expected a JSON object "
-                "with id, check, source, candidate and label"
+                f"{path}:{number}: not a calibration item: it lacks {missing}; expected a JSON "
+                "object with id, check, source, candidate and label"
             ) from None
         if item.check not in FLAGGING:
             raise InputError(

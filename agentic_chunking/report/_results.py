@@ -268,6 +268,12 @@ class RunResults:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RunResults:
         schema = data.get("schema")
+        if schema is None:
+            raise InputError(
+                "holds no 'schema': not a results file (a chunked output is checked with "
+                "'agentic-chunking check'); give a results file the suite wrote "
+                "(reports/results-<model>.json)"
+            )
         if schema != SCHEMA:
             raise InputError(
                 f"results schema {schema!r} is not {SCHEMA!r} (another version of "
@@ -518,14 +524,25 @@ def load_results(path: Path | str) -> RunResults:
     gives it (``results_stem``: ``results-openai--M.json``) when that one exists.
     """
     path = by_model_name(Path(path))
+    way_out = "give a results file the suite wrote (reports/results-<model>.json)"
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise InputError(
             f"results file {str(path)!r} does not exist; run pytest to write reports/"
             "results-<model>.json, or give the path of a saved one"
         ) from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+    except IsADirectoryError:
+        raise InputError(f"results file {str(path)!r} is a directory; {way_out}") from None
+    except OSError as error:
+        raise InputError(
+            f"results file {str(path)!r} cannot be read ({error.strerror}); {way_out}"
+        ) from None
+    if not raw.strip():
+        raise InputError(f"results file {str(path)!r} is empty; {way_out}")
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise InputError(f"results file {str(path)!r} is not readable JSON: {error}") from None
     except RecursionError:  # nested deeper than any results file: not one
         raise InputError(
