@@ -222,8 +222,12 @@ def test_an_output_of_another_kind_and_a_missing_key_are_refused_before_any_call
     assert _corpus([str(folder), "-o", str(tmp_path / "out.csv")]) == 2
     assert "must end in .jsonl, .ndjson, .parquet" in capsys.readouterr().err
     monkeypatch.delenv("ANTHROPIC_API_KEY")
-    assert _corpus([str(folder), "-o", str(tmp_path / "out.jsonl")]) == 2
-    assert "ANTHROPIC_API_KEY" in capsys.readouterr().err
+    before = sorted(p.name for p in tmp_path.iterdir())
+    for batch in ([], ["--batch"]):
+        assert _corpus([str(folder), "-o", str(tmp_path / "out.jsonl"), *batch]) == 2
+        err = capsys.readouterr().err
+        assert "ANTHROPIC_API_KEY" in err and err.count("\n") == 1  # no progress bar first
+        assert sorted(p.name for p in tmp_path.iterdir()) == before  # no ledger, no cache
     assert server.requests == []
 
 

@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from .._errors import InputError
 from .._shown import redact
@@ -205,14 +205,9 @@ def run(args: argparse.Namespace) -> int:
             source.documents(), settings, len(scan.document_ids), str(args.corpus), args.batch
         )
         return 0
-    cache_path = args.cache_dir or beside(output, CACHE_SUFFIX)
-    cache = open_reply_cache(cache_path, read=True)  # content-addressed: nothing paid twice
-    try:
-        ledger = Ledger(ledger_path)
-    except LedgerError as error:
-        raise InputError(str(error)) from None
-    tally = _Tally(total=len(scan.document_ids), quiet=args.quiet)
     base_urls = {parse_model(model).provider: args.base_url} if args.base_url else None
+    ledger: Ledger | None = None
+    tally: _Tally | None = None
     client: ModelClient
     if args.batch:
         client = BatchClient(
@@ -220,11 +215,9 @@ def run(args: argparse.Namespace) -> int:
             base_urls=base_urls,
             poll_interval_s=args.batch_poll,
             fallback=args.batch_fallback,
-            on_submitted=ledger.add_batch,
-            progress=tally.batch,
+            on_submitted=lambda *batch: _opened(ledger).add_batch(*batch),
+            progress=lambda shown: _opened(tally).batch(shown),
         )
-        for provider, batch_id, custom_ids in list(ledger.batches()):
-            client.attach(provider, {batch_id: custom_ids})  # a killed run's batches
     else:
         limits = RequestLimits(
             max_in_flight=args.max_concurrency,
@@ -233,11 +226,23 @@ def run(args: argparse.Namespace) -> int:
         )
         client = ModelClient(timeout=args.timeout, base_urls=base_urls, limits=limits)
     try:
-        client.ready(model)  # no key or a bad URL: refused before any call
+        client.ready(model)  # no key or a bad URL: refused before any file or bar is made
+        cache_path = args.cache_dir or beside(output, CACHE_SUFFIX)
+        cache = open_reply_cache(cache_path, read=True)  # content-addressed: nothing paid twice
+        try:
+            ledger = Ledger(ledger_path)
+        except LedgerError as error:
+            raise InputError(str(error)) from None
+        tally = _Tally(total=len(scan.document_ids), quiet=args.quiet)
+        if isinstance(client, BatchClient):
+            for provider, batch_id, custom_ids in list(ledger.batches()):
+                client.attach(provider, {batch_id: custom_ids})  # a killed run's batches
     except BaseException:
         client.close()
-        ledger.close()
-        tally.close()
+        if ledger is not None:
+            ledger.close()
+        if tally is not None:
+            tally.close()
         raise
     started = time.monotonic()
     try:
@@ -293,6 +298,17 @@ def run(args: argparse.Namespace) -> int:
             f"{cache.directory} ({cache.failures[0]}); a rerun would send them again"
         )
     return 1 if tally.counts["failed"] else 0
+
+
+_Made = TypeVar("_Made")
+
+
+def _opened(thing: _Made | None) -> _Made:
+    """``thing``, made before the batch client reports or sends anything (its hooks are
+    given before the ledger and the progress bar exist, so that no key means no file)."""
+    if thing is None:
+        raise RuntimeError("the ledger and the progress bar are made before any batch")
+    return thing
 
 
 def _write(
