@@ -80,8 +80,9 @@ def check_output_path(
             "output path"
         )
     if output.is_dir():
+        example = "page.html" if option == "--html" else "out.json"
         raise InputError(
-            f"{option} {output} is a directory; give a file path, e.g. {output}/out.json"
+            f"{option} {output} is a directory; give a file path, e.g. {output}/{example}"
         )
     if output.exists() and not output.is_file():
         raise InputError(
