@@ -49,10 +49,9 @@ from bench_duplicates import cold
 from agentic_chunking.checks import find_duplicates
 from agentic_chunking.judge._request import lexical_candidate_pairs, number_propositions
 from agentic_chunking.judge._similar import similar_meaning_pairs
-from agentic_chunking.semantic import MiniLMEmbedder
+from agentic_chunking.semantic import CachedEmbedder, MiniLMEmbedder
 from agentic_chunking.semantic._duplicates import (
     MINILM_DUPLICATE_THRESHOLD,
-    CachedEmbedder,
     SimilarityFinder,
 )
 

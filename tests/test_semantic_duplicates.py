@@ -10,12 +10,11 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agentic_chunking.semantic import HashingEmbedder
+from agentic_chunking.semantic import CachedEmbedder, HashingEmbedder
 from agentic_chunking.semantic import _duplicates as semantic_duplicates
 from agentic_chunking.semantic._duplicates import (
     MINILM_DUPLICATE_THRESHOLD,
     SEMANTIC_DUPLICATES_ENV_VAR,
-    CachedEmbedder,
     SimilarityFinder,
     SimilarPair,
     default_finder,

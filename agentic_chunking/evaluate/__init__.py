@@ -11,7 +11,7 @@ cached by content hash (``CachedEmbedder``), on disk with a ``cache_dir``. Outpu
 ``format_table``, ``write_json``, ``write_html``.
 """
 
-from ._cache import CachedEmbedder
+from ..semantic import CachedEmbedder
 from ._chunkers import (
     BUILT_IN,
     Chunker,

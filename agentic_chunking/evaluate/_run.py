@@ -21,8 +21,7 @@ import numpy as np
 
 from .._errors import InputError
 from .._models import estimate_tokens
-from ..semantic import Embedder, MiniLMEmbedder
-from ._cache import CachedEmbedder
+from ..semantic import CachedEmbedder, Embedder, MiniLMEmbedder
 from ._chunkers import Chunker, build_chunker
 from ._data import check_questions
 from ._records import ChunkerResult, Document, EvalChunk, Question, Scores

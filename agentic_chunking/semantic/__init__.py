@@ -12,11 +12,15 @@ dependency-free stand-in for tests and demos. Segments are sentences: the hard-w
 lines of a paragraph are joined first (``soft_line_breaks``), so a text wrapped at 72
 columns splits as the same text unwrapped would.
 
+``CachedEmbedder`` wraps any embedder so that each distinct text is embedded once (in
+memory, optionally bounded, and on disk with a ``cache_dir``).
+
 ``_duplicates`` serves the duplicate checks: ``SimilarityFinder`` returns the pairs of an
 output's propositions close in meaning (``SimilarPair`` records); the judge layer takes
 the extra's default finder from it (MiniLM, at a measured threshold).
 """
 
+from ._cache import CachedEmbedder
 from ._embedders import Embedder, HashingEmbedder, MiniLMEmbedder
 from ._explain import render_explanation
 from ._records import SemanticChunk, SplitExplanation
@@ -24,6 +28,7 @@ from ._segment import segment_spans, soft_line_breaks
 from ._splitter import SemanticSplitter
 
 __all__ = [
+    "CachedEmbedder",
     "Embedder",
     "HashingEmbedder",
     "MiniLMEmbedder",

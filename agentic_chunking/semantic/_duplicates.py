@@ -21,13 +21,13 @@ from __future__ import annotations
 
 import os
 import threading
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
 
+from ._cache import CachedEmbedder
 from ._embedders import Embedder, MiniLMEmbedder
 
 MINILM_DUPLICATE_THRESHOLD = 0.92
@@ -62,37 +62,6 @@ class SimilarPair:
     first: int
     later: int
     cosine: float
-
-
-class CachedEmbedder:
-    """An embedder that remembers the vector of each text it has embedded (the latest
-    ``max_texts``), so an output checked twice, or a case replayed twice, is embedded
-    once. Texts are embedded shortest first in batches of ``batch_size`` (little padding).
-    Thread-safe."""
-
-    def __init__(self, embedder: Embedder, *, max_texts: int = 20_000, batch_size: int = 16):
-        self.embedder = embedder
-        self.name = str(getattr(embedder, "name", type(embedder).__name__))
-        self.max_texts = max_texts
-        self.batch_size = batch_size
-        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def __call__(self, texts: list[str], /) -> np.ndarray:
-        with self._lock:  # one call at a time: the vectors asked for are all kept until returned
-            missing = sorted({t for t in texts if t not in self._vectors}, key=len)
-            for start in range(0, len(missing), self.batch_size):
-                batch = missing[start : start + self.batch_size]
-                vectors = np.asarray(self.embedder(batch), dtype=np.float32)
-                self._vectors.update(zip(batch, vectors, strict=True))
-            rows = [self._vectors[t] for t in texts]
-            for text in texts:
-                self._vectors.move_to_end(text)
-            while len(self._vectors) > max(self.max_texts, len(texts)):
-                self._vectors.popitem(last=False)
-        if not rows:
-            return np.zeros((0, 0), dtype=np.float32)
-        return np.stack(rows)
 
 
 @dataclass(frozen=True)
@@ -132,6 +101,8 @@ class SimilarityFinder:
 
 
 _SHARED: list[SimilarityFinder] = []
+# The shared finder remembers the vectors of the latest 20,000 propositions.
+_REMEMBERED = 20_000
 _SHARED_LOCK = threading.Lock()
 
 
@@ -151,6 +122,9 @@ def default_finder() -> SimilarityFinder | None:
     with _SHARED_LOCK:
         if not _SHARED:
             _SHARED.append(
-                SimilarityFinder(CachedEmbedder(MiniLMEmbedder()), MINILM_DUPLICATE_THRESHOLD)
+                SimilarityFinder(
+                    CachedEmbedder(MiniLMEmbedder(), max_texts=_REMEMBERED, batch_size=16),
+                    MINILM_DUPLICATE_THRESHOLD,
+                )
             )
         return _SHARED[0]

@@ -1,8 +1,10 @@
 """Embeddings cached by content hash: each distinct text is embedded once per embedder.
 
-``CachedEmbedder`` wraps any ``Embedder`` and is one itself, so the Level 4 splitter's
-segment embeddings go through the same cache as chunks and questions. Vectors are kept
-in memory and, with a ``cache_dir``, on disk: ``flush`` writes the vectors this process
+``CachedEmbedder`` wraps any ``Embedder`` and is one itself, so in an evaluation the
+Level 4 splitter's segment embeddings go through the same cache as chunks and questions,
+and the semantic duplicate finder remembers the propositions it has seen. Vectors are
+kept in memory (all of them, or the ``max_texts`` most recently used) and, with a
+``cache_dir``, on disk: ``flush`` writes the vectors this process
 computed as one new shard file (``<cache_dir>/<embedder name>/<hash>.json``, written
 atomically by ``_files.write_text_atomic``); a later run reads every shard of its
 embedder's folder at start. So a second run of the same evaluation embeds nothing, and a
@@ -17,6 +19,8 @@ import base64
 import hashlib
 import json
 import re
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +28,7 @@ import numpy as np
 
 from .._errors import InputError
 from .._files import write_text_atomic
-from ..semantic import Embedder
+from ._embedders import Embedder
 
 _BATCH = 32
 _FORMAT = "agentic-chunking-embeddings/1"
@@ -44,20 +48,29 @@ class CachedEmbedder:
 
     Counts: ``calls`` to the wrapped embedder and ``computed`` texts it embedded (cache
     misses); ``requested`` texts asked for (hits included). Texts are sent sorted by length
-    in batches of ``batch_size``. A wrong-shaped answer raises InputError.
+    in batches of ``batch_size``. ``max_texts`` bounds the vectors kept in memory (the
+    least recently used go first, never one the current call needs); None keeps all. One
+    call at a time (thread-safe). A wrong-shaped answer raises InputError.
     """
 
     def __init__(
-        self, embedder: Embedder, *, cache_dir: Path | str | None = None, batch_size: int = _BATCH
+        self,
+        embedder: Embedder,
+        *,
+        cache_dir: Path | str | None = None,
+        batch_size: int = _BATCH,
+        max_texts: int | None = None,
     ) -> None:
         self.embedder = embedder
         self.name = embedder_name(embedder)
         self.batch_size = batch_size
+        self.max_texts = max_texts
         self.calls = 0
         self.computed = 0
         self.requested = 0
-        self._vectors: dict[str, np.ndarray] = {}
+        self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._unsaved: dict[str, np.ndarray] = {}
+        self._lock = threading.Lock()
         self._folder: Path | None = None
         if cache_dir is not None:
             self._folder = Path(cache_dir) / re.sub(r"[^A-Za-z0-9._-]+", "_", self.name)
@@ -82,35 +95,51 @@ class CachedEmbedder:
 
     def __call__(self, texts: list[str], /) -> np.ndarray:
         """Return one unit vector per text, in order (a zero vector stays zero)."""
-        self.requested += len(texts)
-        # Sorted by length, then text: each batch pads to similar lengths, and the batches
-        # (hence the vectors, to the last bit) are the same on every run.
-        missing = sorted(
-            {t for t in texts if _key(t) not in self._vectors}, key=lambda t: (len(t), t)
-        )
-        for first in range(0, len(missing), self.batch_size):
-            batch = missing[first : first + self.batch_size]
-            vectors = np.asarray(self.embedder(batch), dtype=np.float32)
-            self.calls += 1
-            if vectors.ndim != 2 or vectors.shape[0] != len(batch):
-                raise InputError(
-                    f"the embedder returned an array of shape {vectors.shape} for {len(batch)} "
-                    "texts; expected one vector per text, in order"
-                )
-            norms = np.linalg.norm(vectors, axis=1, keepdims=True)
-            unit = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
-            for text, vector in zip(batch, unit, strict=True):
-                self._vectors[_key(text)] = vector
+        with self._lock:
+            self.requested += len(texts)
+            keys = [_key(t) for t in texts]
+            # Sorted by length, then text: each batch pads to similar lengths, and the
+            # batches (hence the vectors, to the last bit) are the same on every run.
+            missing = sorted(
+                {t for t, k in zip(texts, keys, strict=True) if k not in self._vectors},
+                key=lambda t: (len(t), t),
+            )
+            for first in range(0, len(missing), self.batch_size):
+                self._embed(missing[first : first + self.batch_size])
+            if not texts:
+                return np.zeros((0, 0), dtype=np.float32)
+            rows = np.vstack([self._vectors[k] for k in keys])
+            if self.max_texts is not None:
+                for key in keys:
+                    self._vectors.move_to_end(key)
+                while len(self._vectors) > max(self.max_texts, len(set(keys))):
+                    self._vectors.popitem(last=False)
+            return rows
+
+    def _embed(self, batch: list[str]) -> None:
+        vectors = np.asarray(self.embedder(batch), dtype=np.float32)
+        self.calls += 1
+        if vectors.ndim != 2 or vectors.shape[0] != len(batch):
+            raise InputError(
+                f"the embedder returned an array of shape {vectors.shape} for {len(batch)} "
+                "texts; expected one vector per text, in order"
+            )
+        norms = np.linalg.norm(vectors, axis=1, keepdims=True)
+        unit = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
+        for text, vector in zip(batch, unit, strict=True):
+            self._vectors[_key(text)] = vector
+            if self._folder is not None:
                 self._unsaved[_key(text)] = vector
-            self.computed += len(batch)
-        if not texts:
-            return np.zeros((0, 0), dtype=np.float32)
-        return np.vstack([self._vectors[_key(t)] for t in texts])
+        self.computed += len(batch)
 
     def flush(self) -> Path | None:
         """Write the vectors computed since the last flush as one shard; return its path
         (None without a cache folder or with nothing new). Raises InputError when the folder
         cannot be written."""
+        with self._lock:
+            return self._flush()
+
+    def _flush(self) -> Path | None:
         if self._folder is None or not self._unsaved:
             return None
         keys = sorted(self._unsaved)
