@@ -39,10 +39,10 @@ _MAX_TOKENS = 256  # the model's max_seq_length in sentence-transformers
 # The padded word pieces of one inference (texts times the longest): the model's speed
 # on a CPU falls as its activations outgrow the caches. benchmarks/bench_embedder.py (the
 # benchmark's chunks, about 20,000 word pieces, 2 busy cores), CPU against runs of 8,192
-# padded pieces (32 texts of 256): 0.75 and 0.80 at 2,048, 0.78 and 0.80 at 1,024, 0.79
-# and 0.90 at 512, 0.83 and 1.01 at 256 in two runs. The vectors are the same
-# (tests/test_semantic.py).
-RUN_WORD_PIECES = 1024
+# padded pieces (32 texts of 256), four runs: 0.75, 0.80, 0.81, 0.80 at 2,048; 0.78,
+# 0.80, 0.87, 0.83 at 1,024; 0.79, 0.90, 0.87, 0.82 at 512; 0.83, 1.01, 0.90, 0.87 at
+# 256. The vectors are the same (tests/test_semantic.py).
+RUN_WORD_PIECES = 2048
 _EXTRA_HINT = "install the optional extra: pip install -e '.[semantic]'"
 
 
