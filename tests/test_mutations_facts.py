@@ -144,3 +144,15 @@ def test_swap_term_never_swaps_half_of_a_hyphenated_word() -> None:
     (new,) = mutation.replaced.values()
     assert "lithium-ion" in new  # the compound stays whole; a word standing alone is swapped
     assert new != "A lithium-ion battery stores charge."
+
+
+def test_swap_term_never_brings_another_form_of_a_word_the_fact_uses() -> None:
+    source = (
+        "Lithium-ion batteries store energy. The separator of a lithium-ion battery keeps the"
+        " anode and the cathode apart. Graphite anodes crack with time."
+    )
+    fact = "The separator of a lithium-ion battery keeps the anode and the cathode apart."
+    mutation = OPERATORS["swap_term"]([{"category": "Batteries", "facts": [fact]}], source)
+    (new,) = mutation.replaced.values()
+    assert "batteries" not in new  # "The batteries of a lithium-ion battery" names it twice
+    assert "battery" in new and new != fact  # another noun of the source is swapped in

@@ -20,7 +20,7 @@ import lemminflect
 from .._errors import InputError
 from .._text import split_sentences
 from ..checks import COVERAGE, NO_DUPLICATION, NO_INVENTION, NO_UNRESOLVED_PRONOUNS, SELF_CONTAINED
-from ..checks._language import GLUE_WORDS, lemma, profile, tokens, word_set
+from ..checks._language import GLUE_WORDS, lemma, profile, stem, tokens, word_set
 from ._base import Groups, Mutation, _ordered, _replace, _subject_end, _usable
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])")
@@ -179,14 +179,23 @@ def swap_term(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutati
     """Swap a noun of a fact for another noun of the source the fact does not use; a word
     standing alone, never half of a hyphenated compound ("lithium-ion"), which would make
     nonsense rather than a wrong fact. Guarantees: one fact replaced; the new word occurs
-    in the source."""
+    in the source and is no form of a word the fact uses ("batteries" is not swapped into a
+    fact about "a lithium-ion battery": the fact would name its own thing twice)."""
     pool = list(dict.fromkeys(_nouns(source)))
     for g, f, fact in _ordered(groups, seed):
+        used = {stem(t.norm) for t in tokens(fact) if not t.number}
         for word in _nouns(fact):
             whole = rf"(?<![\w-]){re.escape(word)}(?![\w-])"  # not half of "lithium-ion"
             if not re.search(whole, fact):
                 continue
-            other = next((w for w in pool if w not in fact.lower() and w[:3] != word[:3]), None)
+            other = next(
+                (
+                    w
+                    for w in pool
+                    if w not in fact.lower() and w[:3] != word[:3] and stem(w) not in used
+                ),
+                None,
+            )
             if other is not None:
                 new = re.sub(whole, other, fact, count=1)
                 what = f"{word!r} in {fact!r} swapped for {other!r}"
