@@ -8,6 +8,10 @@ warning of that rule shows it), and which checks fired; then the overall figures
 certain operators (numbers, names, negation, verbless list, a dropped fact with a number)
 in their minimal-edit form, which errors must kill 100%. Every operator must be flagged
 (errors or warnings) on at least 95% of its cases (issue 19); below that is a finding.
+A swapped term's mutant that the source may itself state (every word of it, the new one
+included, in one sentence that also holds the word replaced:
+``agentic_chunking.mutations.possibly_equivalent``) is counted apart, on a row "(maybe
+eq.)" of its own; the overall figures count every mutant.
 With --careful-judge, a SIMULATED careful judge's verdicts (it knows the mutation; not a
 model) combine with the rules.
 """
@@ -71,18 +75,25 @@ def run(folder: str) -> None:
     for outcome in outcomes:
         by_operator[outcome.operator].append(outcome)
     print(f"{'operator':<18} {'applied':>7} {'by errors':>14} {'errors|warnings':>16}  fired")
+    rows_by_label: list[tuple[str, str, list[MutationOutcome]]] = []
     for name, rows in sorted(by_operator.items()):
         applied = [o for o in rows if o.applied]
+        rows_by_label.append((name, name, [o for o in applied if not o.possibly_equivalent]))
+        apart = [o for o in applied if o.possibly_equivalent]
+        if apart:  # mutants the source may itself state: their own row, never dropped
+            rows_by_label.append((f"{name} (maybe eq.)", f"{name} possibly equivalent", apart))
+    for label, key, applied in rows_by_label:
+        name = applied[0].operator if applied else label
         killed = sum(o.killed for o in applied)
         warned = sum(o.warned for o in applied)
         fired = Counter(rule for o in applied for rule in o.fired)
         caught = ", ".join(f"{rule} x{n}" for rule, n in fired.most_common())
         mark = " (certain)" if name in CERTAIN_OPERATORS else ""
         print(
-            f"{name:<18} {len(applied):>7} {_share(killed, len(applied)):>14} "
+            f"{label:<18} {len(applied):>7} {_share(killed, len(applied)):>14} "
             f"{_share(warned, len(applied)):>16}  {caught}{mark}"
         )
-        figures[f"{name}: killed by errors / by errors or warnings"] = (
+        figures[f"{key}: killed by errors / by errors or warnings"] = (
             f"{_share(killed, len(applied))} / {_share(warned, len(applied))}"
         )
         for o in applied:

@@ -20,6 +20,7 @@ import lemminflect
 from .._errors import InputError
 from .._text import split_sentences
 from ..checks import COVERAGE, NO_DUPLICATION, NO_INVENTION, NO_UNRESOLVED_PRONOUNS, SELF_CONTAINED
+from ..checks._align import source_sentences
 from ..checks._language import GLUE_WORDS, lemma, profile, stem, tokens, word_set
 from ._base import Groups, Mutation, _ordered, _replace, _subject_end, _usable
 
@@ -199,8 +200,36 @@ def swap_term(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutati
             if other is not None:
                 new = re.sub(whole, other, fact, count=1)
                 what = f"{word!r} in {fact!r} swapped for {other!r}"
-                return _replaced(groups, g, f, fact, new, "swap_term", NO_INVENTION, what)
+                return Mutation(
+                    "swap_term",
+                    NO_INVENTION,
+                    _replace(groups, g, f, new),
+                    what,
+                    replaced={fact: new},
+                    swapped=(word, other),
+                )
     raise InputError("swap_term found no noun to swap")
+
+
+def possibly_equivalent(mutation: Mutation, source: str) -> bool:
+    """Is a swapped term's mutant one the source may itself state? Every content word of
+    the mutated fact, the swapped-in word included, stands in one sentence of ``source``
+    that also holds the word replaced: the mutant restates that sentence in its own
+    words ("Kubernetes is a container orchestration platform that automates the
+    management of containerized applications" holds "Kubernetes automates the
+    orchestration of containerized applications"), and whether it is wrong is a reader's
+    call, not certain. False for a mutation that swaps no word, and when the words come
+    from two sentences or more ("Autoscaling removes customers" where "customers" is a
+    word of another sentence). The kill matrix counts these apart (never drops them)."""
+    if mutation.swapped is None or len(mutation.replaced) != 1:
+        return False
+    (new,) = mutation.replaced.values()
+    old, _ = mutation.swapped
+    words = profile(new).content
+    return any(
+        sentence.supports(stem(old.lower())) and all(sentence.supports(w) for w in words)
+        for sentence in source_sentences(source)
+    )
 
 
 def _noun_phrase(fact: str) -> str | None:
