@@ -117,6 +117,10 @@ def test_a_noun_in_another_nouns_place_is_a_swapped_term_warning(
             "Aerobic respiration produces far more ATP than fermentation.",
         ),
         ("The letters reveal the depths of Anna's grief.", "The letters reveal the grief of Anna."),
+        (  # a name of two words on the other side of the word
+            "The diaries reveal the depths of Anna Karenina's grief.",
+            "The diaries reveal the grief of Anna Karenina.",
+        ),
         # a proposition that rewords (a word the source never uses): its synonym of a
         # source word may be one the source uses elsewhere
         (

@@ -378,7 +378,12 @@ def _displaced(
     for j in sides:
         step = j - i
         if not (prop[j].plain or prop[j].number):
-            beside = {(new.stem, prop[j].stem), (prop[j].stem, new.stem)} & (
+            run = [prop[j].stem]  # the whole name: "Nha Hoa" beside "tragedies"
+            x = j + step
+            while 0 <= x < len(prop) and not (prop[x].plain or prop[x].number):
+                run.append(prop[x].stem)
+                x += step
+            beside = {p for r in run for p in ((new.stem, r), (r, new.stem))} & (
                 found.pairs | source_pairs
             )
             if prop[j].stem not in window_names or beside:
