@@ -1,7 +1,9 @@
 """Kill rate of the suite: every mutation operator on every case's reference replies.
 
-Run: python benchmarks/mutation_kill_rate.py [--seed N] [--careful-judge] [--show-survivors]
-[--quick] (``--quick``: the first QUICK_CASES cases)
+Run: python benchmarks/mutation_kill_rate.py [--seed N [N ...]] [--careful-judge]
+[--show-survivors] [--quick] (``--quick``: the first QUICK_CASES cases; several seeds:
+each seed's figures, labelled "seed N: ...", then whether every operator reached the
+target at every seed)
 Prints, per operator, how many cases it applied to, the share killed by errors (the case
 fails on the operator's rule) and the share killed by errors or warnings (at least a
 warning of that rule shows it), and which checks fired; then the overall figures, and the
@@ -34,6 +36,8 @@ from agentic_chunking.suite._mutation import MutationOutcome, kill_matrix, minim
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
 QUICK_CASES = 3
+TARGET = 0.95
+"""Every operator must be flagged (errors or warnings) on at least this share of its cases."""
 
 
 def first_cases(folder: Path, count: int) -> Path:
@@ -54,7 +58,14 @@ def main() -> None:
 
 def run(folder: str) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--seed",
+        type=int,
+        nargs="+",
+        default=[0],
+        help="one seed or several (--seed 0 1 2 3): each seed's figures, then whether every "
+        f"operator is flagged on at least {TARGET:.0%} of its cases at every seed",
+    )
     parser.add_argument(
         "--careful-judge",
         action="store_true",
@@ -64,17 +75,45 @@ def run(folder: str) -> None:
     add_options(parser)
     args = parser.parse_args()
     cases_dir = first_cases(Path(folder), QUICK_CASES) if args.quick else CASES_DIR
-    figures: dict[str, str] = {}
+    figures: dict[str, str | bool] = {}
+    below: list[str] = []
+    for seed in args.seed:
+        prefix = f"seed {seed}: " if len(args.seed) > 1 else ""
+        below += [
+            f"{row} at seed {seed}" for row in _one_seed(args, cases_dir, seed, prefix, figures)
+        ]
+    figures[f"every operator flagged on >= {TARGET:.0%} of its cases at every seed"] = not below
+    print(f"\nbelow {TARGET:.0%}: {', '.join(below) if below else 'none'}")
+    keep(
+        __file__,
+        args,
+        figures,
+        seeds=" ".join(map(str, args.seed)),
+        careful_judge=args.careful_judge,
+    )
+
+
+def _one_seed(
+    args: argparse.Namespace,
+    cases_dir: Path,
+    seed: int,
+    prefix: str,
+    figures: dict[str, str | bool],
+) -> list[str]:
+    """Print one seed's kill matrix, add its figures (labels opening with ``prefix``) and
+    return the rows flagged on fewer than TARGET of their cases (the possibly equivalent
+    rows are shown, never judged against it)."""
     outcomes = kill_matrix(
         cases_dir=cases_dir,
         replies_dir=CASES_DIR / "reference_replies",
-        seed=args.seed,
+        seed=seed,
         careful_judge=simulated_careful_judge if args.careful_judge else None,
     )
+    below: list[str] = []
     by_operator: dict[str, list[MutationOutcome]] = defaultdict(list)
     for outcome in outcomes:
         by_operator[outcome.operator].append(outcome)
-    print(f"{'operator':<18} {'applied':>7} {'by errors':>14} {'errors|warnings':>16}  fired")
+    print(f"\n{'operator':<18} {'applied':>7} {'by errors':>14} {'errors|warnings':>16}  fired")
     rows_by_label: list[tuple[str, str, list[MutationOutcome]]] = []
     for name, rows in sorted(by_operator.items()):
         applied = [o for o in rows if o.applied]
@@ -93,9 +132,11 @@ def run(folder: str) -> None:
             f"{label:<18} {len(applied):>7} {_share(killed, len(applied)):>14} "
             f"{_share(warned, len(applied)):>16}  {caught}{mark}"
         )
-        figures[f"{key}: killed by errors / by errors or warnings"] = (
+        figures[f"{prefix}{key}: killed by errors / by errors or warnings"] = (
             f"{_share(killed, len(applied))} / {_share(warned, len(applied))}"
         )
+        if label == key and applied and warned < TARGET * len(applied):
+            below.append(key)
         for o in applied:
             if args.show_survivors and not o.killed:
                 print(f"  {'WARNED' if o.warned else 'SURVIVED'} {o.case_id}: {o.detail}")
@@ -104,21 +145,21 @@ def run(folder: str) -> None:
     warned = sum(o.warned for o in applied)
     print(
         f"killed by errors: {_share(killed, len(applied))}; by errors or warnings: "
-        f"{_share(warned, len(applied))} (seed {args.seed})"
+        f"{_share(warned, len(applied))} (seed {seed})"
     )
     print("\ncertain operators in minimal-edit form (on the verbatim source sentences):")
-    figures["all operators: killed by errors"] = _share(killed, len(applied))
-    figures["all operators: killed by errors or warnings"] = _share(warned, len(applied))
-    minimal = minimal_edit_outcomes(cases_dir=cases_dir, seed=args.seed)
+    figures[f"{prefix}all operators: killed by errors"] = _share(killed, len(applied))
+    figures[f"{prefix}all operators: killed by errors or warnings"] = _share(warned, len(applied))
+    minimal = minimal_edit_outcomes(cases_dir=cases_dir, seed=seed)
     for name in CERTAIN_OPERATORS:
         rows = [o for o in minimal if o.operator == name]
         caught = sum(o.killed for o in rows)
         print(f"{name:<18} {len(rows):>7} {_share(caught, len(rows)):>14}")
-        figures[f"minimal edit {name}: killed by errors"] = _share(caught, len(rows))
+        figures[f"{prefix}minimal edit {name}: killed by errors"] = _share(caught, len(rows))
         for o in rows:
             if args.show_survivors and not o.killed:
                 print(f"  SURVIVED {o.case_id}: {o.detail}")
-    keep(__file__, args, figures, seed=args.seed, careful_judge=args.careful_judge)
+    return below
 
 
 if __name__ == "__main__":

@@ -191,3 +191,13 @@ def test_a_swapped_term_from_another_sentence_is_no_possible_equivalent() -> Non
 def test_only_a_swap_of_words_can_be_possibly_equivalent() -> None:
     mutation = OPERATORS["move_number"](GROUPS, SOURCE, seed=0)
     assert mutation.swapped is None and not possibly_equivalent(mutation, SOURCE)
+
+
+def test_a_swapped_in_word_that_only_shares_a_stem_with_the_sentence_is_no_equivalent() -> None:
+    source = "Chlorine is added to treated water to kill bacteria and viruses."
+    mutation = OPERATORS["swap_term"](
+        [{"category": "W", "facts": [source]}],
+        source + " Water treatment begins with coagulation.",
+    )
+    assert mutation.swapped is not None and mutation.swapped[1] == "treatment"
+    assert not possibly_equivalent(mutation, source + " Water treatment begins with coagulation.")

@@ -218,18 +218,28 @@ def possibly_equivalent(mutation: Mutation, source: str) -> bool:
     words ("Kubernetes is a container orchestration platform that automates the
     management of containerized applications" holds "Kubernetes automates the
     orchestration of containerized applications"), and whether it is wrong is a reader's
-    call, not certain. False for a mutation that swaps no word, and when the words come
+    call, not certain. The swapped-in word must be written there itself (or another form
+    of it), not only share a stem ("kill treatment" where the sentence says "treated
+    water" is no restatement). False for a mutation that swaps no word, and when the words come
     from two sentences or more ("Autoscaling removes customers" where "customers" is a
     word of another sentence). The kill matrix counts these apart (never drops them)."""
     if mutation.swapped is None or len(mutation.replaced) != 1:
         return False
     (new,) = mutation.replaced.values()
-    old, _ = mutation.swapped
+    old, brought = mutation.swapped
     words = profile(new).content
     return any(
-        sentence.supports(stem(old.lower())) and all(sentence.supports(w) for w in words)
+        sentence.supports(stem(old.lower()))
+        and _writes(sentence.text, brought)
+        and all(sentence.supports(w) for w in words)
         for sentence in source_sentences(source)
     )
+
+
+def _writes(text: str, word: str) -> bool:
+    """Does ``text`` write ``word`` itself, or another form of it ("applications" for
+    "application"), not only a word of its stem ("treated" is no "treatment")?"""
+    return any(t.norm == word.lower() or lemma(t.norm) == lemma(word.lower()) for t in tokens(text))
 
 
 def _noun_phrase(fact: str) -> str | None:
