@@ -117,6 +117,10 @@ def test_a_noun_in_another_nouns_place_is_a_swapped_term_warning(
             "Aerobic respiration produces far more ATP than fermentation.",
         ),
         ("The letters reveal the depths of Anna's grief.", "The letters reveal the grief of Anna."),
+        (  # a name of two words on the other side of the word
+            "The diaries reveal the depths of Anna Karenina's grief.",
+            "The diaries reveal the grief of Anna Karenina.",
+        ),
         # a proposition that rewords (a word the source never uses): its synonym of a
         # source word may be one the source uses elsewhere
         (
@@ -215,3 +219,115 @@ def test_a_noun_after_a_possessive_replaced_by_a_word_of_another_sentence_is_a_s
     assert SWAPPED_TERM in [f.kind for f in find_inventions([swapped], source)]
     kept = "Leonardo drew a portrait of Ann Kerr in 1500."
     assert find_inventions([kept], source) == []
+
+
+ENERGY = (
+    "Glycolysis breaks one molecule of glucose into two molecules of pyruvate. This process"
+    " yields a net gain of two ATP molecules."
+)
+VOLCANO = (
+    "Volcanoes form where magma reaches the surface at high altitudes. Andesitic volcanoes"
+    " erupt more explosively because their magma is more viscous."
+)
+SCALING = (
+    "Cloud providers rent servers to customers. A load balancer spreads incoming requests."
+    " Monitoring tools track latency. Autoscaling adds servers when demand rises and removes"
+    " them when demand falls."
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition", "new", "old"),
+    [
+        # a name of the window beside the word stays a neighbour: "ATP" is said there
+        (ENERGY, "Glycolysis yields a net gain of two ATP glucose.", "glucose", "molecules"),
+        # "their magma" resolved to "andesitic volcanoes" says "volcanoes" once more
+        (
+            VOLCANO,
+            "Andesitic altitudes erupt more explosively because the magma of andesitic"
+            " volcanoes is more viscous.",
+            "altitudes",
+            "volcanoes",
+        ),
+    ],
+)
+def test_a_swap_beside_a_name_of_the_window_or_a_resolved_pronoun_is_found(
+    source: str, proposition: str, new: str, old: str
+) -> None:
+    window = align(proposition, source)
+    assert window is not None
+    assert term_in_place(proposition, window, source) == (new, old)
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
+        (ENERGY, "Glycolysis yields a net gain of two ATP molecules."),
+        (ENERGY, "Glycolysis breaks one molecule of glucose into two molecules of pyruvate."),
+        (
+            VOLCANO,
+            "Andesitic volcanoes erupt more explosively because the magma of andesitic"
+            " volcanoes is more viscous.",
+        ),
+        (VOLCANO, "Andesitic volcanoes erupt more explosively because their magma is viscous."),
+        (SCALING, "Autoscaling removes servers when demand falls."),
+        (SCALING, "Autoscaling removes the extra servers when demand falls."),
+    ],
+)
+def test_faithful_restatements_beside_names_and_pronouns_get_no_swapped_term(
+    source: str, proposition: str
+) -> None:
+    assert _swaps(proposition, source) == []
+
+
+def test_a_noun_of_a_distant_sentence_in_a_pronouns_place_is_a_swapped_term() -> None:
+    reasons = _swaps("Autoscaling removes customers when demand falls.", SCALING)
+    assert reasons == ['"customers" where the source says "them"']
+
+
+def test_a_pronoun_that_opens_its_sentence_may_mean_a_thing_of_any_earlier_sentence() -> None:
+    source = (
+        "The liver filters blood. Bile flows to the gut. Doctors test enzymes. The gut absorbs"
+        " fat. It also stores vitamins."
+    )
+    assert _swaps("The liver also stores vitamins.", source) == []
+
+
+WIDE_SOLID = (
+    "Solid-state batteries replace the liquid electrolyte with a solid ceramic. The solid"
+    " electrolyte is not flammable, which reduces the risk of fire. It also allows a lithium"
+    " metal anode, which could raise energy density substantially."
+)
+
+
+def test_a_swap_is_judged_against_the_one_sentence_of_a_wide_window_it_restates() -> None:
+    claim = "The solid energy of a solid-state battery is not flammable, which reduces the risk."
+    assert _swaps(claim, WIDE_SOLID) == ['"energy" where the source says "electrolyte"']
+
+
+def test_a_faithful_restatement_of_one_sentence_of_a_wide_window_has_no_swap() -> None:
+    claim = "The solid electrolyte of a solid-state battery is not flammable."
+    assert _swaps(claim, WIDE_SOLID) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
+        (  # "electrode materials", a phrase of another sentence carried as context
+            "Lithium-ion batteries store energy, and the electrode materials expand during"
+            " each charge cycle. Repeated expansion and contraction cracks the electrode"
+            " particles, and the cracking gradually reduces the capacity of the cell.",
+            "Repeated expansion and contraction of lithium-ion battery electrode materials"
+            " cracks the electrode particles.",
+        ),
+        (  # "Roman aqueduct": the source puts the window's name beside the word elsewhere
+            "Roman aqueducts carried water to cities. Inspection shafts allowed workers to"
+            " clear deposits. Where an aqueduct crossed a valley, Roman builders raised the"
+            " channel on arches.",
+            "Inspection shafts allowed workers to clear deposits from the channel of a Roman"
+            " aqueduct.",
+        ),
+    ],
+)
+def test_context_carried_as_the_source_phrases_it_is_no_swap(source: str, proposition: str) -> None:
+    assert _swaps(proposition, source) == []

@@ -16,7 +16,12 @@ from agentic_chunking.checks import (
     find_inventions,
     find_not_self_contained,
 )
-from agentic_chunking.mutations import CERTAIN_OPERATORS, OPERATORS, apply_to_propositions
+from agentic_chunking.mutations import (
+    CERTAIN_OPERATORS,
+    OPERATORS,
+    apply_to_propositions,
+    possibly_equivalent,
+)
 
 SOURCE = (
     "Marie Curie discovered polonium in 1898. Pierre Curie taught physics in Paris. "
@@ -144,3 +149,55 @@ def test_swap_term_never_swaps_half_of_a_hyphenated_word() -> None:
     (new,) = mutation.replaced.values()
     assert "lithium-ion" in new  # the compound stays whole; a word standing alone is swapped
     assert new != "A lithium-ion battery stores charge."
+
+
+def test_swap_term_never_brings_another_form_of_a_word_the_fact_uses() -> None:
+    source = (
+        "Lithium-ion batteries store energy. The separator of a lithium-ion battery keeps the"
+        " anode and the cathode apart. Graphite anodes crack with time."
+    )
+    fact = "The separator of a lithium-ion battery keeps the anode and the cathode apart."
+    mutation = OPERATORS["swap_term"]([{"category": "Batteries", "facts": [fact]}], source)
+    (new,) = mutation.replaced.values()
+    assert "batteries" not in new  # "The batteries of a lithium-ion battery" names it twice
+    assert "battery" in new and new != fact  # another noun of the source is swapped in
+
+
+KUBERNETES = (
+    "Kubernetes is an open-source container orchestration platform that automates the"
+    " deployment, scaling and management of containerized applications."
+)
+
+
+def test_a_swapped_term_the_restated_sentence_holds_is_possibly_equivalent() -> None:
+    fact = "Kubernetes automates the management of containerized applications."
+    mutation = OPERATORS["swap_term"]([{"category": "K", "facts": [fact]}], KUBERNETES)
+    assert mutation.swapped == ("management", "orchestration")
+    assert possibly_equivalent(mutation, KUBERNETES)
+
+
+def test_a_swapped_term_from_another_sentence_is_no_possible_equivalent() -> None:
+    source = (
+        "Cloud providers rent servers to customers. Autoscaling adds servers when demand rises"
+        " and removes them when demand falls."
+    )
+    fact = "Autoscaling removes servers when demand falls."
+    mutation = OPERATORS["swap_term"]([{"category": "C", "facts": [fact]}], source)
+    (new,) = mutation.replaced.values()
+    assert new != fact and mutation.swapped is not None
+    assert not possibly_equivalent(mutation, source)  # its words come from two sentences
+
+
+def test_only_a_swap_of_words_can_be_possibly_equivalent() -> None:
+    mutation = OPERATORS["move_number"](GROUPS, SOURCE, seed=0)
+    assert mutation.swapped is None and not possibly_equivalent(mutation, SOURCE)
+
+
+def test_a_swapped_in_word_that_only_shares_a_stem_with_the_sentence_is_no_equivalent() -> None:
+    source = "Chlorine is added to treated water to kill bacteria and viruses."
+    mutation = OPERATORS["swap_term"](
+        [{"category": "W", "facts": [source]}],
+        source + " Water treatment begins with coagulation.",
+    )
+    assert mutation.swapped is not None and mutation.swapped[1] == "treatment"
+    assert not possibly_equivalent(mutation, source + " Water treatment begins with coagulation.")

@@ -95,7 +95,7 @@ def _opener(text: str) -> str:
 
 _UPPER = r"[A-Z\u00c0-\u00de]"
 _PERSON = re.compile(
-    rf"{_UPPER}[\w'\u2019-]*(?:\s+(?:de'|da|di|von|van|de|del|la|le)\b)*"
+    rf"{_UPPER}[\w'\u2019-]*(?:\s+(?:de'|(?:da|di|von|van|de|del|la|le)\b))*"
     rf"(?:\s+{_UPPER}[\w'\u2019-]*)+"
 )
 

@@ -42,6 +42,7 @@ from ._swaps import (
     in_place_findings,
     initials,
     is_term,
+    passed_over_person,
     person_replaced,
     spelled_out,
     substituted,
@@ -259,6 +260,8 @@ def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
             return INVENTED_NAME if certain else UNSUPPORTED_WORD
         if j.missing_person or j.minimal_name:
             return MOVED_NAME  # a person of the restated clause replaced
+        if earlier and passed_over_person(j.prop, window, word_stem):
+            return MOVED_NAME  # "He" resolved to an earlier person than the one it means
         if earlier and any(m.refers for m in window.members):
             return None  # resolving a pronoun of the window brings an earlier name
         if word_stem not in whole.lower and substituted(j.proposition, j.prop, j.window_names):

@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from dataclasses import dataclass
+
+import lemminflect
 
 from ._align import Window
 from ._finding import (
@@ -84,6 +87,18 @@ def _moved(
     unbound = [
         n for n in sorted(prop.numbers) if window.has_number(n) and not _bound(prop, n, window)
     ]
+    displaced = [(n, other) for n, other in displaced_numbers(prop, window) if n not in unbound]
+    if displaced:
+        findings.append(
+            aligned_finding(
+                proposition,
+                MOVED_NUMBER,
+                "numbers of another clause of the aligned source sentence: "
+                + ", ".join(f"{n} where the clause it restates says {o}" for n, o in displaced),
+                window,
+                ERROR if minimal else WARNING,
+            )
+        )
     if unbound:
         findings.append(
             aligned_finding(
@@ -239,24 +254,88 @@ def number_findings(
 _CLAUSE_BREAKS = frozenset({".", ",", ";", ":", "and", "but", "while", "whereas"})
 
 
-def _clauses_with(toks: tuple[Token, ...], number: str) -> list[set[str]]:
-    """The content stems of each clause (between punctuation or "and"/"but"/"while"; the
-    "and" of a range "4.5 and 5.5" does not break) that holds ``number``."""
-    clauses: list[set[str]] = []
-    current: set[str] = set()
-    holds = False
+@dataclass(frozen=True)
+class _Clause:
+    """One clause of a sentence: its content stems, those of them written as common
+    words (``plain``: lower case, or a dictionary word opening the sentence; three
+    letters or more, so not "d" of "d'Este" nor "da" of "da Vinci"), and its numbers."""
+
+    words: frozenset[str]
+    plain: frozenset[str]
+    numbers: frozenset[str]
+
+
+def _clauses(toks: tuple[Token, ...]) -> list[_Clause]:
+    """The clauses of one sentence (between punctuation or "and"/"but"/"while"; the "and"
+    of a range "4.5 and 5.5" does not break); a unit after its number is not a content
+    word."""
+    clauses: list[_Clause] = []
+    words: set[str] = set()
+    plain: set[str] = set()
+    numbers: set[str] = set()
     padded = (*toks, Token(".", ".", False, False))
     for i, tok in enumerate(padded):
         in_range = 0 < i < len(toks) - 1 and toks[i - 1].number and toks[i + 1].number
         if not tok.number and tok.norm in _CLAUSE_BREAKS and not in_range:
-            if holds:
-                clauses.append(current)
-            current, holds = set(), False
+            if words or numbers:
+                clauses.append(_Clause(frozenset(words), frozenset(plain), frozenset(numbers)))
+            words, plain, numbers = set(), set(), set()
         elif tok.number:
-            holds = holds or tok.norm == number
+            numbers.add(tok.norm)
         elif tok.norm not in GLUE_WORDS and not (unit_of(tok.text) and toks[i - 1].number):
-            current.add(stem(tok.norm))  # a unit after its number is not a content word
+            words.add(stem(tok.norm))
+            common = not tok.capitalised or (i == 0 and bool(lemminflect.getAllLemmas(tok.norm)))
+            if common and len(tok.norm) >= 3:
+                plain.add(stem(tok.norm))
     return clauses
+
+
+def _clauses_with(toks: tuple[Token, ...], number: str) -> list[frozenset[str]]:
+    """The content stems of each clause (see :func:`_clauses`) that holds ``number``."""
+    return [c.words for c in _clauses(toks) if number in c.numbers]
+
+
+def _kept(prop: Profile, words: frozenset[str], numbers: frozenset[str]) -> int:
+    """How many of a clause's content stems and numbers the proposition states."""
+    said = sum(any(stems_match(w, p) for p in prop.content) for w in words)
+    return said + len(numbers & prop.numbers)
+
+
+def displaced_numbers(prop: Profile, window: Window) -> list[tuple[str, str]]:
+    """(number, the numbers it stands for): a number of the window that the proposition
+    puts in the place of another clause's number. Clauses are measured by their common
+    words and numbers (names are context a proposition carries anywhere). The
+    proposition restates a clause of the window that does not hold the number (half its
+    common words and numbers or more, two at least), leaves one of that clause's numbers
+    out, and restates it more than any clause holding the number (the number itself not
+    counted); it restates no clause holding the number (more than half its common
+    words), nor states another number of one: "Leonardo drew her portrait in 1490" where
+    the window says "Isabella became Marchioness in 1490 ... Leonardo drew her portrait
+    in 1500"; "The toll rose to 5.5 dollars in 2021" where it says "rose to 5.5 dollars
+    in 2010 and rose again to 5.75 dollars in 2021". Kept: "The bridge ... ended in
+    October 1965" for "began on 14 March 1962 and ended in October 1965" (its own clause
+    restated), "The toll rose from 5.5 dollars in 2010 to 5.75 dollars in 2021" (bound
+    as the source binds them), "Gaudi worked on the Sagrada Familia until 1926" (only
+    names of the other clause)."""
+    clauses = [c for member in window.members for c in _clauses(tokens(member.text))]
+    found: list[tuple[str, str]] = []
+    for number in sorted(prop.numbers):
+        own = [c for c in clauses if number in c.numbers]
+        if not own or any((c.numbers - {number}) & prop.numbers for c in own):
+            continue  # not the window's, or stated with another number of its own clause
+        if any(c.plain and 2 * _kept(prop, c.plain, frozenset()) > len(c.plain) for c in own):
+            continue  # its own clause restated
+        best_own = max(_kept(prop, c.plain, c.numbers - {number}) for c in own)
+        for clause in clauses:
+            left_out = sorted(clause.numbers - prop.numbers)
+            if number in clause.numbers or not left_out:
+                continue
+            kept = _kept(prop, clause.plain, clause.numbers)
+            size = len(clause.plain) + len(clause.numbers)
+            if kept >= 2 and 2 * kept >= size and kept > best_own:
+                found.append((number, ", ".join(left_out)))
+                break
+    return found
 
 
 def _bound(prop: Profile, number: str, window: Window) -> bool:

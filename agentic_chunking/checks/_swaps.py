@@ -21,6 +21,7 @@ from ._language import (
     profile,
     stem,
     stems_match,
+    subject_stems,
     tokens,
     unit_of,
     word_set,
@@ -98,6 +99,44 @@ def person_replaced(prop: Profile, window: Window) -> bool:
                     return True
     return False
 
+
+_PERSONAL = word_set("he she his her")
+"""Pronouns that refer to a person."""
+
+
+def passed_over_person(prop: Profile, window: Window, word_stem: str) -> frozenset[str]:
+    """The person a window that opens with "He", "She", "His" or "Her" most likely means,
+    when the proposition puts a name (``word_stem``) said only before that person in that
+    person's place: the person named in the subject (before the finite verb) of the
+    nearest earlier sentence whose subject names one, if the proposition leaves a word of
+    that person's name out. "His great-grandson Lorenzo de' Medici governed Florence. He
+    invited the young Michelangelo" means Lorenzo; a proposition that resolves "He" to
+    the earlier "Giovanni di Bicci de' Medici" passes him over. Empty when the window
+    opens otherwise, no earlier subject names a person, the proposition names all of that
+    person's words ("Lorenzo de' Medici invited ..."), or the name stands in that
+    person's sentence or after it (another person of the story named since); so a
+    biography's "He" resolved to the subject of its first sentence, with no other
+    subject between, passes."""
+    first = next(iter(tokens(window.members[0].text)), None)
+    if first is None or first.norm not in _PERSONAL:
+        return frozenset()
+    before = window.before()
+    for k in range(len(before) - 1, -1, -1):
+        subject = subject_stems(before[k].text)
+        person = next((p for p in before[k].persons if p <= subject), None)
+        if person is None:
+            continue
+        words = [w for w in person if w not in GLUE_WORDS]  # "de" of "Lorenzo de' Medici"
+        named = all(any(stems_match(w, c) for c in prop.content) for w in words)
+        since = any(s.supports(word_stem) for s in before[k:])
+        return frozenset() if named or since else person
+    return frozenset()
+
+
+_THING_PRONOUNS = {"it": False, "they": True, "them": True}
+"""Pronouns that stand for things, and whether they are plural."""
+_RESOLVED = word_set("it its they them their")
+"""Pronouns a proposition resolves to the noun they stand for."""
 
 REPLACED_TERM = "replaced_term"  # a bucket of swapped_term findings that are errors
 _REFERRING = word_set("the this that these those its their his her such")
@@ -237,24 +276,32 @@ def _slots(text: str) -> tuple[_Slot, ...]:
 @dataclass(frozen=True)
 class _Neighbours:
     """What some sentences put next to what: the adjacent pairs of content stems of each
-    sentence (glue words skipped), and where each stem stands (sentence slots, index)."""
+    sentence (glue words skipped), where each stem stands (sentence slots, index), and
+    how many pronouns for things each sentence holds ("it", "its", "they", "them",
+    "their"), keyed by its slots."""
 
     stems: frozenset[str]
     pairs: frozenset[tuple[str, str]]
     places: dict[str, tuple[tuple[tuple[_Slot, ...], int], ...]]
+    pronouns: dict[tuple[_Slot, ...], int]
 
 
 @lru_cache(maxsize=1024)
 def _neighbours(sentences: tuple[str, ...]) -> _Neighbours:
     places: dict[str, list[tuple[tuple[_Slot, ...], int]]] = {}
     pairs: set[tuple[str, str]] = set()
+    pronouns: dict[tuple[_Slot, ...], int] = {}
     for sentence in sentences:
         slots = _slots(sentence)
         for k, slot in enumerate(slots):
             places.setdefault(slot.stem, []).append((slots, k))
         pairs.update((a.stem, b.stem) for a, b in pairwise(slots))
+        pronouns[slots] = sum(t.norm in _RESOLVED for t in tokens(sentence))
     return _Neighbours(
-        frozenset(places), frozenset(pairs), {k: tuple(v) for k, v in places.items()}
+        frozenset(places),
+        frozenset(pairs),
+        {k: tuple(v) for k, v in places.items()},
+        pronouns,
     )
 
 
@@ -304,11 +351,23 @@ def _left_out(where: tuple[_Slot, ...], m: int, step: int, new: _Slot) -> bool:
     return False
 
 
-def _displaced(prop: tuple[_Slot, ...], i: int, found: _Neighbours) -> tuple[str, str] | None:
+def _displaced(
+    prop: tuple[_Slot, ...],
+    i: int,
+    found: _Neighbours,
+    window_names: frozenset[str] = frozenset(),
+    source_pairs: frozenset[tuple[str, str]] = frozenset(),
+) -> tuple[str, str] | None:
     """(new, old) when ``prop[i]`` stands where the sentences of ``found`` put ``old``:
     beside a neighbour ``a`` of the proposition the sentences put ``old`` (and never
     ``prop[i]``), on both sides ("credited with the X of linear perspective"), or on one
-    side with no glue word between ("lot X") and ``old`` not said at all. Not when the
+    side with no glue word between ("lot X") and ``old`` not said at all. A neighbour
+    written as a name counts only when it is one of ``window_names`` (the window's own
+    names: "two ATP glucose" for "two ATP molecules"); a name carried from elsewhere may
+    sit anywhere, and so may a name the source puts beside the word in any sentence
+    ("the channel of a Roman aqueduct"). A proposition resolves the pronouns of the
+    sentence (``found.pronouns``: "their magma" -> "the magma of andesitic volcanoes"),
+    so each may say ``old`` once more. Not when the
     neighbour was inserted (the word beyond it stands next to ``prop[i]`` in the
     sentences: context carried) or ``old`` was left out (``prop[i]`` follows it there:
     one item of a list, an adjective dropped)."""
@@ -319,7 +378,17 @@ def _displaced(prop: tuple[_Slot, ...], i: int, found: _Neighbours) -> tuple[str
     for j in sides:
         step = j - i
         if not (prop[j].plain or prop[j].number):
-            continue  # a name carried as context may sit anywhere
+            run = [prop[j].stem]  # the whole name: "Nha Hoa" beside "tragedies"
+            x = j + step
+            while 0 <= x < len(prop) and not (prop[x].plain or prop[x].number):
+                run.append(prop[x].stem)
+                x += step
+            beside = {p for r in run for p in ((new.stem, r), (r, new.stem))} & (
+                found.pairs | source_pairs
+            )
+            if prop[j].stem not in window_names or beside:
+                continue  # a name carried as context may sit anywhere, or on the other side
+                # of the word ("the grief of Anna" for "Anna's grief")
         beyond = j + step
         if 0 <= beyond < len(prop) and _pair(prop, i, beyond) in found.pairs:
             continue  # the neighbour was inserted: "addition to investment portfolios"
@@ -335,7 +404,8 @@ def _displaced(prop: tuple[_Slot, ...], i: int, found: _Neighbours) -> tuple[str
             if _left_out(where, m, -step, new):
                 continue  # "rent storage" for "rent virtual machines, storage"
             both = _same(prop, i - step, where, m - step)
-            if both and _said(old.stem, prop) < _said(old.stem, where):
+            resolved = found.pronouns.get(where, 0)
+            if both and _said(old.stem, prop) < _said(old.stem, where) + resolved:
                 return new.text, old.text
             if _direct(prop, i, j) and _direct(where, k, m) and not _said(old.stem, prop):
                 return new.text, old.text
@@ -343,12 +413,17 @@ def _displaced(prop: tuple[_Slot, ...], i: int, found: _Neighbours) -> tuple[str
 
 
 def _restates(proposition: str, window: Window) -> bool:
-    """Does the proposition keep at least half of its window's content words? A claim
-    that summarises or rewords the window picks other words everywhere."""
+    """Does the proposition keep at least half of the content words of its window, or of
+    one sentence of it (a window of three sentences that a word of the proposition pulled
+    in still holds the one it restates)? A claim that summarises or rewords the window
+    picks other words everywhere."""
     said = profile(proposition).content
-    words = frozenset().union(*(m.profile.content for m in window.members))
-    kept = sum(any(stems_match(w, p) for p in said) for w in words)
-    return bool(words) and kept >= 0.5 * len(words)
+    whole = frozenset().union(*(m.profile.content for m in window.members))
+    for words in (whole, *(m.profile.content for m in window.members)):
+        kept = sum(any(stems_match(w, p) for p in said) for w in words)
+        if words and kept >= 0.5 * len(words):
+            return True
+    return False
 
 
 def _rewords(proposition: str, source: str) -> bool:
@@ -384,17 +459,74 @@ def term_in_place(proposition: str, window: Window, source: str) -> tuple[str, s
         return None
     prop = _slots(proposition)
     here = _neighbours(tuple(m.text for m in window.members))
+    names_here = frozenset(  # the window's own words written as names ("ATP")
+        slot.stem
+        for member in window.members
+        for slot in _slots(member.text)
+        if not (slot.plain or slot.number)
+    )
     everywhere = _neighbours(tuple(s.text for s in source_sentences(source)))
     for i, new in enumerate(prop):
         if new.number or new.text[:1].isupper() or len(new.stem) < 3:
             continue
         if new.stem not in everywhere.stems or not _noun(new) or unit_of(new.text):
             continue
-        swap = _displaced(prop, i, here)
+        swap = _displaced(prop, i, here, names_here, everywhere.pairs)
         if swap is None and new.stem not in here.stems:
             swap = _displaced(prop, i, everywhere)
         if swap is not None:
             return swap
+    return None
+
+
+def _plural(word: str) -> bool:
+    """A noun written in its plural form ("servers"; lemminflect's noun lemma differs)."""
+    found = lemminflect.getAllLemmas(word)
+    return "NOUN" in found and found["NOUN"][0] != word
+
+
+def pronoun_in_place(proposition: str, window: Window) -> tuple[str, str] | None:
+    """(noun, pronoun): a lower-case noun of the proposition standing where the window
+    has "it", "they" or "them", between the same two words ("removes customers when"
+    for "removes them when"), where the pronoun's own sentence offers an agreeing noun
+    before it (a plural for "they"/"them", a singular for "it": "Autoscaling adds servers
+    when demand rises and removes them when demand falls") and the noun is no word of the
+    window nor of the ``ANTECEDENT_SENTENCES`` sentences before it. A pronoun that has
+    its antecedent in its own sentence is resolved there; a noun brought from far away
+    in its place is another thing. None when there is no such noun (a pronoun that opens
+    its sentence, "It stores vitamins", may mean a thing of any earlier sentence)."""
+    near = window.before()[-ANTECEDENT_SENTENCES:]
+    mine = tokens(proposition)
+    for member in window.members:
+        toks = tokens(member.text)
+        for i, tok in enumerate(toks):
+            plural = _THING_PRONOUNS.get(tok.text.lower())
+            if plural is None or i == 0 or i + 1 >= len(toks):
+                continue
+            offered = [
+                t.norm
+                for t in toks[:i]
+                if not t.number
+                and not t.capitalised
+                and t.norm not in GLUE_WORDS
+                and "NOUN" in lemminflect.getAllLemmas(t.norm)
+                and _plural(t.norm) == plural
+            ]
+            if not offered:
+                continue
+            left, right = toks[i - 1].norm, toks[i + 1].norm
+            for k in range(1, len(mine) - 1):
+                noun = mine[k]
+                if mine[k - 1].norm != left or mine[k + 1].norm != right:
+                    continue
+                if noun.number or noun.capitalised or noun.norm in GLUE_WORDS:
+                    continue
+                if not is_term(noun.norm) or "NOUN" not in lemminflect.getAllLemmas(noun.norm):
+                    continue
+                word_stem = stem(noun.norm)
+                if window.supports(word_stem) or any(s.supports(word_stem) for s in near):
+                    continue
+                return noun.text, tok.text
     return None
 
 
@@ -407,7 +539,7 @@ def in_place_findings(
     word's place ("lot height" for "lot coverage") only here."""
     if any(f.proposition == proposition and f.kind == SWAPPED_TERM for f in found):
         return []
-    swap = term_in_place(proposition, window, source)
+    swap = term_in_place(proposition, window, source) or pronoun_in_place(proposition, window)
     if swap is None:
         return []
     new, old = swap

@@ -11,6 +11,13 @@ May import: the root's shared modules and ``checks`` (each operator verifies its
 with its rule's check).
 """
 
+from ._facts import possibly_equivalent
 from ._operators import CERTAIN_OPERATORS, OPERATORS, Mutation, apply_to_propositions
 
-__all__ = ["CERTAIN_OPERATORS", "OPERATORS", "Mutation", "apply_to_propositions"]
+__all__ = [
+    "CERTAIN_OPERATORS",
+    "OPERATORS",
+    "Mutation",
+    "apply_to_propositions",
+    "possibly_equivalent",
+]

@@ -22,7 +22,8 @@ class Mutation:
     ``replaced`` maps an original proposition to its mutated text, ``added`` lists new
     propositions and ``removed`` dropped ones, so the same change can be applied to the
     extraction replies (see :func:`apply_to_propositions`); ``description`` says what was
-    done.
+    done; ``swapped`` is (the word replaced, the word put in its place) for an operator
+    that swaps one word for another.
     """
 
     operator: str
@@ -32,6 +33,7 @@ class Mutation:
     replaced: dict[str, str] = field(default_factory=dict)
     added: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
+    swapped: tuple[str, str] | None = None
 
 
 def apply_to_propositions(mutation: Mutation, propositions: list[str]) -> list[str]:

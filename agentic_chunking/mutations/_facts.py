@@ -20,7 +20,8 @@ import lemminflect
 from .._errors import InputError
 from .._text import split_sentences
 from ..checks import COVERAGE, NO_DUPLICATION, NO_INVENTION, NO_UNRESOLVED_PRONOUNS, SELF_CONTAINED
-from ..checks._language import GLUE_WORDS, lemma, profile, tokens, word_set
+from ..checks._align import source_sentences
+from ..checks._language import GLUE_WORDS, lemma, profile, stem, tokens, word_set
 from ._base import Groups, Mutation, _ordered, _replace, _subject_end, _usable
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])")
@@ -179,19 +180,66 @@ def swap_term(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutati
     """Swap a noun of a fact for another noun of the source the fact does not use; a word
     standing alone, never half of a hyphenated compound ("lithium-ion"), which would make
     nonsense rather than a wrong fact. Guarantees: one fact replaced; the new word occurs
-    in the source."""
+    in the source and is no form of a word the fact uses ("batteries" is not swapped into a
+    fact about "a lithium-ion battery": the fact would name its own thing twice)."""
     pool = list(dict.fromkeys(_nouns(source)))
     for g, f, fact in _ordered(groups, seed):
+        used = {stem(t.norm) for t in tokens(fact) if not t.number}
         for word in _nouns(fact):
             whole = rf"(?<![\w-]){re.escape(word)}(?![\w-])"  # not half of "lithium-ion"
             if not re.search(whole, fact):
                 continue
-            other = next((w for w in pool if w not in fact.lower() and w[:3] != word[:3]), None)
+            other = next(
+                (
+                    w
+                    for w in pool
+                    if w not in fact.lower() and w[:3] != word[:3] and stem(w) not in used
+                ),
+                None,
+            )
             if other is not None:
                 new = re.sub(whole, other, fact, count=1)
                 what = f"{word!r} in {fact!r} swapped for {other!r}"
-                return _replaced(groups, g, f, fact, new, "swap_term", NO_INVENTION, what)
+                return Mutation(
+                    "swap_term",
+                    NO_INVENTION,
+                    _replace(groups, g, f, new),
+                    what,
+                    replaced={fact: new},
+                    swapped=(word, other),
+                )
     raise InputError("swap_term found no noun to swap")
+
+
+def possibly_equivalent(mutation: Mutation, source: str) -> bool:
+    """Is a swapped term's mutant one the source may itself state? Every content word of
+    the mutated fact, the swapped-in word included, stands in one sentence of ``source``
+    that also holds the word replaced: the mutant restates that sentence in its own
+    words ("Kubernetes is a container orchestration platform that automates the
+    management of containerized applications" holds "Kubernetes automates the
+    orchestration of containerized applications"), and whether it is wrong is a reader's
+    call, not certain. The swapped-in word must be written there itself (or another form
+    of it), not only share a stem ("kill treatment" where the sentence says "treated
+    water" is no restatement). False for a mutation that swaps no word, and when the words come
+    from two sentences or more ("Autoscaling removes customers" where "customers" is a
+    word of another sentence). The kill matrix counts these apart (never drops them)."""
+    if mutation.swapped is None or len(mutation.replaced) != 1:
+        return False
+    (new,) = mutation.replaced.values()
+    old, brought = mutation.swapped
+    words = profile(new).content
+    return any(
+        sentence.supports(stem(old.lower()))
+        and _writes(sentence.text, brought)
+        and all(sentence.supports(w) for w in words)
+        for sentence in source_sentences(source)
+    )
+
+
+def _writes(text: str, word: str) -> bool:
+    """Does ``text`` write ``word`` itself, or another form of it ("applications" for
+    "application"), not only a word of its stem ("treated" is no "treatment")?"""
+    return any(t.norm == word.lower() or lemma(t.norm) == lemma(word.lower()) for t in tokens(text))
 
 
 def _noun_phrase(fact: str) -> str | None:

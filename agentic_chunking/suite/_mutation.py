@@ -33,7 +33,13 @@ from ..checks import (
 )
 from ..client import make_client
 from ..judge import Judgement
-from ..mutations import CERTAIN_OPERATORS, OPERATORS, Mutation, apply_to_propositions
+from ..mutations import (
+    CERTAIN_OPERATORS,
+    OPERATORS,
+    Mutation,
+    apply_to_propositions,
+    possibly_equivalent,
+)
 from ..pipeline._parse import parse_propositions_strict
 from ..testing import FakeMessagesServer
 from ._cases import Case, load_cases
@@ -72,6 +78,9 @@ class MutationOutcome:
     warned: bool = False
     """A finding (error or warning) of the operator's rule showed the mutation: a
     regressed model's suspect output is visible even where the case stays green."""
+    possibly_equivalent: bool = False
+    """The mutant may say what the source says (``mutations.possibly_equivalent``): the
+    kill matrix counts it apart."""
 
 
 def mutate_replies(
@@ -181,7 +190,15 @@ def _case_outcomes(
         own = result.checks.get(mutation.rule)
         warned = killed or (own is not None and bool(own.findings))
         yield MutationOutcome(
-            case.id, name, mutation.rule, True, killed, fired, mutation.description, warned
+            case.id,
+            name,
+            mutation.rule,
+            True,
+            killed,
+            fired,
+            mutation.description,
+            warned,
+            possibly_equivalent(mutation, case.source_text),
         )
     reference.use(case, replies)
 
