@@ -199,3 +199,19 @@ def test_every_package_says_what_it_is_and_what_it_may_import() -> None:
     for package in ("pipeline", "client", "cli", "mutations"):
         doc = ast.get_docstring(ast.parse((PACKAGE / package / "__init__.py").read_text("utf-8")))
         assert doc and ("import" in doc.lower()), package
+
+
+def test_the_command_line_parser_loads_no_language_model_library() -> None:
+    """Building every subcommand's parser (what ``--help`` does) imports neither spaCy
+    nor lemminflect (which imports spaCy: about 2 s): the checks load them on first use."""
+    probe = (
+        "import sys\n"
+        "from agentic_chunking.cli._main import build_parser\n"
+        "build_parser()\n"
+        "import agentic_chunking.checks, agentic_chunking.judge, agentic_chunking.mutations\n"
+        "print(sorted(m for m in ('spacy', 'lemminflect') if m in sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True
+    )
+    assert done.stdout.strip() == "[]"

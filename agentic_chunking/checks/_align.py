@@ -13,10 +13,8 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-import lemminflect
-
 from .._text import sentence_spans, split_sentences
-from ._language import GLUE_WORDS, Profile, profile, stem, stems_match, tokens, word_set
+from ._language import GLUE_WORDS, Profile, all_lemmas, profile, stem, stems_match, tokens, word_set
 
 MAX_WINDOW = 3
 """The most consecutive source sentences one proposition may be aligned to."""
@@ -88,7 +86,7 @@ def _opener(text: str) -> str:
     """The stem of a capitalised first word that is no English dictionary word ("Marie"),
     else ""."""
     first = next(iter(tokens(_LIST_MARKER.sub("", text))), None)
-    if first is None or not first.capitalised or lemminflect.getAllLemmas(first.norm):
+    if first is None or not first.capitalised or all_lemmas(first.norm):
         return ""  # "Now", "Boiling": English words, not names
     return stem(first.norm)
 
@@ -109,7 +107,7 @@ def person_names(text: str) -> tuple[frozenset[str], ...]:
     for match in _PERSON.finditer(text):
         words = [w for w in match.group(0).split() if w[:1].isupper()]
         first = words[0].strip("'\u2019")
-        if len(words) >= 2 and not first.isupper() and not lemminflect.getAllLemmas(first.lower()):
+        if len(words) >= 2 and not first.isupper() and not all_lemmas(first.lower()):
             out.append(frozenset(stem(t.norm) for t in tokens(" ".join(words)) if not t.number))
     return tuple(out)
 

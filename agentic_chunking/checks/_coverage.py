@@ -28,8 +28,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-
-import lemminflect
+from functools import lru_cache
 
 from ._align import Sentence, _sentence, align, source_sentences
 from ._converse import SWAPPED, converse_reading
@@ -37,6 +36,7 @@ from ._finding import COVERAGE, ERROR, UNCOVERED_SENTENCE, WARNING, Finding, Sev
 from ._language import (
     GLUE_WORDS,
     Token,
+    all_lemmas,
     can_be_verb,
     profile,
     stem,
@@ -57,7 +57,15 @@ propositions leave at most this share of the source's other fact words unstated.
 MIN_EVIDENCE = 5
 """... and state at least this many of them (a source of one short sentence shows no
 style to compare with)."""
-_CAUSATIVE = frozenset(stem(w) for w in word_set("let make get"))
+_CAUSATIVE_VERBS = word_set("let make get")
+
+
+@lru_cache(maxsize=1)
+def _causative_stems() -> frozenset[str]:
+    """The causative verbs' stems, made on first use (stemming loads the lexicon)."""
+    return frozenset(stem(w) for w in _CAUSATIVE_VERBS)
+
+
 """Verbs whose fact is the verb after them ("lets ions pass": "ions pass")."""
 _REFERRING = word_set("the this that these those such")
 """Words before a noun that a proposition may replace by what it refers to ("the organ"
@@ -218,12 +226,12 @@ def _fact_words(text: str) -> tuple[tuple[str, str], ...]:
         if tok.number or tok.norm in GLUE_WORDS or unit_of(tok.text):
             continue
         word_stem = stem(tok.norm)
-        if word_stem in _CAUSATIVE or word_stem in out:
+        if word_stem in _causative_stems() or word_stem in out:
             continue
         before = toks[i - 1].norm if i else ""
         if before in _REFERRING and not (before == "the" and _spelled_out(toks, i)):
             continue
-        found = set(lemminflect.getAllLemmas(tok.norm))
+        found = set(all_lemmas(tok.norm))
         if (found and not {"NOUN", "VERB"} & found) or (not found and len(tok.norm) < 4):
             continue
         out[word_stem] = tok.text
@@ -239,9 +247,7 @@ def _spelled_out(toks: tuple[Token, ...], i: int) -> bool:
             return True
         if tok.number or (tok.norm not in ("and", "or") and tok.norm in GLUE_WORDS):
             return False
-        if "VERB" in lemminflect.getAllLemmas(tok.norm) and "NOUN" not in lemminflect.getAllLemmas(
-            tok.norm
-        ):
+        if "VERB" in all_lemmas(tok.norm) and "NOUN" not in all_lemmas(tok.norm):
             return False
     return False
 

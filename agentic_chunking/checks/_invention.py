@@ -10,8 +10,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-import lemminflect
-
 from ._align import Sentence, Window, _sentence, align
 from ._converse import SAME_ORDER, SWAPPED, converse_reading, converses_of
 from ._finding import (
@@ -28,6 +26,7 @@ from ._finding import (
 from ._language import (
     GLUE_WORDS,
     Profile,
+    all_lemmas,
     profile,
     stem,
     tokens,
@@ -170,7 +169,7 @@ def _verbs_used(proposition: str) -> frozenset[str]:
     toks = tokens(proposition)
     used: set[str] = set()
     for i, tok in enumerate(toks):
-        found = set(lemminflect.getAllLemmas(tok.norm)) if not tok.number else set()
+        found = set(all_lemmas(tok.norm)) if not tok.number else set()
         if "VERB" not in found:
             continue
         nxt = toks[i + 1] if i + 1 < len(toks) else None
@@ -190,7 +189,7 @@ def _rewording(text: str, verbs: frozenset[str]) -> bool:
     noun ("main", "dangerous"). What is left, a noun ("fat" for "glycogen") or a rare
     word the source never uses, may be a new thing the claim brings in, and is shown."""
     word = text.lower()
-    found = set(lemminflect.getAllLemmas(word))
+    found = set(all_lemmas(word))
     if not found:
         return False
     if word in verbs or ("ADV" in found and "NOUN" not in found):
@@ -204,7 +203,7 @@ def _extends_a_name(text: str, j: _Judged) -> bool:
     York", "Executive" in "Executive Producer Ted Dintersmith". Its capital marks a longer
     form of a known name, not a new one, so its absence is no certain evidence."""
     word = text.lower()
-    if word in MONTHS or not lemminflect.getAllLemmas(word) or surprisal(word) > COMMON_SURPRISAL:
+    if word in MONTHS or not all_lemmas(word) or surprisal(word) > COMMON_SURPRISAL:
         return False
     for run in _capitalised_runs(j.proposition):
         words = run.split()

@@ -11,8 +11,8 @@ import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
-import lemminflect
 import snowballstemmer
 from rapidfuzz import fuzz
 
@@ -190,13 +190,42 @@ def canonical_word(word: str) -> str:
     return w
 
 
+@lru_cache(maxsize=1)
+def _lemminflect() -> Any:
+    """lemminflect, imported on first use: importing it imports spaCy when installed
+    (about 2 s), which commands that never check a proposition (``--help``, ``split``,
+    ``report``, ``evaluate``) should not pay."""
+    import lemminflect
+
+    return lemminflect
+
+
+def all_lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """lemminflect's lemmas of ``word`` by universal part of speech (``{}`` when it does
+    not know the word)."""
+    found: dict[str, tuple[str, ...]] = _lemminflect().getAllLemmas(word)
+    return found
+
+
+def inflection(base: str, tag: str) -> tuple[str, ...]:
+    """lemminflect's forms of the lemma ``base`` for the Penn tag ``tag`` (``()`` when none)."""
+    return tuple(_lemminflect().getInflection(base, tag) or ())
+
+
+def all_inflections(base: str, *, upos: str) -> dict[str, tuple[str, ...]]:
+    """lemminflect's inflections of the lemma ``base`` as part of speech ``upos``, by
+    Penn tag (``{}`` when it has none)."""
+    found: dict[str, tuple[str, ...]] = _lemminflect().getAllInflections(base, upos=upos)
+    return found
+
+
 @lru_cache(maxsize=65536)
 def lemma(word: str) -> str:
     """The dictionary form of ``word`` (lower case) from lemminflect's English lexicon:
     irregular forms joined ("seen" -> "see", "said" -> "say", "grew" -> "grow", "mice" ->
     "mouse"); a verb reading wins over a noun one; a word it does not know is returned as
     given. Pure lookup in data shipped in the wheel, nothing downloaded."""
-    found = lemminflect.getAllLemmas(word)
+    found = all_lemmas(word)
     for upos in ("VERB", "AUX", "NOUN", "ADJ", "ADV"):
         if upos in found:
             return str(found[upos][0]).lower()
@@ -207,7 +236,7 @@ def lemma(word: str) -> str:
 def can_be_verb(word: str) -> bool:
     """Can ``word`` (lower case) be a verb form in lemminflect's English lexicon? A word it
     does not know counts as one when it ends in -s or -ed (longer than three letters)."""
-    found = lemminflect.getAllLemmas(word)
+    found = all_lemmas(word)
     if not found:
         return word.endswith(("s", "ed")) and len(word) > 3
     return "VERB" in found or "AUX" in found

@@ -67,10 +67,14 @@ def _clauses(text: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys([text, *(p for p in parts if p)]))
 
 
-HONORIFICS = frozenset(
-    stem(w) for w in word_set("mr mrs ms miss dr doctor sir lady lord captain professor saint st")
-)
+HONORIFICS = word_set("mr mrs ms miss dr doctor sir lady lord captain professor saint st")
 """Titles before a name: "Mrs. Liu" -> "Patricia Liu" names the same person."""
+
+
+@lru_cache(maxsize=1)
+def _honorific_stems() -> frozenset[str]:
+    """The stems of ``HONORIFICS``, made on first use (stemming loads the lexicon)."""
+    return frozenset(stem(w) for w in HONORIFICS)
 
 
 def _names_of(clause: str) -> frozenset[str]:
@@ -80,7 +84,7 @@ def _names_of(clause: str) -> frozenset[str]:
         for i, t in enumerate(toks)
         if t.capitalised and not t.number and (i > 0 or _opener(clause))
     }
-    return frozenset(names - HONORIFICS)
+    return frozenset(names - _honorific_stems())
 
 
 def _difference(prop: Profile, clause: str, whole: tuple[Sentence, ...]) -> Difference:

@@ -10,8 +10,6 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-import lemminflect
-
 from ._align import Window
 from ._finding import (
     ERROR,
@@ -27,6 +25,7 @@ from ._language import (
     GLUE_WORDS,
     Profile,
     Token,
+    all_lemmas,
     decades,
     format_number,
     short_years,
@@ -284,7 +283,7 @@ def _clauses(toks: tuple[Token, ...]) -> list[_Clause]:
             numbers.add(tok.norm)
         elif tok.norm not in GLUE_WORDS and not (unit_of(tok.text) and toks[i - 1].number):
             words.add(stem(tok.norm))
-            common = not tok.capitalised or (i == 0 and bool(lemminflect.getAllLemmas(tok.norm)))
+            common = not tok.capitalised or (i == 0 and bool(all_lemmas(tok.norm)))
             if common and len(tok.norm) >= 3:
                 plain.add(stem(tok.norm))
     return clauses

@@ -19,8 +19,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import lemminflect
-
 from ._align import Window
 from ._finding import (
     ADDED_NEGATION,
@@ -32,7 +30,17 @@ from ._finding import (
     WARNING,
     Severity,
 )
-from ._language import GLUE_WORDS, NEGATIONS, Token, profile, stem, tokens, word_set
+from ._language import (
+    GLUE_WORDS,
+    NEGATIONS,
+    Token,
+    all_lemmas,
+    inflection,
+    profile,
+    stem,
+    tokens,
+    word_set,
+)
 from ._minimal import RESTATED, TITLE, restated_clauses
 from ._parser import parse
 
@@ -220,11 +228,8 @@ def _superlative(tok: Token) -> bool:
         return False
     if tok.norm in ("most", "least"):
         return True
-    lemmas = lemminflect.getAllLemmas(tok.norm).get("ADJ", ())
-    return any(
-        lemma != tok.norm and tok.norm in lemminflect.getInflection(lemma, "JJS")
-        for lemma in lemmas
-    )
+    lemmas = all_lemmas(tok.norm).get("ADJ", ())
+    return any(lemma != tok.norm and tok.norm in inflection(lemma, "JJS") for lemma in lemmas)
 
 
 def _of_all_after_superlative(toks: tuple[Token, ...], i: int) -> bool:
@@ -241,7 +246,7 @@ def _adjective(toks: tuple[Token, ...], i: int) -> bool:
     """Is ``toks[i]`` an adjective (lemminflect lists an adjective reading, no noun one)?"""
     if i >= len(toks) or toks[i].number:
         return False
-    found = lemminflect.getAllLemmas(toks[i].norm)
+    found = all_lemmas(toks[i].norm)
     return "ADJ" in found and "NOUN" not in found
 
 

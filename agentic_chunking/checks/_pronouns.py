@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import lemminflect
-
 from ._align import align, person_names, source_sentences
 from ._finding import (
     ANAPHORIC_PHRASE,
@@ -24,6 +22,8 @@ from ._language import (
     AUXILIARIES,
     GLUE_WORDS,
     Token,
+    all_inflections,
+    all_lemmas,
     can_be_verb,
     looks_like_finite_verb,
     stem,
@@ -429,9 +429,9 @@ _BARE_SUBJECTS = _PERSON_NOUNS | _COLLECTIVE
 def _can_be_past(word: str) -> bool:
     """Is ``word`` (lower case) a past-tense form of some verb in lemminflect's lexicon
     ("drew", "was", "founded")?"""
-    found = lemminflect.getAllLemmas(word)
+    found = all_lemmas(word)
     return any(
-        word in lemminflect.getAllInflections(base, upos="VERB").get("VBD", ())
+        word in all_inflections(base, upos="VERB").get("VBD", ())
         for base in found.get("VERB", ()) + found.get("AUX", ())
     )
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-import lemminflect
-
 from .._text import split_sentences
 from ._finding import (
     CUT_OFF,
@@ -24,6 +22,7 @@ from ._language import (
     AUXILIARIES,
     GLUE_WORDS,
     Token,
+    all_lemmas,
     looks_like_finite_verb,
     tokens,
     word_set,
@@ -184,7 +183,7 @@ _SUBJECT_PRONOUNS = word_set("i you he she it we they")
 def _adverb(word: str) -> bool:
     """An adverb by the lexicon (an adverb reading and no noun one: "publicly", "often";
     not "family")."""
-    found = lemminflect.getAllLemmas(word)
+    found = all_lemmas(word)
     return "ADV" in found and "NOUN" not in found and "ADJ" not in found
 
 
@@ -212,7 +211,7 @@ def _verb_in_place(toks: tuple[Token, ...], i: int) -> bool:
         return False
     if k == 0 and prev.norm.endswith(("ed", "ing")):
         return False  # "Increased demand for housing": a participle opens a noun phrase
-    found = lemminflect.getAllLemmas(tok.norm)
+    found = all_lemmas(tok.norm)
     if set(found) <= {"VERB", "AUX"}:
         return True
     if prev.capitalised and tok.norm.endswith("s") and "VERB" in found:

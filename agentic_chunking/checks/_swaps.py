@@ -10,14 +10,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
-import lemminflect
-
 from ._align import Window, _sentence, person_names, source_sentences
 from ._finding import NO_INVENTION, SWAPPED_TERM, WARNING, Finding
 from ._language import (
     GLUE_WORDS,
     Profile,
     Token,
+    all_lemmas,
     profile,
     stem,
     stems_match,
@@ -149,7 +148,7 @@ the possessor is resolved."""
 def is_term(word: str) -> bool:
     """A word that can name a thing or its kind: lemminflect lists it as a noun or an
     adjective and not as a verb ("ceramic", "electrolyte"), or does not know it."""
-    found = lemminflect.getAllLemmas(word)
+    found = all_lemmas(word)
     return not found or (bool({"NOUN", "ADJ"} & set(found)) and "VERB" not in found)
 
 
@@ -254,7 +253,7 @@ def _slots(text: str) -> tuple[_Slot, ...]:
         for i, tok in enumerate(toks):
             if not tok.number and tok.norm in GLUE_WORDS:
                 continue
-            opening = piece == 0 and i == 0 and bool(lemminflect.getAllLemmas(tok.norm))
+            opening = piece == 0 and i == 0 and bool(all_lemmas(tok.norm))
             before = toks[i - 1].norm if i else ""
             spelled = before == "the" and i + 1 < len(toks) and toks[i + 1].norm == "of"
             broken = bool(out) and last < 0
@@ -312,7 +311,7 @@ def _said(word_stem: str, slots: tuple[_Slot, ...]) -> int:
 def _noun(slot: _Slot) -> bool:
     """A lower-case word that can name a thing: a noun that is no verb, or a unit."""
     word = slot.text.lower()
-    found = lemminflect.getAllLemmas(word)
+    found = all_lemmas(word)
     return bool(unit_of(word)) or (is_term(word) and (not found or "NOUN" in found))
 
 
@@ -481,7 +480,7 @@ def term_in_place(proposition: str, window: Window, source: str) -> tuple[str, s
 
 def _plural(word: str) -> bool:
     """A noun written in its plural form ("servers"; lemminflect's noun lemma differs)."""
-    found = lemminflect.getAllLemmas(word)
+    found = all_lemmas(word)
     return "NOUN" in found and found["NOUN"][0] != word
 
 
@@ -509,7 +508,7 @@ def pronoun_in_place(proposition: str, window: Window) -> tuple[str, str] | None
                 if not t.number
                 and not t.capitalised
                 and t.norm not in GLUE_WORDS
-                and "NOUN" in lemminflect.getAllLemmas(t.norm)
+                and "NOUN" in all_lemmas(t.norm)
                 and _plural(t.norm) == plural
             ]
             if not offered:
@@ -521,7 +520,7 @@ def pronoun_in_place(proposition: str, window: Window) -> tuple[str, str] | None
                     continue
                 if noun.number or noun.capitalised or noun.norm in GLUE_WORDS:
                     continue
-                if not is_term(noun.norm) or "NOUN" not in lemminflect.getAllLemmas(noun.norm):
+                if not is_term(noun.norm) or "NOUN" not in all_lemmas(noun.norm):
                     continue
                 word_stem = stem(noun.norm)
                 if window.supports(word_stem) or any(s.supports(word_stem) for s in near):

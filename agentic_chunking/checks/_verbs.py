@@ -11,9 +11,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-import lemminflect
-
-from ._language import AUXILIARIES, GLUE_WORDS, Token, lemma, word_set
+from ._language import AUXILIARIES, GLUE_WORDS, Token, all_inflections, all_lemmas, lemma, word_set
 
 _FINITE_TAGS = ("VBD", "VBZ", "VBP")
 DETERMINERS = word_set(
@@ -30,11 +28,11 @@ def can_be_finite_verb(word: str) -> bool:
     lexicon does not know is when it ends in -s or -ed (longer than three letters)."""
     if word in AUXILIARIES:
         return True
-    found = lemminflect.getAllLemmas(word)
+    found = all_lemmas(word)
     if not found:
         return word.endswith(("s", "ed")) and len(word) > 3
     for base in found.get("VERB", ()) + found.get("AUX", ()):
-        forms = lemminflect.getAllInflections(base, upos="VERB")
+        forms = all_inflections(base, upos="VERB")
         if any(word in forms.get(tag, ()) for tag in _FINITE_TAGS):
             return True
     return False
@@ -46,14 +44,14 @@ _ADJECTIVE_ENDINGS = ("al", "ic", "ous", "ive", "ful", "less", "able", "ible", "
 def _adjective_only(word: str) -> bool:
     """The lexicon lists an adjective reading and no verb one, or does not know a word with an
     adjective ending ("industrial", "andesitic")."""
-    found = lemminflect.getAllLemmas(word)
+    found = all_lemmas(word)
     if not found:
         return word.endswith(_ADJECTIVE_ENDINGS) and len(word) > 4
     return "ADJ" in found and "VERB" not in found
 
 
 def _starts_noun_phrase(tok: Token) -> bool:
-    found = lemminflect.getAllLemmas(tok.norm)
+    found = all_lemmas(tok.norm)
     return (
         tok.number
         or tok.capitalised
@@ -68,7 +66,7 @@ def _closes_list_conjunct(toks: tuple[Token, ...], i: int) -> bool:
     comma and a noun phrase ("cells and industrial ..."), or closing a text that has an
     "and"/"or" before it ("Street lamps and park benches.")."""
     w = toks[i].norm
-    if lemma(w) == w or "NOUN" not in lemminflect.getAllLemmas(w):
+    if lemma(w) == w or "NOUN" not in all_lemmas(w):
         return False
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     if nxt is None or nxt.text in ".;!":
@@ -84,7 +82,7 @@ def _closes_list_conjunct(toks: tuple[Token, ...], i: int) -> bool:
 def _adverb(word: str) -> bool:
     """An adverb: the lexicon lists an adverb reading and no noun one, or does not know a
     word in -ly ("family" and "Lily" are nouns)."""
-    found = lemminflect.getAllLemmas(word)
+    found = all_lemmas(word)
     if not found:
         return word.endswith("ly")
     return "ADV" in found and "NOUN" not in found
@@ -108,7 +106,7 @@ def _may_be_subject(toks: tuple[Token, ...], k: int, i: int) -> bool:
     "Byron's narrative criticizes", "a graphic designer accompanies"), or as a name before
     a verb in -s ("Violet learns"); not "Red blood cells" (no determiner, and "blood" is no
     -s form)."""
-    if "NOUN" not in lemminflect.getAllLemmas(toks[k].norm):
+    if "NOUN" not in all_lemmas(toks[k].norm):
         return False
     j = k - 1  # back over the noun phrase's modifiers: "a graphic designer accompanies"
     while j > 0 and not toks[j].capitalised and _modifier(toks[j].norm):
@@ -119,7 +117,7 @@ def _may_be_subject(toks: tuple[Token, ...], k: int, i: int) -> bool:
 
 def _modifier(word: str) -> bool:
     """Can ``word`` modify a noun inside a noun phrase (an adjective or a noun reading)?"""
-    found = lemminflect.getAllLemmas(word)
+    found = all_lemmas(word)
     return word not in DETERMINERS and ("ADJ" in found or "NOUN" in found)
 
 

@@ -15,13 +15,11 @@ import copy
 import re
 from typing import Any
 
-import lemminflect
-
 from .._errors import InputError
 from .._text import split_sentences
 from ..checks import COVERAGE, NO_DUPLICATION, NO_INVENTION, NO_UNRESOLVED_PRONOUNS, SELF_CONTAINED
 from ..checks._align import source_sentences
-from ..checks._language import GLUE_WORDS, lemma, profile, stem, tokens, word_set
+from ..checks._language import GLUE_WORDS, all_lemmas, lemma, profile, stem, tokens, word_set
 from ._base import Groups, Mutation, _ordered, _replace, _subject_end, _usable
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])")
@@ -86,7 +84,7 @@ def _names(text: str) -> list[str]:
             if match.group(0) == name and match.start() == 0:
                 opening.add(name)
     mid = {n for n in found if n not in opening} | {
-        n for n in found if not lemminflect.getAllLemmas(n.split()[0].lower())
+        n for n in found if not all_lemmas(n.split()[0].lower())
     }
     return [n for n in dict.fromkeys(found) if n in mid]
 
@@ -111,7 +109,7 @@ def _person(name: str) -> bool:
     not all capitals ("Marie Curie", "Lorenzo de' Medici"; not "Amazon S3", "DNA")."""
     words = name.split()
     first = words[0]
-    return len(words) >= 2 and not first.isupper() and not lemminflect.getAllLemmas(first.lower())
+    return len(words) >= 2 and not first.isupper() and not all_lemmas(first.lower())
 
 
 def swap_person(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutation:
@@ -172,7 +170,7 @@ def _nouns(text: str) -> list[str]:
         and t.text.islower()
         and len(t.text) >= 5
         and t.norm not in GLUE_WORDS
-        and set(lemminflect.getAllLemmas(t.text)) == {"NOUN"}
+        and set(all_lemmas(t.text)) == {"NOUN"}
     ]
 
 
@@ -248,11 +246,11 @@ def _noun_phrase(fact: str) -> str | None:
     as nouns or adjectives, so the list built from them has no verb."""
     toks = [t for t in tokens(fact) if not t.number]
     for i, tok in enumerate(toks):
-        found = lemminflect.getAllLemmas(tok.text)
+        found = all_lemmas(tok.text)
         if not tok.text.islower() or set(found) != {"NOUN"} or lemma(tok.text) == tok.text:
             continue  # a plural noun with no verb reading ("cells", "benches")
         before = toks[i - 1].text if i else ""
-        pair = set(lemminflect.getAllLemmas(before)) if before.islower() else set()
+        pair = set(all_lemmas(before)) if before.islower() else set()
         if pair and pair <= {"NOUN", "ADJ"} and before not in GLUE_WORDS:
             return f"{before} {tok.text}"
         return tok.text
