@@ -97,6 +97,15 @@ def test_a_boundary_between_sentences_moves_to_the_nearest_paragraph_break() -> 
     assert adaptive_boundaries(DIP, 1.0, lambda first, end: end - first >= 5, [4]) == []
 
 
+def test_a_dip_the_group_rule_refuses_where_it_lies_is_not_rescued_by_a_break() -> None:
+    edge = [0.1, 0.8, 0.79, 0.8, 0.78, 0.8, 0.8]  # a dip at gap 1: one segment before it
+    two = lambda first, end: end - first >= 2  # noqa: E731
+    assert adaptive_boundaries(edge, 1.0, always) == [1]
+    assert adaptive_boundaries(edge, 1.0, two) == []
+    assert adaptive_boundaries(edge, 1.0, two, [3]) == []  # not moved to 3 to pass
+    assert adaptive_boundaries(edge, 1.0, always, [3]) == [3]
+
+
 def test_two_candidates_that_land_on_one_break_are_one_boundary() -> None:
     curve = [0.8, 0.8, 0.1, 0.8, 0.15, 0.8, 0.8, 0.8]  # dips at gaps 3 and 5
     assert adaptive_boundaries(curve, -5.0, always) == [3, 5]

@@ -113,26 +113,31 @@ def adaptive_boundaries(
 
     ``similarities[k]`` is the similarity at gap ``k + 1``; ``fits(a, b)`` says whether
     segments ``a..b-1`` may form a group. ``breaks`` are the gaps at paragraph breaks
-    (increasing): when there are any, each candidate first moves to the nearest of them
-    (``snap_to_breaks``), and two that land on the same break are one candidate, tried in
-    the deeper's turn. The result is deterministic: equal depths are taken left to right.
+    (increasing): when there are any, a candidate the group rule accepts where it was
+    found then moves to the nearest of them (``snap_to_breaks``), where the group rule
+    must hold again; one already taken there adds nothing. So a dip that would leave a
+    group too small where it lies (a dip at a text's edge, where the windows are short)
+    is not rescued by a break further in. The result is deterministic: equal depths are
+    taken left to right.
     """
     depths = depth_scores(similarities)
     least = depth_cutoff(depths, cutoff)
     count = len(similarities) + 1
-    candidates = [
-        snap_to_breaks(gap, breaks)
-        for gap in sorted(
-            (k + 1 for k, depth in enumerate(depths) if depth > NOISE and depth >= least),
-            key=lambda gap: (-depths[gap - 1], gap),
-        )
-    ]
+    candidates = sorted(
+        (k + 1 for k, depth in enumerate(depths) if depth > NOISE and depth >= least),
+        key=lambda gap: (-depths[gap - 1], gap),
+    )
     chosen: list[int] = []
-    for gap in dict.fromkeys(candidates):
+
+    def stands(gap: int) -> bool:
         before = max((c for c in chosen if c < gap), default=0)
         after = min((c for c in chosen if c > gap), default=count)
-        if fits(before, gap) and fits(gap, after):
-            chosen.append(gap)
+        return fits(before, gap) and fits(gap, after)
+
+    for found in candidates:
+        placed = snap_to_breaks(found, breaks)
+        if placed not in chosen and stands(found) and stands(placed):
+            chosen.append(placed)
     return sorted(chosen)
 
 
