@@ -59,6 +59,7 @@ from agentic_chunking.evaluate import (
     format_table,
     installed_splitters,
     load_benchmark,
+    paired_difference,
     write_json,
 )
 from agentic_chunking.semantic import Embedder, HashingEmbedder, MiniLMEmbedder
@@ -215,6 +216,11 @@ def main() -> None:
             lead, 1
         )
         print(f"level4 at {evaluation.budget} tokens: {lead:+.1f} points against {best.name}")
+        for other in others:
+            mean, error = paired_difference(level4, other)
+            figures[f"level4 minus {other.name}, paired over the questions"] = round(100 * mean, 1)
+            figures[f"level4 minus {other.name}, paired standard error"] = round(100 * error, 1)
+            print(f"  level4 minus {other.name}: {100 * mean:+.1f} ± {100 * error:.1f} (paired)")
     if args.cache_dir is None:  # with a cache, the time is the cache's
         figures["whole run (CPU s)"] = round(cpu, 1)
     if args.cache_dir is None and embedder.characters:  # a cache's hits are not work
