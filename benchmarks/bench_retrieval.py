@@ -1,7 +1,7 @@
 """Chroma's chunking evaluation, reproduced with our embedder; and where Level 4 stands.
 
 Run: python benchmarks/bench_retrieval.py [--quick] [--ours] [--installed]
-     [--cache-dir DIR] [--json FILE] [--evaluation-json FILE]
+     [--chunker SPEC ...] [--cache-dir DIR] [--json FILE] [--evaluation-json FILE]
 
 Scores the baselines of Chroma's published table (Smith and Troynikov, "Evaluating
 Chunking Strategies for Retrieval", Chroma, 2024; research.trychroma.com/evaluating-chunking)
@@ -59,6 +59,7 @@ from agentic_chunking.evaluate import (
     format_table,
     installed_splitters,
     load_benchmark,
+    paired_difference,
     write_json,
 )
 from agentic_chunking.semantic import Embedder, HashingEmbedder, MiniLMEmbedder
@@ -109,6 +110,11 @@ def main() -> None:
     parser.add_argument("--installed", action="store_true", help="add installed splitters")
     parser.add_argument("--only-ours", action="store_true", help="Level 4 and --installed only")
     parser.add_argument("--corpus", action="append", help="benchmark corpus (repeatable)")
+    parser.add_argument(
+        "--chunker",
+        action="append",
+        help="a chunker spec to run instead of Chroma's table (repeatable; with --installed)",
+    )
     parser.add_argument("--embedder", choices=("minilm", "hashing"), default="minilm")
     parser.add_argument("--cache-dir", type=Path, help="embedding cache (default: none)")
     parser.add_argument(
@@ -125,7 +131,9 @@ def main() -> None:
         chunkers = list(QUICK)
     else:
         documents, questions = load_benchmark(args.corpus)
-        chunkers = [] if args.only_ours else list(CHROMA_TABLE)
+        chunkers = [] if args.only_ours or args.chunker else list(CHROMA_TABLE)
+    if args.chunker:
+        chunkers += args.chunker
     if args.ours or args.only_ours:
         chunkers += OURS
     if args.installed:
@@ -195,6 +203,24 @@ def main() -> None:
             100 * result.at_k.iou, 1
         )
         figures[f"{result.name}: chunks"] = result.chunks
+        for document, scores in result.by_document.items():
+            figures[f"{result.name}: recall at {evaluation.budget} tokens on {document} (%)"] = (
+                round(100 * scores["recall"], 1)
+            )
+    level4 = next((r for r in evaluation.results if r.name == "level4"), None)
+    others = [r for r in evaluation.results if not r.name.startswith("level4")]
+    if level4 is not None and others:
+        best = max(others, key=lambda r: r.at_budget.recall)
+        lead = 100 * (level4.at_budget.recall - best.at_budget.recall)
+        figures[f"level4 minus the best other chunker ({best.name}), recall at budget"] = round(
+            lead, 1
+        )
+        print(f"level4 at {evaluation.budget} tokens: {lead:+.1f} points against {best.name}")
+        for other in others:
+            mean, error = paired_difference(level4, other)
+            figures[f"level4 minus {other.name}, paired over the questions"] = round(100 * mean, 1)
+            figures[f"level4 minus {other.name}, paired standard error"] = round(100 * error, 1)
+            print(f"  level4 minus {other.name}: {100 * mean:+.1f} ± {100 * error:.1f} (paired)")
     if args.cache_dir is None:  # with a cache, the time is the cache's
         figures["whole run (CPU s)"] = round(cpu, 1)
     if args.cache_dir is None and embedder.characters:  # a cache's hits are not work

@@ -6,6 +6,7 @@ which chunk every question must retrieve.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import sys
@@ -24,6 +25,7 @@ from agentic_chunking.evaluate import (
     fixed_windows,
     format_table,
     from_callable,
+    paired_difference,
     parse_grid,
     render_html,
     sweep_specs,
@@ -78,6 +80,28 @@ def test_the_right_paragraph_is_retrieved_and_scored() -> None:
     assert result.at_k.precision == pytest.approx((26 / lengths[0] + 7 / lengths[1]) / 2)
     # a budget of 10 tokens: the best paragraph only (each is about 10 tokens)
     assert result.at_budget.chunks == 1.0
+
+
+def test_two_chunkers_are_compared_question_by_question() -> None:
+    documents, questions = corpus()
+    whole, parts = evaluate(
+        documents,
+        questions,
+        [from_callable("whole", lambda text: [(0, len(text))]), from_callable("parts", paragraphs)],
+        embedder=TableEmbedder(TABLE),
+        budget=1000,
+    ).results
+    # Each question's recall at the budget, in order; their mean is the reported recall.
+    assert parts.budget_recalls == (1.0, 1.0)
+    assert sum(whole.budget_recalls) / 2 == pytest.approx(whole.at_budget.recall)
+    mean, error = paired_difference(parts, parts)
+    assert (mean, error) == (0.0, 0.0)
+    # hand-made: differences 0.5 and 0.1, mean 0.3, sample sd 0.2828, se 0.2
+    first = dataclasses.replace(parts, budget_recalls=(1.0, 0.5))
+    second = dataclasses.replace(parts, budget_recalls=(0.5, 0.4))
+    assert paired_difference(first, second) == pytest.approx((0.3, 0.2))
+    with pytest.raises(InputError, match="same questions"):
+        paired_difference(first, dataclasses.replace(parts, budget_recalls=(1.0,)))
 
 
 def test_a_second_run_embeds_nothing_and_a_sweep_embeds_each_chunk_once(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import textwrap
 
 import numpy as np
 import pytest
@@ -66,6 +67,43 @@ def test_the_topic_shifts_are_the_boundaries() -> None:
     chunks = SemanticSplitter(HashingEmbedder()).split(TEXT)
     assert [c.start for c in chunks] == STARTS
     assert "".join(c.text for c in chunks) == TEXT
+
+
+SENTENCES = [s for topic in TOPICS for s in topic]
+
+
+def paragraphs(*ends: int) -> str:
+    """TEXT with a paragraph break (a blank line) after each sentence numbered in ``ends``."""
+    return "".join(s.rstrip() + "\n\n" if i in ends else s for i, s in enumerate(SENTENCES))
+
+
+def test_a_topic_boundary_moves_to_the_paragraph_break_beside_it() -> None:
+    # The author's paragraphs end one sentence after each topic shift (after 4 and 8).
+    text = paragraphs(4, 8)
+    explanation = SemanticSplitter(HashingEmbedder()).explain(text)
+    assert explanation.boundaries == (5, 9)
+    assert [c.text.startswith(("Cats", "Battery", "Glaciers")) for c in explanation.chunks] == [
+        True,
+        True,
+        True,
+    ]
+    assert [c.text.endswith("\n\n") for c in explanation.chunks] == [True, True, False]
+    # At the shifts themselves, the breaks change nothing.
+    assert SemanticSplitter(HashingEmbedder()).explain(paragraphs(3, 7)).boundaries == (4, 8)
+
+
+def test_a_hard_wrapped_text_has_no_paragraph_break_and_keeps_its_boundaries() -> None:
+    wrapped = textwrap.fill(TEXT, 60, break_long_words=False, break_on_hyphens=False)
+    chunks = SemanticSplitter(HashingEmbedder()).split(wrapped)
+    assert [" ".join(c.text.split()) for c in chunks] == [
+        " ".join(t.split()) for t in ("".join(topic) for topic in TOPICS)
+    ]
+
+
+def test_solons_rule_does_not_move_its_boundaries_to_paragraph_breaks() -> None:
+    splitter = SemanticSplitter(HashingEmbedder(), similarity_threshold=0.2, similarity_window=1)
+    plain = splitter.explain(TEXT).boundaries
+    assert plain and splitter.explain(paragraphs(4, 8)).boundaries == plain
 
 
 def test_solons_defaults_cut_the_same_text_into_fragments() -> None:

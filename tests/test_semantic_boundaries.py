@@ -16,6 +16,7 @@ from agentic_chunking.semantic._boundaries import (
     depth_cutoff,
     depth_scores,
     gap_similarities,
+    snap_to_breaks,
     threshold_boundaries,
 )
 
@@ -78,6 +79,39 @@ def test_the_deeper_of_two_neighbouring_candidates_wins() -> None:
     assert adaptive_boundaries(curve, 0.0, lambda first, end: end - first >= 2) == [3]
 
 
+def test_a_gap_snaps_to_the_nearest_paragraph_break() -> None:
+    assert snap_to_breaks(5, [2, 6, 9]) == 6
+    assert snap_to_breaks(5, [5, 9]) == 5  # already at a break: stays
+    assert snap_to_breaks(5, [3, 7]) == 3  # equally near: the earlier
+    assert snap_to_breaks(5, [1]) == 1 and snap_to_breaks(5, [20]) == 20  # any distance
+    assert snap_to_breaks(5, []) == 5  # no paragraph break: the gap stays
+
+
+def test_a_boundary_between_sentences_moves_to_the_nearest_paragraph_break() -> None:
+    # The dip is at gap 5; the author's paragraphs end at gaps 4 and 8.
+    assert adaptive_boundaries(DIP, 1.0, always, [4, 8]) == [4]
+    assert adaptive_boundaries(DIP, 1.0, always, [5, 8]) == [5]
+    # Without a paragraph break the dip decides alone.
+    assert adaptive_boundaries(DIP, 1.0, always, []) == [5]
+    # A moved boundary still obeys the group rule (five segments a group here).
+    assert adaptive_boundaries(DIP, 1.0, lambda first, end: end - first >= 5, [4]) == []
+
+
+def test_a_dip_the_group_rule_refuses_where_it_lies_is_not_rescued_by_a_break() -> None:
+    edge = [0.1, 0.8, 0.79, 0.8, 0.78, 0.8, 0.8]  # a dip at gap 1: one segment before it
+    two = lambda first, end: end - first >= 2  # noqa: E731
+    assert adaptive_boundaries(edge, 1.0, always) == [1]
+    assert adaptive_boundaries(edge, 1.0, two) == []
+    assert adaptive_boundaries(edge, 1.0, two, [3]) == []  # not moved to 3 to pass
+    assert adaptive_boundaries(edge, 1.0, always, [3]) == [3]
+
+
+def test_two_candidates_that_land_on_one_break_are_one_boundary() -> None:
+    curve = [0.8, 0.8, 0.1, 0.8, 0.15, 0.8, 0.8, 0.8]  # dips at gaps 3 and 5
+    assert adaptive_boundaries(curve, -5.0, always) == [3, 5]
+    assert adaptive_boundaries(curve, -5.0, always, [4]) == [4]
+
+
 def test_threshold_boundaries_are_solons_left_to_right_scan() -> None:
     fits = lambda first, end: end - first >= 2  # noqa: E731
     assert threshold_boundaries([0.9, 0.2, 0.1, 0.9], 1, 0.5, fits) == [2]
@@ -94,13 +128,21 @@ def test_adaptive_boundaries_are_ordered_inside_and_respect_the_group_rule(
     curve: list[float], cutoff: float, least: int
 ) -> None:
     fits = lambda first, end: end - first >= least  # noqa: E731
-    found = adaptive_boundaries(curve, cutoff, fits)
-    assert found == sorted(set(found))
-    assert all(1 <= gap <= len(curve) for gap in found)
-    if found:
-        edges = [0, *found, len(curve) + 1]
-        assert all(fits(a, b) for a, b in itertools.pairwise(edges))
+    for breaks in ([], sorted(set(breaks_in(curve)))):
+        found = adaptive_boundaries(curve, cutoff, fits, breaks)
+        assert found == sorted(set(found))
+        assert all(1 <= gap <= len(curve) for gap in found)
+        if breaks:  # with paragraph breaks, every boundary is one of them
+            assert set(found) <= set(breaks)
+        if found:
+            edges = [0, *found, len(curve) + 1]
+            assert all(fits(a, b) for a, b in itertools.pairwise(edges))
     assert all(d >= 0 for d in depth_scores(curve))
+
+
+def breaks_in(curve: list[float]) -> list[int]:
+    """Some gaps of ``curve`` (every third), to stand for paragraph breaks."""
+    return list(range(1, len(curve) + 1, 3))
 
 
 def _naive_depths(values: list[float]) -> list[float]:

@@ -12,9 +12,11 @@ from agentic_chunking import estimate_tokens
 from agentic_chunking.semantic import (
     HashingEmbedder,
     SemanticSplitter,
+    paragraph_breaks,
     segment_spans,
     soft_line_breaks,
 )
+from agentic_chunking.semantic._segment import HAND_WRAP_WIDTH
 
 # Words that cannot open a heading, a list item or a table row when a wrap puts them first.
 WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=1, max_size=12)
@@ -187,3 +189,46 @@ def test_progress_counts_the_texts_embedded_up_to_the_total() -> None:
     calls.clear()
     splitter.explain(text, progress=lambda done, total: calls.append((done, total)))
     assert calls == [(0, 0)]  # all memoised: nothing left to embed
+
+
+# -- paragraph breaks: where a topic boundary may fall ---------------------------------
+
+
+def test_a_blank_line_a_heading_and_a_list_item_end_a_paragraph() -> None:
+    text = "One para.\n\nTwo para.\n# Head\n- item one\n- item two\nwrapped on\nhere."
+    ends = {text.index(s) + len(s) - 1 for s in ("One para.\n", "Two para.\n", "Head\n")}
+    ends |= {text.index("\n\nTwo") + 1, text.index("item one\n") + len("item one")}
+    # The wrapped lines of the second item are one paragraph: no break inside.
+    assert paragraph_breaks(text) == frozenset(ends)
+
+
+def test_the_wrapped_lines_of_a_paragraph_are_not_paragraph_breaks() -> None:
+    paragraph = " ".join(["The river runs south to the sea."] * 12)
+    text = _fill(paragraph, 72) + "\n\n" + _fill(paragraph, 72)
+    blank = text.index("\n\n")
+    assert paragraph_breaks(text) == frozenset({blank, blank + 1})
+
+
+def test_a_line_too_long_to_be_wrapped_by_hand_ends_a_paragraph() -> None:
+    # One paragraph a line, a single newline between them (a wiki dump, a word processor).
+    long_line = "A sentence of the first paragraph, long enough. " * 3
+    short_line = "A short line, as a hard wrap makes it."
+    assert len(long_line) > HAND_WRAP_WIDTH >= len(short_line)
+    text = long_line + "\n" + long_line + "\n" + short_line + "\n" + short_line
+    first, second, third = (i for i, c in enumerate(text) if c == "\n")
+    assert paragraph_breaks(text) == frozenset({first, second})
+    assert third in soft_line_breaks(text)
+
+
+@given(st.text(alphabet=st.sampled_from("ab .\n#-*|`~\t 1)"), max_size=160))
+def test_paragraph_breaks_are_the_hard_line_ends_and_the_long_lines_ends(text: str) -> None:
+    soft = soft_line_breaks(text)
+    breaks = paragraph_breaks(text)
+    for offset, character in enumerate(text):
+        if character != "\n":
+            assert offset not in breaks
+        elif offset not in soft:
+            assert offset in breaks
+        else:
+            line = text[:offset].rsplit("\n", 1)[-1]
+            assert (offset in breaks) == (len(line) > HAND_WRAP_WIDTH)

@@ -22,7 +22,14 @@ from ._chunkers import (
 )
 from ._data import BENCHMARK_CORPORA, load_benchmark, load_documents, load_questions
 from ._output import format_table, render_html, write_html, write_json
-from ._records import ChunkerResult, Document, EvalChunk, Question, Scores
+from ._records import (
+    ChunkerResult,
+    Document,
+    EvalChunk,
+    Question,
+    Scores,
+    paired_difference,
+)
 from ._run import (
     CURVE_BUDGETS,
     DEFAULT_BUDGET,
@@ -60,6 +67,7 @@ __all__ = [
     "load_benchmark",
     "load_documents",
     "load_questions",
+    "paired_difference",
     "parse_grid",
     "render_html",
     "score",

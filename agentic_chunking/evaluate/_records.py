@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._errors import InputError
+
 Span = tuple[int, int]
 
 
@@ -77,6 +79,9 @@ class ChunkerResult:
     asked its embedder for (cache hits included: its cost on a cold cache);
     ``embedder_calls`` the calls this run made to the embedder for chunking and indexing
     (cache misses only). ``curve`` holds (budget, mean recall, mean retrieved tokens).
+    ``budget_recalls``: each question's recall at the budget, in the questions' order, so
+    that two chunkers can be compared question by question (``paired_difference``); not
+    written by ``to_dict``.
     """
 
     name: str
@@ -96,6 +101,7 @@ class ChunkerResult:
     at_budget: Scores
     curve: tuple[tuple[int, float, float], ...] = ()
     by_document: dict[str, dict[str, float]] = field(default_factory=dict)
+    budget_recalls: tuple[float, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -117,6 +123,24 @@ class ChunkerResult:
             "curve": [list(point) for point in self.curve],
             "by_document": self.by_document,
         }
+
+
+def paired_difference(first: ChunkerResult, second: ChunkerResult) -> tuple[float, float]:
+    """Return the mean over the questions of ``first``'s recall at the budget minus
+    ``second``'s, and its standard error (the spread of the per-question differences over
+    the square root of their number): the comparison of two chunkers on the same questions,
+    tighter than the two means' own errors. Raises InputError unless both hold the same
+    number of per-question recalls (two or more)."""
+    a, b = first.budget_recalls, second.budget_recalls
+    if len(a) != len(b) or len(a) < 2:
+        raise InputError(
+            f"{first.name!r} and {second.name!r} hold {len(a)} and {len(b)} per-question "
+            "recalls; a paired difference needs the same questions, at least two"
+        )
+    differences = [x - y for x, y in zip(a, b, strict=True)]
+    mean = sum(differences) / len(differences)
+    variance = sum((d - mean) ** 2 for d in differences) / (len(differences) - 1)
+    return mean, (variance / len(differences)) ** 0.5
 
 
 def union(spans: Any) -> list[Span]:

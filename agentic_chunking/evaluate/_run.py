@@ -85,6 +85,16 @@ def _mean(values: Sequence[float]) -> float:
     return float(np.mean(values)) if len(values) else 0.0
 
 
+def _recalls(
+    questions: Sequence[Question], chunks: Sequence[EvalChunk], ranked: list[list[int]]
+) -> tuple[float, ...]:
+    """Each question's recall (Chroma's rule) of its ranked chunks, in the questions' order."""
+    return tuple(
+        score(question, [chunks[i] for i in order])[0]
+        for question, order in zip(questions, ranked, strict=True)
+    )
+
+
 def _score_many(
     questions: Sequence[Question], chunks: Sequence[EvalChunk], ranked: list[list[int]]
 ) -> Scores:
@@ -181,6 +191,7 @@ def run_chunker(
         at_budget=at_budget,
         curve=tuple(curve),
         by_document=by_document,
+        budget_recalls=_recalls(questions, chunks, budget_ranks),
     )
 
 

@@ -10,7 +10,8 @@ similarity curve and the boundaries behind them (``SplitExplanation``), which
 (``pip install -e '.[semantic]'``). ``HashingEmbedder`` is a deterministic,
 dependency-free stand-in for tests and demos. Segments are sentences: the hard-wrapped
 lines of a paragraph are joined first (``soft_line_breaks``), so a text wrapped at 72
-columns splits as the same text unwrapped would.
+columns splits as the same text unwrapped would. A topic boundary of the default rule
+falls at a paragraph break (``paragraph_breaks``) when the text has any.
 
 ``CachedEmbedder`` wraps any embedder so that each distinct text is embedded once (in
 memory, optionally bounded, and on disk with a ``cache_dir``).
@@ -24,7 +25,7 @@ from ._cache import CachedEmbedder
 from ._embedders import Embedder, HashingEmbedder, MiniLMEmbedder
 from ._explain import render_explanation
 from ._records import SemanticChunk, SplitExplanation
-from ._segment import segment_spans, soft_line_breaks
+from ._segment import paragraph_breaks, segment_spans, soft_line_breaks
 from ._splitter import SemanticSplitter
 
 __all__ = [
@@ -35,6 +36,7 @@ __all__ = [
     "SemanticChunk",
     "SemanticSplitter",
     "SplitExplanation",
+    "paragraph_breaks",
     "render_explanation",
     "segment_spans",
     "soft_line_breaks",

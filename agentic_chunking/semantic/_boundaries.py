@@ -14,8 +14,12 @@ semantic group (never 0), in increasing order.
   an absolute cosine, and the true boundaries, the outliers it looks for, do not inflate
   the scale they are measured by (as they do a mean and standard deviation when topics
   are short).
-  Candidates are accepted deepest first, each only when both groups it would create keep
-  ``min_sentences`` segments and ``min_tokens`` tokens.
+  When the text has paragraph breaks, each candidate first moves to the nearest one
+  (TextTiling's own last step): authors mark a shift of topic with a paragraph break, and
+  a dip found between two sentences of a paragraph is the shift located to within the
+  window, not a reason to cut the paragraph. Candidates are accepted deepest first, each
+  only when both groups it would create keep ``min_sentences`` segments and
+  ``min_tokens`` tokens.
 - **Threshold** (Solon AI's rule): segment ``i`` starts a group when its similarity to the
   window before it is below the threshold and at least ``min_sentences`` segments (and
   ``min_tokens`` tokens) lie since the last boundary.
@@ -23,6 +27,7 @@ semantic group (never 0), in increasing order.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -92,11 +97,27 @@ def depth_cutoff(depths: Sequence[float], cutoff: float) -> float:
     return median + cutoff * spread
 
 
-def adaptive_boundaries(similarities: Sequence[float], cutoff: float, fits: GroupFits) -> list[int]:
+def snap_to_breaks(gap: int, breaks: Sequence[int]) -> int:
+    """Return the gap of ``breaks`` (the gaps at paragraph breaks, increasing) nearest
+    ``gap``: ``gap`` itself when it is one; of two equally near, the earlier; ``gap`` when
+    there is none."""
+    at = bisect.bisect_left(breaks, gap)
+    near = breaks[max(0, at - 1) : at + 1]
+    return min(near, key=lambda b: (abs(b - gap), b), default=gap)
+
+
+def adaptive_boundaries(
+    similarities: Sequence[float], cutoff: float, fits: GroupFits, breaks: Sequence[int] = ()
+) -> list[int]:
     """Return the segments starting a group, by depth z-score (see the module docstring).
 
     ``similarities[k]`` is the similarity at gap ``k + 1``; ``fits(a, b)`` says whether
-    segments ``a..b-1`` may form a group. The result is deterministic: equal depths are
+    segments ``a..b-1`` may form a group. ``breaks`` are the gaps at paragraph breaks
+    (increasing): when there are any, a candidate the group rule accepts where it was
+    found then moves to the nearest of them (``snap_to_breaks``), where the group rule
+    must hold again; one already taken there adds nothing. So a dip that would leave a
+    group too small where it lies (a dip at a text's edge, where the windows are short)
+    is not rescued by a break further in. The result is deterministic: equal depths are
     taken left to right.
     """
     depths = depth_scores(similarities)
@@ -107,11 +128,16 @@ def adaptive_boundaries(similarities: Sequence[float], cutoff: float, fits: Grou
         key=lambda gap: (-depths[gap - 1], gap),
     )
     chosen: list[int] = []
-    for gap in candidates:
+
+    def stands(gap: int) -> bool:
         before = max((c for c in chosen if c < gap), default=0)
         after = min((c for c in chosen if c > gap), default=count)
-        if fits(before, gap) and fits(gap, after):
-            chosen.append(gap)
+        return fits(before, gap) and fits(gap, after)
+
+    for found in candidates:
+        placed = snap_to_breaks(found, breaks)
+        if placed not in chosen and stands(found) and stands(placed):
+            chosen.append(placed)
     return sorted(chosen)
 
 

@@ -37,8 +37,9 @@ class SplitExplanation:
     is the score that decides whether ``i`` starts a group (adaptive: the gap before ``i``;
     threshold: window before ``i`` against ``i``), None where there is none (segment 0,
     or the first ``W`` in threshold mode); ``depths[i]`` the gap's depth (adaptive only,
-    else None). ``cutoff`` is the least depth a boundary needs (adaptive) or the
-    threshold. ``boundaries`` are the segments that start a semantic group; ``chunks`` the
+    else None). ``cutoff`` is the least depth a candidate needs (adaptive: a
+    candidate then moves to the nearest paragraph break, whose own depth may be lower) or
+    the threshold. ``boundaries`` are the segments that start a semantic group; ``chunks`` the
     final output, where the token limit may add cuts (a chunk start that is not a
     boundary).
     """

@@ -163,6 +163,29 @@ def soft_line_breaks(text: str) -> frozenset[int]:
     return frozenset(soft)
 
 
+HAND_WRAP_WIDTH = 120
+"""A line longer than this many characters was not wrapped by hand: text is hard-wrapped
+at 72 to 100 columns (e-mail, licences, Gutenberg books, code style guides)."""
+
+
+def paragraph_breaks(text: str) -> frozenset[int]:
+    """Return the offsets of the ``\\n`` characters that end a paragraph, not a wrapped line.
+
+    A line end is a paragraph break when it is hard (``soft_line_breaks``: a blank line,
+    a heading, a list item, a table row, code) or when the line it ends is longer than
+    ``HAND_WRAP_WIDTH`` characters: one paragraph a line, as in text exported from a word
+    processor, a wiki dump or JSONL, where a single newline separates paragraphs.
+    """
+    soft = soft_line_breaks(text)
+    breaks: set[int] = set()
+    line_start = 0
+    for offset in (m.start() for m in re.finditer("\n", text)):
+        if offset not in soft or offset - line_start > HAND_WRAP_WIDTH:
+            breaks.add(offset)
+        line_start = offset + 1
+    return frozenset(breaks)
+
+
 def segment_spans(text: str, *, join_wrapped_lines: bool = True) -> list[tuple[int, int]]:
     """Return the ``(start, end)`` offsets of the segments of ``text`` (see module doc)."""
     if not text.strip():

@@ -1,7 +1,8 @@
 """The Level 4 splitter: where the meaning shifts, never over a token budget.
 
 Two boundary rules (``_boundaries``): by default an **adaptive** one, TextTiling's depth
-scores on sentence embeddings, which follows each document's own similarity curve; with a
+scores on sentence embeddings, which follows each document's own similarity curve, each
+boundary moved to the nearest paragraph break when the text has any; with a
 ``similarity_threshold``, Solon AI's fixed rule (seed 004: the window of the ``W``
 segments before segment ``i`` compared with segment ``i``; below the threshold is a
 boundary). Then a group over ``max_chunk_token_size`` is cut into chunks that fit: in
@@ -29,7 +30,7 @@ from ._boundaries import (
 )
 from ._embedders import Embedder, MiniLMEmbedder
 from ._records import Mode, SemanticChunk, SplitExplanation
-from ._segment import segment_spans
+from ._segment import paragraph_breaks, segment_spans
 
 Span = tuple[int, int]
 Progress = Callable[[int, int], None]
@@ -67,7 +68,10 @@ class SemanticSplitter:
     its own neighbours (TextTiling depth at least ``depth_cutoff`` 1.0 robust standard
     deviations over the median valley depth; see ``_boundaries``), with
     ``similarity_window`` 3 segments on each side of a gap, and no group under
-    ``min_sentences_per_chunk`` 2 segments or ``min_chunk_tokens`` 40 tokens. A number
+    ``min_sentences_per_chunk`` 2 segments or ``min_chunk_tokens`` 40 tokens; in a text
+    with paragraph breaks (``paragraph_breaks``: a blank line, a heading, a list item, or
+    the end of a line too long to be a hard wrap), a boundary falls at the one nearest
+    its dip, so a paragraph is cut only by the size rule. A number
     selects **Solon AI's** fixed rule and its defaults: a similarity below it is a
     boundary (higher means more chunks), window 3, min sentences 1, min tokens 0;
     ``similarity_threshold=0.5, similarity_window=3`` reproduces Solon's splitter. Options
@@ -269,10 +273,24 @@ class SemanticSplitter:
         vectors = self._embed([text[a:b].strip() for a, b in spans], progress)
         matrix = np.vstack([vectors[text[a:b].strip()] for a, b in spans])
         gaps = gap_similarities(matrix, self.similarity_window)
-        cuts = adaptive_boundaries(gaps, self.depth_cutoff, fits)
+        cuts = adaptive_boundaries(gaps, self.depth_cutoff, fits, self._break_gaps(text, spans))
         depths = depth_scores(gaps)
         least = depth_cutoff(depths, self.depth_cutoff)
         return [None, *gaps], [None, *depths], least, cuts
+
+    @staticmethod
+    def _break_gaps(text: str, spans: Sequence[Span]) -> list[int]:
+        """The gaps at a paragraph break, increasing: gap ``i`` (between segments ``i - 1``
+        and ``i``) when the whitespace ending segment ``i - 1`` holds one
+        (``paragraph_breaks``)."""
+        ends = paragraph_breaks(text)
+        found = []
+        for gap in range(1, len(spans)):
+            start, end = spans[gap - 1]
+            content_end = start + len(text[start:end].rstrip())
+            if any(offset in ends for offset in range(content_end, end)):
+                found.append(gap)
+        return found
 
     def _window_scores(
         self, text: str, spans: Sequence[Span], progress: Progress | None = None
