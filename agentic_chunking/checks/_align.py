@@ -10,6 +10,7 @@ that opens with a pronoun, "This ...", "The same ..."). Pure and cached per text
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -91,11 +92,19 @@ def _opener(text: str) -> str:
     return stem(first.norm)
 
 
-_UPPER = r"[A-Z\u00c0-\u00de]"
+UPPER_LETTER = r"[A-Z\u00c0-\u00de]"
+"""A capital letter, accented ones of Latin-1 included (a regular-expression class)."""
 _PERSON = re.compile(
-    rf"{_UPPER}[\w'\u2019-]*(?:\s+(?:de'|(?:da|di|von|van|de|del|la|le)\b))*"
-    rf"(?:\s+{_UPPER}[\w'\u2019-]*)+"
+    rf"{UPPER_LETTER}[\w'\u2019-]*(?:\s+(?:de'|(?:da|di|von|van|de|del|la|le)\b))*"
+    rf"(?:\s+{UPPER_LETTER}[\w'\u2019-]*)+"
 )
+
+
+def person_shaped(words: Sequence[str]) -> bool:
+    """Do ``words`` have a person's name's shape: two or more, the first no dictionary
+    word and not all capitals ("Marie Curie", "Lorenzo de' Medici"; not "Amazon S3",
+    "DNA Polymerase")?"""
+    return len(words) >= 2 and not words[0].isupper() and not all_lemmas(words[0].lower())
 
 
 @lru_cache(maxsize=8192)
@@ -106,8 +115,7 @@ def person_names(text: str) -> tuple[frozenset[str], ...]:
     out = []
     for match in _PERSON.finditer(text):
         words = [w for w in match.group(0).split() if w[:1].isupper()]
-        first = words[0].strip("'\u2019")
-        if len(words) >= 2 and not first.isupper() and not all_lemmas(first.lower()):
+        if person_shaped([words[0].strip("'\u2019"), *words[1:]]):
             out.append(frozenset(stem(t.norm) for t in tokens(" ".join(words)) if not t.number))
     return tuple(out)
 

@@ -18,7 +18,7 @@ from typing import Any
 from .._errors import InputError
 from .._text import split_sentences
 from ..checks import COVERAGE, NO_DUPLICATION, NO_INVENTION, NO_UNRESOLVED_PRONOUNS, SELF_CONTAINED
-from ..checks._align import source_sentences
+from ..checks._align import UPPER_LETTER, person_shaped, source_sentences
 from ..checks._language import GLUE_WORDS, all_lemmas, lemma, profile, stem, tokens, word_set
 from ._base import Groups, Mutation, _ordered, _replace, _subject_end, _usable
 
@@ -48,14 +48,23 @@ _MODAL = (
 
 
 def _replaced(
-    groups: Groups, g: int, f: int, fact: str, new: str, name: str, rule: str, what: str
+    groups: Groups,
+    g: int,
+    f: int,
+    fact: str,
+    new: str,
+    name: str,
+    rule: str,
+    what: str,
+    swapped: tuple[str, str] | None = None,
 ) -> Mutation:
-    return Mutation(name, rule, _replace(groups, g, f, new), what, replaced={fact: new})
+    return Mutation(
+        name, rule, _replace(groups, g, f, new), what, replaced={fact: new}, swapped=swapped
+    )
 
 
-_UPPER = r"[A-Z\u00c0-\u00de]"
 _CAPITALISED_RUN = re.compile(
-    rf"{_UPPER}[\w'\u2019-]*(?:\s+(?:{_UPPER}[\w'\u2019-]*|de'|da\b|di\b|von\b|van\b))*"
+    rf"{UPPER_LETTER}[\w'\u2019-]*(?:\s+(?:{UPPER_LETTER}[\w'\u2019-]*|de'|da\b|di\b|von\b|van\b))*"
 )
 
 
@@ -105,11 +114,8 @@ def move_number(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Muta
 
 
 def _person(name: str) -> bool:
-    """A person's name, by its shape: two or more words, the first no dictionary word and
-    not all capitals ("Marie Curie", "Lorenzo de' Medici"; not "Amazon S3", "DNA")."""
-    words = name.split()
-    first = words[0]
-    return len(words) >= 2 and not first.isupper() and not all_lemmas(first.lower())
+    """A person's name, by its shape (``person_shaped``: "Marie Curie", not "Amazon S3")."""
+    return person_shaped(name.split())
 
 
 def swap_person(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutation:
@@ -198,14 +204,8 @@ def swap_term(groups: Groups, source: str, *, seed: int = 0, **_: Any) -> Mutati
             if other is not None:
                 new = re.sub(whole, other, fact, count=1)
                 what = f"{word!r} in {fact!r} swapped for {other!r}"
-                return Mutation(
-                    "swap_term",
-                    NO_INVENTION,
-                    _replace(groups, g, f, new),
-                    what,
-                    replaced={fact: new},
-                    swapped=(word, other),
-                )
+                swapped = (word, other)
+                return _replaced(groups, g, f, fact, new, "swap_term", NO_INVENTION, what, swapped)
     raise InputError("swap_term found no noun to swap")
 
 
