@@ -112,7 +112,8 @@ class CachedEmbedder:
             if self.max_texts is not None:
                 for key in keys:
                     self._vectors.move_to_end(key)
-                while len(self._vectors) > max(self.max_texts, len(set(keys))):
+                kept = max(self.max_texts, len(set(keys)))
+                while len(self._vectors) > kept:
                     self._vectors.popitem(last=False)
             return rows
 
@@ -127,9 +128,10 @@ class CachedEmbedder:
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         unit = np.divide(vectors, norms, out=np.zeros_like(vectors), where=norms > 0)
         for text, vector in zip(batch, unit, strict=True):
-            self._vectors[_key(text)] = vector
+            key = _key(text)
+            self._vectors[key] = vector
             if self._folder is not None:
-                self._unsaved[_key(text)] = vector
+                self._unsaved[key] = vector
         self.computed += len(batch)
 
     def flush(self) -> Path | None:
