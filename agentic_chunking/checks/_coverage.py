@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from ._align import Sentence, _sentence, align, source_sentences
 from ._converse import SWAPPED, converse_reading
@@ -41,6 +40,7 @@ from ._language import (
     profile,
     stem,
     stems_match,
+    stems_of,
     tokens,
     unit_of,
     word_set,
@@ -58,12 +58,6 @@ MIN_EVIDENCE = 5
 """... and state at least this many of them (a source of one short sentence shows no
 style to compare with)."""
 _CAUSATIVE_VERBS = word_set("let make get")
-
-
-@lru_cache(maxsize=1)
-def _causative_stems() -> frozenset[str]:
-    """The causative verbs' stems, made on first use (stemming loads the lexicon)."""
-    return frozenset(stem(w) for w in _CAUSATIVE_VERBS)
 
 
 """Verbs whose fact is the verb after them ("lets ions pass": "ions pass")."""
@@ -226,7 +220,7 @@ def _fact_words(text: str) -> tuple[tuple[str, str], ...]:
         if tok.number or tok.norm in GLUE_WORDS or unit_of(tok.text):
             continue
         word_stem = stem(tok.norm)
-        if word_stem in _causative_stems() or word_stem in out:
+        if word_stem in stems_of(_CAUSATIVE_VERBS) or word_stem in out:
             continue
         before = toks[i - 1].norm if i else ""
         if before in _REFERRING and not (before == "the" and _spelled_out(toks, i)):

@@ -29,6 +29,7 @@ from ._language import (
     all_lemmas,
     profile,
     stem,
+    stems_of,
     tokens,
 )
 from ._lexicon import demonym_places, paraphrases
@@ -47,12 +48,6 @@ from ._swaps import (
     substituted,
     term_replaced,
 )
-
-
-@lru_cache(maxsize=1)
-def _month_stems() -> frozenset[str]:
-    return frozenset(stem(m) for m in MONTHS)
-
 
 COMMON_SURPRISAL = 7.0
 """A word is common English when ``-log10`` of its relative frequency in the English list
@@ -251,7 +246,7 @@ def _bucket(j: _Judged, word_stem: str, text: str) -> str | None:
         or _names_its_place(text, whole.sentence)
     )
     earlier = _earlier(word_stem, window)
-    if word_stem in j.names and word_stem in _month_stems() and anywhere:
+    if word_stem in j.names and word_stem in stems_of(MONTHS) and anywhere:
         return None if earlier else SWAPPED_TERM  # a date of a later sentence: suspect
     if word_stem in j.names:
         if not anywhere:  # "New York City" where the source says "New York"; "Group B"

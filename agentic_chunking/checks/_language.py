@@ -563,6 +563,13 @@ def subject_stems(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+@lru_cache(maxsize=64)
+def stems_of(words: frozenset[str]) -> frozenset[str]:
+    """The stems of a fixed word set (a module's constant), made on its first use and
+    kept: stemming loads lemminflect, which a module should not do when imported."""
+    return frozenset(stem(w) for w in words)
+
+
 def stems_match(a: str, b: str) -> bool:
     """Equal stems, one a prefix of the other (4+ letters, at most 4 more), or two long
     stems at least 90 % alike: "movement"/"move", "organ"/"organiz"."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ._align import Sentence, Window, _opener, _sentence
-from ._language import Profile, Token, profile, stem, stems_match, tokens, word_set
+from ._language import Profile, Token, profile, stem, stems_match, stems_of, tokens, word_set
 from ._swaps import initials
 
 RESTATED = 0.75
@@ -71,12 +71,6 @@ HONORIFICS = word_set("mr mrs ms miss dr doctor sir lady lord captain professor 
 """Titles before a name: "Mrs. Liu" -> "Patricia Liu" names the same person."""
 
 
-@lru_cache(maxsize=1)
-def _honorific_stems() -> frozenset[str]:
-    """The stems of ``HONORIFICS``, made on first use (stemming loads the lexicon)."""
-    return frozenset(stem(w) for w in HONORIFICS)
-
-
 def _names_of(clause: str) -> frozenset[str]:
     toks = tokens(clause)
     names = {
@@ -84,7 +78,7 @@ def _names_of(clause: str) -> frozenset[str]:
         for i, t in enumerate(toks)
         if t.capitalised and not t.number and (i > 0 or _opener(clause))
     }
-    return frozenset(names - _honorific_stems())
+    return frozenset(names - stems_of(HONORIFICS))
 
 
 def _difference(prop: Profile, clause: str, whole: tuple[Sentence, ...]) -> Difference:
