@@ -26,6 +26,7 @@ from ._language import (
     word_set,
 )
 from ._lexicon import paraphrases
+from ._modifiers import determiner_disagrees, modifier_swapped
 
 
 @lru_cache(maxsize=8192)
@@ -533,20 +534,30 @@ def in_place_findings(
     proposition: str, window: Window, source: str, found: list[Finding]
 ) -> list[Finding]:
     """A ``swapped_term`` warning for a term standing where the source puts another
-    (:func:`term_in_place`), unless ``found`` already has one for the proposition: the
-    words the window does not support are judged apart, a word of the window in another
-    word's place ("lot height" for "lot coverage") only here."""
+    (:func:`term_in_place`, :func:`pronoun_in_place`, and on the parse a modifier in
+    another's place, :func:`._modifiers.modifier_swapped`, judged like the first only on a
+    proposition in the source's own words), or for a singular determiner
+    before a plural noun the source does not write so
+    (:func:`._modifiers.determiner_disagrees`), unless ``found`` already has one for the
+    proposition: the words the window does not support are judged apart, a word of the
+    window in another word's place ("lot height" for "lot coverage") only here."""
     if any(f.proposition == proposition and f.kind == SWAPPED_TERM for f in found):
         return []
     swap = term_in_place(proposition, window, source) or pronoun_in_place(proposition, window)
-    if swap is None:
-        return []
-    new, old = swap
+    if swap is None and not _rewords(proposition, source):  # the source's own words only
+        swap = modifier_swapped(proposition, window, source)
+    if swap is not None:
+        reason = f'"{swap[0]}" where the source says "{swap[1]}"'
+    else:
+        disagreeing = determiner_disagrees(proposition, source)
+        if disagreeing is None:
+            return []
+        reason = f'"{disagreeing}": a determiner of one thing before a plural, a word put in'
     return [
         Finding(
             proposition,
             NO_INVENTION,
-            f'"{new}" where the source says "{old}"',
+            reason,
             severity=WARNING,
             kind=SWAPPED_TERM,
             source_sentence=window.text,
