@@ -64,7 +64,7 @@ def run(folder: str) -> None:
         nargs="+",
         default=[0],
         help="one seed or several (--seed 0 1 2 3): each seed's figures, then whether every "
-        f"operator is flagged on at least {TARGET:.0%} of its cases at every seed",
+        f"operator is flagged on at least {TARGET * 100:.0f}%% of its cases at every seed",
     )
     parser.add_argument(
         "--careful-judge",
