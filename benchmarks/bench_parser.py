@@ -32,6 +32,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).parent))
+
+from _results import add_options, keep
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 AIM = 1.5
@@ -138,7 +142,7 @@ def _run_child(parser: bool, cases: int | None) -> dict[str, Any]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true", help="4 cases, one pass")
+    add_options(parser)
     parser.add_argument("--repeats", type=int, default=3, help="passes; the best counts")
     parser.add_argument("--child", choices=("on", "off"), help=argparse.SUPPRESS)
     parser.add_argument("--cases", type=int, default=None, help=argparse.SUPPRESS)
@@ -169,6 +173,25 @@ def main(argv: list[str] | None = None) -> int:
         f" {with_['ms_per_proposition']:.2f} ms a proposition ({with_['parsed']} parsed)"
     )
     print(f"install size {size:.0f} MB ({len(brought)} packages: {', '.join(brought)})")
+    keep(
+        __file__,
+        args,
+        {
+            "replay with / without the parser, cold (ratio)": round(ratio, 2),
+            "replay with / without the parser, warm (ratio)": round(warm, 2),
+            "replay with the parser, cold s": round(with_["replay_s"], 2),
+            "replay without the parser, cold s": round(without["replay_s"], 2),
+            f"ratio at most {AIM}": ratio <= AIM,
+            "errors with / without": f"{with_['errors']} / {without['errors']}",
+            "warnings with / without": f"{with_['warnings']} / {without['warnings']}",
+            "parser load s": round(with_["load_s"], 2),
+            "ms a proposition": round(with_["ms_per_proposition"], 2),
+            "install size MB": round(size),
+        },
+        cases=cases or 32,
+        repeats=repeats,
+        propositions=with_["propositions"],
+    )
     return 0
 
 

@@ -89,6 +89,11 @@ def test_a_modifier_in_the_place_of_the_windows_is_a_swap(
             "Lithium and sodium ions differ in size. Sodium ions are larger.",
             "Lithium ions are smaller than sodium ions.",
         ),
+        (  # linked in another sentence, whose word is another form ("leaves", "leaf")
+            "Green tea leaves are heated after picking. The first flush, harvested in spring, "
+            "produces the most delicate leaves.",
+            "The first flush produces the most delicate tea leaves.",
+        ),
         (  # a comparison that says the window's phrase too; a run of nouns
             "Iron phosphate cells last longer than cells with a nickel cobalt oxide cathode.",
             "Iron phosphate cells last longer than nickel cobalt oxide cells.",

@@ -12,14 +12,20 @@ is never a swap; nor is a modifier added where the window's noun has none ("The 
 phrase ("phosphate cells ... than oxide cells"). Only the word right before a noun is read
 as its modifier, and a proposition whose parse finds no clause is not judged: a parse
 that finds none has misread a verb as a noun ("Urban planners design street networks").
+
+Cost: each rule first looks for its lexical shadow (two words side by side that the source
+never sets so, the second after another word in the window; a determiner of one thing
+with a plural noun a few words on) and parses only when it finds one; a source sentence
+is parsed only when it holds both words of a pair to check.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import pairwise
 
 from ._align import Window, _sentence, source_sentences
-from ._language import GLUE_WORDS, stem, word_set
+from ._language import GLUE_WORDS, all_lemmas, stem, tokens, word_set
 from ._parser import Parse, Word, parse
 
 _MODIFIER_DEPS = frozenset({"amod", "compound"})
@@ -37,6 +43,8 @@ _BETWEEN = frozenset({"ADJ"})
 lithium-ion cell stores ions") is most often the parse reading a verb as a plural."""
 _SINGULAR_DETERMINERS = frozenset({"a", "an", "another", "each", "every"})
 """Determiners of one thing only: before a plural noun they disagree with it."""
+_LOOK_AHEAD = 3
+"""How many words after a determiner of one thing :func:`_plural_after_one` looks."""
 
 
 def _key(word: Word) -> str:
@@ -65,25 +73,67 @@ def _modifier(parsed: Parse, i: int) -> Word | None:
     return word if _plain(word) else None
 
 
-@lru_cache(maxsize=256)
-def _linked(source: str) -> frozenset[frozenset[str]]:
-    """The pairs of word stems the source's parse links: a word and its head, a
+@lru_cache(maxsize=8192)
+def _links(sentence: str) -> frozenset[frozenset[str]]:
+    """The pairs of word stems the parse of one sentence links: a word and its head, a
     preposition's object and what the preposition hangs from ("channel of the aqueduct"),
     a conjunct and its first conjunct's head ("lithium and sodium ions"), and a modifier
     of a modifier and the noun beyond ("glass fiber cables": "glass cables" drops one)."""
+    parsed = parse(sentence)
+    if parsed is None:
+        return frozenset()
     pairs: set[frozenset[str]] = set()
-    for sentence in source_sentences(source):
-        parsed = parse(sentence.text)
-        if parsed is None:
-            return frozenset()
-        words = parsed.words
-        for word in words:
-            head = words[word.head]
-            pairs.add(frozenset((_key(word), _key(head))))
-            through = word.dep in ("pobj", "conj") or head.dep in _MODIFIER_DEPS
-            if through and head.head != word.head:
-                pairs.add(frozenset((_key(word), _key(words[head.head]))))
+    words = parsed.words
+    for word in words:
+        head = words[word.head]
+        pairs.add(frozenset((_key(word), _key(head))))
+        through = word.dep in ("pobj", "conj") or head.dep in _MODIFIER_DEPS
+        if through and head.head != word.head:
+            pairs.add(frozenset((_key(word), _key(words[head.head]))))
     return frozenset(pairs)
+
+
+def _linked(source: str, a: Word, b: Word) -> bool:
+    """Does a sentence of the source link the words ``a`` and ``b`` (:func:`_links`, by
+    their lemmas' stems)? Only the sentences that hold both words, as written or as
+    lemmas ("leaves", "leaf"), are parsed."""
+    pair = frozenset((_key(a), _key(b)))
+    forms = [{_key(w), stem(w.text.lower())} for w in (a, b)]
+    return any(
+        all(any(s.supports(f) for f in word) for word in forms) and pair in _links(s.text)
+        for s in source_sentences(source)
+    )
+
+
+def _plain_pairs(text: str) -> list[tuple[str, str]]:
+    """The stems of every two neighbouring lower-case words of ``text``, glue words and
+    numbers left out ("lithium ions" -> ("lithium", "ion"))."""
+    toks = tokens(text)
+    return [
+        (stem(a.norm), stem(b.norm))
+        for a, b in pairwise(toks)
+        if not (a.number or b.number or a.capitalised or b.capitalised)
+        and a.norm not in GLUE_WORDS
+        and b.norm not in GLUE_WORDS
+    ]
+
+
+@lru_cache(maxsize=256)
+def _source_pairs(source: str) -> frozenset[tuple[str, str]]:
+    return frozenset(_plain_pairs(source))
+
+
+def _may_swap(proposition: str, window: Window, source: str) -> bool:
+    """The lexical shadow of :func:`modifier_swapped`: two words of the source side by
+    side in the proposition and never in the source, the second standing after another
+    word in the window. Without one the parse (the costly part) is skipped."""
+    known = _source_pairs(source)
+    novel = [pair for pair in _plain_pairs(proposition) if pair not in known]
+    if not novel:
+        return False
+    whole = _sentence(source)
+    preceded = {b for member in window.members for _, b in _plain_pairs(member.text)}
+    return any(b in preceded and whole.supports(a) for a, b in novel)
 
 
 def modifier_swapped(proposition: str, window: Window, source: str) -> tuple[str, str] | None:
@@ -92,10 +142,12 @@ def modifier_swapped(proposition: str, window: Window, source: str) -> tuple[str
     "human organ" for "internal organ"). The new modifier is a word of the source that the
     source never links to the noun; the window's modifier is not on the proposition's
     noun. None when there is none, or without the parser."""
+    if not _may_swap(proposition, window, source):
+        return None
     said = parse(proposition)
     if said is None or not said.has_finite_clause():
         return None  # a parse with no clause misreads verbs as nouns ("planners design")
-    linked, whole = _linked(source), _sentence(source)
+    whole = _sentence(source)
     window_modifiers: dict[str, list[Word]] = {}
     for member in window.members:
         parsed = parse(member.text)
@@ -114,7 +166,7 @@ def modifier_swapped(proposition: str, window: Window, source: str) -> tuple[str
         kept = {_key(new) for new, _ in phrases}
         for new, noun in phrases:
             new_key = _key(new)
-            if not whole.supports(new_key) or frozenset((new_key, key)) in linked:
+            if not whole.supports(new_key) or _linked(source, new, noun):
                 continue
             for old in window_modifiers.get(key, ()):
                 if _key(old) not in kept:  # the window's phrase is not said elsewhere
@@ -122,11 +174,28 @@ def modifier_swapped(proposition: str, window: Window, source: str) -> tuple[str
     return None
 
 
+def _plural_after_one(proposition: str) -> bool:
+    """The lexical shadow of :func:`determiner_disagrees`: a determiner of one thing with
+    a plural noun (lemminflect: a noun whose lemma is another word) at most
+    :data:`_LOOK_AHEAD` words on. Only such propositions are parsed."""
+    toks = tokens(proposition)
+    for i, tok in enumerate(toks):
+        if tok.norm not in _SINGULAR_DETERMINERS:
+            continue
+        for after in toks[i + 1 : i + 1 + _LOOK_AHEAD]:
+            nouns = all_lemmas(after.norm).get("NOUN", ())
+            if after.norm.endswith("s") and nouns and after.norm not in nouns:
+                return True
+    return False
+
+
 def determiner_disagrees(proposition: str, source: str) -> str | None:
     """The phrase ("a Roman cities") where a determiner of one thing ("a", "an", "each",
     "every", "another") stands before a plural noun, with no counting word between ("a
     few cities", "a great many people" agree), when the source does not write it so.
     None when there is none, or without the parser."""
+    if not _plural_after_one(proposition):
+        return None  # no parse needed
     said = parse(proposition)
     if said is None:
         return None
