@@ -359,3 +359,43 @@ def test_chunk_check_needs_an_output_file_before_any_call(
     assert main(["chunk", str(source), "--model", "reference", "--check"]) == EXIT_USAGE
     assert "--check needs -o OUT" in capsys.readouterr().err
     assert server.requests == []
+
+
+def test_the_summary_counts_in_the_singular_and_the_plural(
+    tmp_path: Path, source: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = write(tmp_path, "one.json", output(GOOD[:1]))
+    _, _, err = run_check([str(out), "--source", str(source)], capsys)
+    # one proposition covers little of the source: one coverage error, one warning
+    assert "check: 1 error, 1 warning in 1 proposition of" in err
+    out = write(tmp_path, "three.json", output(GOOD))
+    _, _, err = run_check([str(out), "--source", str(source)], capsys)
+    assert "check: 0 errors, 0 warnings in 3 propositions of" in err
+
+
+@pytest.mark.parametrize(
+    ("flag", "hint"),
+    [
+        ([], "give the JSON 'chunk' writes"),
+        (["--from", "chonkie"], "give chonkie's chunks as a JSON list (--from chonkie)"),
+        (["--from", "langchain"], "give langchain's chunks as a JSON list (--from langchain)"),
+    ],
+)
+def test_malformed_json_gets_the_hint_of_the_format_named(
+    tmp_path: Path, flag: list[str], hint: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = write(tmp_path, "bad.json", "{oops")
+    status, _, err = run_check([str(bad), *flag], capsys)
+    assert status == EXIT_USAGE and hint in err and len(err.splitlines()) == 1
+
+
+def test_an_unknown_option_names_the_subcommand_and_shows_its_usage(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = write(tmp_path, "out.json", output(GOOD))
+    with pytest.raises(SystemExit) as stopped:
+        main(["check", str(out), "--bogus"])
+    err = capsys.readouterr().err
+    assert stopped.value.code == EXIT_USAGE
+    assert "usage: agentic-chunking check" in err
+    assert "agentic-chunking check: error: unrecognized arguments: --bogus" in err

@@ -112,10 +112,10 @@ def test_load_results_names_missing_and_unreadable_files(tmp_path: Path) -> None
     with pytest.raises(InputError, match="does not exist"):
         load_results(tmp_path / "nope.json")
     (tmp_path / "x.json").write_text("{not json", encoding="utf-8")
-    with pytest.raises(InputError, match="not readable JSON"):
+    with pytest.raises(InputError, match=r"not readable JSON.*; give a results file the suite"):
         load_results(tmp_path / "x.json")
     (tmp_path / "y.json").write_text("[]", encoding="utf-8")
-    with pytest.raises(InputError, match="list, not an object"):
+    with pytest.raises(InputError, match="list, not an object; give a results file the suite"):
         load_results(tmp_path / "y.json")
 
 

@@ -78,16 +78,21 @@ def read_output(path: Path, source_format: str = "agentic") -> AgenticResponse:
     is the file's stem)."""
     check_file_size(path)
     text = read_text_file(path)
+    expected = (
+        "the JSON 'chunk' writes"
+        if source_format == "agentic"
+        else f"{source_format}'s chunks as a JSON list (--from {source_format})"
+    )
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise InputError(
             f"{path}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}; "
-            "give a chunked output (the JSON 'chunk' writes)"
+            f"give {expected}"
         ) from None
     except RecursionError:  # nested deeper than any chunked output: not one
         raise InputError(
-            f"{path}: nested too deeply to be a chunked output; give the JSON 'chunk' writes"
+            f"{path}: nested too deeply to be a chunked output; give {expected}"
         ) from None
     if source_format != "agentic":
         try:
@@ -146,9 +151,14 @@ def report(
     not_run = f"; not run: {', '.join(findings['not_run'])}" if findings["not_run"] else ""
     hint = " (give --source INPUT to run them)" if source is None else ""
     grammar = "" if findings["parser"]["available"] else f"; {findings['parser']['reason']}"
+    counts = ", ".join(
+        f"{n} {word}{'s' if n != 1 else ''}"
+        for n, word in ((findings["errors"], "error"), (findings["warnings"], "warning"))
+    )
+    propositions = findings["propositions"]
     say(
-        f"{findings['errors']} errors, {findings['warnings']} warnings in "
-        f"{findings['propositions']} propositions of {output_name}{not_run}{hint}{grammar}"
+        f"{counts} in {propositions} proposition{'s' if propositions != 1 else ''} of "
+        f"{output_name}{not_run}{hint}{grammar}"
     )
     return EXIT_ERRORS if findings["errors"] else EXIT_CLEAN
 

@@ -64,6 +64,20 @@ def package_version() -> str:
         return "unknown"
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A subcommand's parser that rejects what it does not know itself, so the message
+    names the subcommand and shows its usage (argparse otherwise leaves unknown options
+    to the top-level parser: "usage: agentic-chunking [-h] ... COMMAND")."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
 def build_parser() -> argparse.ArgumentParser:
     """Return the top-level parser with every subcommand registered."""
     parser = argparse.ArgumentParser(
@@ -76,7 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
         version=f"%(prog)s {package_version()}",
         help="print the installed version and exit",
     )
-    subparsers = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    subparsers = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_CommandParser
+    )
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(subparsers)
     return parser

@@ -543,13 +543,17 @@ def load_results(path: Path | str) -> RunResults:
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InputError(f"results file {str(path)!r} is not readable JSON: {error}") from None
+        raise InputError(
+            f"results file {str(path)!r} is not readable JSON: {error}; {way_out}"
+        ) from None
     except RecursionError:  # nested deeper than any results file: not one
         raise InputError(
-            f"results file {str(path)!r} is nested too deeply to be a results file"
+            f"results file {str(path)!r} is nested too deeply to be a results file; {way_out}"
         ) from None
     if not isinstance(data, dict):
-        raise InputError(f"results file {str(path)!r} holds a {type(data).__name__}, not an object")
+        raise InputError(
+            f"results file {str(path)!r} holds a {type(data).__name__}, not an object; {way_out}"
+        )
     validate_results(data, path)
     try:
         return RunResults.from_dict(data)
