@@ -12,7 +12,10 @@ paid as a user's first run pays them), both measured in this run:
 - load: loading the pipeline once, the model files' SHA-256 checked;
 - per proposition: parsing each proposition of the replay once (after the load);
 - install size: the files of spaCy, the model and every package they bring that the core
-  dependencies do not.
+  dependencies do not;
+- main job: the README's main job end to end (``pytest tests/test_cases.py``: start-up,
+  the 32 cases replayed and judged, the report written, into a temporary folder), each in
+  a fresh process, with the parser and without it: the replay as a user runs it.
 
     python benchmarks/bench_parser.py [--quick] [--repeats N]
 
@@ -129,6 +132,36 @@ def _install_size() -> tuple[float, list[str]]:
     return total / 1e6, sorted(brought)
 
 
+def _main_job(parser: bool, quick: bool) -> None:
+    """Run in a fresh process: the README's main job, without the parser if asked."""
+    if not parser:
+        sys.meta_path.insert(0, _NoParser())
+    import tempfile
+
+    import pytest
+
+    with tempfile.TemporaryDirectory() as reports:
+        selection = ["-k", "TC-001"] if quick else []
+        options = ["-q", "-p", "no:cacheprovider", "--reports-dir", reports, *selection]
+        status = pytest.main([*options, str(ROOT / "tests" / "test_cases.py")])
+    if status != 0:
+        sys.exit(f"the main job failed with status {status}")
+
+
+def _time_main_job(parser: bool, quick: bool) -> float:
+    """Seconds the main job takes in a fresh process (interpreter start included)."""
+    command = [sys.executable, __file__, "--main-job", "on" if parser else "off"]
+    command += ["--quick"] if quick else []
+    started = time.perf_counter()
+    done = subprocess.run(command, capture_output=True, text=True, check=False, cwd=ROOT)
+    took = time.perf_counter() - started
+    if done.returncode != 0:
+        sys.exit(f"the main job failed: {done.stdout.strip().splitlines()[-1:]}")
+    if ("checks ran without the parser" in done.stdout) == parser:
+        sys.exit(f"the main job {'did not read' if parser else 'read'} grammar as asked")
+    return took
+
+
 def _run_child(parser: bool, cases: int | None) -> dict[str, Any]:
     command = [sys.executable, __file__, "--child", "on" if parser else "off"]
     if cases is not None:
@@ -146,9 +179,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="passes; the best counts")
     parser.add_argument("--child", choices=("on", "off"), help=argparse.SUPPRESS)
     parser.add_argument("--cases", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--main-job", choices=("on", "off"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
         print(json.dumps(_child(args.child == "on", args.cases)))
+        return 0
+    if args.main_job:
+        _main_job(args.main_job == "on", args.quick)
         return 0
     cases, repeats = (4, 1) if args.quick else (None, args.repeats)
     without = min((_run_child(False, cases) for _ in range(repeats)), key=lambda r: r["replay_s"])
@@ -156,6 +193,11 @@ def main(argv: list[str] | None = None) -> int:
     if not with_["parser"]:
         sys.exit("the parser is not installed: pip install -e '.[parser]'")
     ratio = with_["replay_s"] / without["replay_s"]
+    job_without, job_with = (
+        min(_time_main_job(parser_on, args.quick) for _ in range(repeats))
+        for parser_on in (False, True)
+    )
+    job = job_with / job_without
     warm = with_["warm_s"] / without["warm_s"]
     size, brought = _install_size()
     print(
@@ -172,6 +214,11 @@ def main(argv: list[str] | None = None) -> int:
         f"load {with_['load_s']:.2f} s (model files verified);"
         f" {with_['ms_per_proposition']:.2f} ms a proposition ({with_['parsed']} parsed)"
     )
+    print(
+        f"main job (pytest tests/test_cases.py), fresh process, best of {repeats}:"
+        f" {job_with:.2f} s with the parser, {job_without:.2f} s without: {job:.2f}x"
+        f" (aim <= {AIM}x)"
+    )
     print(f"install size {size:.0f} MB ({len(brought)} packages: {', '.join(brought)})")
     keep(
         __file__,
@@ -182,6 +229,10 @@ def main(argv: list[str] | None = None) -> int:
             "replay with the parser, cold s": round(with_["replay_s"], 2),
             "replay without the parser, cold s": round(without["replay_s"], 2),
             f"ratio at most {AIM}": ratio <= AIM,
+            "main job with / without the parser (ratio)": round(job, 2),
+            "main job with the parser s": round(job_with, 2),
+            "main job without the parser s": round(job_without, 2),
+            f"main job ratio at most {AIM}": job <= AIM,
             "errors with / without": f"{with_['errors']} / {without['errors']}",
             "warnings with / without": f"{with_['warnings']} / {without['warnings']}",
             "parser load s": round(with_["load_s"], 2),
