@@ -213,6 +213,23 @@ def test_a_definite_the_proposition_resolves_or_uses_generically_is_no_finding(
 
 
 @needs_parser
+def test_the_definite_subject_rule_parses_only_a_the_before_a_past_verb(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agentic_chunking.checks import _pronouns
+
+    parsed: list[str] = []
+    real = _pronouns.parse
+    monkeypatch.setattr(_pronouns, "parse", lambda text: parsed.append(text) or real(text))
+    moved = "In June, workers moved the festival to the park."  # "the" only after the verb
+    assert _pronouns._definite_by_parse(moved, DEFINITE_SOURCE) is None
+    assert parsed == []
+    drew = "The festival drew 40,000 people."
+    assert _pronouns._definite_by_parse(drew, DEFINITE_SOURCE) is not None
+    assert parsed == [drew]
+
+
+@needs_parser
 def test_a_pronoun_whose_only_candidates_are_plural_is_unresolved() -> None:
     (finding,) = find_unresolved_pronouns(["Thousands of fans mourned his death."])
     assert (finding.kind, finding.severity) == ("bare_pronoun", "warning")

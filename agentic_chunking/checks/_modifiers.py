@@ -148,6 +148,13 @@ def modifier_swapped(proposition: str, window: Window, source: str) -> tuple[str
     if said is None or not said.has_finite_clause():
         return None  # a parse with no clause misreads verbs as nouns ("planners design")
     whole = _sentence(source)
+    said_modifiers: dict[str, list[tuple[Word, Word]]] = {}
+    for i, noun in enumerate(said.words):
+        new = _modifier(said, i) if noun.tag in _NOUN_TAGS and _plain(noun) else None
+        if new is not None:
+            said_modifiers.setdefault(_key(noun), []).append((new, noun))
+    if not any(whole.supports(_key(new)) for ps in said_modifiers.values() for new, _ in ps):
+        return None  # no modifier of the source's: the window need not be parsed
     window_modifiers: dict[str, list[Word]] = {}
     for member in window.members:
         parsed = parse(member.text)
@@ -157,11 +164,6 @@ def modifier_swapped(proposition: str, window: Window, source: str) -> tuple[str
             modifier = _modifier(parsed, i) if word.tag in _NOUN_TAGS else None
             if modifier is not None:
                 window_modifiers.setdefault(_key(word), []).append(modifier)
-    said_modifiers: dict[str, list[tuple[Word, Word]]] = {}
-    for i, noun in enumerate(said.words):
-        new = _modifier(said, i) if noun.tag in _NOUN_TAGS and _plain(noun) else None
-        if new is not None:
-            said_modifiers.setdefault(_key(noun), []).append((new, noun))
     for key, phrases in said_modifiers.items():
         kept = {_key(new) for new, _ in phrases}
         for new, noun in phrases:

@@ -460,12 +460,19 @@ def _definite_by_parse(proposition: str, source: str) -> Problem | None:
     FC,", "Klopp's club"), nor one the proposition may have introduced before ("A ship
     sank and the ship ...", "Liverpool FC won the league and the club ..."), nor one the
     source writes in lower case itself (it never says which either: the source-based
-    rules above judge that). None without the parser, or when nothing is found."""
+    rules above judge that). None without the parser, or when nothing is found.
+
+    Parsed only when a past-tense form stands after a "the" (a subject comes before its
+    verb) or the first word is a bare person or group noun: "Organisers moved the
+    festival." is not parsed; a question ("Did the team win?") is not judged."""
     toks = tokens(proposition)
-    if not any(_can_be_past(t.norm) for t in toks):
+    past = [i for i, t in enumerate(toks) if _can_be_past(t.norm)]
+    if not past:
         return None  # no past tense, no specific event: no parse
-    if not any(t.norm == "the" for t in toks) and toks and toks[0].norm not in _BARE_SUBJECTS:
-        return None
+    the = [i for i, t in enumerate(toks) if t.norm == "the"]
+    bare = bool(toks) and toks[0].norm in _BARE_SUBJECTS
+    if not bare and not (the and the[0] < past[-1]):
+        return None  # no "the" before a past verb: no definite subject of it, no parse
     parsed = parse(proposition)
     if parsed is None:
         return None
