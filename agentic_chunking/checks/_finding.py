@@ -85,6 +85,9 @@ to, or bound to another clause of them."""
 MOVED_NAME = "moved_name"
 """error as a minimal edit (one name of a kept clause replaced, in its place, by another
 name of the source), else a warning: a name of another sentence (often context carried)."""
+CUT_NAME = "cut_name"
+"""warning: a name of the source with words left out of its middle ("the Department of
+Welfare" for "the Department of Health, Education, and Welfare"): another name now."""
 SWAPPED_TERM = "swapped_term"
 """warning: a term of the clause the proposition restates replaced by a word of another
 sentence of the source (a word of another sentence alone is context carried, no finding)."""

@@ -13,6 +13,7 @@ from importlib import resources
 from ._align import Sentence, Window, _sentence, align
 from ._converse import SAME_ORDER, SWAPPED, converse_reading, converses_of
 from ._finding import (
+    CUT_NAME,
     ERROR,
     INVENTED_NAME,
     MOVED_NAME,
@@ -34,6 +35,7 @@ from ._language import (
 )
 from ._lexicon import demonym_places, paraphrases
 from ._minimal import TITLE, replaced_name
+from ._names import cut_name
 from ._numbers import MONTHS, aligned_finding, number_findings
 from ._polarity import polarity_findings
 from ._swaps import (
@@ -366,7 +368,8 @@ def find_inventions(propositions: list[str], source: str) -> list[Finding]:
       ``moved_name`` (one number or name replaced by another of the source),
       ``added_negation`` / ``lost_negation`` / ``added_quantifier`` / ``lost_quantifier``
       (see :mod:`._polarity`).
-    Warnings (suspect, never failing): ``unsupported_word``, a content word the source never
+    Warnings (suspect, never failing): ``cut_name``, a name of the window with words
+    left out of its middle (:mod:`._names`); ``unsupported_word``, a content word the source never
     uses and no paraphrase of a window word (``data/paraphrases.txt``); ``swapped_term``, a
     word of the source outside the window; ``changed_modality``; and the relational kinds
     above when they are no minimal edit (context carried from another sentence, a
@@ -386,6 +389,9 @@ def find_inventions(propositions: list[str], source: str) -> list[Finding]:
         prop = profile(proposition)
         findings += number_findings(proposition, prop, window, _whole(source).profile, source)
         findings += _word_findings(proposition, prop, window, source)
+        if (cut := cut_name(proposition, window.text, source)) is not None:
+            reason = f'"{cut[0]}" where the source says "{cut[1]}": a name with words left out'
+            findings.append(aligned_finding(proposition, CUT_NAME, reason, window, WARNING))
         findings += in_place_findings(proposition, window, source, findings)
         findings += [
             aligned_finding(proposition, kind, reason, window, severity)
