@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -371,6 +372,43 @@ def test_killed_half_way_then_rerun_pays_for_no_request_twice_and_writes_the_sam
         whole.parent.mkdir()
         assert _corpus([str(folder), "-o", str(whole)]) == 0
     assert out.read_bytes() == whole.read_bytes()
+
+
+def test_sigterm_ends_a_run_whose_calls_hang_at_once_with_143_and_the_previous_output(
+    tmp_path: Path,
+) -> None:
+    """SIGTERM while every call in flight hangs (a server that never answers): the run
+    ends with one line and 143, without waiting for the calls, OUT as it was and the
+    finished documents in the ledger (as Ctrl-C does)."""
+    folder = _folder(tmp_path, 8)
+    out = tmp_path / "out.jsonl"
+    out.write_text("the previous output\n", encoding="utf-8")
+    script = ParagraphModel(hold_after=4)
+    with FakeMessagesServer(handler=script) as server:
+        env = {**os.environ, "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": server.base_url}
+        command = [sys.executable, "-m", "agentic_chunking", "corpus", str(folder), "-o", str(out)]
+        process = subprocess.Popen(
+            [*command, "--max-concurrency", "2", "--quiet"],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        try:
+            deadline = time.monotonic() + 90
+            while script.held < 2 and time.monotonic() < deadline and process.poll() is None:
+                time.sleep(0.05)
+            assert script.held >= 2, "the run never reached its held calls"
+            process.send_signal(signal.SIGTERM)
+            _, err = process.communicate(timeout=60)  # the calls stay held throughout
+        finally:
+            if process.poll() is None:
+                process.kill()
+            script.release.set()
+    assert process.returncode == 143
+    assert err.decode().splitlines()[-1] == (
+        "agentic-chunking corpus: stopped by SIGTERM; no file was left half-written"
+    )
+    assert out.read_text(encoding="utf-8") == "the previous output\n"
 
 
 def test_an_output_that_cannot_be_written_keeps_every_result_in_the_named_ledger(

@@ -25,6 +25,7 @@ from collections.abc import Generator, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .._entry import Terminated
 from .._errors import InputError
 from .._shown import redact
 from ..client import (
@@ -276,7 +277,7 @@ def run(args: argparse.Namespace) -> int:
             results.close()
         for provider, batch_id in tally.ended_batches:  # every reply is in the cache now
             ledger.remove_batch(provider, batch_id)
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Terminated):
         tally.close()
         _say(_resume_line(ledger, ledger_path, output))
         raise

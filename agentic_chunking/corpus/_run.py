@@ -28,6 +28,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from .._entry import Terminated
 from .._errors import ConfigurationError, ModelCallError
 from .._models import AgenticResponse, CallUsage
 from .._shown import redact, redact_data
@@ -268,8 +269,8 @@ def chunk_corpus(
     ConfigurationError (after the documents already finished are recorded) when the run
     cannot go on. When the caller stops reading (``close()``, or an error of its own), no
     further document starts and those in flight finish first (recorded, their paid
-    replies cached), so close the iterator before the client; an interrupt (Ctrl-C)
-    leaves them at once.
+    replies cached), so close the iterator before the client; a stop signal (Ctrl-C,
+    SIGTERM) leaves them at once.
     """
     settings_sha256 = settings.sha256()
     ahead = window or 2 * max_documents
@@ -310,8 +311,10 @@ def chunk_corpus(
             yield next_result()
     except BaseException as error:  # GeneratorExit too: the caller stopped reading
         stop.set()  # no document starts; those in flight finish, their replies kept,
-        # unless this is an interrupt (Ctrl-C), which leaves them at once
-        pool.shutdown(wait=not isinstance(error, KeyboardInterrupt), cancel_futures=True)
+        # unless this is a stop signal (Ctrl-C, SIGTERM), which leaves them at once: a
+        # call that hangs or waits for the rate limit must not hold the stop
+        stopping = isinstance(error, (KeyboardInterrupt, Terminated))
+        pool.shutdown(wait=not stopping, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
 
