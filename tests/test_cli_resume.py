@@ -157,6 +157,31 @@ def test_a_failed_grouping_is_rerun_without_paying_for_extraction_again(
     assert "7 calls (6 from the reply cache, not paid again)" in summary
 
 
+def test_a_reply_that_could_not_be_parsed_is_set_aside_and_asked_again_on_resume(
+    document: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    """A grouping reply no repair turn made readable fails the run; --resume against a
+    model that now answers asks for it again (and for nothing else), while the paid
+    replies that could not be parsed stay on disk as *.unparsed.json."""
+    out = tmp_path / "out.json"
+    prose = CountingModel(grouping=FakeReply(text="Here are your themes: facts, mostly."))
+    with FakeMessagesServer(handler=prose) as server:
+        for name, value in _environment(server).items():
+            monkeypatch.setenv(name, value)
+        assert main(["chunk", str(document), "-o", str(out), *ONE_A_BATCH]) == 1
+    err = capsys.readouterr().err
+    assert "could not be parsed" in err and "set aside as *.unparsed.json" in err
+    assert prose.grouping == 2  # the reply and one repair turn
+    replies = tmp_path / "out.replies"
+    assert len(list(replies.glob("*.unparsed.json"))) == 2
+    good = CountingModel()
+    with FakeMessagesServer(handler=good) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        assert main(["chunk", str(document), "-o", str(out), *ONE_A_BATCH, "--resume"]) == 0
+    assert good.extraction == [] and good.grouping == 1  # only the set-aside request
+    assert len(list(replies.glob("*.unparsed.json"))) == 2  # paid replies never deleted
+
+
 def test_resume_without_a_cache_is_refused_before_any_call(
     document: Path, tmp_path: Path, capsys: Any
 ) -> None:

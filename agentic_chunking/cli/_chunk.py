@@ -40,7 +40,7 @@ from ..client import (
     resolve_model,
     unlisted_notice,
 )
-from ..pipeline._cache import ReplyCache
+from ..pipeline._cache import UNPARSED_SUFFIX, ReplyCache
 from ..pipeline._document import paragraph_inputs
 from ..pipeline._plan import plan_run
 from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
@@ -379,9 +379,19 @@ def _say_resume(cache: ReplyCache) -> None:
     """After a failure: where the replies went and how to reuse them (when there are any)."""
     kept = cache.stored + cache.hits
     if kept and cache.fallback is None:  # else _say_unkept names the fallback folder
+        aside = cache.set_aside_count
+        unparsed = (
+            f" ({aside} that could not be parsed set aside as *{UNPARSED_SUFFIX}: "
+            "--resume asks for them again)"
+            if aside
+            else ""
+        )
         _say(
-            f"the {kept} model replies of this run are kept in {cache.directory}: rerun the "
-            "same command with --resume to send none of them again"
+            f"the {kept} model replies of this run are kept in {cache.directory}{unparsed}: "
+            "rerun the same command with --resume to send none of the others again"
+            if aside
+            else f"the {kept} model replies of this run are kept in {cache.directory}: rerun "
+            "the same command with --resume to send none of them again"
         )
 
 

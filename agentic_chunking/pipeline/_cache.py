@@ -17,6 +17,9 @@ Every entry is verified before it is served: its ``format`` must be FORMAT, its
 its ``reply_sha256`` must be the SHA-256 of the reply it holds (text, stop reason, usage).
 An entry that fails is never served: the request is sent again (and the entry
 overwritten), and it is counted in ``rejected`` with the reason, for the caller to report.
+A reply that no parser could read, even after the repair turns, is set aside (renamed
+``KEY.unparsed.json``, kept to read, never served), so that a resumed run asks again
+rather than failing again on the same reply.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ from ..client import ModelReply
 
 FORMAT = 1
 """The version of a cache file's layout (a change starts a new cache)."""
+UNPARSED_SUFFIX = ".unparsed.json"
+"""An entry set aside (:meth:`ReplyCache.set_aside`): kept to read, never served."""
 FALLBACK_PREFIX = "agentic-chunking-replies-"
 """The name of a fallback folder begins so, in the system's temporary directory."""
 
@@ -92,6 +97,7 @@ class ReplyCache:
         self.stored = 0
         self.failures: list[str] = []
         self.rejected: list[str] = []
+        self.set_aside_count = 0
         self.fallback: Path | None = None
         self.fallback_reason = ""
         self._kept: dict[str, str] = {}  # this run's entries, to copy into a fallback
@@ -174,6 +180,19 @@ class ReplyCache:
             return
         with self._lock:
             self.stored += 1
+
+    def set_aside(self, key: str) -> None:
+        """Rename the entry of ``key`` to ``KEY.unparsed.json`` (atomically, in place), so
+        that a resumed run asks that request again while the paid reply stays on disk to
+        read. For replies no parser could read: served again, they would fail again. A
+        missing entry or a failed rename is no error (the rerun then serves it as before)."""
+        entry = self.path(key)
+        try:
+            entry.replace(entry.with_name(f"{key}{UNPARSED_SUFFIX}"))
+        except OSError:
+            return
+        with self._lock:
+            self.set_aside_count += 1
 
     def keep_elsewhere(self, name: str, text: str, reason: str) -> Path:
         """Write ``text`` as ``name`` in the fallback folder (made now, with every reply of

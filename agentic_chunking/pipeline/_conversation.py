@@ -4,7 +4,9 @@
 grouping windows and their merge, the judge): it sends the request at temperature 0,
 reads the reply with the stage's parser, lets the stage's ``check`` refuse a parsed
 value (a grouping that is not a partition), and on an unreadable or refused reply appends
-one repair turn naming the problem, up to ``max_repair_attempts``. A reply cut at
+one repair turn naming the problem, up to ``max_repair_attempts``; when the last is still
+unreadable or refused, the conversation's replies are set aside in the reply cache
+(:meth:`ReplyCache.set_aside`), so that a resumed run asks again. A reply cut at
 max_tokens or refused is never repaired (at temperature 0 the same request gives the
 same cut) and becomes the Outcome's ``error`` with advice naming the stage's setting.
 A reply longer than its ``max_tokens`` can hold (``MAX_CHARS_PER_TOKEN`` characters a
@@ -89,11 +91,15 @@ def converse(
     that is not a partition), append one repair turn naming the problem, up to the bound;
     after the last attempt the parser's reason or the check's detail is the error."""
     calls: list[CallUsage] = []
+    keys: list[str] = []
     reason = ""
     breach: Breach | None = None
     for _attempt in range(settings.max_repair_attempts + 1):
-        reply = _call(settings, stage=stage, batch=batch, messages=messages, max_tokens=max_tokens)
+        reply, key = _call(
+            settings, stage=stage, batch=batch, messages=messages, max_tokens=max_tokens
+        )
         calls.append(reply.usage)
+        keys.append(key)
         # A cut or refused reply is not repaired: at temperature 0 the same request
         # gives the same cut (or the same refusal), so a retry would only add cost.
         incomplete = _incomplete(
@@ -116,6 +122,9 @@ def converse(
             {"role": "assistant", "content": reply.text.strip() or "(empty reply)"},
             {"role": "user", "content": turn},
         ]
+    if settings.cache is not None:  # served again they would fail again: ask anew on resume
+        for key in keys:
+            settings.cache.set_aside(key)
     repairs = settings.max_repair_attempts
     after = f"(after {repairs} repair attempt{'s' if repairs != 1 else ''})"
     if breach is not None:
@@ -133,9 +142,10 @@ def _call(
     batch: int | None,
     messages: list[dict[str, str]],
     max_tokens: int,
-) -> ModelReply:
-    """One request: from the reply cache when resuming and answered before, else the model
-    (and the whole reply stored in the cache, if there is one)."""
+) -> tuple[ModelReply, str]:
+    """One request and its cache key ("" without a cache): from the reply cache when
+    resuming and answered before, else the model (and the whole reply stored in the
+    cache, if there is one)."""
     system = load_prompt(stage).text
     cache = settings.cache
     key = ""
@@ -145,7 +155,7 @@ def _call(
         )
         stored = cache.get(key, stage=stage, batch=batch)
         if stored is not None:
-            return stored
+            return stored, key
     reply = call_model(
         settings.client,
         stage=stage,
@@ -158,7 +168,7 @@ def _call(
     )
     if cache is not None:
         cache.put(key, reply)
-    return reply
+    return reply, key
 
 
 def _subject(stage: str, where: str) -> str:
