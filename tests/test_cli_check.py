@@ -389,6 +389,16 @@ def test_malformed_json_gets_the_hint_of_the_format_named(
     assert status == EXIT_USAGE and hint in err and len(err.splitlines()) == 1
 
 
+def test_the_findings_and_the_page_on_one_file_are_refused_before_any_check(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = write(tmp_path, "out.json", output(GOOD))
+    same = tmp_path / "f.json"
+    status, _, err = run_check([str(out), "-o", str(same), "--html", str(same)], capsys)
+    assert status == EXIT_USAGE and f"-o and --html both name {same}" in err
+    assert not same.exists()
+
+
 def test_an_unknown_option_names_the_subcommand_and_shows_its_usage(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

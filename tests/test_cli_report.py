@@ -177,6 +177,17 @@ def test_a_gate_without_a_comparison_is_a_usage_error(
     assert not out.exists()
 
 
+def test_the_page_and_the_json_on_one_file_are_refused_before_anything_is_written(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    same = tmp_path / "z.out"
+    argv = ["report", str(REFERENCE), str(UPGRADE), "--json", str(same), "-o", str(same)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert f"-o and --json both name {same}" in err and err.count("\n") == 1
+    assert not same.exists()
+
+
 def test_one_run_given_twice_states_the_verdict_same(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

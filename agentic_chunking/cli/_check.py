@@ -28,7 +28,7 @@ from ..adapters._convert import FROM_FORMATS
 from ..judge import Judgement
 from ._chunk import read_inputs
 from ._findings import read_output, report
-from ._io import add_base_url_option, check_output_path, model_id
+from ._io import add_base_url_option, check_distinct_outputs, check_output_path, model_id
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -90,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
             "the input it was made from"
         )
     html = args.html if args.html is not None else page_beside(args.output)
+    check_distinct_outputs((("-o", args.output), ("--html", html)))
     for target, option in ((args.output, "-o"), (html, "--html")):
         check_output_path(target, inputs=sources, option=option)
     judgement = None

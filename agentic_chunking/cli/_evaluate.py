@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .._errors import InputError
-from ._io import check_output_path, int_at_least, output_path
+from ._io import check_distinct_outputs, check_output_path, int_at_least, output_path
 
 DEFAULT_CHUNKERS = ("level4", "level4-solon", "fixed,size=256", "recursive,size=256")
 DEFAULT_SWEEP_BASE = "level4-solon"
@@ -151,6 +151,7 @@ def run(args: argparse.Namespace) -> int:
         write_json,
     )
 
+    check_distinct_outputs((("--json", args.json), ("--html", args.html)))
     for flag, path in (("--json", args.json), ("--html", args.html)):
         check_output_path(path, inputs=list(args.corpus), option=flag)
     if args.corpus:

@@ -117,6 +117,22 @@ def check_output_path(
         )
 
 
+def check_distinct_outputs(outputs: Sequence[tuple[str, Path | None]]) -> None:
+    """Raise InputError when two options (``(option, path)`` pairs; None is stdout or not
+    given) name the same file: the second write would replace the first."""
+    seen: dict[Path, str] = {}
+    for option, path in outputs:
+        if path is None:
+            continue
+        same = path.resolve()
+        if same in seen:
+            raise InputError(
+                f"{seen[same]} and {option} both name {path}: the second would overwrite the "
+                f"first; give {option} another file"
+            )
+        seen[same] = option
+
+
 def cannot_write_in(directory: Path, *, make: bool = False) -> str | None:
     """Why no new file can be written in ``directory`` (the OS's reason), or None when one
     can: probed by creating and removing a temporary file there, which catches a read-only

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._errors import InputError
-from ._io import check_output_path, output_path, write_output_text
+from ._io import check_distinct_outputs, check_output_path, output_path, write_output_text
 
 if TYPE_CHECKING:
     from ..report import RunResults
@@ -113,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
             "--fail-on and --json need a comparison: give two results files (the base first) "
             "or --base FILE"
         )
+    check_distinct_outputs((("-o", args.output), ("--json", args.json_out)))
     check_output_path(args.output, inputs=sources, make_directory=True)
     if args.json_out is not None:
         check_output_path(args.json_out, inputs=sources, make_directory=True, option="--json")
