@@ -69,13 +69,14 @@ def sha256_of(path: Path) -> str:
     return digest.hexdigest()
 
 
-def decode_text(raw: bytes, name: str) -> str:
+def decode_text(raw: bytes, name: str, *, give: str | None = None) -> str:
     """``raw`` as a text document: UTF-8, a BOM removed, line endings kept.
 
     Raises InputError naming ``name`` and the way out when it is not UTF-8, holds NUL bytes
     (binary, or UTF-16), or has no text (only whitespace: "empty"; only control characters:
-    "not text"). The one reading of a document's bytes, for ``chunk`` and for every file of
-    a corpus.
+    "not text"); ``give`` names what the caller takes, for the way out of an empty file
+    (default: a document with some text). The one reading of a document's bytes, for
+    ``chunk`` and for every file of a corpus.
     """
     try:
         text = raw.decode("utf-8-sig")
@@ -87,7 +88,7 @@ def decode_text(raw: bytes, name: str) -> str:
             "give a text file saved as UTF-8"
         )
     if not text.strip(_PLAIN_SPACE):
-        raise InputError(f"{name}: the file is empty; give a document with some text")
+        raise InputError(f"{name}: the file is empty; give {give or 'a document with some text'}")
     if not any(not _is_control(char) and not char.isspace() for char in text):
         raise InputError(
             f"{name}: not text: it holds only control characters (and whitespace), no "

@@ -399,6 +399,19 @@ def test_the_findings_and_the_page_on_one_file_are_refused_before_any_check(
     assert not same.exists()
 
 
+def test_an_empty_file_a_folder_or_a_list_name_what_check_takes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    empty = write(tmp_path, "empty.json", "")
+    status, _, err = run_check([str(empty)], capsys)
+    assert status == EXIT_USAGE and "the file is empty; give the JSON 'chunk' writes" in err
+    status, _, err = run_check([str(tmp_path)], capsys)
+    assert status == EXIT_USAGE and "is a directory; give the JSON 'chunk' writes" in err
+    listed = write(tmp_path, "lc.json", [{"page_content": "A fact."}])
+    status, _, err = run_check([str(listed)], capsys)
+    assert status == EXIT_USAGE and "give --from langchain or --from chonkie" in err
+
+
 def test_an_unknown_option_names_the_subcommand_and_shows_its_usage(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -76,13 +76,13 @@ def read_output(path: Path, source_format: str = "agentic") -> AgenticResponse:
     ``source_format`` ``langchain`` or ``chonkie`` reads that tool's chunk list instead
     (``adapters._convert``: each chunk's sentences are its propositions; the document id
     is the file's stem)."""
-    check_file_size(path)
-    text = read_text_file(path)
     expected = (
         "the JSON 'chunk' writes"
         if source_format == "agentic"
         else f"{source_format}'s chunks as a JSON list (--from {source_format})"
     )
+    check_file_size(path)
+    text = read_text_file(path, give=expected)
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
@@ -99,6 +99,12 @@ def read_output(path: Path, source_format: str = "agentic") -> AgenticResponse:
             return convert(data, source_format, "stdin" if is_stdin(path) else path.stem)
         except InputError as error:
             raise InputError(f"{path} (--from {source_format}): {error}") from None
+    if isinstance(data, list):
+        raise InputError(
+            f"{path}: a JSON list, not a chunked output (a JSON object with a 'Chunks' list, "
+            "as 'chunk' writes); for LangChain's or chonkie's chunks give --from langchain "
+            "or --from chonkie; a chunk list for 'chunk' is an input: give it as --source"
+        )
     if not isinstance(data, dict) or not isinstance(data.get("Chunks"), list):
         raise InputError(
             f"{path}: not a chunked output: expected a JSON object with a 'Chunks' list "

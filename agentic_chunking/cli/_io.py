@@ -23,12 +23,14 @@ def is_stdin(path: Path) -> bool:
     return str(path) == "-"
 
 
-def read_text_file(path: Path) -> str:
+def read_text_file(path: Path, *, give: str | None = None) -> str:
     """Return the text of ``path`` (UTF-8, a BOM removed, line endings kept); ``-`` reads
     standard input.
 
     Raises InputError, naming the file and the way out, when it is missing, a directory,
-    unreadable, not UTF-8, or empty.
+    unreadable, not UTF-8, or empty; ``give`` names what the command takes ("the JSON
+    'chunk' writes") in the way out of a directory or an empty file (default: a text
+    document).
     """
     from_stdin = is_stdin(path)
     if from_stdin:
@@ -38,10 +40,10 @@ def read_text_file(path: Path) -> str:
     except FileNotFoundError:
         raise InputError(f"{path}: no such file; check the path") from None
     except IsADirectoryError:
-        raise InputError(f"{path}: is a directory; give a text file") from None
+        raise InputError(f"{path}: is a directory; give {give or 'a text file'}") from None
     except OSError as error:
         raise InputError(f"{path}: cannot be read ({error.strerror})") from None
-    return decode_text(raw, str(path))
+    return decode_text(raw, str(path), give=give)
 
 
 def model_id(value: str) -> str:
