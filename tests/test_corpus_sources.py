@@ -140,3 +140,15 @@ def test_the_writer_publishes_only_on_commit(tmp_path: Path, suffix: str) -> Non
     read = read_records(target)
     assert [r["ChunkId"] for r in read] == [r["ChunkId"] for r in records]
     assert read[7]["Metadata"] == {"n": 7}
+
+
+@pytest.mark.parametrize("name", ["empty-folder", "empty.jsonl"])
+def test_a_corpus_without_a_document_is_refused_before_any_call(tmp_path: Path, name: str) -> None:
+    path = tmp_path / name
+    if name.endswith(".jsonl"):
+        path.write_text("", encoding="utf-8")
+    else:
+        path.mkdir()
+        (path / ".hidden.md").write_text("A hidden file is no document.", encoding="utf-8")
+    with pytest.raises(InputError, match="holds no document"):
+        open_corpus(path).scan()

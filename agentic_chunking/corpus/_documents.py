@@ -103,7 +103,8 @@ class CorpusSource:
             )
 
     def scan(self) -> Scan:
-        """Read every id once; InputError for a bad record or a duplicate id (before any call)."""
+        """Read every id once; InputError for a bad record, a duplicate id or no document at
+        all (a mistyped or empty folder), before any call."""
         ids: list[str] = []
         where: dict[str, str] = {}
         for document_id, place in self._ids():
@@ -114,6 +115,12 @@ class CorpusSource:
                 )
             where[document_id] = place
             ids.append(document_id)
+        if not ids:
+            what = "file (hidden ones are skipped)" if self.kind == "folder" else "record"
+            raise InputError(
+                f"{self.path}: holds no document: not one {what}; check the path, or give a "
+                "corpus with at least one document"
+            )
         return Scan(tuple(ids))
 
     def documents(self) -> Iterator[CorpusDocument]:
