@@ -269,3 +269,12 @@ def test_a_word_is_stated_only_by_a_proposition_about_its_sentence(
     props = [p for p in PARTS_STATED if p != dropped]
     (finding,) = find_uncovered_sentences(props, PARTS)
     assert f"no proposition states part of this sentence: {words} " in finding.reason
+
+
+def test_a_dropped_sentence_names_its_number_in_the_singular_and_says_it_may_be_a_word() -> None:
+    source = "Coffee grows in the tropics. Arabica and robusta are the two main species."
+    (finding,) = find_uncovered_sentences(["Coffee grows in the tropics."], source)
+    assert "its number 2 (in figures or in words) appears in no proposition" in finding.reason
+    source = "Coffee grows in the tropics. It grows in 11 countries and 3 regions."
+    (finding,) = find_uncovered_sentences(["Coffee grows in the tropics."], source)
+    assert "its numbers 11, 3 (in figures or in words) appear in no proposition" in finding.reason

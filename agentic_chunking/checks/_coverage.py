@@ -125,9 +125,11 @@ class Coverage:
 
 def _reason(numbers: tuple[str, ...], words: tuple[str, ...], severity: Severity) -> str:
     if numbers:
+        which = "number" if len(numbers) == 1 else "numbers"
+        verb = "appears" if len(numbers) == 1 else "appear"
         return (
-            f"no proposition states this sentence; its {', '.join(numbers)} appear in "
-            "no proposition (a fact dropped)"
+            f"no proposition states this sentence; its {which} {', '.join(numbers)} (in "
+            f"figures or in words) {verb} in no proposition (a fact dropped)"
         )
     if words:
         return (
