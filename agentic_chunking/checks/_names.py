@@ -16,6 +16,7 @@ no parse.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _TOKEN = re.compile(r"[A-Za-z](?:[\w'-]|\.(?=\w))*|&|,")
 """A word (inner dots kept: "U.S"; a full stop after it not), an ampersand or a comma."""
@@ -46,6 +47,13 @@ def _name_spans(text: str) -> list[list[str]]:
     if current:
         spans.append(current)
     return spans
+
+
+@lru_cache(maxsize=256)
+def _written(source: str) -> str:
+    """The source's tokens, lower case, one space apart: what a span is looked up in
+    (tokenised once per source, not once per proposition)."""
+    return " ".join(_TOKEN.findall(source)).lower()
 
 
 def _words(span: list[str]) -> list[str]:
@@ -80,14 +88,13 @@ def cut_name(proposition: str, window_text: str, source: str) -> tuple[str, str]
     """(cut, whole): the first name of ``proposition`` that is a name of ``window_text``
     (the sentences it restates) with words left out of its middle, and that name; None
     when there is none."""
-    written = " ".join(_TOKEN.findall(source)).lower()
     wholes = _name_spans(window_text)
     for span in _name_spans(proposition):
         words = _words(span)
         capitals = [w for w in words if w[0].isupper()]
         if len(capitals) < 2 or not _OF_FOR & {w.lower() for w in words}:
             continue  # a person's name, two names ("Ada and Ben"), or one word: not judged
-        if " ".join(span).lower() in written:
+        if " ".join(span).lower() in _written(source):
             continue  # the source writes it so itself
         for whole in wholes:
             if _cut_from(words, _words(whole)):
