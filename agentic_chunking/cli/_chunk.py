@@ -386,12 +386,10 @@ def _say_resume(cache: ReplyCache) -> None:
             if aside
             else ""
         )
+        resent = "the others" if aside else "them"
         _say(
             f"the {kept} model replies of this run are kept in {cache.directory}{unparsed}: "
-            "rerun the same command with --resume to send none of the others again"
-            if aside
-            else f"the {kept} model replies of this run are kept in {cache.directory}: rerun "
-            "the same command with --resume to send none of them again"
+            f"rerun the same command with --resume to send none of {resent} again"
         )
 
 
