@@ -74,6 +74,21 @@ def _corpus(args: list[str]) -> int:
     return main(["corpus", *args, "--quiet"])
 
 
+def _corpus_process(
+    folder: Path, out: Path, server: FakeMessagesServer, *, max_concurrency: int
+) -> subprocess.Popen[bytes]:
+    """``corpus FOLDER -o OUT --quiet`` in a child process against ``server`` (stderr piped,
+    to read its last line)."""
+    env = {**os.environ, "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": server.base_url}
+    command = [sys.executable, "-m", "agentic_chunking", "corpus", str(folder), "-o", str(out)]
+    return subprocess.Popen(
+        [*command, "--max-concurrency", str(max_concurrency), "--quiet"],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
+
+
 def test_a_folder_becomes_one_record_per_chunk_in_input_order(
     model: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -330,24 +345,7 @@ def test_killed_half_way_then_rerun_pays_for_no_request_twice_and_writes_the_sam
     out.write_text("the previous output\n", encoding="utf-8")
     script = ParagraphModel(hold_after=12)
     with FakeMessagesServer(handler=script) as server:
-        env = {**os.environ, "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": server.base_url}
-        process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "agentic_chunking",
-                "corpus",
-                str(folder),
-                "-o",
-                str(out),
-                "--max-concurrency",
-                "4",
-                "--quiet",
-            ],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        process = _corpus_process(folder, out, server, max_concurrency=4)
         deadline = time.monotonic() + 90
         while script.held < 4 and time.monotonic() < deadline and process.poll() is None:
             time.sleep(0.05)
@@ -378,21 +376,14 @@ def test_sigterm_ends_a_run_whose_calls_hang_at_once_with_143_and_the_previous_o
     tmp_path: Path,
 ) -> None:
     """SIGTERM while every call in flight hangs (a server that never answers): the run
-    ends with one line and 143, without waiting for the calls, OUT as it was and the
-    finished documents in the ledger (as Ctrl-C does)."""
+    ends with one line and 143, without waiting for the calls, OUT as it was (as Ctrl-C
+    does)."""
     folder = _folder(tmp_path, 8)
     out = tmp_path / "out.jsonl"
     out.write_text("the previous output\n", encoding="utf-8")
     script = ParagraphModel(hold_after=4)
     with FakeMessagesServer(handler=script) as server:
-        env = {**os.environ, "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": server.base_url}
-        command = [sys.executable, "-m", "agentic_chunking", "corpus", str(folder), "-o", str(out)]
-        process = subprocess.Popen(
-            [*command, "--max-concurrency", "2", "--quiet"],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
+        process = _corpus_process(folder, out, server, max_concurrency=2)
         try:
             deadline = time.monotonic() + 90
             while script.held < 2 and time.monotonic() < deadline and process.poll() is None:
