@@ -17,7 +17,16 @@ from typing import Any
 
 
 class AgenticChunkingError(Exception):
-    """Root of every error this package raises on purpose."""
+    """Root of every error this package raises on purpose.
+
+    ``kind`` names, for an error a model call raised, what it means for the run: one of the
+    client layer's failure kinds (``no_key``, ``key_rejected``, ``model_unknown``,
+    ``base_url``, ``unreachable``, ``overloaded``), decided once where the call failed, or
+    None (the request's own failure, or not a call's). Readers (the suite's systemic
+    failures) read it instead of classifying the SDK's exception again.
+    """
+
+    kind: str | None = None
 
 
 class InputError(AgenticChunkingError, ValueError):

@@ -223,15 +223,22 @@ def _not_a_completion(
     )
 
 
-def failure_kind(exc: BaseException) -> str | None:
+def failure_kind(exc: BaseException, *, keyless: bool | None = None) -> str | None:
     """What an openai SDK error that survived the retries means for a run: ``no_key``,
     ``key_rejected``, ``model_unknown``, ``base_url``, ``unreachable`` or ``overloaded``
-    (every later call would meet it too), or None (this request's own, e.g. a 400)."""
+    (every later call would meet it too), or None (this request's own, e.g. a 400).
+
+    ``keyless`` says whether the client that sent the request had no key (the placeholder
+    went out); when None it is read from the request's Authorization header, which SDK
+    releases that authenticate in a later hook (openai 3.60 and newer) no longer record.
+    """
     import openai
 
     if isinstance(exc, openai.AuthenticationError | openai.PermissionDeniedError):
-        key = getattr(getattr(exc, "request", None), "headers", {}).get("authorization", "")
-        return "no_key" if key == f"Bearer {NO_KEY}" else "key_rejected"
+        if keyless is None:
+            headers = getattr(getattr(exc, "request", None), "headers", {})
+            keyless = headers.get("authorization", "") == f"Bearer {NO_KEY}"
+        return "no_key" if keyless else "key_rejected"
     if isinstance(exc, openai.NotFoundError):
         return "model_unknown" if _names_a_model(exc) else "base_url"
     if isinstance(exc, openai.APIConnectionError):
@@ -252,10 +259,28 @@ def translate_openai_error(
     client: openai.OpenAI,
 ) -> ConfigurationError | ModelCallError:
     """Turn an SDK error that survived the retries into one of ours (message only)."""
-    import openai
 
     where = _where(stage, batch)
-    kind = failure_kind(exc)
+    kind = failure_kind(exc, keyless=client.api_key == NO_KEY)
+    error = _translated(
+        exc, kind=kind, where=where, stage=stage, batch=batch, model=model, client=client
+    )
+    error.kind = kind
+    return error
+
+
+def _translated(
+    exc: openai.APIError,
+    *,
+    kind: str | None,
+    where: str,
+    stage: str,
+    batch: int | None,
+    model: str,
+    client: openai.OpenAI,
+) -> ConfigurationError | ModelCallError:
+    import openai
+
     detail = _detail(exc)
     server = shown_url(client.base_url)
     if kind == "no_key":

@@ -24,6 +24,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from .._errors import AgenticChunkingError
 from ..client import API_KEY_ENV_VAR, BASE_URL_ENV_VAR, models_to_choose_from
 from ..client._openai import failure_kind
 from ._cassettes import error_chain
@@ -130,8 +131,12 @@ def _openai_failure(error: BaseException) -> SystemicFailure | None:
     """The systemic failure behind an openai SDK error, with the client layer's message."""
     import openai
 
-    sdk = next((e for e in error_chain(error) if isinstance(e, openai.APIError)), None)
-    kind = None if sdk is None else failure_kind(sdk)
+    chain = list(error_chain(error))
+    sdk = next((e for e in chain if isinstance(e, openai.APIError)), None)
+    if sdk is None:
+        return None
+    told = next((e.kind for e in chain if isinstance(e, AgenticChunkingError) and e.kind), None)
+    kind = told or failure_kind(sdk)
     if kind is None:
         return None
     return SystemicFailure(kind, str(error))
