@@ -51,3 +51,52 @@ def test_a_subset_and_a_quick_run() -> None:
     assert len(questions) == 3 and {q.document_id for q in questions} == {"chatlogs"}
     with pytest.raises(InputError, match="no corpus 'novels'"):
         load_benchmark(["novels"])
+
+
+def _gold(text: str, content: str, start: int) -> str:
+    import csv
+    import io
+    import json
+
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["question", "references", "corpus_id"])
+    reference = {"content": content, "start_index": start, "end_index": start + len(content)}
+    writer.writerow(["What is said?", json.dumps([reference]), "doc"])
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("text", "start", "said"),
+    [
+        ("One line.\nThe gold sentence.\n", 11, "shifted by -1"),  # a row shifted by one
+        ("\ufeffOne line.\nThe gold sentence.\n", 10, "byte-order mark"),  # offsets without BOM
+        ("One line.\r\nThe gold sentence.\r\n", 10, "CRLF"),  # offsets taken on LF text
+    ],
+)
+def test_a_gold_range_that_does_not_hold_its_content_is_refused(
+    text: str, start: int, said: str
+) -> None:
+    from agentic_chunking.evaluate._data import check_questions, parse_questions_csv
+    from agentic_chunking.evaluate._records import Document
+
+    questions = parse_questions_csv(_gold(text, "The gold sentence.", start), "q.csv")
+    with pytest.raises(InputError) as caught:
+        check_questions([Document("doc", text)], questions)
+    message = str(caught.value)
+    assert "question 1: the excerpt" in message and "does not hold its 'content'" in message
+    assert said in message and "correct the offsets" in message
+
+
+def test_a_gold_range_holding_its_content_or_giving_none_passes() -> None:
+    from agentic_chunking.evaluate._data import check_questions, parse_questions_csv
+    from agentic_chunking.evaluate._records import Document
+
+    text = "One line.\nThe gold sentence.\n"
+    questions = parse_questions_csv(_gold(text, "The gold sentence.", 10), "q.csv")
+    check_questions([Document("doc", text)], questions)  # no error: the range holds it
+    assert questions[0].contents == ("The gold sentence.",)
+    bare = 'question,references,corpus_id\nQ?,"[{""start_index"": 0, ""end_index"": 3}]",doc\n'
+    (question,) = parse_questions_csv(bare, "q.csv")
+    assert question.contents == ()
+    check_questions([Document("doc", text)], [question])

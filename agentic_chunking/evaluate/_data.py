@@ -146,6 +146,7 @@ def _question(record: dict[str, Any], references: Any, where: str) -> Question:
     if not isinstance(references, list) or not references:
         raise InputError(f"{where}: 'references' must be a non-empty list of excerpts")
     spans: list[Span] = []
+    contents: list[str | None] = []
     for reference in references:
         try:
             start, end = int(reference["start_index"]), int(reference["end_index"])
@@ -156,7 +157,10 @@ def _question(record: dict[str, Any], references: Any, where: str) -> Question:
         if not 0 <= start < end:
             raise InputError(f"{where}: reference [{start}, {end}) is not a character range")
         spans.append((start, end))
-    return Question(text, corpus, tuple(spans))
+        content = reference.get("content") if isinstance(reference, dict) else None
+        contents.append(content if isinstance(content, str) else None)
+    kept = tuple(contents) if any(c is not None for c in contents) else ()
+    return Question(text, corpus, tuple(spans), kept)
 
 
 def parse_questions_csv(content: str, where: str) -> list[Question]:
@@ -196,7 +200,11 @@ def load_questions(path: Path | str) -> list[Question]:
 
 
 def check_questions(documents: Sequence[Document], questions: Sequence[Question]) -> None:
-    """Raise InputError when a question names an unknown document or a range outside it."""
+    """Raise InputError when a question names an unknown document, a range outside it, or a
+    range that does not hold the ``content`` its file gives (offsets taken on another copy
+    of the text: CRLF line endings, a byte-order mark, a shifted row); the message says
+    where the content is, if anywhere, and what usually causes the shift."""
+    texts = {d.id: d.text for d in documents}
     lengths = {d.id: len(d.text) for d in documents}
     if not questions:
         raise InputError("no question to evaluate; give a questions file with at least one row")
@@ -212,3 +220,37 @@ def check_questions(documents: Sequence[Document], questions: Sequence[Question]
                     f"question {number}: an excerpt ends at {end}, past the end of "
                     f"{question.document_id!r} ({lengths[question.document_id]} characters)"
                 )
+        for (start, end), content in zip(question.excerpts, question.contents, strict=False):
+            text = texts[question.document_id]
+            if content is not None and text[start:end] != content:
+                raise InputError(
+                    _moved_excerpt(number, question.document_id, text, start, end, content)
+                )
+
+
+def _moved_excerpt(
+    number: int, document: str, text: str, start: int, end: int, content: str
+) -> str:
+    """The one line for a gold range that does not hold its content: where the content is,
+    and the usual cause."""
+    where = (
+        f"question {number}: the excerpt [{start}, {end}) of {document!r} does not hold its "
+        "'content'"
+    )
+    found = text.find(content)
+    if found >= 0:
+        place = (
+            f"; that text is at [{found}, {found + len(content)}) (shifted by {found - start:+d})"
+        )
+    else:
+        place = "; that text is nowhere in the document"
+    causes = []
+    if text.startswith("\ufeff"):
+        causes.append("the document starts with a byte-order mark")
+    if "\r\n" in text or "\r\n" in content:
+        causes.append("CRLF line endings in the document or the content")
+    cause = f" ({' and '.join(causes)})" if causes else ""
+    return (
+        f"{where}{place}: the offsets were taken on another copy of the text{cause}. Give the "
+        "corpus exactly as it was when the questions were written, or correct the offsets"
+    )

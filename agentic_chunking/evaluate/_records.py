@@ -22,11 +22,17 @@ class Document:
 
 @dataclass(frozen=True, slots=True)
 class Question:
-    """A question and its gold excerpts: character ranges ``[start, end)`` of one document."""
+    """A question and its gold excerpts: character ranges ``[start, end)`` of one document.
+
+    ``contents`` holds, per excerpt, the text its file says the range holds (Chroma's
+    ``content``), or None where the file gives none; empty when no excerpt has one.
+    ``check_questions`` refuses a range that does not hold its content.
+    """
 
     text: str
     document_id: str
     excerpts: tuple[Span, ...]
+    contents: tuple[str | None, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
