@@ -289,3 +289,22 @@ def test_the_command_refuses_a_corpus_without_questions(
     (tmp_path / "a.txt").write_text("Some text.", "utf-8")
     assert main(["evaluate", str(tmp_path / "a.txt")]) == 2
     assert "needs --questions" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--json", "--html"])
+def test_an_output_naming_the_questions_or_a_corpus_document_is_refused(
+    tmp_path: Path, option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "corpus"
+    folder.mkdir()
+    document = folder / "a.txt"
+    document.write_text("Some text.", "utf-8")
+    questions = tmp_path / "questions.csv"
+    questions.write_text('question,references,corpus_id\nQ?,"[]",a\n', "utf-8")
+    for target, said in ((questions, "is the input file"), (document, "inside the input folder")):
+        assert (
+            main(["evaluate", str(folder), "--questions", str(questions), option, str(target)]) == 2
+        )
+        assert said in capsys.readouterr().err
+    assert document.read_text("utf-8") == "Some text."
+    assert questions.read_text("utf-8").startswith("question,references")

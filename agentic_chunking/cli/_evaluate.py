@@ -153,7 +153,8 @@ def run(args: argparse.Namespace) -> int:
 
     check_distinct_outputs((("--json", args.json), ("--html", args.html)))
     for flag, path in (("--json", args.json), ("--html", args.html)):
-        check_output_path(path, inputs=list(args.corpus), option=flag)
+        questions_file = [args.questions] if args.questions is not None else []
+        check_output_path(path, inputs=[*args.corpus, *questions_file], option=flag)
     if args.corpus:
         if args.questions is None:
             raise InputError("a corpus needs --questions FILE (Chroma's CSV or JSONL)")

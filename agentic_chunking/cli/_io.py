@@ -70,7 +70,7 @@ def check_output_path(
     created, with ``make_directory``) and accept a new file (probed by creating and
     removing a temporary file, which catches a read-only file system and permissions
     alike); ``output`` must not be a directory, a device or pipe (the rename would replace
-    it), nor the input. None (stdout) is fine. Messages name the path by ``option``, the
+    it), nor the input, nor inside an input folder. None (stdout) is fine. Messages name the path by ``option``, the
     flag that gave it (``-o``, ``--json``, ``--html``).
     """
     if output is None:
@@ -96,6 +96,11 @@ def check_output_path(
             raise InputError(
                 f"{option} {output} is the input file {source}: writing would replace it; "
                 "choose another output path"
+            )
+        if source.is_dir() and output.resolve().is_relative_to(source.resolve()):
+            raise InputError(
+                f"{option} {output} is inside the input folder {source}: it would replace a "
+                "document or be read as one by the next run; choose a path outside the folder"
             )
     directory = output.parent
     if make_directory:
