@@ -200,3 +200,35 @@ def test_a_proposition_above_the_size_limit_fails_the_run_naming_it() -> None:
     assert "max_chunk_tokens 5" in response.error_detail and "at least 10" in response.error_detail
     assert [c.stage for c in response.calls] == ["extraction"]  # no grouping paid for
     assert response.extracted[0].propositions[0].startswith("Fact number 1")
+
+
+def test_a_heartbeat_repeats_the_status_while_a_step_is_silent() -> None:
+    import io
+    import time
+
+    from agentic_chunking.cli._progress import Heartbeat
+
+    stream = io.StringIO()
+    with Heartbeat("cmd: ", every=0.05, stream=stream) as heartbeat:
+        heartbeat.say("level4")
+        heartbeat.status("still on level4: 640 texts embedded so far")
+        deadline = time.monotonic() + 10
+        while "640 texts" not in stream.getvalue() and time.monotonic() < deadline:
+            time.sleep(0.01)
+    lines = stream.getvalue().splitlines()
+    assert lines[0] == "cmd: level4"
+    assert lines[1].startswith("cmd: still on level4: 640 texts embedded so far (")
+    assert lines[1].endswith(" s in)")
+
+
+def test_a_quiet_heartbeat_prints_nothing() -> None:
+    import io
+    import time
+
+    from agentic_chunking.cli._progress import Heartbeat
+
+    stream = io.StringIO()
+    with Heartbeat("cmd: ", every=0.01, stream=stream, quiet=True) as heartbeat:
+        heartbeat.say("level4")
+        time.sleep(0.05)
+    assert stream.getvalue() == ""

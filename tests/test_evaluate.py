@@ -308,3 +308,19 @@ def test_an_output_naming_the_questions_or_a_corpus_document_is_refused(
         assert said in capsys.readouterr().err
     assert document.read_text("utf-8") == "Some text."
     assert questions.read_text("utf-8").startswith("question,references")
+
+
+def test_each_embedding_batch_reports_its_count_for_the_progress_line() -> None:
+    documents, questions = corpus()
+    names: list[str] = []
+    counts: list[int] = []
+    evaluate(
+        documents,
+        questions,
+        [from_callable("paragraphs", paragraphs)],
+        embedder=TableEmbedder(TABLE),
+        progress=names.append,
+        on_embedded=counts.append,
+    )
+    assert names == ["paragraphs"]
+    assert sum(counts) == len(QUESTIONS) + len(PARAGRAPHS)  # every text embedded once

@@ -15,12 +15,15 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import sys
 from pathlib import Path
 from typing import Any
 
 from .._errors import InputError
 from ._io import check_distinct_outputs, check_output_path, int_at_least, output_path
+from ._progress import Heartbeat
+
+HEARTBEAT_SECONDS = 60.0
+"""Off a terminal too, a line at least this often: which chunker, texts embedded so far."""
 
 DEFAULT_CHUNKERS = ("level4", "level4-solon", "fixed,size=256", "recursive,size=256")
 DEFAULT_SWEEP_BASE = "level4-solon"
@@ -184,21 +187,33 @@ def run(args: argparse.Namespace) -> int:
         ]
     cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
 
-    def progress(name: str) -> None:
-        print(f"agentic-chunking evaluate: {name}", file=sys.stderr, flush=True)
+    embedded = {"texts": 0}
+    with Heartbeat("agentic-chunking evaluate: ", every=HEARTBEAT_SECONDS) as heartbeat:
+        current = {"name": "the questions"}
 
-    evaluation = evaluate(
-        documents,
-        questions,
-        chunkers,
-        embedder=_embedder(args.embedder),
-        k=args.k,
-        budget=args.budget,
-        cache_dir=cache_dir,
-        corpus=corpus,
-        sort_by_recall=bool(args.sweep),
-        progress=progress,
-    )
+        def progress(name: str) -> None:
+            current["name"] = name
+            heartbeat.say(name)
+
+        def on_embedded(count: int) -> None:
+            embedded["texts"] += count
+            heartbeat.status(
+                f"still on {current['name']}: {embedded['texts']:,} texts embedded so far"
+            )
+
+        evaluation = evaluate(
+            documents,
+            questions,
+            chunkers,
+            embedder=_embedder(args.embedder),
+            k=args.k,
+            budget=args.budget,
+            cache_dir=cache_dir,
+            corpus=corpus,
+            sort_by_recall=bool(args.sweep),
+            progress=progress,
+            on_embedded=on_embedded,
+        )
     print(format_table(evaluation))
     if args.json is not None:
         write_json(evaluation, args.json)

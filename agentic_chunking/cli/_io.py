@@ -70,8 +70,8 @@ def check_output_path(
     created, with ``make_directory``) and accept a new file (probed by creating and
     removing a temporary file, which catches a read-only file system and permissions
     alike); ``output`` must not be a directory, a device or pipe (the rename would replace
-    it), nor the input, nor inside an input folder. None (stdout) is fine. Messages name the path by ``option``, the
-    flag that gave it (``-o``, ``--json``, ``--html``).
+    it), nor the input, nor inside an input folder. None (stdout) is fine. Messages name
+    the path by ``option``, the flag that gave it (``-o``, ``--json``, ``--html``).
     """
     if output is None:
         return

@@ -15,7 +15,10 @@
 from __future__ import annotations
 
 import sys
+import threading
+import time
 from collections.abc import Sequence
+from types import TracebackType
 from typing import IO, Any
 
 from .._models import AgenticResponse
@@ -148,6 +151,84 @@ class RunDisplay:
     def _cost(self, input_tokens: int, output_tokens: int) -> str:
         usd = estimate_cost_usd(self._model, input_tokens, output_tokens)
         return "" if usd is None else f"${usd:.4f}"
+
+
+class Heartbeat:
+    """A line on ``stream`` at least every ``every`` seconds while a long command works.
+
+    ``say`` prints a line at once and restarts the count; ``status`` only records what is
+    being done, and a background thread prints it (with the time elapsed) whenever
+    ``every`` seconds pass with no line, so a log file or CI shows the run alive and where
+    it is even when one step (embedding a corpus, waiting for a batch) takes many minutes.
+    Use as a context manager; the thread stops on exit. Nothing is printed when ``quiet``.
+    """
+
+    def __init__(
+        self,
+        prefix: str,
+        *,
+        every: float = 60.0,
+        stream: IO[str] | None = None,
+        quiet: bool = False,
+    ) -> None:
+        self._prefix = prefix
+        self._every = every
+        self._stream = stream if stream is not None else sys.stderr
+        self._quiet = quiet
+        self._status = "starting"
+        self._started = time.monotonic()
+        self._last = self._started
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+
+    def __enter__(self) -> Heartbeat:
+        if not self._quiet:
+            self._thread = threading.Thread(target=self._beat, name="heartbeat", daemon=True)
+            self._thread.start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+
+    def say(self, text: str) -> None:
+        """Print ``text`` now (it also becomes the status a later beat repeats)."""
+        with self._lock:
+            self._status = text
+            self._last = time.monotonic()
+            if not self._quiet:
+                print(f"{self._prefix}{text}", file=self._stream, flush=True)
+
+    def status(self, text: str) -> None:
+        """Record what is being done; printed by the next beat, not now."""
+        with self._lock:
+            self._status = text
+
+    def _beat(self) -> None:
+        while not self._stop.wait(max(0.0, self._last + self._every - time.monotonic())):
+            with self._lock:
+                now = time.monotonic()
+                if now - self._last < self._every:
+                    continue
+                self._last = now
+                elapsed = _duration(now - self._started)
+                print(f"{self._prefix}{self._status} ({elapsed} in)", file=self._stream, flush=True)
+
+
+def _duration(seconds: float) -> str:
+    whole = int(seconds)
+    if whole < 60:
+        return f"{whole} s"
+    if whole < 3600:
+        return f"{whole // 60} min {whole % 60:02d} s"
+    return f"{whole // 3600} h {whole % 3600 // 60:02d} min"
 
 
 def _is_terminal(stream: IO[str]) -> bool:

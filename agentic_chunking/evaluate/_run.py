@@ -207,6 +207,7 @@ def evaluate(
     corpus: str = "custom",
     sort_by_recall: bool = False,
     progress: Progress | None = None,
+    on_embedded: Callable[[int], None] | None = None,
 ) -> Evaluation:
     """Evaluate each chunker on ``documents`` and ``questions``; see the module docstring.
 
@@ -215,6 +216,8 @@ def evaluate(
     to the offline ``MiniLMEmbedder``. Embeddings are cached by content hash (and on disk
     under ``cache_dir``, written at the end of each chunker's run). Raises InputError on
     bad input: an unknown document, a range outside it, a chunker that makes no chunk.
+    ``progress`` is called with each chunker's name as it starts, ``on_embedded`` with the
+    number of texts each embedding batch computed (cache misses only).
     """
     if k < 1 or budget < 1:
         raise InputError(f"k={k} and budget={budget} must be at least 1")
@@ -224,6 +227,7 @@ def evaluate(
     cached = CachedEmbedder(
         embedder if embedder is not None else MiniLMEmbedder(), cache_dir=cache_dir
     )
+    cached.on_embedded = on_embedded
     started = time.perf_counter()
     question_vectors = cached([q.text for q in questions])
     question_seconds = time.perf_counter() - started

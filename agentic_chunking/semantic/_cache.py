@@ -21,6 +21,7 @@ import json
 import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,8 @@ class CachedEmbedder:
     misses); ``requested`` texts asked for (hits included). Texts are sent sorted by length
     in batches of ``batch_size``. ``max_texts`` bounds the vectors kept in memory (the
     least recently used go first, never one the current call needs); None keeps all. One
-    call at a time (thread-safe). A wrong-shaped answer raises InputError.
+    call at a time (thread-safe). A wrong-shaped answer raises InputError. ``on_embedded``,
+    if set, is called after each batch with the number of texts it embedded (progress).
     """
 
     def __init__(
@@ -68,6 +70,7 @@ class CachedEmbedder:
         self.calls = 0
         self.computed = 0
         self.requested = 0
+        self.on_embedded: Callable[[int], None] | None = None
         self._vectors: OrderedDict[str, np.ndarray] = OrderedDict()
         self._unsaved: dict[str, np.ndarray] = {}
         self._lock = threading.Lock()
@@ -133,6 +136,8 @@ class CachedEmbedder:
             if self._folder is not None:
                 self._unsaved[key] = vector
         self.computed += len(batch)
+        if self.on_embedded is not None:
+            self.on_embedded(len(batch))
 
     def flush(self) -> Path | None:
         """Write the vectors computed since the last flush as one shard; return its path
