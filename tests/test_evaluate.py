@@ -156,8 +156,9 @@ def _broken(text: str) -> list[tuple[int, int]]:
         (lambda: [], "TypeError"),  # the wrong signature
         (lambda text: 42, "TypeError"),  # not a list of spans
         (lambda text: ["x" * 500], "returned 'x"),  # a string, not a span: quoted short
+        (lambda text: sys.exit(3), "it called sys.exit(3)"),  # not a silent exit 3
     ],
-    ids=["raises", "signature", "not-iterable", "strings"],
+    ids=["raises", "signature", "not-iterable", "strings", "exits"],
 )
 def test_a_failing_callable_is_the_users_input_error_naming_it(function: Any, said: str) -> None:
     documents, questions = corpus()

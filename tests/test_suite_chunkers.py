@@ -52,6 +52,16 @@ def wrong(inputs, document_id):
     return 42
 
 
+def exits(inputs, document_id):
+    import sys
+
+    sys.exit(0)
+
+
+def runaway(inputs, document_id):
+    return [{{"category": "Kubernetes", "propositions": ["word " * 10_000_000]}}]
+
+
 facts.groups = False
 '''
 LANGCHAIN_MODULE = """
@@ -137,6 +147,8 @@ def test_pyproject_names_the_chunker_and_documents_with_a_category_are_chunks(
     [
         ("broken", "TC-001: the chunker 'broken' failed: RuntimeError: the service said no"),
         ("wrong", "the chunker 'wrong' returned a int, not chunks*"),
+        ("exits", "TC-001: the chunker 'exits' failed: it called sys.exit(0)*"),
+        ("runaway", "TC-001: the chunker 'runaway' returned a chunk of 50,000,000 characters*"),
     ],
 )
 def test_a_failing_chunker_is_the_cases_error_in_one_line(

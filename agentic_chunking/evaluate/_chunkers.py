@@ -235,7 +235,7 @@ def _callable(spec: str, settings: dict[str, Any]) -> Chunker:
     module_name, _, attribute = spec.partition(":")
     try:
         function = getattr(importlib.import_module(module_name), attribute)
-    except (ImportError, AttributeError) as error:
+    except (ImportError, AttributeError, SystemExit) as error:
         raise InputError(
             f"cannot load the chunker {spec!r}: {error}; give module:function, importable "
             "from the current folder or the Python path"
@@ -255,11 +255,15 @@ def from_callable(name: str, function: Callable[[str], Any], **settings: Any) ->
     def split(document: Document) -> list[EvalChunk]:
         try:
             spans = list(function(document.text))
-        except Exception as error:  # the user's code: any failure is theirs to see
+        except (Exception, SystemExit) as error:  # the user's code: any failure is theirs
+            failed = (
+                f"it called sys.exit({error.code!r})"
+                if isinstance(error, SystemExit)
+                else f"{type(error).__name__}: {quote(str(error), limit=200)}"
+            )
             raise InputError(
-                f"the chunker {name!r} failed on {document.id!r}: {type(error).__name__}: "
-                f"{quote(str(error), limit=200)}; it must be a function text -> "
-                "[(start, end), ...] of character offsets"
+                f"the chunker {name!r} failed on {document.id!r}: {failed}; it must be a "
+                "function text -> [(start, end), ...] of character offsets"
             ) from None
         return _spans_to_chunks(document, spans, name)
 

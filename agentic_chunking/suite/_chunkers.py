@@ -112,10 +112,10 @@ def load_chunker(spec: str, root: Path) -> Chunker:
         sys.path.insert(0, str(root))
     try:
         target: Any = importlib.import_module(found["module"])
-    except Exception as error:  # the user's module: any failure is one line
+    except (Exception, SystemExit) as error:  # the user's module: any failure is one line
         raise ConfigurationError(
             f"--chunker {spec!r}: the module {found['module']!r} cannot be imported "
-            f"({type(error).__name__}: {_first_line(error)})"
+            f"({_what_failed(error)})"
         ) from None
     for part in found["attr"].split("."):
         target = getattr(target, part, None)
@@ -264,13 +264,13 @@ def run_chunker_case(
         )
     try:
         result = chunker.function(case.agentic_inputs(), case.document_id)
-    except Exception as error:  # the user's code: one line, the cassette's word first
+    except (Exception, SystemExit) as error:  # the user's code: one line, the cassette's first
         _stale(error, cassette, case.id, run_model)
         raise ChunkerError(
-            f"{case.id}: the chunker {chunker.name!r} failed: {type(error).__name__}: "
-            f"{_first_line(error)}"
+            f"{case.id}: the chunker {chunker.name!r} failed: {_what_failed(error)}"
         ) from None
     response = as_response(result, case.document_id, name=chunker.name)
+    _check_sizes(response, case, chunker.name)
     judgement = None
     if judge_model is not None:
         try:
@@ -289,6 +289,34 @@ def _stale(error: BaseException, cassette: Path | None, case_id: str, model: str
     explained = cassette_error(error, path=cassette, case_id=case_id, model=model)
     if explained is not None:
         raise explained from None
+
+
+GROWTH_LIMIT = 4
+"""A returned chunk may hold at most this many times the case's input characters (and
+``GROWTH_FLOOR`` whatever the input): a chunk restates its input, it does not grow it."""
+GROWTH_FLOOR = 20_000
+
+
+def _check_sizes(response: AgenticResponse, case: Case, name: str) -> None:
+    """ChunkerError when a returned chunk is far longer than the case's whole input (a
+    runaway chunker), before the checks spend minutes on it."""
+    given = sum(len(c.text) for c in case.inputs)
+    limit = max(GROWTH_LIMIT * given, GROWTH_FLOOR)
+    for chunk in response.chunks:
+        size = max([len(chunk.merged_content), *(len(p) for p in chunk.propositions)])
+        if size > limit:
+            raise ChunkerError(
+                f"{case.id}: the chunker {name!r} returned a chunk of {size:,} characters for "
+                f"an input of {given:,} (at most {limit:,}): a chunk restates its input, it "
+                "does not grow it; check what the chunker returns"
+            )
+
+
+def _what_failed(error: BaseException) -> str:
+    """``Type: first line`` of the user's error, or the sys.exit it called."""
+    if isinstance(error, SystemExit):
+        return f"it called sys.exit({error.code!r}), which a chunker must not"
+    return f"{type(error).__name__}: {_first_line(error)}"
 
 
 def _first_line(error: BaseException) -> str:
