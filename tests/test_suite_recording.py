@@ -139,3 +139,33 @@ def test_a_completed_recording_replaces_the_previous_cassette(
     text = (project / "cassettes" / MODEL / f"{CASE}.yaml").read_text()
     assert text.encode() != OLD_CASSETTE
     assert text.count("uri: ") == 3  # extraction, grouping and the judge, all recorded
+
+
+class _IgnoresMaxTokens:
+    """TC-001's reference replies, each padded far past any max_tokens (whitespace the
+    pipeline's parse skips): a server that is not the model's API."""
+
+    def __init__(self, project: Path) -> None:
+        case = load_case(project / "cases" / f"{CASE}.yaml")
+        self._reference = ReferenceServer()
+        self._reference.use(case, load_replies(case, project / "cases" / "reference_replies"))
+
+    def __call__(self, body: Any) -> FakeReply:
+        reply = self._reference(body)
+        padding = " " * (body["max_tokens"] * 40)
+        return FakeReply(text=reply.text + padding, output_tokens=10)
+
+
+def test_a_recording_from_a_server_ignoring_max_tokens_keeps_the_previous_cassette(
+    project: Path,
+) -> None:
+    with FakeMessagesServer(handler=_IgnoresMaxTokens(project)) as server:
+        process = _record(project, server.base_url)
+        output, _ = process.communicate(timeout=120)
+    said = output.decode()
+    assert process.returncode == 1, said
+    assert "the server ignores max_tokens, so it is not the model's API" in said
+    assert "Traceback" not in said
+    folder = project / "cassettes" / MODEL
+    assert (folder / f"{CASE}.yaml").read_bytes() == OLD_CASSETTE
+    assert sorted(p.name for p in folder.iterdir()) == [f"{CASE}.yaml"]

@@ -16,11 +16,15 @@ and is held in memory; it replaces the cassette on disk (atomically, through
 success or a clean pipeline failure). A transport failure, SIGINT, SIGTERM or a kill
 leaves the previous cassette byte for byte. A cassette that cannot be written (a
 read-only or full folder) keeps the previous one too; the reason is in ``unsaved`` (for
-the suite to make its case an error) and the OSError goes on to the caller.
+the suite to make its case an error) and the OSError goes on to the caller. So does a
+recording holding a reply longer than its request's ``max_tokens`` allows (a server that
+ignores the limit is not the model's API: its replies would replace good cassettes with
+megabytes); a CassetteError goes on then.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,6 +37,10 @@ from ..client import model_folder
 KEPT_REQUEST_HEADERS = frozenset({"accept", "anthropic-version", "content-type"})
 KEPT_RESPONSE_HEADERS = frozenset({"content-type"})
 MATCH_ON = ("method", "path", "body")
+CHARS_PER_TOKEN_AT_MOST = 32
+"""A reply body longer than this many characters per ``max_tokens`` asked (plus
+``REPLY_SLACK_CHARS`` for the envelope) cannot be the model's answer to that request."""
+REPLY_SLACK_CHARS = 8_192
 
 
 def cassette_dir(cassette_root: Path, model: str) -> Path:
@@ -90,6 +98,14 @@ class StagedPersister:
             self.kept.append(path)
             return
         self._approved.discard(path.resolve())
+        oversized = oversized_reply(cassette_dict) if self.recording else None
+        if oversized is not None:
+            self.unsaved[path.resolve()] = (
+                f"the recording was not saved to {path}: {oversized}; the server ignores "
+                "max_tokens, so it is not the model's API. The previous cassette, if any, is "
+                "unchanged: record against the provider's API"
+            )
+            raise CassetteError(self.unsaved[path.resolve()])
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             write_text_atomic(path, serialize(cassette_dict, serializer))
@@ -100,6 +116,51 @@ class StagedPersister:
                 "free space, then record again"
             )
             raise
+
+
+def oversized_reply(cassette_dict: Any) -> str | None:
+    """Why a recording holds a reply no API honouring the request's ``max_tokens`` (or
+    ``max_completion_tokens``) would send: its usage counts more output tokens, or its body
+    is longer than ``CHARS_PER_TOKEN_AT_MOST`` characters a token; None when every reply
+    fits."""
+    requests = cassette_dict.get("requests", []) if isinstance(cassette_dict, dict) else []
+    responses = cassette_dict.get("responses", []) if isinstance(cassette_dict, dict) else []
+    for number, (request, response) in enumerate(zip(requests, responses, strict=False), 1):
+        asked = _asked_tokens(getattr(request, "body", None))
+        if asked is None or not isinstance(response, dict):
+            continue
+        body = response.get("body", {}).get("string", "")
+        text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
+        if len(text) > asked * CHARS_PER_TOKEN_AT_MOST + REPLY_SLACK_CHARS:
+            return f"reply {number} is {len(text):,} characters for max_tokens {asked:,}"
+        spent = _output_tokens(text)
+        if spent is not None and spent > asked:
+            return f"reply {number} used {spent:,} output tokens for max_tokens {asked:,}"
+    return None
+
+
+def _asked_tokens(body: Any) -> int | None:
+    try:
+        data = json.loads(body) if body else None
+    except (TypeError, ValueError):
+        return None
+    if not isinstance(data, dict):
+        return None
+    asked = data.get("max_tokens", data.get("max_completion_tokens"))
+    return asked if isinstance(asked, int) and asked > 0 else None
+
+
+def _output_tokens(text: str) -> int | None:
+    try:
+        usage = json.loads(text).get("usage", {})
+    except (ValueError, AttributeError):
+        return None
+    spent = (
+        usage.get("output_tokens", usage.get("completion_tokens"))
+        if isinstance(usage, dict)
+        else None
+    )
+    return spent if isinstance(spent, int) else None
 
 
 def _scrub_request(request: Any) -> Any:
