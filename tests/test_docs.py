@@ -141,3 +141,21 @@ def test_the_readme_is_short_and_links_only_to_pages_that_exist() -> None:
     links = re.findall(r"\]\((docs/[^)#]+)(?:#[^)]*)?\)", text)
     assert {Path(link).name for link in links} == {page.name for page in _pages()}
     assert all((REPO / link).is_file() for link in links)
+
+
+def test_the_layout_page_names_every_package_and_command_module() -> None:
+    """docs/layout.md is checked against the packages: a package or a command module the
+    page leaves out fails here (it once omitted corpus/ and evaluate/)."""
+    import agentic_chunking
+
+    package = Path(agentic_chunking.__file__).parent
+    page = (Path(__file__).resolve().parent.parent / "docs" / "layout.md").read_text("utf-8")
+    packages = sorted(
+        p.name for p in package.iterdir() if p.is_dir() and (p / "__init__.py").exists()
+    )
+    missing = [name for name in packages if f"{name}/" not in page]
+    commands = sorted(  # a command's module is the one that registers its subcommand
+        p.stem for p in (package / "cli").glob("_*.py") if "def register(" in p.read_text("utf-8")
+    )
+    missing += [f"cli/{c}" for c in commands if c not in page]
+    assert not missing, f"docs/layout.md does not name {', '.join(missing)}"
