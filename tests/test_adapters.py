@@ -98,6 +98,54 @@ def test_the_llamaindex_parser_gives_text_nodes_with_relationships(client: Any) 
     embedded = cats.get_content(metadata_mode=MetadataMode.EMBED)
     assert "source: pets.md" in embedded and "PropositionSpans" not in embedded
     assert set(PROVENANCE_KEYS) <= set(cats.excluded_llm_metadata_keys)
+    for key in ("PropositionCount", "CharacterCount", "TokenEstimate", "Part", "ChunkId"):
+        assert f"{key}:" not in embedded and key in cats.metadata
+    assert "ThematicCategory: Cats" in embedded
+
+
+INTERLEAVED = "Cats purr loudly.\n\nDogs bark often.\n\nCats sleep a lot.\n"
+
+
+def test_the_llamaindex_parser_gives_the_offsets_of_the_sources_not_a_text_search() -> None:
+    """A theme whose sentences are apart in the document: its MergedContent occurs nowhere
+    in it (LlamaIndex's own search leaves the offsets None); the spans give them. Flat
+    metadata stays flat after LlamaIndex merges the Document's metadata in again."""
+    from llama_index.core import Document as LlamaDocument
+
+    from agentic_chunking.adapters.llamaindex import AgenticNodeParser
+
+    facts = {line.strip(): [line.strip()] for line in INTERLEAVED.split("\n\n")}
+    with (
+        FakeMessagesServer(handler=ScriptedPipeline(facts, theme)) as server,
+        make_client(api_key="sk-ant-adapter-test", base_url=server.base_url, max_retries=0) as c,
+    ):
+        parser = AgenticNodeParser(
+            chunk_options={"client": c, "model": "reference"}, flat_metadata=True
+        )
+        cats, dogs = parser.get_nodes_from_documents(
+            [LlamaDocument(text=INTERLEAVED, id_="PETS", metadata={"tags": ["x"], "note": None})]
+        )
+    assert cats.get_content() not in INTERLEAVED  # not verbatim: no text search finds it
+    assert (cats.start_char_idx, cats.end_char_idx) == (0, len(INTERLEAVED) - 1)
+    assert INTERLEAVED[dogs.start_char_idx : dogs.end_char_idx] == "Dogs bark often."
+    for node in (cats, dogs):  # flat: the Document's list too, as JSON text
+        assert all(isinstance(v, str | int | float | bool) for v in node.metadata.values())
+        assert node.metadata["tags"] == '["x"]' and "note" not in node.metadata
+
+
+def test_the_langchain_transformer_gives_flat_metadata_on_request(client: Any) -> None:
+    from agentic_chunking.adapters.langchain import AgenticChunker, citations
+
+    given = Document(page_content=TEXT, metadata={"tags": ["x"]}, id="PETS")
+    flat = AgenticChunker(client=client, model="reference", flat_metadata=True)
+    nested = AgenticChunker(client=client, model="reference")
+    flat_documents = flat.transform_documents([given])
+    nested_documents = nested.transform_documents([given])
+    assert len(flat_documents) == 2
+    for a, b in zip(flat_documents, nested_documents, strict=True):
+        assert all(isinstance(v, str | int | float | bool) for v in a.metadata.values())
+        assert citations(a.metadata) == citations(b.metadata)
+        assert a.metadata["start_index"] == b.metadata["start_index"] == TEXT.index(a.page_content)
 
 
 # --- check --from langchain | chonkie ---------------------------------------------------
