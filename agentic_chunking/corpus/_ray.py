@@ -1,11 +1,14 @@
 """The Ray engine: the same per-document work as a Ray Data pipeline, for many machines.
 
-``ray_results`` reads the corpus with Ray Data (``read_text`` for JSONL, ``read_binary_files``
-for a folder's files, ``read_parquet``), runs ``map_batches`` over the documents, each task
-running the local engine (``chunk_corpus``, so ``process_document``) on its batch with its
-own client, the shared reply cache and the shared ledger, and streams one result per
-document back to the driver in input order (``preserve_order``), where the command writes
-OUT exactly as the local engine does: the same records, atomically.
+``ray_results`` reads the corpus with Ray Data (``read_text`` for JSONL, ``read_parquet``; for
+a folder, the ids the driver's scan listed, each file read on a worker by the corpus's own
+``CorpusSource.read_file_document``, the one reading of a file every engine calls, so a
+folder gives the same documents and failures on every engine), runs ``map_batches`` over
+the documents, each task running the local engine (``chunk_corpus``, so
+``process_document``) on its batch with its own client, the shared reply cache and the
+shared ledger, and streams one result per document back to the driver in input order
+(``preserve_order``), where the command writes OUT exactly as the local engine does: the
+same records, atomically.
 
 Ray runs locally (``ray.init()``: a local instance with this machine's CPUs) unless
 ``RAY_ADDRESS`` names a cluster. On a cluster every node must see the reply cache and the
@@ -27,13 +30,7 @@ from typing import Any
 from .._errors import ConfigurationError, InputError
 from ..client import ModelClient, RequestLimits, parse_model
 from ..pipeline._cache import ReplyCache
-from ._documents import (
-    CorpusDocument,
-    CorpusSource,
-    file_document,
-    parquet_record,
-    record_document,
-)
+from ._documents import CorpusDocument, CorpusSource, parquet_record, record_document
 from ._ledger import Ledger
 from ._run import CorpusSettings, DocumentResult, chunk_corpus
 
@@ -81,8 +78,7 @@ def ray_results(
     resources = ray.cluster_resources()  # type: ignore[no-untyped-call]
     cpus = max(1, int(resources.get("CPU", 1)))
     options = {
-        "kind": source.kind,
-        "root": str(source.path),
+        "source": source,
         "settings": asdict(settings),
         "cache_dir": str(cache_dir),
         "ledger_path": str(ledger_path),
@@ -90,11 +86,11 @@ def ray_results(
         "base_url": base_url,
         "timeout": timeout,
     }
-    if source.kind == "folder":
-        paths = [str(p.resolve()) for p in source.files()]
-        if not paths:
+    if source.kind == "folder":  # read by the one reader, never by Ray's (it decompresses)
+        if not positions:
             return
-        dataset = ray.data.read_binary_files(paths, include_paths=True)
+        rows = [{"document_id": d, "position": n} for d, n in positions.items()]
+        dataset: Any = ray.data.from_items(rows)
     elif source.kind == "jsonl":
         dataset = ray.data.read_text(str(source.path))
     else:
@@ -116,7 +112,7 @@ def process_batch(batch: Any, **options: Any) -> Any:
     document, ``{"result": DocumentResult.to_dict() as JSON}``."""
     import pyarrow as pa
 
-    documents = list(_documents(batch, options["kind"], Path(options["root"])))
+    documents = list(_documents(batch, options["source"]))
     settings = CorpusSettings(**options["settings"])
     provider = parse_model(settings.model).provider
     client = ModelClient(
@@ -145,15 +141,19 @@ def process_batch(batch: Any, **options: Any) -> Any:
     return pa.table({"result": pa.array(rows, pa.string())})
 
 
-def _documents(batch: Any, kind: str, root: Path) -> Iterator[CorpusDocument]:
-    """The documents of one Ray batch (positions are fixed by the driver)."""
+def _documents(batch: Any, source: CorpusSource) -> Iterator[CorpusDocument]:
+    """The documents of one Ray batch, those the source's selection admits (the positions
+    of JSONL and Parquet records are fixed by the driver)."""
     for row in batch.to_pylist():
-        if kind == "folder":
-            path = Path(row["path"])
-            path = path if path.is_absolute() else Path("/") / path  # pyarrow drops the "/"
-            yield file_document(row["bytes"], path.relative_to(root.resolve()).as_posix(), 0)
-        elif kind == "jsonl":
-            if row["text"].strip():
-                yield record_document(json.loads(row["text"]), 0, "a line")
+        if source.kind == "folder":
+            yield source.read_file_document(row["document_id"], row["position"])
+            continue
+        if source.kind == "jsonl":
+            if not row["text"].strip():
+                continue
+            record = json.loads(row["text"].lstrip("\ufeff"))  # the BOM the scan allowed
+            place = "a line"
         else:
-            yield record_document(parquet_record(row), 0, "a row")
+            record, place = parquet_record(row), "a row"
+        if source.selection.admits(str(record.get("document_id"))):
+            yield record_document(record, 0, place)
