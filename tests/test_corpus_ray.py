@@ -3,6 +3,7 @@ records as the local engine, byte for byte after sorting, and resume through the
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,8 +11,12 @@ from pathlib import Path
 import pytest
 
 from agentic_chunking.cli import main
-from agentic_chunking.corpus import Ledger
-from agentic_chunking.testing import FakeMessagesServer, ParagraphModel
+from agentic_chunking.corpus import Ledger, read_records
+from agentic_chunking.testing import (
+    FakeMessageBatchesServer,
+    FakeMessagesServer,
+    ParagraphModel,
+)
 
 ray = pytest.importorskip("ray", reason="the ray extra is not installed")
 
@@ -84,18 +89,54 @@ def test_the_ray_engine_writes_the_local_engines_records(
     assert "0 done, 21 skipped" in capsys.readouterr().err.splitlines()[-1]
 
 
+def _untidy_folder(root: Path) -> Path:
+    """A folder as users have them: nested text files, a compressed one, a binary, an empty
+    one, one with a byte that is not UTF-8, a hidden one, links to a file, to a folder and
+    to nothing."""
+    folder = root / "docs"
+    (folder / "sub" / "deep").mkdir(parents=True)
+    for n, name in enumerate(("a.txt", "sub/b.md", "sub/deep/c", "sub/d.txt")):
+        (folder / name).write_text(f"Delta {n} holds.\n\nEpsilon {n} follows.\n")
+    (folder / "notes.txt.gz").write_bytes(gzip.compress(b"Zeta holds.\n\nEta follows.\n"))
+    (folder / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "latin1.txt").write_bytes("Caf\xe9 Theta is open.\n".encode("latin-1"))
+    (folder / ".hidden.txt").write_text("Iota is hidden.\n")
+    (folder / "link.txt").symlink_to(folder / "a.txt")
+    (folder / "linked-folder").symlink_to(folder / "sub", target_is_directory=True)
+    (folder / "broken.txt").symlink_to(folder / "missing.txt")
+    return folder
+
+
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
-@pytest.mark.usefixtures("served")
-def test_a_folder_on_ray_matches_the_local_engine(tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    (folder / "sub").mkdir(parents=True)
-    for n in range(6):
-        (folder / ("sub" if n % 2 else ".") / f"f{n}").write_text(f"Delta {n} holds.\n")
-    (folder / "bin.dat").write_bytes(b"\x00\x01")
-    local, distributed = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
-    assert main(["corpus", str(folder), "-o", str(local), "--quiet"]) == 1
-    assert main(["corpus", str(folder), "-o", str(distributed), "--quiet", "--engine", "ray"]) == 1
-    assert distributed.read_bytes() == local.read_bytes()
-    assert (tmp_path / "ray.failures.jsonl").read_bytes() == (
-        tmp_path / "local.failures.jsonl"
-    ).read_bytes()
+def test_a_folder_gives_the_same_records_and_failures_on_every_engine(
+    tmp_path: Path, served: tuple[ParagraphModel, FakeMessagesServer]
+) -> None:
+    folder = _untidy_folder(tmp_path)
+    _, server = served
+    outs = {engine: tmp_path / engine / "out.jsonl" for engine in ("local", "batch", "ray")}
+    for out in outs.values():
+        out.parent.mkdir()
+    command = ["corpus", str(folder), "--quiet"]
+    before = len(server.requests)
+    assert main([*command, "-o", str(outs["local"])]) == 1  # the broken link failed
+    paid = len(server.requests) - before
+    with FakeMessageBatchesServer(handler=ParagraphModel(), polls_to_end=1) as batches:
+        batched = ["--batch", "--batch-poll", "0.05", "--base-url", batches.base_url]
+        assert main([*command, "-o", str(outs["batch"]), *batched]) == 1
+    assert main([*command, "-o", str(outs["ray"]), "--engine", "ray"]) == 1
+    assert len(server.requests) - before == 2 * paid  # Ray chunked what the local engine did
+    records = {engine: out.read_bytes() for engine, out in outs.items()}
+    assert records["batch"] == records["local"] and records["ray"] == records["local"]
+    chunked = {r["DocumentId"] for r in read_records(outs["local"])}
+    assert chunked == {"a.txt", "link.txt", "sub/b.md", "sub/d.txt", "sub/deep/c"}
+    failures = {e: (o.parent / "out.failures.jsonl").read_bytes() for e, o in outs.items()}
+    assert failures["batch"] == failures["local"] and failures["ray"] == failures["local"]
+    listed = read_records(outs["local"].parent / "out.failures.jsonl")
+    assert [(f["document_id"], f["error_kind"]) for f in listed] == [
+        ("broken.txt", "input"),
+        ("empty.txt", "not_text"),
+        ("latin1.txt", "not_text"),
+        ("logo.png", "not_text"),
+        ("notes.txt.gz", "not_text"),
+    ]
