@@ -389,6 +389,10 @@ def test_killed_half_way_then_rerun_pays_for_no_request_twice_and_writes_the_sam
         process.communicate(timeout=30)
         script.release.set()
         assert out.read_text(encoding="utf-8") == "the previous output\n"
+        # the half-written files beside OUT are named as temporary ones, by the dead process
+        left = sorted(p.name.split(".tmp-")[0] for p in tmp_path.glob(".*.tmp-*"))
+        assert left == [".out.failures.jsonl", ".out.jsonl"]
+        assert all(f"tmp-{process.pid}-" in p.name for p in tmp_path.glob(".*.tmp-*"))
         finished = _counts(tmp_path / "out.ledger.sqlite").get("done", 0)
         assert 0 < finished < 12
         monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
@@ -396,6 +400,7 @@ def test_killed_half_way_then_rerun_pays_for_no_request_twice_and_writes_the_sam
         script._hold_after = None
         assert _corpus([str(folder), "-o", str(out)]) == 0
     assert script.paid_twice == 0
+    assert list(tmp_path.glob(".*.tmp-*")) == []  # the rerun removed them
     fresh = ParagraphModel()
     with FakeMessagesServer(handler=fresh) as server:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
