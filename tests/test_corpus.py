@@ -187,6 +187,8 @@ def test_files_that_are_not_text_are_listed_but_fail_no_run_and_globs_leave_them
     (folder / "notes.txt.gz").write_bytes(gzip.compress(_document(9).encode()))
     (folder / "empty.md").write_bytes(b"")
     out = tmp_path / "out.jsonl"
+    assert _corpus([str(folder), "-o", str(out), "--dry-run"]) == 0
+    assert "documents: 5 (3 not text, to be set aside and listed)" in capsys.readouterr().out
     assert _corpus([str(folder), "-o", str(out)]) == 0  # set aside, not failed
     failures = read_records(tmp_path / "out.failures.jsonl")
     assert [(f["document_id"], f["error_kind"]) for f in failures] == [

@@ -425,11 +425,11 @@ def _print_plan(
             if cost is None or plan.estimated_cost_usd is None
             else cost + plan.estimated_cost_usd
         )
+    aside = [f"{failed:,} unreadable, to be listed as failed"] if failed else []
+    aside += [f"{not_text:,} not text, to be set aside and listed"] if not_text else []
     lines = [
         f"plan for {name} (no model called):",
-        f"  documents: {total:,}"
-        + (f" ({failed:,} unreadable, to be listed as failed)" if failed else "")
-        + (f" ({not_text:,} not text, to be set aside and listed)" if not_text else ""),
+        f"  documents: {total:,}" + (f" ({'; '.join(aside)})" if aside else ""),
         f"  model: {settings.model}",
         f"  extraction batches: {batches:,}; calls: about {calls:,}",
         f"  estimated tokens: {tokens_in:,} in / {tokens_out:,} out",
