@@ -157,22 +157,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"with --batch, seconds between two looks at a batch in flight "
         f"(default {DEFAULT_POLL_INTERVAL_S:g})",
     )
-    parser.add_argument(
-        "--include",
-        action="append",
-        default=[],
-        metavar="GLOB",
-        help="only the documents whose path under IN (or id) matches GLOB; a GLOB without '/' "
-        "matches a file's name at any depth ('*.md'), one with '/' the path ('notes/**/*.txt'); "
-        "repeat for more",
-    )
-    parser.add_argument(
-        "--exclude",
-        action="append",
-        default=[],
-        metavar="GLOB",
-        help="leave out the documents matching GLOB (as --include; e.g. '*.gz'); repeat for more",
-    )
+    add_selection_options(parser)
     parser.add_argument(
         "--engine",
         choices=ENGINES,
@@ -193,6 +178,27 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="no progress bar: only errors and the summary line",
     )
     parser.set_defaults(func=run)
+
+
+def add_selection_options(parser: argparse.ArgumentParser) -> None:
+    """``--include``/``--exclude GLOB`` (repeatable), for every command that reads a corpus:
+    give ``args.include`` and ``args.exclude`` to ``open_corpus``."""
+    parser.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="only the documents whose path under IN (or id) matches GLOB; a GLOB without '/' "
+        "matches a file's name at any depth ('*.md'), one with '/' the path ('notes/**/*.txt'); "
+        "repeat for more",
+    )
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="leave out the documents matching GLOB (as --include; e.g. '*.gz'); repeat for more",
+    )
 
 
 def beside(output: Path, suffix: str) -> Path:

@@ -78,10 +78,11 @@ def ray_results(
     resources = ray.cluster_resources()  # type: ignore[no-untyped-call]
     cpus = max(1, int(resources.get("CPU", 1)))
     options = {
-        "source": source,
+        # absolute: a worker's working folder need not be the command's
+        "source": CorpusSource(source.path.resolve(), source.selection),
         "settings": asdict(settings),
-        "cache_dir": str(cache_dir),
-        "ledger_path": str(ledger_path),
+        "cache_dir": str(cache_dir.resolve()),
+        "ledger_path": str(ledger_path.resolve()),
         "max_in_flight": max(1, max_concurrency // cpus),
         "base_url": base_url,
         "timeout": timeout,
