@@ -59,7 +59,9 @@ def _corpus(tmp_path: Path) -> Path:
         for n in range(20)
     ]
     lines.append({"document_id": "l4", "chunks": [{"chunk_id": "S1", "text": "Gamma holds."}]})
-    corpus.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    lines.insert(7, {"document_id": "no-text", "text": " \n"})  # fails, on its line number
+    text = "".join(json.dumps(x) + "\n" for x in lines).replace("\n", "\n\n", 3)  # blank lines
+    corpus.write_text("\ufeff" + text, encoding="utf-8")  # with a BOM, as Windows tools write
     return corpus
 
 
@@ -75,18 +77,21 @@ def test_the_ray_engine_writes_the_local_engines_records(
     local.parent.mkdir()
     distributed.parent.mkdir()
     before = len(server.requests)
-    assert main(["corpus", str(corpus), "-o", str(local), "--quiet"]) == 0
+    assert main(["corpus", str(corpus), "-o", str(local), "--quiet"]) == 1
     sent = len(server.requests) - before
     ray_run = ["corpus", str(corpus), "-o", str(distributed), "--quiet", "--engine", "ray"]
-    assert main(ray_run) == 0
+    assert main(ray_run) == 1
     assert len(server.requests) - before == 2 * sent  # a cache of its own: all done again
     assert sorted(distributed.read_text().splitlines()) == sorted(local.read_text().splitlines())
     assert distributed.read_bytes() == local.read_bytes()  # input order kept too
-    assert _counts(tmp_path / "ray" / "out.ledger.sqlite") == {"done": 21}
+    failures = [path.parent / "out.failures.jsonl" for path in (local, distributed)]
+    assert failures[1].read_bytes() == failures[0].read_bytes()
+    assert "line 11: the text is empty" in failures[1].read_text()  # its line, blank ones too
+    assert _counts(tmp_path / "ray" / "out.ledger.sqlite") == {"done": 21, "failed": 1}
     # rerun on Ray: every document skipped through the ledger its workers wrote
-    assert main(ray_run) == 0
+    assert main(ray_run) == 1
     assert len(server.requests) - before == 2 * sent
-    assert "0 done, 21 skipped" in capsys.readouterr().err.splitlines()[-1]
+    assert "0 done, 21 skipped (done before), 1 failed" in capsys.readouterr().err.splitlines()[-1]
 
 
 def _untidy_folder(root: Path) -> Path:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import json
 import os
 import sqlite3
@@ -213,3 +214,36 @@ def test_globs_choose_records_of_jsonl_by_id_and_an_empty_glob_is_refused(tmp_pa
     assert [(d.document_id, d.position) for d in source.documents()] == [("a/1", 0)]
     with pytest.raises(InputError, match="an empty glob matches nothing"):
         open_corpus(corpus, exclude=[""])
+
+
+@pytest.mark.parametrize("every", [1, 2, 3, 7])
+def test_runs_read_from_their_starts_are_the_whole_corpus_read_at_once(
+    tmp_path: Path, every: int
+) -> None:
+    """What a Ray task reads of a JSONL or Parquet corpus from its start (its documents, their
+    positions, the failure of a record on its own line or row) is what one reading gives."""
+    rows = [
+        {"document_id": f"d{n}", "text": "" if n == 4 else f"Fact {n}.", "metadata": {"n": n}}
+        for n in range(11)
+    ]
+    jsonl = tmp_path / "in.jsonl"
+    lines = [json.dumps(r) for r in rows]
+    lines[3:3] = ["", "  "]  # blank lines count as lines
+    jsonl.write_text("\ufeff" + "\r\n".join(lines) + "\n", encoding="utf-8")
+    parquet = tmp_path / "in.parquet"
+    table = pa.table({k: [r[k] for r in rows] for k in ("document_id", "text")})
+    pq.write_table(table, parquet, row_group_size=3)  # starts fall inside row groups
+    for path in (jsonl, parquet):
+        source = open_corpus(path, exclude=["d1"])
+        whole = list(source.documents())
+        runs = [
+            d
+            for start in source.starts(every)
+            for d in itertools.islice(source.documents(start), every)
+        ]
+        assert runs == whole and len(whole) == 10
+        assert [d.position for d in runs] == list(range(10))
+        failed = [d.error for d in whole if d.error]
+        assert failed == [
+            "line 7: the text is empty" if path == jsonl else "row 5: the text is empty"
+        ]

@@ -169,6 +169,32 @@ def _glob_regex(glob: str) -> re.Pattern[str]:
 
 
 @dataclass(frozen=True, slots=True)
+class Start:
+    """Where a run of a JSONL or Parquet corpus's documents starts (``CorpusSource.starts``)."""
+
+    position: int
+    """The first document's place in input order."""
+    offset: int = 0
+    """JSONL: the byte offset of its line; Parquet: its row's index (from 0)."""
+    line: int = 0
+    """JSONL: the number of lines before it; Parquet: the number of rows before it."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Record:
+    """A record as read: the object, where it is (``line 3``), its offset and line number."""
+
+    record: Mapping[str, Any]
+    place: str
+    offset: int
+    line: int
+
+    @property
+    def document_id(self) -> str:
+        return str(self.record.get("document_id"))
+
+
+@dataclass(frozen=True, slots=True)
 class Scan:
     """What a first pass over the corpus found: the ids in input order."""
 
@@ -229,15 +255,29 @@ class CorpusSource:
             )
         return Scan(tuple(ids), left_out)
 
-    def documents(self) -> Iterator[CorpusDocument]:
-        """The documents in input order, read one at a time."""
+    def documents(self, start: Start | None = None) -> Iterator[CorpusDocument]:
+        """The documents in input order, read one at a time; from ``start`` (one of
+        ``starts()``) on, for a JSONL or Parquet corpus, when given."""
         if self.kind == "folder":
+            if start is not None:
+                raise ValueError("a folder's documents are read by id: read_file_document")
             yield from self._folder_documents()
-        else:
-            records = self._jsonl_records() if self.kind == "jsonl" else self._parquet_records()
-            chosen = (r for r in records if self.selection.admits(str(r[0].get("document_id"))))
-            for position, (record, place) in enumerate(chosen):
-                yield record_document(record, position, place)
+            return
+        chosen = (r for r in self._records(start) if self.selection.admits(r.document_id))
+        for position, record in enumerate(chosen, start=start.position if start else 0):
+            yield record_document(record.record, position, record.place)
+
+    def starts(self, every: int) -> Iterator[Start]:
+        """Where each run of ``every`` chosen documents of a JSONL or Parquet corpus starts,
+        in input order: so that a worker reads its own run through this reader
+        (``islice(documents(start), every)``), the documents and failures every engine
+        reads being the same."""
+        if self.kind == "folder":
+            raise ValueError("a folder's documents are read by id: read_file_document")
+        chosen = (r for r in self._records() if self.selection.admits(r.document_id))
+        for position, record in enumerate(chosen):
+            if position % every == 0:
+                yield Start(position, record.offset, record.line - 1)
 
     # -- folder --------------------------------------------------------------------------
 
@@ -286,29 +326,38 @@ class CorpusSource:
             for document_id in self._all_files():
                 yield document_id, "the folder"
             return
-        records = self._jsonl_records() if self.kind == "jsonl" else self._parquet_records()
-        for record, place in records:
-            check_record(record, place)
-            yield record["document_id"], place
+        for record in self._records():
+            check_record(record.record, record.place)
+            yield record.document_id, record.place
 
-    def _jsonl_records(self) -> Iterator[tuple[Mapping[str, Any], str]]:
+    def _records(self, start: Start | None = None) -> Iterator[_Record]:
+        if self.kind == "jsonl":
+            return self._jsonl_records(start or Start(0))
+        return self._parquet_records(start or Start(0))
+
+    def _jsonl_records(self, start: Start) -> Iterator[_Record]:
         try:
-            stream = self.path.open(encoding="utf-8-sig")
+            stream = self.path.open("rb")
         except OSError as error:
             raise InputError(f"{self.path}: cannot be read ({error.strerror})") from None
         with stream:
-            number = 0
+            stream.seek(start.offset)
+            number = start.line
             while True:
-                try:
-                    line = stream.readline()
-                except UnicodeDecodeError as error:
-                    raise InputError(
-                        f"{self.path}: after line {number}: not UTF-8 text ({error.reason}); "
-                        "save the file as UTF-8"
-                    ) from None
-                if not line:
+                offset = stream.tell()
+                raw = stream.readline()
+                if not raw:
                     return
                 number += 1
+                try:
+                    line = raw.decode("utf-8")
+                except UnicodeDecodeError as error:
+                    raise InputError(
+                        f"{self.path}: line {number}: not UTF-8 text ({error.reason}); "
+                        "save the file as UTF-8"
+                    ) from None
+                if offset == 0:
+                    line = line.removeprefix("\ufeff")
                 if not line.strip():
                     continue
                 place = f"line {number}"
@@ -324,9 +373,9 @@ class CorpusSource:
                         f"{self.path}: {place} is a {_json_type(record)}, not an object; give "
                         "one {document_id, text, metadata} object a line"
                     )
-                yield record, place
+                yield _Record(record, place, offset, number)
 
-    def _parquet_records(self) -> Iterator[tuple[Mapping[str, Any], str]]:
+    def _parquet_records(self, start: Start) -> Iterator[_Record]:
         try:
             import pyarrow.parquet as pq
         except ImportError:
@@ -344,11 +393,18 @@ class CorpusSource:
                 f"{self.path}: the Parquet file has no document_id column (it has "
                 f"{', '.join(sorted(names))}); give document_id, text (or chunks), metadata"
             )
-        row = 0
-        for batch in parquet.iter_batches(batch_size=256):
+        groups, row = 0, 0  # the row groups before the one holding the start, their rows
+        while groups < parquet.num_row_groups:
+            rows = parquet.metadata.row_group(groups).num_rows
+            if row + rows > start.offset:
+                break
+            groups, row = groups + 1, row + rows
+        chosen = range(groups, parquet.num_row_groups)
+        for batch in parquet.iter_batches(batch_size=256, row_groups=list(chosen)):
             for record in batch.to_pylist():
                 row += 1
-                yield parquet_record(record), f"row {row}"
+                if row > start.offset:
+                    yield _Record(parquet_record(record), f"row {row}", row - 1, row)
 
 
 def parquet_record(row: dict[str, Any]) -> dict[str, Any]:

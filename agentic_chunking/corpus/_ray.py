@@ -1,10 +1,13 @@
 """The Ray engine: the same per-document work as a Ray Data pipeline, for many machines.
 
-``ray_results`` reads the corpus with Ray Data (``read_text`` for JSONL, ``read_parquet``; for
-a folder, the ids the driver's scan listed, each file read on a worker by the corpus's own
-``CorpusSource.read_file_document``, the one reading of a file every engine calls, so a
-folder gives the same documents and failures on every engine), runs ``map_batches`` over
-the documents, each task running the local engine (``chunk_corpus``, so
+``ray_results`` makes a Ray Dataset of where the documents are, and each Ray task reads its
+own documents through the corpus's one reader (``CorpusSource``), the reader every engine
+uses, never through Ray's (``read_binary_files`` decompresses a ``.gz`` by its name, and
+``read_text`` knows no line numbers): a folder's rows are the ids the driver's scan listed,
+each file read by ``read_file_document``; a JSONL or Parquet corpus's rows are where each
+run of BATCH_SIZE documents starts (``CorpusSource.starts``), read by ``documents(start)``.
+So a corpus gives the same documents, records and failures on every engine. It runs
+``map_batches`` over them, each task running the local engine (``chunk_corpus``, so
 ``process_document``) on its batch with its own client, the shared reply cache and the
 shared ledger, and streams one result per document back to the driver in input order
 (``preserve_order``), where the command writes OUT exactly as the local engine does: the
@@ -19,6 +22,7 @@ cluster's CPUs), since no lock spans machines. Needs the ``ray`` extra.
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import os
@@ -30,7 +34,7 @@ from typing import Any
 from .._errors import ConfigurationError, InputError
 from ..client import ModelClient, RequestLimits, parse_model
 from ..pipeline._cache import ReplyCache
-from ._documents import CorpusDocument, CorpusSource, parquet_record, record_document
+from ._documents import CorpusDocument, CorpusSource, Start
 from ._ledger import Ledger
 from ._run import CorpusSettings, DocumentResult, chunk_corpus
 
@@ -87,17 +91,16 @@ def ray_results(
         "base_url": base_url,
         "timeout": timeout,
     }
-    if source.kind == "folder":  # read by the one reader, never by Ray's (it decompresses)
-        if not positions:
-            return
+    if source.kind == "folder":  # a row a file, BATCH_SIZE files a task
         rows = [{"document_id": d, "position": n} for d, n in positions.items()]
-        dataset: Any = ray.data.from_items(rows)
-    elif source.kind == "jsonl":
-        dataset = ray.data.read_text(str(source.path))
-    else:
-        dataset = ray.data.read_parquet(str(source.path))
-    mapped = dataset.map_batches(
-        process_batch, batch_size=BATCH_SIZE, batch_format="pyarrow", fn_kwargs=options
+        per_task = BATCH_SIZE
+    else:  # a row a run of BATCH_SIZE records, one a task
+        rows = [asdict(start) for start in source.starts(BATCH_SIZE)]
+        per_task = 1
+    if not rows:
+        return
+    mapped = ray.data.from_items(rows).map_batches(
+        process_batch, batch_size=per_task, batch_format="pyarrow", fn_kwargs=options
     )
     for row in mapped.iter_rows():
         data = json.loads(row["result"])
@@ -143,18 +146,9 @@ def process_batch(batch: Any, **options: Any) -> Any:
 
 
 def _documents(batch: Any, source: CorpusSource) -> Iterator[CorpusDocument]:
-    """The documents of one Ray batch, those the source's selection admits (the positions
-    of JSONL and Parquet records are fixed by the driver)."""
+    """The documents of one Ray batch, read by the corpus's own reader (see the module)."""
     for row in batch.to_pylist():
         if source.kind == "folder":
             yield source.read_file_document(row["document_id"], row["position"])
-            continue
-        if source.kind == "jsonl":
-            if not row["text"].strip():
-                continue
-            record = json.loads(row["text"].lstrip("\ufeff"))  # the BOM the scan allowed
-            place = "a line"
         else:
-            record, place = parquet_record(row), "a row"
-        if source.selection.admits(str(record.get("document_id"))):
-            yield record_document(record, 0, place)
+            yield from itertools.islice(source.documents(Start(**row)), BATCH_SIZE)
