@@ -127,9 +127,6 @@ class Selection:
             return False
         return not any(_matches(g, document_id) for g in self.exclude)
 
-    def __bool__(self) -> bool:
-        return bool(self.include or self.exclude)
-
 
 def _matches(glob: str, document_id: str) -> bool:
     if "/" not in glob:  # a name: at any depth
@@ -208,7 +205,7 @@ class CorpusSource:
 
     def __init__(self, path: Path, selection: Selection | None = None) -> None:
         self.path = path
-        self.selection = selection or Selection()
+        self.selection = selection if selection is not None else Selection()
         if not path.exists():
             raise InputError(f"{path}: no such file or folder; check the path")
         if path.is_dir():
