@@ -229,7 +229,9 @@ def test_runs_read_from_their_starts_are_the_whole_corpus_read_at_once(
     jsonl = tmp_path / "in.jsonl"
     lines = [json.dumps(r) for r in rows]
     lines[3:3] = ["", "  "]  # blank lines count as lines
-    jsonl.write_text("\ufeff" + "\r\n".join(lines) + "\n", encoding="utf-8")
+    ends = ["\r\n", "\r", "\n"]  # Windows', old Macs' and Unix's line ends, mixed
+    text = "".join(line + ends[n % 3] for n, line in enumerate(lines))
+    jsonl.write_bytes(("\ufeff" + text).encode("utf-8"))
     parquet = tmp_path / "in.parquet"
     table = pa.table({k: [r[k] for r in rows] for k in ("document_id", "text")})
     pq.write_table(table, parquet, row_group_size=3)  # starts fall inside row groups

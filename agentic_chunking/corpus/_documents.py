@@ -39,7 +39,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from .._errors import InputError
 from .._files import decode_text
@@ -339,13 +339,7 @@ class CorpusSource:
             raise InputError(f"{self.path}: cannot be read ({error.strerror})") from None
         with stream:
             stream.seek(start.offset)
-            number = start.line
-            while True:
-                offset = stream.tell()
-                raw = stream.readline()
-                if not raw:
-                    return
-                number += 1
+            for offset, number, raw in _lines(stream, start):
                 try:
                     line = raw.decode("utf-8")
                 except UnicodeDecodeError as error:
@@ -402,6 +396,17 @@ class CorpusSource:
                 row += 1
                 if row > start.offset:
                     yield _Record(parquet_record(record), f"row {row}", row - 1, row)
+
+
+def _lines(stream: IO[bytes], start: Start) -> Iterator[tuple[int, int, bytes]]:
+    """(byte offset, line number, bytes) of each line from ``start`` on: a line ends at
+    ``\n``, ``\r\n`` or ``\r``, as Python's text files read them."""
+    offset, number = start.offset, start.line
+    while block := stream.readline():  # to a "\n": a "\r\n" is never cut in two
+        for line in block.splitlines(keepends=True):
+            number += 1
+            yield offset, number, line
+            offset += len(line)
 
 
 def parquet_record(row: dict[str, Any]) -> dict[str, Any]:
