@@ -5,7 +5,9 @@ temporary file in the target's own directory (``safer``), which is renamed over 
 (``os.replace``) only once every byte is written. An exception, a full disk, SIGINT or a
 kill in the middle leaves the previous file byte for byte (or no file, if there was none)
 and no temporary file behind, except after a hard kill, which can leave one beside the
-target but never a partial target.
+target but never a partial target. Such a temporary file is named as one, ``.NAME.tmp-PID-X``
+beside NAME (hidden, and holding the id of the process that wrote it), so that
+``remove_stale_temps(target)`` finds and removes those a dead process left.
 
 Modes: a file that existed keeps its mode; a new file gets the mode ``open()`` would give
 it, 0666 less the process's umask (the temporary file's own 0600 never reaches it).
@@ -15,10 +17,13 @@ from __future__ import annotations
 
 import hashlib
 import os
+import secrets
 import threading
 import unicodedata
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, cast
+from typing import IO, Any, cast
 
 import safer
 
@@ -43,6 +48,69 @@ def current_umask() -> int:
     return mask  # pragma: no cover
 
 
+TEMP_MARK = ".tmp-"
+"""What names a temporary file: ``.NAME.tmp-PID-X`` beside NAME."""
+
+
+def temp_path(target: Path) -> Path:
+    """A new temporary file's path for ``target``: beside it, ``.NAME.tmp-PID-X``."""
+    return target.with_name(f".{target.name}{TEMP_MARK}{os.getpid()}-{secrets.token_hex(4)}")
+
+
+def remove_stale_temps(target: Path | str) -> list[Path]:
+    """Remove the temporary files of ``target`` that a process no longer running left (a
+    hard kill in the middle of a write); return them. A live process's are kept."""
+    target = Path(target)
+    removed: list[Path] = []
+    for path in target.parent.glob(f".{_glob_escape(target.name)}{TEMP_MARK}*"):
+        pid = path.name[len(target.name) + 1 + len(TEMP_MARK) :].split("-", 1)[0]
+        if pid.isdigit() and _running(int(pid)):
+            continue
+        try:
+            path.unlink()
+        except OSError:  # gone already, or not ours to remove: leave it
+            continue
+        removed.append(path)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # alive, another user's
+        return True
+    return True
+
+
+def _glob_escape(name: str) -> str:
+    return "".join(f"[{c}]" if c in "*?[" else c for c in name)
+
+
+@contextmanager
+def open_atomic(
+    path: Path | str, *, binary: bool = False, encoding: str = "utf-8"
+) -> Iterator[Any]:
+    """A stream whose bytes reach ``path`` only when the block ends without an exception:
+    the one writer behind ``write_text_atomic`` and the corpus's OUT (see the module).
+
+    The parent directory must exist (else OSError, the old file kept).
+    """
+    target = Path(path)
+    new_mode = 0o666 & ~current_umask()
+    with safer.open(
+        target,
+        "wb" if binary else "w",
+        encoding=None if binary else encoding,
+        temp_file=temp_path(target),
+    ) as stream:
+        # safer's stub omits fileno(); its stream is a real file. An existing target's
+        # mode is copied over this one by safer before the rename.
+        os.fchmod(cast(IO[Any], stream).fileno(), new_mode)
+        yield stream
+
+
 def write_text_atomic(path: Path | str, text: str, *, encoding: str = "utf-8") -> Path:
     """Write ``text`` to ``path`` atomically; return the path.
 
@@ -50,11 +118,7 @@ def write_text_atomic(path: Path | str, text: str, *, encoding: str = "utf-8") -
     the directory is missing or not writable, or the disk is full; the old file is kept.
     """
     target = Path(path)
-    new_mode = 0o666 & ~current_umask()
-    with safer.open(target, "w", encoding=encoding, temp_file=True) as stream:
-        # safer's stub omits fileno(); its stream is a real file. An existing target's
-        # mode is copied over this one by safer before the rename.
-        os.fchmod(cast(IO[str], stream).fileno(), new_mode)
+    with open_atomic(target, encoding=encoding) as stream:
         stream.write(text)
     return target
 

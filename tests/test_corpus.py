@@ -3,6 +3,7 @@ listed, bad input refused before any call; against a loopback Messages server.""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import signal
@@ -163,18 +164,52 @@ def test_a_failed_document_is_listed_with_its_reason_and_the_run_goes_on(
     assert _corpus([str(folder), "-o", str(out), "--max-tokens-per-batch", "5"]) == 1
     failures = read_records(tmp_path / "out.failures.jsonl")
     assert [f["document_id"] for f in failures] == ["binary.bin", "poisoned.txt"]
-    assert failures[0]["error_kind"] == "input" and "NUL bytes" in failures[0]["error"]
+    assert failures[0]["error_kind"] == "not_text" and "NUL bytes" in failures[0]["error"]
     assert failures[1]["error_kind"] == "model_call"
     assert failures[1]["extracted_propositions"] == ["Epsilon is fine."]
     assert {r["DocumentId"] for r in read_records(out)} == {"d02.txt", "sub/d01.txt"}
-    summary = capsys.readouterr().err.splitlines()[-1]
-    assert "2 done, 0 skipped (done before), 2 failed of 4 documents" in summary
+    summary, aside = capsys.readouterr().err.splitlines()[-2:]
+    assert "2 done, 0 skipped (done before), 1 failed, 1 not text (set aside) of 4" in summary
     assert "out.failures.jsonl" in summary
+    assert "1 file is not text" in aside and "binary.bin" in aside
     # the failed ones are tried again on a rerun; the done ones are not
     (folder / "poisoned.txt").write_text("Epsilon is fine.\n")
     (folder / "binary.bin").unlink()
     assert _corpus([str(folder), "-o", str(out)]) == 0
     assert not (tmp_path / "out.failures.jsonl").exists()
+
+
+def test_files_that_are_not_text_are_listed_but_fail_no_run_and_globs_leave_them_out(
+    model: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = _folder(tmp_path, 2)
+    (folder / "sub" / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (folder / "notes.txt.gz").write_bytes(gzip.compress(_document(9).encode()))
+    (folder / "empty.md").write_bytes(b"")
+    out = tmp_path / "out.jsonl"
+    assert _corpus([str(folder), "-o", str(out), "--dry-run"]) == 0
+    assert "documents: 5 (3 not text, to be set aside and listed)" in capsys.readouterr().out
+    assert _corpus([str(folder), "-o", str(out)]) == 0  # set aside, not failed
+    failures = read_records(tmp_path / "out.failures.jsonl")
+    assert [(f["document_id"], f["error_kind"]) for f in failures] == [
+        ("empty.md", "not_text"),
+        ("notes.txt.gz", "not_text"),
+        ("sub/logo.png", "not_text"),
+    ]
+    assert "compressed (gzip)" in failures[1]["error"] and "gunzip" in failures[1]["error"]
+    summary, aside = capsys.readouterr().err.splitlines()[-2:]
+    assert "2 done, 0 skipped (done before), 0 failed, 3 not text (set aside) of 5" in summary
+    assert "3 files are not text" in aside and "empty.md, notes.txt.gz, sub/logo.png" in aside
+    # the globs leave them out: a name glob at any depth, a path glob with '**'
+    again = ["--exclude", "*.gz", "--exclude", "**/*.png", "--exclude", "empty.*"]
+    assert _corpus([str(folder), "-o", str(out), *again]) == 0
+    assert not (tmp_path / "out.failures.jsonl").exists()
+    last = capsys.readouterr().err.splitlines()[-1]
+    assert "0 done, 2 skipped (done before), 0 failed of 2 documents (3 left out" in last
+    assert _corpus([str(folder), "-o", str(out), "--include", "sub/*.txt"]) == 0
+    assert "of 1 documents (4 left out by --include/--exclude)" in capsys.readouterr().err
+    assert _corpus([str(folder), "-o", str(out), "--include", "*.rst"]) == 2
+    assert "--include/--exclude leave out all 5" in capsys.readouterr().err
 
 
 def test_jsonl_with_metadata_and_level4_chunks_to_parquet_and_jsonl_alike(
@@ -356,6 +391,10 @@ def test_killed_half_way_then_rerun_pays_for_no_request_twice_and_writes_the_sam
         process.communicate(timeout=30)
         script.release.set()
         assert out.read_text(encoding="utf-8") == "the previous output\n"
+        # the half-written files beside OUT are named as temporary ones, by the dead process
+        left = sorted(p.name.split(".tmp-")[0] for p in tmp_path.glob(".*.tmp-*"))
+        assert left == [".out.failures.jsonl", ".out.jsonl"]
+        assert all(f"tmp-{process.pid}-" in p.name for p in tmp_path.glob(".*.tmp-*"))
         finished = _counts(tmp_path / "out.ledger.sqlite").get("done", 0)
         assert 0 < finished < 12
         monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
@@ -363,6 +402,7 @@ def test_killed_half_way_then_rerun_pays_for_no_request_twice_and_writes_the_sam
         script._hold_after = None
         assert _corpus([str(folder), "-o", str(out)]) == 0
     assert script.paid_twice == 0
+    assert list(tmp_path.glob(".*.tmp-*")) == []  # the rerun removed them
     fresh = ParagraphModel()
     with FakeMessagesServer(handler=fresh) as server:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)

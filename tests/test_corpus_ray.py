@@ -3,6 +3,7 @@ records as the local engine, byte for byte after sorting, and resume through the
 
 from __future__ import annotations
 
+import gzip
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,8 +11,12 @@ from pathlib import Path
 import pytest
 
 from agentic_chunking.cli import main
-from agentic_chunking.corpus import Ledger
-from agentic_chunking.testing import FakeMessagesServer, ParagraphModel
+from agentic_chunking.corpus import Ledger, read_records
+from agentic_chunking.testing import (
+    FakeMessageBatchesServer,
+    FakeMessagesServer,
+    ParagraphModel,
+)
 
 ray = pytest.importorskip("ray", reason="the ray extra is not installed")
 
@@ -54,7 +59,9 @@ def _corpus(tmp_path: Path) -> Path:
         for n in range(20)
     ]
     lines.append({"document_id": "l4", "chunks": [{"chunk_id": "S1", "text": "Gamma holds."}]})
-    corpus.write_text("".join(json.dumps(x) + "\n" for x in lines), encoding="utf-8")
+    lines.insert(7, {"document_id": "no-text", "text": " \n"})  # fails, on its line number
+    text = "".join(json.dumps(x) + "\n" for x in lines).replace("\n", "\n\n", 3)  # blank lines
+    corpus.write_text("\ufeff" + text, encoding="utf-8")  # with a BOM, as Windows tools write
     return corpus
 
 
@@ -70,32 +77,69 @@ def test_the_ray_engine_writes_the_local_engines_records(
     local.parent.mkdir()
     distributed.parent.mkdir()
     before = len(server.requests)
-    assert main(["corpus", str(corpus), "-o", str(local), "--quiet"]) == 0
+    assert main(["corpus", str(corpus), "-o", str(local), "--quiet"]) == 1
     sent = len(server.requests) - before
     ray_run = ["corpus", str(corpus), "-o", str(distributed), "--quiet", "--engine", "ray"]
-    assert main(ray_run) == 0
+    assert main(ray_run) == 1
     assert len(server.requests) - before == 2 * sent  # a cache of its own: all done again
     assert sorted(distributed.read_text().splitlines()) == sorted(local.read_text().splitlines())
     assert distributed.read_bytes() == local.read_bytes()  # input order kept too
-    assert _counts(tmp_path / "ray" / "out.ledger.sqlite") == {"done": 21}
+    failures = [path.parent / "out.failures.jsonl" for path in (local, distributed)]
+    assert failures[1].read_bytes() == failures[0].read_bytes()
+    assert "line 11: the text is empty" in failures[1].read_text()  # its line, blank ones too
+    assert _counts(tmp_path / "ray" / "out.ledger.sqlite") == {"done": 21, "failed": 1}
     # rerun on Ray: every document skipped through the ledger its workers wrote
-    assert main(ray_run) == 0
+    assert main(ray_run) == 1
     assert len(server.requests) - before == 2 * sent
-    assert "0 done, 21 skipped" in capsys.readouterr().err.splitlines()[-1]
+    assert "0 done, 21 skipped (done before), 1 failed" in capsys.readouterr().err.splitlines()[-1]
+
+
+def _untidy_folder(root: Path) -> Path:
+    """A folder as users have them: nested text files, a compressed one, a binary, an empty
+    one, one with a byte that is not UTF-8, a hidden one, links to a file, to a folder and
+    to nothing."""
+    folder = root / "docs"
+    (folder / "sub" / "deep").mkdir(parents=True)
+    for n, name in enumerate(("a.txt", "sub/b.md", "sub/deep/c", "sub/d.txt")):
+        (folder / name).write_text(f"Delta {n} holds.\n\nEpsilon {n} follows.\n")
+    (folder / "notes.txt.gz").write_bytes(gzip.compress(b"Zeta holds.\n\nEta follows.\n"))
+    (folder / "logo.png").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR")
+    (folder / "empty.txt").write_bytes(b"")
+    (folder / "latin1.txt").write_bytes("Caf\xe9 Theta is open.\n".encode("latin-1"))
+    (folder / ".hidden.txt").write_text("Iota is hidden.\n")
+    (folder / "link.txt").symlink_to(folder / "a.txt")
+    (folder / "linked-folder").symlink_to(folder / "sub", target_is_directory=True)
+    (folder / "broken.txt").symlink_to(folder / "missing.txt")
+    return folder
 
 
 @pytest.mark.filterwarnings("ignore::DeprecationWarning")
 @pytest.mark.usefixtures("served")
-def test_a_folder_on_ray_matches_the_local_engine(tmp_path: Path) -> None:
-    folder = tmp_path / "docs"
-    (folder / "sub").mkdir(parents=True)
-    for n in range(6):
-        (folder / ("sub" if n % 2 else ".") / f"f{n}").write_text(f"Delta {n} holds.\n")
-    (folder / "bin.dat").write_bytes(b"\x00\x01")
-    local, distributed = tmp_path / "local.jsonl", tmp_path / "ray.jsonl"
-    assert main(["corpus", str(folder), "-o", str(local), "--quiet"]) == 1
-    assert main(["corpus", str(folder), "-o", str(distributed), "--quiet", "--engine", "ray"]) == 1
-    assert distributed.read_bytes() == local.read_bytes()
-    assert (tmp_path / "ray.failures.jsonl").read_bytes() == (
-        tmp_path / "local.failures.jsonl"
-    ).read_bytes()
+def test_a_folder_gives_the_same_records_and_failures_on_every_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _untidy_folder(tmp_path)
+    monkeypatch.chdir(tmp_path)  # relative paths: Ray's workers started in another folder
+    outs = {engine: Path(engine, "out.jsonl") for engine in ("local", "batch", "ray")}
+    for out in outs.values():
+        out.parent.mkdir()
+    command = ["corpus", "docs", "--quiet"]
+    assert main([*command, "-o", str(outs["local"])]) == 1  # the broken link failed
+    with FakeMessageBatchesServer(handler=ParagraphModel(), polls_to_end=1) as batches:
+        batched = ["--batch", "--batch-poll", "0.05", "--base-url", batches.base_url]
+        assert main([*command, "-o", str(outs["batch"]), *batched]) == 1
+    assert main([*command, "-o", str(outs["ray"]), "--engine", "ray"]) == 1
+    records = {engine: out.read_bytes() for engine, out in outs.items()}
+    assert records["batch"] == records["local"] and records["ray"] == records["local"]
+    chunked = {r["DocumentId"] for r in read_records(outs["local"])}
+    assert chunked == {"a.txt", "link.txt", "sub/b.md", "sub/d.txt", "sub/deep/c"}
+    failures = {e: (o.parent / "out.failures.jsonl").read_bytes() for e, o in outs.items()}
+    assert failures["batch"] == failures["local"] and failures["ray"] == failures["local"]
+    listed = read_records(outs["local"].parent / "out.failures.jsonl")
+    assert [(f["document_id"], f["error_kind"]) for f in listed] == [
+        ("broken.txt", "input"),
+        ("empty.txt", "not_text"),
+        ("latin1.txt", "not_text"),
+        ("logo.png", "not_text"),
+        ("notes.txt.gz", "not_text"),
+    ]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gzip
+import itertools
 import json
+import os
 import sqlite3
 from pathlib import Path
 
@@ -10,6 +13,7 @@ import pytest
 
 from agentic_chunking._errors import InputError
 from agentic_chunking.corpus import Ledger, LedgerError, OutputWriter, open_corpus, read_records
+from agentic_chunking.corpus._documents import NOT_TEXT, Selection
 
 pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
@@ -152,3 +156,96 @@ def test_a_corpus_without_a_document_is_refused_before_any_call(tmp_path: Path, 
         (path / ".hidden.md").write_text("A hidden file is no document.", encoding="utf-8")
     with pytest.raises(InputError, match="holds no document"):
         open_corpus(path).scan()
+
+
+def test_a_folder_reads_links_to_files_not_to_folders_and_never_opens_a_fifo(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "a.txt").write_text("One fact.\n", encoding="utf-8")
+    (tmp_path / "link.txt").symlink_to(tmp_path / "sub" / "a.txt")
+    (tmp_path / "loop").symlink_to(tmp_path, target_is_directory=True)  # never walked
+    (tmp_path / "broken.txt").symlink_to(tmp_path / "gone.txt")
+    os.mkfifo(tmp_path / "pipe")  # reading it would block the run
+    source = open_corpus(tmp_path)
+    assert source.scan().document_ids == ("broken.txt", "link.txt", "sub/a.txt")
+    broken, link, real = source.documents()
+    assert broken.error is not None and "broken symlink" in broken.error
+    assert broken.error_kind == "input"  # unreadable: a failure, not a file of no text
+    assert link.inputs == real.inputs and link.metadata == {"source_path": "link.txt"}
+
+
+def test_a_compressed_file_is_read_as_it_is_and_named_as_compressed(tmp_path: Path) -> None:
+    (tmp_path / "a.gz").write_bytes(gzip.compress(b"One fact.\n"))
+    (tmp_path / "BZh.txt").write_text("BZh is how this text starts.\n", encoding="utf-8")
+    text, compressed = open_corpus(tmp_path).documents()  # "B" sorts before "a"
+    assert compressed.error_kind == NOT_TEXT
+    assert compressed.error is not None and "compressed (gzip)" in compressed.error
+    assert text.error is None  # a magic number alone makes no file compressed
+
+
+@pytest.mark.parametrize(
+    ("glob", "admitted", "refused"),
+    [
+        ("*.md", ["a.md", "x/y/a.md"], ["a.mdx", "a.txt"]),
+        ("notes/*.txt", ["notes/a.txt"], ["notes/x/a.txt", "a/notes/a.txt", "a.txt"]),
+        ("/notes/*", ["notes/a"], ["x/notes/a"]),
+        ("notes/**/*.txt", ["notes/a.txt", "notes/x/y/a.txt"], ["other/a.txt"]),
+        ("**/CHANGELOG", ["CHANGELOG", "pkg/doc/CHANGELOG"], ["CHANGELOG.md"]),
+        ("d?[0-9].txt", ["d01.txt", "da9.txt"], ["d1.txt", "dab.txt"]),
+        ("[!a]*", ["b", "x/c"], ["a", "x/ab"]),
+    ],
+)
+def test_a_glob_matches_a_name_at_any_depth_or_a_whole_path(
+    glob: str, admitted: list[str], refused: list[str]
+) -> None:
+    include, exclude = Selection(include=(glob,)), Selection(exclude=(glob,))
+    assert [d for d in admitted + refused if include.admits(d)] == admitted
+    assert [d for d in admitted + refused if exclude.admits(d)] == refused
+
+
+def test_globs_choose_records_of_jsonl_by_id_and_an_empty_glob_is_refused(tmp_path: Path) -> None:
+    corpus = tmp_path / "in.jsonl"
+    rows = [{"document_id": f"{kind}/{n}", "text": "A fact."} for kind in "ab" for n in (1, 2)]
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    source = open_corpus(corpus, include=["a/*"], exclude=["*2"])
+    scan = source.scan()
+    assert (scan.document_ids, scan.left_out) == (("a/1",), 3)
+    assert [(d.document_id, d.position) for d in source.documents()] == [("a/1", 0)]
+    with pytest.raises(InputError, match="an empty glob matches nothing"):
+        open_corpus(corpus, exclude=[""])
+
+
+@pytest.mark.parametrize("every", [1, 2, 3, 7])
+def test_runs_read_from_their_starts_are_the_whole_corpus_read_at_once(
+    tmp_path: Path, every: int
+) -> None:
+    """What a Ray task reads of a JSONL or Parquet corpus from its start (its documents, their
+    positions, the failure of a record on its own line or row) is what one reading gives."""
+    rows = [
+        {"document_id": f"d{n}", "text": "" if n == 4 else f"Fact {n}.", "metadata": {"n": n}}
+        for n in range(11)
+    ]
+    jsonl = tmp_path / "in.jsonl"
+    lines = [json.dumps(r) for r in rows]
+    lines[3:3] = ["", "  "]  # blank lines count as lines
+    ends = ["\r\n", "\r", "\n"]  # Windows', old Macs' and Unix's line ends, mixed
+    text = "".join(line + ends[n % 3] for n, line in enumerate(lines))
+    jsonl.write_bytes(("\ufeff" + text).encode("utf-8"))
+    parquet = tmp_path / "in.parquet"
+    table = pa.table({k: [r[k] for r in rows] for k in ("document_id", "text")})
+    pq.write_table(table, parquet, row_group_size=3)  # starts fall inside row groups
+    for path in (jsonl, parquet):
+        source = open_corpus(path, exclude=["d1"])
+        whole = list(source.documents())
+        runs = [
+            d
+            for start in source.starts(every)
+            for d in itertools.islice(source.documents(start), every)
+        ]
+        assert runs == whole and len(whole) == 10
+        assert [d.position for d in runs] == list(range(10))
+        failed = [d.error for d in whole if d.error]
+        assert failed == [
+            "line 7: the text is empty" if path == jsonl else "row 5: the text is empty"
+        ]

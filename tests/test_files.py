@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import os
 import stat
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from agentic_chunking._files import write_text_atomic
+from agentic_chunking._files import remove_stale_temps, temp_path, write_text_atomic
 
 
 def test_writes_the_text_and_leaves_no_temporary_file(tmp_path: Path) -> None:
@@ -60,3 +62,23 @@ def test_a_replaced_file_keeps_its_own_mode(tmp_path: Path) -> None:
     target.chmod(0o640)
     write_text_atomic(target, "new")
     assert stat.S_IMODE(target.stat().st_mode) == 0o640 and target.read_text() == "new"
+
+
+def test_a_temporary_file_is_named_as_one_and_only_a_dead_writers_are_removed(
+    tmp_path: Path,
+) -> None:
+    target = tmp_path / "out[1].jsonl"  # glob characters in the name are taken as they are
+    mine = temp_path(target)
+    assert mine.parent == tmp_path and mine.name.startswith(f".out[1].jsonl.tmp-{os.getpid()}-")
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        check=True,
+        capture_output=True,
+        text=True,
+    )
+    stale = tmp_path / f".out[1].jsonl.tmp-{int(dead.stdout)}-abcd1234"
+    others = [tmp_path / ".out1.jsonl.tmp-1-x", tmp_path / "out[1].jsonl", tmp_path / ".outX"]
+    for path in (mine, stale, *others):
+        path.write_text("half", encoding="utf-8")
+    assert remove_stale_temps(target) == [stale]
+    assert sorted(tmp_path.iterdir()) == sorted([mine, *others])  # a live writer's is kept

@@ -8,10 +8,12 @@ metadata) or Parquet, chosen by suffix, in input order, written atomically at th
 Beside OUT: the ledger (``OUT.ledger.sqlite``: every finished document, so rerunning the
 same command after a kill or a failure skips the finished ones), the reply cache
 (``OUT.replies/``: a half-done document pays for no reply twice) and, when a document
-failed, ``OUT.failures.jsonl`` (its error and the propositions extracted before it). Exit
-status: 0 every document done, 1 some failed (a model call that failed fails its document
-only), 2 an input or configuration error (before any call, or a key or model refused
-during the run), 130 interrupted.
+failed, ``OUT.failures.jsonl`` (its error and the propositions extracted before it; a file
+that is not text is listed there too, but set aside: it fails no run). ``--include`` and
+``--exclude`` choose documents by glob. Exit status: 0 every document done (or set aside as
+not text), 1 some failed (a model call that failed fails its document only), 2 an input
+or configuration error (before any call, or a key or model refused during the run), 130
+interrupted.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import Any, TypeVar
 
 from .._entry import Terminated
 from .._errors import InputError
+from .._files import remove_stale_temps
 from .._shown import redact
 from ..client import (
     BatchClient,
@@ -46,6 +49,7 @@ from ..corpus import (
     chunk_corpus,
     open_corpus,
 )
+from ..corpus._documents import NOT_TEXT
 from ..corpus._outputs import check_output_suffix
 from ..pipeline._plan import plan_run
 from ._chunk import CACHE_SUFFIX, add_model_options, open_reply_cache
@@ -153,6 +157,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"with --batch, seconds between two looks at a batch in flight "
         f"(default {DEFAULT_POLL_INTERVAL_S:g})",
     )
+    add_selection_options(parser)
     parser.add_argument(
         "--engine",
         choices=ENGINES,
@@ -175,6 +180,27 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
+def add_selection_options(parser: argparse.ArgumentParser) -> None:
+    """``--include``/``--exclude GLOB`` (repeatable), for every command that reads a corpus:
+    give ``args.include`` and ``args.exclude`` to ``open_corpus``."""
+    parser.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="only the documents whose path under IN (or id) matches GLOB; a GLOB without '/' "
+        "matches a file's name at any depth ('*.md'), one with '/' the path ('notes/**/*.txt'); "
+        "repeat for more",
+    )
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="leave out the documents matching GLOB (as --include; e.g. '*.gz'); repeat for more",
+    )
+
+
 def beside(output: Path, suffix: str) -> Path:
     """A file beside OUT: its name without the suffix, plus ``suffix``."""
     return output.with_name(output.stem + suffix)
@@ -184,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
     """Chunk the corpus ``args.corpus`` into ``args.output``; return the exit status."""
     output: Path = args.output
     check_output_suffix(output)
-    source = open_corpus(args.corpus)
+    source = open_corpus(args.corpus, include=args.include, exclude=args.exclude)
     ledger_path = args.ledger or beside(output, LEDGER_SUFFIX)
     failures_path = beside(output, FAILURES_SUFFIX)
     inputs = [args.corpus] if args.corpus.is_file() else []
@@ -245,6 +271,8 @@ def run(args: argparse.Namespace) -> int:
         if tally is not None:
             tally.close()
         raise
+    for target in (output, failures_path):  # what a run killed mid-write left beside OUT
+        remove_stale_temps(target)
     started = time.monotonic()
     try:
         results: Generator[DocumentResult]
@@ -292,7 +320,9 @@ def run(args: argparse.Namespace) -> int:
         client.close()
         ledger.close()
     tally.close()
-    _say(tally.summary(written, output, failures_path, time.monotonic() - started))
+    _say(tally.summary(written, output, failures_path, time.monotonic() - started, scan.left_out))
+    if tally.set_aside:
+        _say(tally.set_aside_line(failures_path))
     if cache.failures:
         _say(
             f"warning: {len(cache.failures)} model replies could not be kept in "
@@ -376,10 +406,11 @@ def _print_plan(
     batches = calls = tokens_in = tokens_out = 0
     cost: float | None = 0.0
     full: float | None = 0.0
-    failed = 0
+    failed = not_text = 0
     for document in documents:
         if document.error is not None:
-            failed += 1
+            not_text += document.error_kind == NOT_TEXT
+            failed += document.error_kind != NOT_TEXT
             continue
         plan = plan_run(
             document.inputs,
@@ -400,10 +431,11 @@ def _print_plan(
             if cost is None or plan.estimated_cost_usd is None
             else cost + plan.estimated_cost_usd
         )
+    aside = [f"{failed:,} unreadable, to be listed as failed"] if failed else []
+    aside += [f"{not_text:,} not text, to be set aside and listed"] if not_text else []
     lines = [
         f"plan for {name} (no model called):",
-        f"  documents: {total:,}"
-        + (f" ({failed:,} unreadable, to be listed as failed)" if failed else ""),
+        f"  documents: {total:,}" + (f" ({'; '.join(aside)})" if aside else ""),
         f"  model: {settings.model}",
         f"  extraction batches: {batches:,}; calls: about {calls:,}",
         f"  estimated tokens: {tokens_in:,} in / {tokens_out:,} out",
@@ -426,6 +458,8 @@ class _Tally:
         from tqdm import tqdm
 
         self.counts = {"done": 0, "skipped": 0, "failed": 0}
+        self.set_aside: list[str] = []
+        """The documents that are files of no text (``not_text``): listed, not failed."""
         self.calls = self.cached = self.tokens_in = self.tokens_out = 0
         self.cost: float | None = 0.0
         self._batches: dict[str, BatchProgress] = {}
@@ -440,7 +474,10 @@ class _Tally:
         )
 
     def add(self, result: DocumentResult) -> None:
-        self.counts[result.status] += 1
+        if result.status == "failed" and not result.is_failure:
+            self.set_aside.append(result.document_id)
+        else:
+            self.counts[result.status] += 1
         self.calls += len(result.calls)
         self.cached += sum(1 for c in result.calls if c.cached)
         self.tokens_in += result.input_tokens
@@ -480,15 +517,30 @@ class _Tally:
     def close(self) -> None:
         self._bar.close()
 
-    def summary(self, written: int, output: Path, failures: Path, seconds: float) -> str:
+    def summary(
+        self, written: int, output: Path, failures: Path, seconds: float, left_out: int = 0
+    ) -> str:
         c = self.counts
         reused = f" ({self.cached:,} from the reply cache, not paid again)" if self.cached else ""
         failed = f"; failures in {failures}" if c["failed"] else ""
+        aside = f", {len(self.set_aside):,} not text (set aside)" if self.set_aside else ""
+        total = sum(c.values()) + len(self.set_aside)
+        left = f" ({left_out:,} left out by --include/--exclude)" if left_out else ""
         return (
-            f"{c['done']:,} done, {c['skipped']:,} skipped (done before), {c['failed']:,} failed "
-            f"of {sum(c.values()):,} documents; {self.calls:,} calls{reused}, "
+            f"{c['done']:,} done, {c['skipped']:,} skipped (done before), {c['failed']:,} failed"
+            f"{aside} of {total:,} documents{left}; {self.calls:,} calls{reused}, "
             f"{self.tokens_in:,} in / {self.tokens_out:,} out tokens{self._cost_text()}; "
             f"{written:,} chunks written to {output} in {seconds:.1f} s{failed}"
+        )
+
+    def set_aside_line(self, failures: Path) -> str:
+        """The summary's own line for the files that are not text (they fail no run)."""
+        names = ", ".join(self.set_aside[:3]) + (", ..." if len(self.set_aside) > 3 else "")
+        count = len(self.set_aside)
+        return (
+            f"{count:,} {'file is' if count == 1 else 'files are'} not text (binary, compressed, "
+            f"not UTF-8 or empty) and set aside, not failed: {names}; listed in {failures} "
+            f"(error_kind not_text); leave {'it' if count == 1 else 'them'} out with --exclude"
         )
 
 

@@ -9,11 +9,20 @@ Shapes:
 - a folder: every regular file under it (any extension or none; hidden files and folders
   skipped), in sorted path order; the id is the path relative to the folder (``a/b.txt``);
   the text is split into paragraph input chunks (``paragraph_inputs``); metadata
-  ``{"source_path": ...}``. A file that is not UTF-8 text is a document that fails on its
-  own (``CorpusDocument.error``), never the run.
+  ``{"source_path": ...}``. A link to a file is read as a file (under its own path); a link
+  to a folder is not followed; a broken link is a document that fails (it cannot be read);
+  a FIFO, socket or device is never opened. Every file is read as it is, byte for byte
+  (``read_file_document``, the one reading every engine calls): a compressed file (``.gz``
+  and the like) is not decompressed, since its spans would point into text the file does
+  not hold. A file that is not text (binary, compressed, not UTF-8, empty) is a document
+  that fails on its own with ``error_kind`` ``NOT_TEXT``, never the run.
 - JSONL: one object a line, ``{document_id, text, metadata}`` or Level 4's output
   ``{document_id, chunks: [{chunk_id, text, ...}], metadata}``; blank lines skipped.
 - Parquet (``.parquet``): the same columns; ``metadata`` a struct, a map or a JSON string.
+
+``include``/``exclude`` globs (``Selection``) choose documents by id (a folder's: the path
+under it): a glob without ``/`` matches a file's name at any depth, one with ``/`` the whole
+path; ``*`` and ``?`` stay within a name, ``**`` crosses folders.
 
 Every document carries ``document_sha256``: the SHA-256 of what decides its chunks and
 records (its input chunks' ids and texts, and its metadata), for the ledger.
@@ -22,12 +31,15 @@ records (its input chunks' ids and texts, and its metadata), for the ledger.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
-from collections.abc import Iterator, Mapping
+import os
+import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from .._errors import InputError
 from .._files import decode_text
@@ -37,6 +49,19 @@ from ..pipeline._document import paragraph_inputs
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 PARQUET_SUFFIXES = (".parquet",)
+NOT_TEXT = "not_text"
+"""The ``error_kind`` of a folder's file that is not text (binary, compressed, not UTF-8,
+empty): listed, but not a failure of the run."""
+UNREADABLE = "input"
+"""The ``error_kind`` of a document that cannot be read or holds no text of its own."""
+_COMPRESSED = (
+    (b"\x1f\x8b", "gzip", "gunzip"),
+    (b"BZh", "bzip2", "bunzip2"),
+    (b"\xfd7zXZ\x00", "xz", "unxz"),
+    (b"\x28\xb5\x2f\xfd", "zstd", "unzstd"),
+    (b"PK\x03\x04", "zip", "unzip"),
+)
+"""Magic numbers of compressed files: (the start of the file, the format, the tool)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,6 +76,8 @@ class CorpusDocument:
     error: str | None = None
     """Why the document cannot be chunked (not text, no text), when it cannot."""
     document_sha256: str = ""
+    error_kind: str = UNREADABLE
+    """With ``error``: ``NOT_TEXT`` (a file that is not text) or ``UNREADABLE``."""
 
     @classmethod
     def of(
@@ -71,8 +98,97 @@ class CorpusDocument:
         return cls(document_id, position, tuple(inputs), dict(metadata), None, digest)
 
     @classmethod
-    def failed(cls, document_id: str, position: int, error: str) -> CorpusDocument:
-        return cls(document_id, position, (), {}, error, "")
+    def failed(
+        cls, document_id: str, position: int, error: str, kind: str = UNREADABLE
+    ) -> CorpusDocument:
+        return cls(document_id, position, (), {}, error, "", kind)
+
+
+@dataclass(frozen=True, slots=True)
+class Selection:
+    """Which documents a corpus gives, by id: those matching an ``include`` glob (all, when
+    none is given) and no ``exclude`` glob (see the module for the glob's shape)."""
+
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        for option, globs in (("--include", self.include), ("--exclude", self.exclude)):
+            for glob in globs:
+                if not glob.strip("/"):
+                    raise InputError(
+                        f"{option} {glob!r}: an empty glob matches nothing; give a file name "
+                        "or path glob such as '*.md' or 'notes/**/*.txt'"
+                    )
+
+    def admits(self, document_id: str) -> bool:
+        """Whether the document ``document_id`` is in the selection."""
+        if self.include and not any(_matches(g, document_id) for g in self.include):
+            return False
+        return not any(_matches(g, document_id) for g in self.exclude)
+
+
+def _matches(glob: str, document_id: str) -> bool:
+    if "/" not in glob:  # a name: at any depth
+        return _glob_regex(glob).fullmatch(document_id.rsplit("/", 1)[-1]) is not None
+    return _glob_regex(glob.lstrip("/")).fullmatch(document_id) is not None
+
+
+@functools.lru_cache(maxsize=256)
+def _glob_regex(glob: str) -> re.Pattern[str]:
+    """``glob`` as a regular expression: ``**/`` any folders (or none), ``**`` anything,
+    ``*`` and ``?`` within a name, ``[...]`` a class."""
+    out: list[str] = []
+    i = 0
+    while i < len(glob):
+        if glob.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif glob.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif glob[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif glob[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif glob[i] == "[" and (end := glob.find("]", i + 2)) != -1:
+            inner = glob[i + 1 : end]
+            negated = inner[0] in "!^"
+            body = re.escape(inner[1:] if negated else inner).replace("\\-", "-")
+            out.append(f"[^/{body}]" if negated else f"[{body}]")
+            i = end + 1
+        else:
+            out.append(re.escape(glob[i]))
+            i += 1
+    return re.compile("".join(out), re.DOTALL)
+
+
+@dataclass(frozen=True, slots=True)
+class Start:
+    """Where a run of a JSONL or Parquet corpus's documents starts (``CorpusSource.starts``)."""
+
+    position: int
+    """The first document's place in input order."""
+    offset: int = 0
+    """JSONL: the byte offset of its line; Parquet: its row's index (from 0)."""
+    line: int = 0
+    """JSONL: the number of lines before it; Parquet: the number of rows before it."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Record:
+    """A record as read: the object, where it is (``line 3``), its offset and line number."""
+
+    record: Mapping[str, Any]
+    place: str
+    offset: int
+    line: int
+
+    @property
+    def document_id(self) -> str:
+        return str(self.record.get("document_id"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,13 +196,16 @@ class Scan:
     """What a first pass over the corpus found: the ids in input order."""
 
     document_ids: tuple[str, ...]
+    left_out: int = 0
+    """Documents (files, records) the selection left out."""
 
 
 class CorpusSource:
     """A corpus on disk (see the module). Re-iterable: each ``documents()`` reads anew."""
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, selection: Selection | None = None) -> None:
         self.path = path
+        self.selection = selection if selection is not None else Selection()
         if not path.exists():
             raise InputError(f"{path}: no such file or folder; check the path")
         if path.is_dir():
@@ -107,7 +226,11 @@ class CorpusSource:
         all (a mistyped or empty folder), before any call."""
         ids: list[str] = []
         where: dict[str, str] = {}
+        left_out = 0
         for document_id, place in self._ids():
+            if not self.selection.admits(document_id):
+                left_out += 1
+                continue
             if document_id in where:
                 raise InputError(
                     f"{self.path}: document id {quote(document_id)!r} is given twice "
@@ -115,81 +238,117 @@ class CorpusSource:
                 )
             where[document_id] = place
             ids.append(document_id)
+        if not ids and left_out:
+            raise InputError(
+                f"{self.path}: no document is left: --include/--exclude leave out all "
+                f"{left_out:,}; check the globs (a glob without '/' matches a file's name, "
+                "one with '/' its path under IN)"
+            )
         if not ids:
             what = "file (hidden ones are skipped)" if self.kind == "folder" else "record"
             raise InputError(
                 f"{self.path}: holds no document: not one {what}; check the path, or give a "
                 "corpus with at least one document"
             )
-        return Scan(tuple(ids))
+        return Scan(tuple(ids), left_out)
 
-    def documents(self) -> Iterator[CorpusDocument]:
-        """The documents in input order, read one at a time."""
+    def documents(self, start: Start | None = None) -> Iterator[CorpusDocument]:
+        """The documents in input order, read one at a time; from ``start`` (one of
+        ``starts()``) on, for a JSONL or Parquet corpus, when given."""
         if self.kind == "folder":
+            if start is not None:
+                raise ValueError("a folder's documents are read by id: read_file_document")
             yield from self._folder_documents()
-        elif self.kind == "jsonl":
-            for position, (record, place) in enumerate(self._jsonl_records()):
-                yield record_document(record, position, place)
-        else:
-            for position, (record, place) in enumerate(self._parquet_records()):
-                yield record_document(record, position, place)
+            return
+        chosen = (r for r in self._records(start) if self.selection.admits(r.document_id))
+        for position, record in enumerate(chosen, start=start.position if start else 0):
+            yield record_document(record.record, position, record.place)
+
+    def starts(self, every: int) -> Iterator[Start]:
+        """Where each run of ``every`` chosen documents of a JSONL or Parquet corpus starts,
+        in input order: so that a worker reads its own run through this reader
+        (``islice(documents(start), every)``), the documents and failures every engine
+        reads being the same."""
+        if self.kind == "folder":
+            raise ValueError("a folder's documents are read by id: read_file_document")
+        chosen = (r for r in self._records() if self.selection.admits(r.document_id))
+        for position, record in enumerate(chosen):
+            if position % every == 0:
+                yield Start(position, record.offset, record.line - 1)
 
     # -- folder --------------------------------------------------------------------------
 
-    def _files(self) -> list[Path]:
-        found = [
-            p
-            for p in self.path.rglob("*")
-            if p.is_file()
-            and not any(part.startswith(".") for part in p.relative_to(self.path).parts)
-        ]
-        return sorted(found, key=lambda p: p.relative_to(self.path).as_posix())
+    def _all_files(self) -> list[str]:
+        """Every file's id (its path under the folder), in sorted order, before selection."""
+        found: list[str] = []
+        for top, folders, names in os.walk(self.path):  # links to folders: not followed
+            folders[:] = [name for name in folders if not name.startswith(".")]
+            for name in names:
+                path = Path(top, name)
+                # a regular file, a link to one, or a broken link (a failed document); never
+                # a FIFO, socket or device, which reading could block on
+                if not name.startswith(".") and (path.is_file() or not path.exists()):
+                    found.append(path.relative_to(self.path).as_posix())
+        return sorted(found)
+
+    def _files(self) -> list[str]:
+        return [d for d in self._all_files() if self.selection.admits(d)]
 
     def _folder_documents(self) -> Iterator[CorpusDocument]:
-        for position, path in enumerate(self._files()):
-            document_id = path.relative_to(self.path).as_posix()
-            try:
-                raw = path.read_bytes()
-            except OSError as error:
-                reason = error.strerror or str(error)
-                yield CorpusDocument.failed(document_id, position, f"{document_id}: {reason}")
-                continue
-            yield file_document(raw, document_id, position)
+        for position, document_id in enumerate(self._files()):
+            yield self.read_file_document(document_id, position)
+
+    def read_file_document(self, document_id: str, position: int) -> CorpusDocument:
+        """The document of the folder's file ``document_id`` (its path under the folder),
+        read as it is: the one reading of a file, for every engine (see the module)."""
+        path = self.path / document_id
+        try:
+            raw = path.read_bytes()
+        except OSError as error:
+            broken = path.is_symlink() and not path.exists()
+            reason = "a link to nothing (a broken symlink)" if broken else error.strerror
+            return CorpusDocument.failed(
+                document_id, position, f"{document_id}: cannot be read: {reason or error}"
+            )
+        return file_document(raw, document_id, position)
 
     def files(self) -> list[Path]:
-        """A folder corpus's files, in input order (empty for a JSONL or Parquet corpus)."""
-        return self._files() if self.kind == "folder" else []
+        """A folder corpus's chosen files, in input order (empty for JSONL or Parquet)."""
+        return [self.path / d for d in self._files()] if self.kind == "folder" else []
 
     # -- records -------------------------------------------------------------------------
 
     def _ids(self) -> Iterator[tuple[str, str]]:
         if self.kind == "folder":
-            for path in self._files():
-                yield path.relative_to(self.path).as_posix(), "the folder"
+            for document_id in self._all_files():
+                yield document_id, "the folder"
             return
-        records = self._jsonl_records() if self.kind == "jsonl" else self._parquet_records()
-        for record, place in records:
-            check_record(record, place)
-            yield record["document_id"], place
+        for record in self._records():
+            check_record(record.record, record.place)
+            yield record.document_id, record.place
 
-    def _jsonl_records(self) -> Iterator[tuple[Mapping[str, Any], str]]:
+    def _records(self, start: Start | None = None) -> Iterator[_Record]:
+        if self.kind == "jsonl":
+            return self._jsonl_records(start or Start(0))
+        return self._parquet_records(start or Start(0))
+
+    def _jsonl_records(self, start: Start) -> Iterator[_Record]:
         try:
-            stream = self.path.open(encoding="utf-8-sig")
+            stream = self.path.open("rb")
         except OSError as error:
             raise InputError(f"{self.path}: cannot be read ({error.strerror})") from None
         with stream:
-            number = 0
-            while True:
+            stream.seek(start.offset)
+            for offset, number, raw in _lines(stream, start):
                 try:
-                    line = stream.readline()
+                    line = raw.decode("utf-8")
                 except UnicodeDecodeError as error:
                     raise InputError(
-                        f"{self.path}: after line {number}: not UTF-8 text ({error.reason}); "
+                        f"{self.path}: line {number}: not UTF-8 text ({error.reason}); "
                         "save the file as UTF-8"
                     ) from None
-                if not line:
-                    return
-                number += 1
+                if offset == 0:
+                    line = line.removeprefix("\ufeff")
                 if not line.strip():
                     continue
                 place = f"line {number}"
@@ -205,9 +364,9 @@ class CorpusSource:
                         f"{self.path}: {place} is a {_json_type(record)}, not an object; give "
                         "one {document_id, text, metadata} object a line"
                     )
-                yield record, place
+                yield _Record(record, place, offset, number)
 
-    def _parquet_records(self) -> Iterator[tuple[Mapping[str, Any], str]]:
+    def _parquet_records(self, start: Start) -> Iterator[_Record]:
         try:
             import pyarrow.parquet as pq
         except ImportError:
@@ -225,11 +384,29 @@ class CorpusSource:
                 f"{self.path}: the Parquet file has no document_id column (it has "
                 f"{', '.join(sorted(names))}); give document_id, text (or chunks), metadata"
             )
-        row = 0
-        for batch in parquet.iter_batches(batch_size=256):
+        groups, row = 0, 0  # the row groups before the one holding the start, their rows
+        while groups < parquet.num_row_groups:
+            rows = parquet.metadata.row_group(groups).num_rows
+            if row + rows > start.offset:
+                break
+            groups, row = groups + 1, row + rows
+        chosen = range(groups, parquet.num_row_groups)
+        for batch in parquet.iter_batches(batch_size=256, row_groups=list(chosen)):
             for record in batch.to_pylist():
                 row += 1
-                yield parquet_record(record), f"row {row}"
+                if row > start.offset:
+                    yield _Record(parquet_record(record), f"row {row}", row - 1, row)
+
+
+def _lines(stream: IO[bytes], start: Start) -> Iterator[tuple[int, int, bytes]]:
+    """(byte offset, line number, bytes) of each line from ``start`` on: a line ends at
+    ``\n``, ``\r\n`` or ``\r``, as Python's text files read them."""
+    offset, number = start.offset, start.line
+    while block := stream.readline():  # to a "\n": a "\r\n" is never cut in two
+        for line in block.splitlines(keepends=True):
+            number += 1
+            yield offset, number, line
+            offset += len(line)
 
 
 def parquet_record(row: dict[str, Any]) -> dict[str, Any]:
@@ -246,11 +423,20 @@ def parquet_record(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def file_document(raw: bytes, document_id: str, position: int) -> CorpusDocument:
-    """The document of a folder's file: its paragraphs, or failed when it is not text."""
+    """The document of a folder's file: its paragraphs, or failed (``NOT_TEXT``) when it
+    is not text; a compressed file is named as such (it is never decompressed)."""
     try:
         text = decode_text(raw, document_id)
     except InputError as error:
-        return CorpusDocument.failed(document_id, position, str(error))
+        reason = str(error)
+        for magic, kind, tool in _COMPRESSED:
+            if raw.startswith(magic):
+                reason = (
+                    f"{document_id}: compressed ({kind}), not text: a corpus's files are read "
+                    f"as they are; decompress it ({tool}) to chunk it, or leave it out with "
+                    "--exclude"
+                )
+        return CorpusDocument.failed(document_id, position, reason, NOT_TEXT)
     return CorpusDocument.of(
         document_id, position, paragraph_inputs(text), {"source_path": document_id}
     )
@@ -325,6 +511,9 @@ def _shown_value(value: object) -> str:
     return "missing" if value is None else f"{quote(str(value))!r} ({_json_type(value)})"
 
 
-def open_corpus(path: Path | str) -> CorpusSource:
-    """The corpus at ``path`` (InputError when it is none of the shapes of the module)."""
-    return CorpusSource(Path(path))
+def open_corpus(
+    path: Path | str, *, include: Iterable[str] = (), exclude: Iterable[str] = ()
+) -> CorpusSource:
+    """The corpus at ``path`` (InputError when it is none of the shapes of the module), its
+    documents chosen by the ``include``/``exclude`` globs (``Selection``)."""
+    return CorpusSource(Path(path), Selection(tuple(include), tuple(exclude)))

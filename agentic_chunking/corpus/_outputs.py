@@ -2,9 +2,10 @@
 
 ``open_output(path)`` chooses the format by suffix (``.jsonl``/``.ndjson``: one JSON
 object a line; ``.parquet``: pyarrow, in row groups). Records are written as they come
-(memory holds one row group at most) into a temporary file beside the target (``safer``,
-the package's atomic writer), renamed over the target only by ``commit()``: a run killed
-or failed before it leaves the previous file byte for byte, never half of one.
+(memory holds one row group at most) into a temporary file beside the target
+(``_files.open_atomic``, the package's one atomic writer: ``.OUT.tmp-PID-X``), renamed
+over the target only by ``commit()``: a run killed or failed before it leaves the previous
+file byte for byte, never half of one.
 
 Parquet columns are the record's fields with fixed types (``PARQUET_COLUMNS``); a field not
 listed there, and ``Metadata`` (any JSON object), is stored as a JSON string, so every
@@ -14,16 +15,14 @@ row group has one schema whatever the documents hold.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Mapping
+from contextlib import AbstractContextManager
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any, Self, cast
-
-import safer
+from typing import IO, Any, Self
 
 from .._errors import InputError
-from .._files import current_umask
+from .._files import open_atomic
 from ._documents import JSONL_SUFFIXES
 
 OUTPUT_SUFFIXES = (*JSONL_SUFFIXES, ".parquet")
@@ -71,11 +70,10 @@ class OutputWriter:
         self._extra: list[str] | None = None
 
     def __enter__(self) -> Self:
-        mode = "wb" if self.format == "parquet" else "w"
-        encoding = None if self.format == "parquet" else "utf-8"
-        self._context = safer.open(self.path, mode, encoding=encoding, temp_file=True)
-        self._stream = cast(IO[Any], self._context.__enter__())
-        os.fchmod(self._stream.fileno(), 0o666 & ~current_umask())
+        self._context: AbstractContextManager[IO[Any]] = open_atomic(
+            self.path, binary=self.format == "parquet"
+        )
+        self._stream = self._context.__enter__()
         return self
 
     def write(self, record: Mapping[str, Any]) -> None:

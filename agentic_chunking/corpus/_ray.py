@@ -1,11 +1,17 @@
 """The Ray engine: the same per-document work as a Ray Data pipeline, for many machines.
 
-``ray_results`` reads the corpus with Ray Data (``read_text`` for JSONL, ``read_binary_files``
-for a folder's files, ``read_parquet``), runs ``map_batches`` over the documents, each task
-running the local engine (``chunk_corpus``, so ``process_document``) on its batch with its
-own client, the shared reply cache and the shared ledger, and streams one result per
-document back to the driver in input order (``preserve_order``), where the command writes
-OUT exactly as the local engine does: the same records, atomically.
+``ray_results`` makes a Ray Dataset of where the documents are, and each Ray task reads its
+own documents through the corpus's one reader (``CorpusSource``), the reader every engine
+uses, never through Ray's (``read_binary_files`` decompresses a ``.gz`` by its name, and
+``read_text`` knows no line numbers): a folder's rows are the ids the driver's scan listed,
+each file read by ``read_file_document``; a JSONL or Parquet corpus's rows are where each
+run of BATCH_SIZE documents starts (``CorpusSource.starts``), read by ``documents(start)``.
+So a corpus gives the same documents, records and failures on every engine. It runs
+``map_batches`` over them, each task running the local engine (``chunk_corpus``, so
+``process_document``) on its batch with its own client, the shared reply cache and the
+shared ledger, and streams one result per document back to the driver in input order
+(``preserve_order``), where the command writes OUT exactly as the local engine does: the
+same records, atomically.
 
 Ray runs locally (``ray.init()``: a local instance with this machine's CPUs) unless
 ``RAY_ADDRESS`` names a cluster. On a cluster every node must see the reply cache and the
@@ -16,6 +22,7 @@ cluster's CPUs), since no lock spans machines. Needs the ``ray`` extra.
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 import os
@@ -27,13 +34,7 @@ from typing import Any
 from .._errors import ConfigurationError, InputError
 from ..client import ModelClient, RequestLimits, parse_model
 from ..pipeline._cache import ReplyCache
-from ._documents import (
-    CorpusDocument,
-    CorpusSource,
-    file_document,
-    parquet_record,
-    record_document,
-)
+from ._documents import CorpusDocument, CorpusSource, Start
 from ._ledger import Ledger
 from ._run import CorpusSettings, DocumentResult, chunk_corpus
 
@@ -81,26 +82,25 @@ def ray_results(
     resources = ray.cluster_resources()  # type: ignore[no-untyped-call]
     cpus = max(1, int(resources.get("CPU", 1)))
     options = {
-        "kind": source.kind,
-        "root": str(source.path),
+        # absolute: a worker's working folder need not be the command's
+        "source": CorpusSource(source.path.resolve(), source.selection),
         "settings": asdict(settings),
-        "cache_dir": str(cache_dir),
-        "ledger_path": str(ledger_path),
+        "cache_dir": str(cache_dir.resolve()),
+        "ledger_path": str(ledger_path.resolve()),
         "max_in_flight": max(1, max_concurrency // cpus),
         "base_url": base_url,
         "timeout": timeout,
     }
-    if source.kind == "folder":
-        paths = [str(p.resolve()) for p in source.files()]
-        if not paths:
-            return
-        dataset = ray.data.read_binary_files(paths, include_paths=True)
-    elif source.kind == "jsonl":
-        dataset = ray.data.read_text(str(source.path))
-    else:
-        dataset = ray.data.read_parquet(str(source.path))
-    mapped = dataset.map_batches(
-        process_batch, batch_size=BATCH_SIZE, batch_format="pyarrow", fn_kwargs=options
+    if source.kind == "folder":  # a row a file, BATCH_SIZE files a task
+        rows = [{"document_id": d, "position": n} for d, n in positions.items()]
+        per_task = BATCH_SIZE
+    else:  # a row a run of BATCH_SIZE records, one a task
+        rows = [asdict(start) for start in source.starts(BATCH_SIZE)]
+        per_task = 1
+    if not rows:
+        return
+    mapped = ray.data.from_items(rows).map_batches(
+        process_batch, batch_size=per_task, batch_format="pyarrow", fn_kwargs=options
     )
     for row in mapped.iter_rows():
         data = json.loads(row["result"])
@@ -116,7 +116,7 @@ def process_batch(batch: Any, **options: Any) -> Any:
     document, ``{"result": DocumentResult.to_dict() as JSON}``."""
     import pyarrow as pa
 
-    documents = list(_documents(batch, options["kind"], Path(options["root"])))
+    documents = list(_documents(batch, options["source"]))
     settings = CorpusSettings(**options["settings"])
     provider = parse_model(settings.model).provider
     client = ModelClient(
@@ -145,15 +145,10 @@ def process_batch(batch: Any, **options: Any) -> Any:
     return pa.table({"result": pa.array(rows, pa.string())})
 
 
-def _documents(batch: Any, kind: str, root: Path) -> Iterator[CorpusDocument]:
-    """The documents of one Ray batch (positions are fixed by the driver)."""
+def _documents(batch: Any, source: CorpusSource) -> Iterator[CorpusDocument]:
+    """The documents of one Ray batch, read by the corpus's own reader (see the module)."""
     for row in batch.to_pylist():
-        if kind == "folder":
-            path = Path(row["path"])
-            path = path if path.is_absolute() else Path("/") / path  # pyarrow drops the "/"
-            yield file_document(row["bytes"], path.relative_to(root.resolve()).as_posix(), 0)
-        elif kind == "jsonl":
-            if row["text"].strip():
-                yield record_document(json.loads(row["text"]), 0, "a line")
+        if source.kind == "folder":
+            yield source.read_file_document(row["document_id"], row["position"])
         else:
-            yield record_document(parquet_record(row), 0, "a row")
+            yield from itertools.islice(source.documents(Start(**row)), BATCH_SIZE)

@@ -43,7 +43,7 @@ from ..pipeline._run import (
     DEFAULT_MAX_REPAIR_ATTEMPTS,
     chunk_text_agentic,
 )
-from ._documents import CorpusDocument
+from ._documents import NOT_TEXT, CorpusDocument
 from ._ledger import Ledger
 
 if TYPE_CHECKING:
@@ -93,11 +93,19 @@ class DocumentResult:
     records: tuple[dict[str, Any], ...] = ()
     error: str | None = None
     error_kind: str | None = None
-    """``input`` (unreadable, no text), ``model_call`` (the server failed), ``pipeline``
-    (a reply that was cut, refused or unreadable), ``ledger``."""
+    """``input`` (unreadable, no text), ``not_text`` (a folder's file that is not text:
+    binary, compressed, not UTF-8, empty; listed, not a failure of the run: ``is_failure``),
+    ``model_call`` (the server failed), ``pipeline`` (a reply that was cut, refused or
+    unreadable), ``ledger``."""
     extracted: tuple[str, ...] = ()
     calls: tuple[CallUsage, ...] = field(default=())
     cost_usd: float | None = 0.0
+
+    @property
+    def is_failure(self) -> bool:
+        """Whether the document failed the run: failed, and not merely a file that is not
+        text (``not_text``: set aside, listed in the failures all the same)."""
+        return self.status == "failed" and self.error_kind != NOT_TEXT
 
     @property
     def paid_calls(self) -> int:
@@ -169,7 +177,7 @@ def process_document(
             document.position,
             "failed",
             error=document.error,
-            error_kind="input",
+            error_kind=document.error_kind,
         )
     try:
         response = chunk_text_agentic(
