@@ -479,3 +479,49 @@ def test_the_checks_memory_of_finished_documents_is_cleared_but_not_the_lexicons
     assert _cached.tokens.cache_info().currsize == 0
     assert _lexicon._groups.cache_info().currsize == 1  # not loaded again
     assert find_duplicates(["Alpha 1 is a fact.", "Alpha 1 is a fact indeed."])  # same answer
+
+
+def test_a_second_run_on_the_same_output_is_refused_while_the_first_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two runs on one OUT sent the same requests twice (52 of 112); the second is now
+    refused at once with exit 2, before any call, and the first goes on."""
+    folder = _folder(tmp_path, 4)
+    out = tmp_path / "out.jsonl"
+    script = ParagraphModel(hold_after=1)
+    with FakeMessagesServer(handler=script) as server:
+        first = _corpus_process(folder, out, server, max_concurrency=1)
+        try:
+            deadline = time.monotonic() + 90
+            while script.held < 1 and time.monotonic() < deadline and first.poll() is None:
+                time.sleep(0.05)
+            assert script.held >= 1, "the first run never reached its held call"
+            sent = len(server.requests)
+            monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+            monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+            assert _corpus([str(folder), "-o", str(out)]) == 2
+            assert len(server.requests) == sent  # the second run sent nothing
+            said = capsys.readouterr().err
+            assert "another run is using this ledger and its output" in said
+            assert "give this run another -o" in said
+        finally:
+            script.release.set()  # the held calls get a 529: the first run fails them
+            first.communicate(timeout=120)
+    assert first.returncode == 1
+    with FakeMessagesServer(handler=ParagraphModel()) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        assert _corpus([str(folder), "-o", str(out)]) == 0  # the lock went with the first run
+
+
+@pytest.mark.parametrize("option", ["-o", "--cache-dir"])
+def test_an_output_or_cache_inside_the_input_folder_is_refused_before_any_call(
+    tmp_path: Path, option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Inside the folder, the first run listed its own files as failed documents and the
+    rerun chunked them and paid for them."""
+    folder = _folder(tmp_path, 2)
+    inside = folder / ("out.jsonl" if option == "-o" else "cache")
+    args = [str(folder), "-o", str(tmp_path / "out.jsonl"), option, str(inside)]
+    assert _corpus(args) == 2
+    assert "is inside the input folder" in capsys.readouterr().err
+    assert not inside.exists()

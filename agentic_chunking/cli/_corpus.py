@@ -46,6 +46,7 @@ from ..corpus import (
     Ledger,
     LedgerError,
     OutputWriter,
+    RunLock,
     chunk_corpus,
     open_corpus,
 )
@@ -53,7 +54,7 @@ from ..corpus._documents import NOT_TEXT
 from ..corpus._outputs import check_output_suffix
 from ..pipeline._plan import plan_run
 from ._chunk import CACHE_SUFFIX, add_model_options, open_reply_cache
-from ._io import check_output_path, int_at_least, output_path, seconds_up_to
+from ._io import check_output_path, check_outside, int_at_least, output_path, seconds_up_to
 
 PREFIX = "agentic-chunking corpus: "
 LEDGER_SUFFIX = ".ledger.sqlite"
@@ -213,9 +214,11 @@ def run(args: argparse.Namespace) -> int:
     source = open_corpus(args.corpus, include=args.include, exclude=args.exclude)
     ledger_path = args.ledger or beside(output, LEDGER_SUFFIX)
     failures_path = beside(output, FAILURES_SUFFIX)
-    inputs = [args.corpus] if args.corpus.is_file() else []
+    inputs = [args.corpus]  # a file, or a folder OUT must lie outside of
     for target, option in ((output, "-o"), (failures_path, "-o"), (ledger_path, "--ledger")):
         check_output_path(target, inputs=inputs, option=option)
+    if args.cache_dir is not None:
+        check_outside(args.cache_dir, args.corpus, option="--cache-dir")
     scan = source.scan()  # a bad record or a duplicate id: refused before any call
     model = resolve_model(args.model)
     settings = CorpusSettings(
@@ -252,7 +255,12 @@ def run(args: argparse.Namespace) -> int:
             tokens_per_minute=args.tokens_per_minute,
         )
         client = ModelClient(timeout=args.timeout, base_urls=base_urls, limits=limits)
+    lock = RunLock(ledger_path)
     try:
+        try:
+            lock.acquire()  # a second run on this OUT: refused before any call
+        except LedgerError as error:
+            raise InputError(str(error)) from None
         client.ready(model)  # no key or a bad URL: refused before any file or bar is made
         cache_path = args.cache_dir or beside(output, CACHE_SUFFIX)
         cache = open_reply_cache(cache_path, read=True)  # content-addressed: nothing paid twice
@@ -266,6 +274,7 @@ def run(args: argparse.Namespace) -> int:
                 client.attach(provider, {batch_id: custom_ids})  # a killed run's batches
     except BaseException:
         client.close()
+        lock.release()
         if ledger is not None:
             ledger.close()
         if tally is not None:
@@ -319,6 +328,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         client.close()
         ledger.close()
+        lock.release()
     tally.close()
     _say(tally.summary(written, output, failures_path, time.monotonic() - started, scan.left_out))
     if tally.set_aside:

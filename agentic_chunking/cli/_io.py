@@ -97,11 +97,7 @@ def check_output_path(
                 f"{option} {output} is the input file {source}: writing would replace it; "
                 "choose another output path"
             )
-        if source.is_dir() and output.resolve().is_relative_to(source.resolve()):
-            raise InputError(
-                f"{option} {output} is inside the input folder {source}: it would replace a "
-                "document or be read as one by the next run; choose a path outside the folder"
-            )
+        check_outside(output, source, option=option)
     directory = output.parent
     if make_directory:
         try:
@@ -121,6 +117,17 @@ def check_output_path(
         raise InputError(
             f"{option} {output}: cannot write in {directory} ({reason}); choose a writable "
             "directory"
+        )
+
+
+def check_outside(path: Path, source: Path, *, option: str) -> None:
+    """Raise InputError when ``path`` lies inside the input folder ``source`` (a file
+    ``source`` contains nothing): what is written there would replace a document or be read
+    as one by the next run, and paid for."""
+    if source.is_dir() and path.resolve().is_relative_to(source.resolve()):
+        raise InputError(
+            f"{option} {path} is inside the input folder {source}: it would replace a "
+            "document or be read as one by the next run; choose a path outside the folder"
         )
 
 

@@ -5,7 +5,8 @@
 - ``_run``: ``process_document`` (the one per-document function every engine calls:
   threads here, the batch path, Ray) and ``chunk_corpus`` (concurrent, input order kept,
   resume by document through the ledger);
-- ``_ledger``: the SQLite ledger of finished documents and submitted batches;
+- ``_ledger``: the SQLite ledger of finished documents and submitted batches, and the
+  ``RunLock`` that keeps a second run off it;
 - ``_outputs``: JSONL or Parquet output, written atomically.
 
 May import: the root's shared modules, ``client``, ``checks``, ``pipeline``; never report,
@@ -13,7 +14,7 @@ judge, suite or cli.
 """
 
 from ._documents import CorpusDocument, CorpusSource, open_corpus
-from ._ledger import Ledger, LedgerError
+from ._ledger import Ledger, LedgerError, RunLock
 from ._outputs import OutputWriter, read_records
 from ._run import CorpusSettings, DocumentResult, chunk_corpus, process_document
 
@@ -25,6 +26,7 @@ __all__ = [
     "Ledger",
     "LedgerError",
     "OutputWriter",
+    "RunLock",
     "chunk_corpus",
     "open_corpus",
     "process_document",

@@ -63,6 +63,45 @@ class LedgerError(Exception):
     """The ledger cannot be opened or written (a corrupt file, another version, a full disk)."""
 
 
+LOCK_SUFFIX = ".lock"
+"""The run lock's file: the ledger's path plus this (``OUT.ledger.sqlite.lock``)."""
+
+
+class RunLock:
+    """The one run allowed on a ledger at a time: an exclusive, non-blocking lock on
+    ``LEDGER.lock`` (``filelock``: an OS lock, released when the holder ends, however it
+    ends, so a killed run never leaves it held). A second run on the same ledger, hence the
+    same OUT, gets LedgerError at once instead of sending the same requests again. Ray's
+    workers open the ledger itself, not the lock, and are unaffected."""
+
+    def __init__(self, ledger_path: Path | str) -> None:
+        from filelock import FileLock
+
+        self.path = Path(str(ledger_path) + LOCK_SUFFIX)
+        self._lock = FileLock(self.path, timeout=0)
+
+    def acquire(self) -> None:
+        """Hold the lock, or raise LedgerError naming the way out when another run holds it."""
+        from filelock import Timeout
+
+        try:
+            self._lock.acquire()
+        except Timeout:
+            raise LedgerError(
+                f"another run is using this ledger and its output ({self.path} is held): "
+                "wait for it to end, or give this run another -o (and --ledger)"
+            ) from None
+        except OSError as error:
+            raise LedgerError(
+                f"cannot lock {self.path} ({error.strerror or error}); make its folder "
+                "writable, or give another --ledger path"
+            ) from None
+
+    def release(self) -> None:
+        """Let the next run in (a no-op when not held)."""
+        self._lock.release(force=True)
+
+
 @dataclass(frozen=True, slots=True)
 class LedgerEntry:
     """One finished document as the ledger holds it."""
