@@ -49,7 +49,8 @@ from ..corpus import (
 )
 from ..corpus._outputs import check_output_suffix
 from ..pipeline._plan import plan_run
-from ._chunk import CACHE_SUFFIX, add_model_options, open_reply_cache
+from ..pipeline._run import DEFAULT_MAX_CHUNK_TOKENS
+from ._chunk import CACHE_SUFFIX, add_model_options, chunk_size_warning, open_reply_cache
 from ._io import (
     FAILURES_SUFFIX,
     LEDGER_SUFFIX,
@@ -120,7 +121,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--max-chunk-tokens",
         type=int_at_least(1),
         metavar="N",
-        help="the size limit of an output chunk (default: --max-tokens-per-batch)",
+        help=f"the size limit of an output chunk (default {DEFAULT_MAX_CHUNK_TOKENS}: what an "
+        "embedder reads whole)",
     )
     parser.add_argument(
         "--ledger",
@@ -213,8 +215,11 @@ def run(args: argparse.Namespace) -> int:
         max_tokens_per_batch=args.max_tokens_per_batch,
         extraction_max_tokens=args.extraction_max_tokens,
         grouping_max_tokens=args.grouping_max_tokens,
-        max_chunk_tokens=args.max_chunk_tokens,
+        max_chunk_tokens=args.max_chunk_tokens or DEFAULT_MAX_CHUNK_TOKENS,
     )
+    oversized = chunk_size_warning(args.max_chunk_tokens)
+    if oversized:
+        _say(oversized)
     if args.batch:
         _check_batch_options(args)
     if args.dry_run:
