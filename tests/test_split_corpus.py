@@ -287,3 +287,59 @@ def test_corpus_level4_refuses_a_missing_key_before_any_document_is_split(
     assert main(["corpus", str(folder), "-o", str(out), "--level4", "--quiet"]) == 2
     assert "ANTHROPIC_API_KEY" in capsys.readouterr().err
     assert not (tmp_path / "chunks.level4.jsonl").exists()
+
+
+@pytest.mark.usefixtures("hashing")
+def test_corpus_level4_dry_run_splits_without_a_key_and_plans_the_level5_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
+    monkeypatch.delenv("AGENTIC_CHUNKING_MODEL", raising=False)
+    folder = _folder(tmp_path, 2)
+    out = tmp_path / "chunks.jsonl"
+    assert main(["corpus", str(folder), "-o", str(out), "--level4", "--dry-run", "-q"]) == 1
+    captured = capsys.readouterr()
+    assert f"plan for {tmp_path / 'chunks.level4.jsonl'} (no model called):" in captured.out
+    assert "documents: 2\n" in captured.out  # the two split; the two unreadable are not
+    assert len(read_records(tmp_path / "chunks.level4.jsonl")) == 2
+    assert not out.exists()
+
+
+def test_documents_stream_one_at_a_time(tmp_path: Path) -> None:
+    """The first result comes before any later document is read or embedded."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for number in range(1, 5):
+        (folder / f"d{number}.txt").write_text(_document(number), encoding="utf-8")
+    seen: list[str] = []
+
+    class Counting(HashingEmbedder):
+        def __call__(self, texts: list[str], /) -> Any:
+            seen.extend(texts)
+            return super().__call__(texts)
+
+    results = split_corpus(folder, SemanticSplitter(Counting(), max_chunk_token_size=20))
+    first = next(results)
+    assert first.document_id == "d1.txt"
+    assert seen and all("house 1." in t or "plant 1." in t for t in seen)
+    rest = list(results)
+    assert [r.document_id for r in rest] == ["d2.txt", "d3.txt", "d4.txt"]
+    assert any("house 4." in t for t in seen)
+
+
+def test_the_command_makes_one_embedder_for_every_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import agentic_chunking.semantic._splitter as splitter_module
+
+    made: list[int] = []
+
+    class Once(HashingEmbedder):
+        def __init__(self) -> None:
+            super().__init__()
+            made.append(1)
+
+    monkeypatch.setattr(splitter_module, "MiniLMEmbedder", Once)
+    folder = _folder(tmp_path, 3)
+    assert main(["split", str(folder), "-o", str(tmp_path / "l4.jsonl"), "-q"]) == 1
+    assert len(read_records(tmp_path / "l4.jsonl")) == 3 and len(made) == 1
