@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 import textwrap
@@ -174,23 +175,21 @@ _HOLDING_CHILD = textwrap.dedent(
     class Holding(HashingEmbedder):
         def __call__(self, texts):
             if any("HOLD" in text for text in texts):
-                time.sleep(600)  # killed here
+                time.sleep(600)  # stopped here
             return super().__call__(texts)
 
     splitter_module.MiniLMEmbedder = Holding
-    from agentic_chunking.cli import main
-    sys.exit(main(sys.argv[1:]))
+    from agentic_chunking.cli import entry
+    sys.argv[0] = "agentic-chunking"
+    entry()
     """
 )
 
 
-@pytest.mark.usefixtures("hashing")
-def test_split_killed_half_way_then_rerun_skips_the_finished_documents(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """SIGKILL while a document is being split: OUT is left as it was, the ledger holds the
-    documents before it; the rerun splits only the others and writes what an
-    uninterrupted run writes."""
+def _held_split(tmp_path: Path) -> tuple[Path, Path, subprocess.Popen[bytes]]:
+    """``split FOLDER -o OUT`` in a child process, held on the fifth of six documents (its
+    embedder sleeps), once the ledger holds the four before it; OUT held "the previous
+    output" before. Returns (folder, OUT, the process)."""
     folder = tmp_path / "docs"
     folder.mkdir()
     for number in range(1, 7):
@@ -211,11 +210,25 @@ def test_split_killed_half_way_then_rerun_skips_the_finished_documents(
                     done = held.counts().get("done", 0)
         assert done == 4, f"the run never reached the held document: {process.poll()}"
         assert process.poll() is None
-    finally:
+    except BaseException:
         process.kill()
         process.communicate(timeout=30)
+        raise
+    return folder, out, process
+
+
+@pytest.mark.usefixtures("hashing")
+def test_split_killed_half_way_then_rerun_skips_the_finished_documents(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SIGKILL while a document is being split: OUT is left as it was, the ledger holds the
+    documents before it; the rerun splits only the others and writes what an
+    uninterrupted run writes."""
+    folder, out, process = _held_split(tmp_path)
+    process.kill()
+    process.communicate(timeout=30)
     assert out.read_text(encoding="utf-8") == "the previous output\n"
-    with Ledger(ledger) as held:
+    with Ledger(tmp_path / "out.ledger.sqlite") as held:
         assert held.counts() == {"done": 4}
     capsys.readouterr()
     assert main(["split", str(folder), "-o", str(out), "-q"]) == 0
@@ -223,6 +236,27 @@ def test_split_killed_half_way_then_rerun_skips_the_finished_documents(
     whole = tmp_path / "whole.jsonl"
     assert main(["split", str(folder), "-o", str(whole), "-q"]) == 0
     assert out.read_bytes() == whole.read_bytes()
+
+
+def test_sigterm_ends_a_split_at_once_with_143_the_resume_line_and_no_temporary_file(
+    tmp_path: Path,
+) -> None:
+    _, out, process = _held_split(tmp_path)
+    try:
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=60)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert process.returncode == 143
+    assert err.decode().splitlines()[-2:] == [
+        f"agentic-chunking split: {out} was left as it was; the 4 finished documents are in "
+        f"the ledger {tmp_path / 'out.ledger.sqlite'}: rerun the same command to go on from "
+        "there",
+        "agentic-chunking split: stopped by SIGTERM; no file was left half-written",
+    ]
+    assert out.read_text(encoding="utf-8") == "the previous output\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["docs", "out.jsonl", "out.ledger.sqlite"]
 
 
 @pytest.fixture
