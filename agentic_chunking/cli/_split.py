@@ -14,7 +14,8 @@ similarity on stderr (``--explain=full``: the whole curve), so stdout stays JSON
 
 A corpus run's exit status: 0 every document split, 1 some failed (not text, no text:
 listed in OUT.failures.jsonl), 2 an input error (before any document is split), 130
-interrupted (the finished documents are kept in the ledger).
+interrupted (Ctrl-C) or 143 stopped by SIGTERM (OUT as it was, the finished documents kept
+in the ledger).
 """
 
 from __future__ import annotations
