@@ -24,8 +24,9 @@ from agentic_chunking.testing import FakeMessagesServer, user_text
 
 KEY = "sk-ant-progress-test-key"
 PARAGRAPHS = [f"Fact number {i} is true." for i in range(1, 6)]
-ONE_PARAGRAPH_A_BATCH = ["--max-tokens-per-batch", "6", "--max-chunk-tokens", "1000"]
-"""24 characters a batch: each paragraph is one call; output chunks up to 1000 tokens."""
+ONE_PARAGRAPH_A_BATCH = ["--max-tokens-per-batch", "6"]
+"""24 characters a batch: each paragraph is one call; output chunks up to the default limit,
+which no longer follows the batch limit."""
 
 
 def doubling_model(body: dict[str, Any]) -> str:

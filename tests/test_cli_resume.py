@@ -26,7 +26,7 @@ from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
 KEY = "sk-ant-resume-test-key"
 REPO = Path(__file__).resolve().parent.parent
 PARAGRAPHS = [f"Fact number {i} is true." for i in range(1, 7)]
-ONE_A_BATCH = ["--max-tokens-per-batch", "6", "--max-chunk-tokens", "1000"]
+ONE_A_BATCH = ["--max-tokens-per-batch", "6"]
 """24 characters a batch: each paragraph is one extraction call (six in all)."""
 
 

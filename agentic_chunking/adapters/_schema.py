@@ -66,7 +66,7 @@ class ChunkRecord(_Record):
     TokenEstimate: int = Field(
         ge=0,
         description="the seed's estimate: `CharacterCount // 4`; never above the size limit "
-        "(`--max-chunk-tokens`, by default `--max-tokens-per-batch`)",
+        "(`--max-chunk-tokens`, by default 256)",
     )
     Hash: str = Field(
         pattern=r"^sha256-[0-9a-f]{64}$",

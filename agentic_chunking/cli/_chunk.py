@@ -47,6 +47,7 @@ from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ..pipeline._run import (
     DEFAULT_EXTRACTION_MAX_TOKENS,
     DEFAULT_GROUPING_MAX_TOKENS,
+    DEFAULT_MAX_CHUNK_TOKENS,
     DEFAULT_MAX_CONCURRENCY,
     chunk_text_agentic,
 )
@@ -169,7 +170,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         type=int_at_least(1),
         metavar="N",
         help="no output chunk above N tokens: a theme above it is written in parts, a single "
-        "proposition above it fails the run (default: --max-tokens-per-batch)",
+        f"proposition above it fails the run (default {DEFAULT_MAX_CHUNK_TOKENS}: what an "
+        "embedder reads whole)",
     )
     parser.add_argument(
         "--resume",
@@ -217,6 +219,9 @@ def run(args: argparse.Namespace) -> int:
             check_output_path(target, inputs=[args.path])
     stem = "stdin" if is_stdin(args.path) else args.path.stem
     document_id = args.document_id or file_document_id or stem
+    oversized = chunk_size_warning(args.max_chunk_tokens)
+    if oversized:
+        _say(oversized)
     if args.dry_run:
         plan = plan_run(
             inputs,
@@ -452,6 +457,25 @@ PREFIX = "agentic-chunking chunk: "
 
 def _say(line: str) -> None:
     print(redact(f"{PREFIX}{line}"), file=sys.stderr)
+
+
+def chunk_size_warning(limit: int | None) -> str | None:
+    """The one line a command says when its output chunk limit (``--max-chunk-tokens``) is
+    over what the evaluated embedder reads (all-MiniLM-L6-v2, ``evaluate``'s default and
+    Level 4's); None when it is not (the default never is)."""
+    if limit is None:
+        return None
+    from ..semantic import MiniLMEmbedder
+
+    window = MiniLMEmbedder.max_seq_length
+    if limit <= window:
+        return None
+    return (
+        f"warning: --max-chunk-tokens {limit:,} is over {window}: all-MiniLM-L6-v2, the "
+        f"embedder of 'evaluate' and 'split', reads the first {window} word pieces of a "
+        f"chunk (about {window} tokens) and never embeds the rest; keep {limit:,} only for "
+        "an embedder that reads it whole"
+    )
 
 
 def failure_path(output: Path) -> Path:

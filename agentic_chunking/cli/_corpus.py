@@ -13,13 +13,14 @@ that is not text is listed there too, but set aside: it fails no run). ``--inclu
 ``--exclude`` choose documents by glob. Exit status: 0 every document done (or set aside as
 not text), 1 some failed (a model call that failed fails its document only), 2 an input
 or configuration error (before any call, or a key or model refused during the run), 130
-interrupted.
+interrupted. With ``--level4`` each document is first split by meaning (``split``'s
+defaults) into OUT.level4.jsonl, with its own ledger, and those records are chunked: Level 4
+then Level 5 in one command, each resumable.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import sys
 import threading
 import time
@@ -53,12 +54,25 @@ from ..corpus import (
 from ..corpus._documents import NOT_TEXT
 from ..corpus._outputs import check_output_suffix
 from ..pipeline._plan import plan_run
-from ._chunk import CACHE_SUFFIX, add_model_options, open_reply_cache
-from ._io import check_output_path, check_outside, int_at_least, output_path, seconds_up_to
+from ..pipeline._run import DEFAULT_MAX_CHUNK_TOKENS
+from ._chunk import CACHE_SUFFIX, add_model_options, chunk_size_warning, open_reply_cache
+from ._io import (
+    FAILURES_SUFFIX,
+    LEDGER_SUFFIX,
+    add_selection_options,
+    beside,
+    check_output_path,
+    check_outside,
+    int_at_least,
+    output_path,
+    publish_failures,
+    resume_line,
+    seconds_up_to,
+)
 
 PREFIX = "agentic-chunking corpus: "
-LEDGER_SUFFIX = ".ledger.sqlite"
-FAILURES_SUFFIX = ".failures.jsonl"
+LEVEL4_SUFFIX = ".level4.jsonl"
+"""With --level4: the Level 4 records beside OUT (its ledger beside them)."""
 DEFAULT_CORPUS_CONCURRENCY = 16
 ENGINES = ("local", "ray")
 DEFAULT_BATCH_DOCUMENTS = 1000
@@ -114,7 +128,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--max-chunk-tokens",
         type=int_at_least(1),
         metavar="N",
-        help="the size limit of an output chunk (default: --max-tokens-per-batch)",
+        help=f"the size limit of an output chunk (default {DEFAULT_MAX_CHUNK_TOKENS}: what an "
+        "embedder reads whole)",
     )
     parser.add_argument(
         "--ledger",
@@ -167,6 +182,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "Ray instance or the cluster $RAY_ADDRESS names (needs the ray extra)",
     )
     parser.add_argument(
+        "--level4",
+        action="store_true",
+        help="split each document by meaning first (Level 4, as 'split' does by default) "
+        f"into OUT{LEVEL4_SUFFIX} beside OUT, then chunk those chunks (Level 5); a rerun "
+        "splits no finished document again (needs the semantic extra)",
+    )
+    parser.add_argument(
         "--dry-run",
         action="store_true",
         help="read the corpus and print the plan (documents, calls, tokens and cost "
@@ -181,44 +203,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.set_defaults(func=run)
 
 
-def add_selection_options(parser: argparse.ArgumentParser) -> None:
-    """``--include``/``--exclude GLOB`` (repeatable), for every command that reads a corpus:
-    give ``args.include`` and ``args.exclude`` to ``open_corpus``."""
-    parser.add_argument(
-        "--include",
-        action="append",
-        default=[],
-        metavar="GLOB",
-        help="only the documents whose path under IN (or id) matches GLOB; a GLOB without '/' "
-        "matches a file's name at any depth ('*.md'), one with '/' the path ('notes/**/*.txt'); "
-        "repeat for more",
-    )
-    parser.add_argument(
-        "--exclude",
-        action="append",
-        default=[],
-        metavar="GLOB",
-        help="leave out the documents matching GLOB (as --include; e.g. '*.gz'); repeat for more",
-    )
-
-
-def beside(output: Path, suffix: str) -> Path:
-    """A file beside OUT: its name without the suffix, plus ``suffix``."""
-    return output.with_name(output.stem + suffix)
-
-
 def run(args: argparse.Namespace) -> int:
     """Chunk the corpus ``args.corpus`` into ``args.output``; return the exit status."""
     output: Path = args.output
     check_output_suffix(output)
+    if args.cache_dir is not None:
+        check_outside(args.cache_dir, args.corpus, option="--cache-dir")
+    level4_status = _level4(args) if args.level4 else 0  # args.corpus: its Level 4 records
+    if level4_status is None:
+        return 1
     source = open_corpus(args.corpus, include=args.include, exclude=args.exclude)
     ledger_path = args.ledger or beside(output, LEDGER_SUFFIX)
     failures_path = beside(output, FAILURES_SUFFIX)
     inputs = [args.corpus]  # a file, or a folder OUT must lie outside of
     for target, option in ((output, "-o"), (failures_path, "-o"), (ledger_path, "--ledger")):
         check_output_path(target, inputs=inputs, option=option)
-    if args.cache_dir is not None:
-        check_outside(args.cache_dir, args.corpus, option="--cache-dir")
     scan = source.scan()  # a bad record or a duplicate id: refused before any call
     model = resolve_model(args.model)
     settings = CorpusSettings(
@@ -226,15 +225,18 @@ def run(args: argparse.Namespace) -> int:
         max_tokens_per_batch=args.max_tokens_per_batch,
         extraction_max_tokens=args.extraction_max_tokens,
         grouping_max_tokens=args.grouping_max_tokens,
-        max_chunk_tokens=args.max_chunk_tokens,
+        max_chunk_tokens=args.max_chunk_tokens or DEFAULT_MAX_CHUNK_TOKENS,
     )
+    oversized = chunk_size_warning(args.max_chunk_tokens)
+    if oversized:
+        _say(oversized)
     if args.batch:
         _check_batch_options(args)
     if args.dry_run:
         _print_plan(
             source.documents(), settings, len(scan.document_ids), str(args.corpus), args.batch
         )
-        return 0
+        return level4_status
     base_urls = {parse_model(model).provider: args.base_url} if args.base_url else None
     ledger: Ledger | None = None
     tally: _Tally | None = None
@@ -316,14 +318,14 @@ def run(args: argparse.Namespace) -> int:
             ledger.remove_batch(provider, batch_id)
     except (KeyboardInterrupt, Terminated):
         tally.close()
-        _say(_resume_line(ledger, ledger_path, output))
+        _say(resume_line(ledger, ledger_path, output))
         raise
     except (InputError, LedgerError):
         tally.close()
         raise
     except Exception:
         tally.close()
-        _say(_resume_line(ledger, ledger_path, output))
+        _say(resume_line(ledger, ledger_path, output))
         raise
     finally:
         client.close()
@@ -338,7 +340,42 @@ def run(args: argparse.Namespace) -> int:
             f"warning: {len(cache.failures)} model replies could not be kept in "
             f"{cache.directory} ({cache.failures[0]}); a rerun would send them again"
         )
-    return 1 if tally.counts["failed"] else 0
+    return 1 if tally.counts["failed"] or level4_status else 0
+
+
+def _level4(args: argparse.Namespace) -> int | None:
+    """``--level4``: split the corpus into OUT.level4.jsonl and point ``args.corpus`` at it;
+    the split's exit status, or None when no document could be split (one line said why).
+    A missing key is refused first, before any document is split."""
+    from ..semantic import SemanticSplitter
+    from ._split import split_corpus_into
+
+    if not args.dry_run:
+        model = resolve_model(args.model)
+        base_urls = {parse_model(model).provider: args.base_url} if args.base_url else None
+        probe = ModelClient(timeout=args.timeout, base_urls=base_urls)
+        try:
+            probe.ready(model)
+        finally:
+            probe.close()
+    level4 = beside(args.output, LEVEL4_SUFFIX)
+    status = split_corpus_into(
+        args.corpus,
+        level4,
+        splitter=SemanticSplitter(),
+        quiet=args.quiet,
+        prefix=f"{PREFIX}Level 4: ",
+        include=args.include,
+        exclude=args.exclude,
+    )
+    if not level4.stat().st_size:
+        _say(
+            f"no document of {args.corpus} could be split (see "
+            f"{beside(level4, FAILURES_SUFFIX)}): nothing to chunk"
+        )
+        return None
+    args.corpus = level4
+    return status
 
 
 _Made = TypeVar("_Made")
@@ -370,12 +407,7 @@ def _write(
                 if result.status == "failed":
                     failures.write(result.failure_record())
             chunks.commit()
-            if failures.written:
-                failures.commit()
-            else:  # nothing failed: no failures file, and none left from an earlier run
-                failures.discard()
-                with contextlib.suppress(FileNotFoundError):
-                    failures_path.unlink()
+            publish_failures(failures, failures_path)
         return chunks.written
     except OSError as error:
         raise InputError(
@@ -398,16 +430,6 @@ def _check_batch_options(args: argparse.Namespace) -> None:
                 f"{option} limits the synchronous requests; a batch is one request to the "
                 f"provider: leave out {option} with --batch"
             )
-
-
-def _resume_line(ledger: Ledger, ledger_path: Path, output: Path) -> str:
-    with contextlib.suppress(Exception):  # the ledger may be the thing that failed
-        done = ledger.counts().get("done", 0)
-        return (
-            f"{output} was left as it was; the {done} finished documents are in the ledger "
-            f"{ledger_path}: rerun the same command to go on from there"
-        )
-    return f"{output} was left as it was"
 
 
 def _print_plan(

@@ -3,19 +3,76 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._errors import InputError
 from .._files import decode_text, write_text_atomic
 
+if TYPE_CHECKING:
+    from ..corpus import Ledger, OutputWriter
+
 STDIN = Path("-")
+LEDGER_SUFFIX = ".ledger.sqlite"
+"""A run's ledger of finished documents beside OUT (``corpus``, ``split`` of a corpus)."""
+FAILURES_SUFFIX = ".failures.jsonl"
+"""The failed documents of a run beside OUT, when one failed."""
 """The path that names standard input, as for any shell tool (``chunk -``, ``split -``)."""
+
+
+def add_selection_options(parser: argparse.ArgumentParser) -> None:
+    """``--include``/``--exclude GLOB`` (repeatable), for every command that reads a corpus:
+    give ``args.include`` and ``args.exclude`` to ``open_corpus``."""
+    parser.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="only the documents whose path under IN (or id) matches GLOB; a GLOB without '/' "
+        "matches a file's name at any depth ('*.md'), one with '/' the path ('notes/**/*.txt'); "
+        "repeat for more",
+    )
+    parser.add_argument(
+        "--exclude",
+        action="append",
+        default=[],
+        metavar="GLOB",
+        help="leave out the documents matching GLOB (as --include; e.g. '*.gz'); repeat for more",
+    )
+
+
+def beside(output: Path, suffix: str) -> Path:
+    """A file beside OUT: its name without the suffix, plus ``suffix``."""
+    return output.with_name(output.stem + suffix)
+
+
+def resume_line(ledger: Ledger, ledger_path: Path, output: Path) -> str:
+    """What a corpus run stopped half-way says: OUT as it was, and the finished documents
+    kept in the ledger for the rerun."""
+    with contextlib.suppress(Exception):  # the ledger may be the thing that failed
+        done = ledger.counts().get("done", 0)
+        return (
+            f"{output} was left as it was; the {done} finished documents are in the ledger "
+            f"{ledger_path}: rerun the same command to go on from there"
+        )
+    return f"{output} was left as it was"
+
+
+def publish_failures(failures: OutputWriter, path: Path) -> None:
+    """Commit a run's failures file when a document failed; else discard it and remove one
+    an earlier run left (nothing failed: no failures file)."""
+    if failures.written:
+        failures.commit()
+        return
+    failures.discard()
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
 
 
 def is_stdin(path: Path) -> bool:

@@ -1,13 +1,21 @@
-"""``agentic-chunking split PATH``: Level 4 semantic splitting of a document.
+"""``agentic-chunking split PATH``: Level 4 semantic splitting of a document or a corpus.
 
 Splits a UTF-8 document with ``agentic_chunking.semantic.SemanticSplitter`` and writes a
 JSON list of ``{chunk_id, text, index, start, end, document_id, metadata}`` objects, which
 ``agentic-chunking chunk`` reads directly. Offsets are into the file's decoded text (a
 UTF-8 BOM removed, line endings kept). Needs the ``semantic`` extra for its embedder.
-The hard-wrapped lines of a paragraph are joined before segmenting (``--keep-lines``:
-every line end ends a segment, as in Solon's splitter). On a terminal a progress bar
-follows the embedding. ``--explain`` prints a summary and the places of least similarity
-on stderr (``--explain=full``: the whole curve), so stdout stays JSON.
+A corpus (a folder, a .jsonl or a .parquet, as ``corpus`` reads them) is split document by
+document with one embedder into OUT.jsonl, one ``{document_id, chunks, metadata}`` line a
+document, the input of ``corpus``; a ledger beside OUT lets a rerun skip every finished
+document. The hard-wrapped lines of a paragraph are joined before segmenting
+(``--keep-lines``: every line end ends a segment, as in Solon's splitter). On a terminal a
+progress bar follows the embedding. ``--explain`` prints a summary and the places of least
+similarity on stderr (``--explain=full``: the whole curve), so stdout stays JSON.
+
+A corpus run's exit status: 0 every document split, 1 some failed (not text, no text:
+listed in OUT.failures.jsonl), 2 an input error (before any document is split), 130
+interrupted (Ctrl-C) or 143 stopped by SIGTERM (OUT as it was, the finished documents kept
+in the ledger).
 """
 
 from __future__ import annotations
@@ -15,18 +23,30 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Iterator, Sequence
+import time
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
+from .._entry import Terminated
 from .._errors import InputError
+from .._shown import redact
+from ..corpus import Ledger, LedgerError, OutputWriter, RunLock, open_corpus, split_corpus
+from ..corpus._documents import JSONL_SUFFIXES, PARQUET_SUFFIXES
+from ..corpus._split import DEFAULT_CHUNK_PREFIX, chunk_record
 from ._io import (
+    FAILURES_SUFFIX,
+    LEDGER_SUFFIX,
+    add_selection_options,
+    beside,
     check_output_path,
     int_at_least,
     is_stdin,
     output_path,
+    publish_failures,
     read_text_file,
+    resume_line,
     write_json,
 )
 
@@ -34,7 +54,7 @@ if TYPE_CHECKING:
     from ..semantic import SemanticChunk, SemanticSplitter
     from ..semantic._splitter import Progress
 
-DEFAULT_CHUNK_PREFIX = "L4"
+PREFIX = "agentic-chunking split: "
 # --explain's summary: how many places of least similarity it shows.
 EXPLAIN_LOWEST = 10
 
@@ -47,7 +67,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=__doc__.split("\n\n")[1].replace("``", "'"),
     )
     parser.add_argument(
-        "path", metavar="PATH", type=Path, help="UTF-8 text document; - reads stdin"
+        "path",
+        metavar="PATH",
+        type=Path,
+        help="a UTF-8 text document (- reads stdin), or a corpus as 'corpus' reads it: a "
+        "folder of text files, a .jsonl or a .parquet of {document_id, text, metadata}",
     )
     options = parser.add_argument_group(
         "splitter options",
@@ -122,8 +146,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--output",
         type=output_path,
         metavar="OUT",
-        help="write the JSON here (default: stdout)",
+        help="write the JSON here (default: stdout); a corpus needs OUT.jsonl: one "
+        "{document_id, chunks, metadata} line a document, what 'corpus' reads",
     )
+    parser.add_argument(
+        "--ledger",
+        type=Path,
+        metavar="FILE",
+        help=f"a corpus: the SQLite ledger of finished documents (default: OUT{LEDGER_SUFFIX} "
+        "beside OUT)",
+    )
+    parser.add_argument(
+        "-q",
+        "--quiet",
+        action="store_true",
+        help="a corpus: no progress bar, only errors and the summary line",
+    )
+    add_selection_options(parser)
     parser.set_defaults(func=run)
 
 
@@ -147,6 +186,13 @@ def _finite(value: str) -> float:
     return number
 
 
+def is_corpus(path: Path) -> bool:
+    """Whether ``path`` names a corpus (a folder, JSONL or Parquet), not one document."""
+    if is_stdin(path):
+        return False
+    return path.is_dir() or path.suffix.lower() in (*JSONL_SUFFIXES, *PARQUET_SUFFIXES)
+
+
 def run(args: argparse.Namespace) -> int:
     """Split ``args.path`` and write the chunks as JSON; return the exit status."""
     from ..semantic import SemanticSplitter, render_explanation
@@ -157,10 +203,6 @@ def run(args: argparse.Namespace) -> int:
             f"{args.threshold:g} selects Solon's fixed rule instead, which has no cutoff: "
             "give one of the two"
         )
-    text = read_text_file(args.path)
-    check_output_path(args.output, inputs=[args.path])
-    source = "stdin" if is_stdin(args.path) else str(args.path)
-    document_id = args.document_id or ("stdin" if is_stdin(args.path) else args.path.stem)
     splitter = SemanticSplitter(
         similarity_threshold=args.threshold,
         similarity_window=args.window,
@@ -171,6 +213,37 @@ def run(args: argparse.Namespace) -> int:
         overlap_sentences=args.overlap,
         join_wrapped_lines=not args.keep_lines,
     )
+    if is_corpus(args.path):
+        for option, given in (("--document-id", args.document_id), ("--explain", args.explain)):
+            if given:
+                raise InputError(
+                    f"{option} is for one document; {args.path} is a corpus, whose documents "
+                    f"keep their own ids: leave out {option}, or split one file"
+                )
+        if args.output is None:
+            raise InputError(
+                f"{args.path} is a corpus: give -o OUT.jsonl for its Level 4 records (one "
+                "{document_id, chunks, metadata} line a document, what 'corpus' reads)"
+            )
+        return split_corpus_into(
+            args.path,
+            args.output,
+            splitter=splitter,
+            chunk_prefix=args.chunk_prefix,
+            ledger_path=args.ledger,
+            quiet=args.quiet,
+            include=args.include,
+            exclude=args.exclude,
+        )
+    if args.ledger is not None:
+        raise InputError(
+            f"--ledger keeps the finished documents of a corpus; {args.path} is one document: "
+            "leave out --ledger"
+        )
+    text = read_text_file(args.path)
+    check_output_path(args.output, inputs=[args.path])
+    source = "stdin" if is_stdin(args.path) else str(args.path)
+    document_id = args.document_id or ("stdin" if is_stdin(args.path) else args.path.stem)
     with progress_bar(sys.stderr) as progress:
         explanation = splitter.explain(
             text, document_id=document_id, metadata={"source": source}, progress=progress
@@ -181,11 +254,7 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write(render_explanation(explanation, text, lowest=lowest))
     records = [
         {
-            "chunk_id": f"{args.chunk_prefix}-{chunk.index + 1:04d}",
-            "text": chunk.text,
-            "index": chunk.index,
-            "start": chunk.start,
-            "end": chunk.end,
+            **chunk_record(chunk, args.chunk_prefix),
             "document_id": chunk.document_id,
             "metadata": dict(chunk.metadata),
         }
@@ -202,6 +271,118 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return 0
+
+
+def split_corpus_into(
+    corpus: Path,
+    output: Path,
+    *,
+    splitter: SemanticSplitter,
+    chunk_prefix: str = DEFAULT_CHUNK_PREFIX,
+    ledger_path: Path | None = None,
+    quiet: bool = False,
+    prefix: str = PREFIX,
+    include: Sequence[str] = (),
+    exclude: Sequence[str] = (),
+) -> int:
+    """Split every document of ``corpus`` into ``output`` (Level 4 JSONL, written
+    atomically), with the ledger and the failures file beside it; the exit status (0 every
+    document split, 1 some failed). Lines on stderr start with ``prefix``."""
+    if output.suffix.lower() not in JSONL_SUFFIXES:
+        raise InputError(
+            f"{output}: the Level 4 records of a corpus are JSON lines: give -o OUT.jsonl "
+            "(one {document_id, chunks, metadata} line a document, what 'corpus' reads)"
+        )
+    source = open_corpus(corpus, include=include, exclude=exclude)
+    ledger_path = ledger_path or beside(output, LEDGER_SUFFIX)
+    failures_path = beside(output, FAILURES_SUFFIX)
+    for target, option in ((output, "-o"), (failures_path, "-o"), (ledger_path, "--ledger")):
+        check_output_path(target, inputs=[corpus], option=option)
+    scan = source.scan()  # a bad record or a duplicate id: refused before any work
+    lock = RunLock(ledger_path)
+    try:
+        lock.acquire()  # a second run on this OUT: refused before any work
+        ledger = Ledger(ledger_path)
+    except LedgerError as error:
+        lock.release()
+        raise InputError(str(error)) from None
+    counts = {"done": 0, "skipped": 0, "failed": 0}
+    chunks = short = 0
+
+    def overlaps(splitter: SemanticSplitter, text: str, made: list[SemanticChunk]) -> None:
+        nonlocal short
+        short += _short_overlaps(splitter, text, made, splitter.overlap_sentences)
+
+    started = time.monotonic()
+    with documents_bar(sys.stderr, len(scan.document_ids), quiet) as bar:
+        try:
+            with OutputWriter(output) as out, OutputWriter(failures_path) as failures:
+                for result in split_corpus(
+                    source,
+                    splitter,
+                    ledger=ledger,
+                    chunk_prefix=chunk_prefix,
+                    scan=scan,
+                    on_split=overlaps,
+                ):
+                    counts[result.status] += 1
+                    for record in result.records:
+                        out.write(record)
+                        chunks += len(record["chunks"])
+                    if result.status == "failed":
+                        failures.write(result.failure_record())
+                    bar()
+                out.commit()
+                publish_failures(failures, failures_path)
+        except (KeyboardInterrupt, Terminated):
+            _say(prefix, resume_line(ledger, ledger_path, output))
+            raise
+        except OSError as error:
+            raise InputError(
+                f"cannot write {error.filename or output} ({error.strerror or error}); the "
+                f"finished documents are kept in the ledger {ledger_path}: free room and "
+                "rerun the same command (no finished document is split again)"
+            ) from None
+        finally:
+            ledger.close()
+            lock.release()
+    seconds = time.monotonic() - started
+    failed = f"; failures in {failures_path}" if counts["failed"] else ""
+    _say(
+        prefix,
+        f"{counts['done']:,} split, {counts['skipped']:,} skipped (done before), "
+        f"{counts['failed']:,} failed of {sum(counts.values()):,} documents; {chunks:,} "
+        f"chunks written to {output} in {seconds:.1f} s{failed}",
+    )
+    if short:
+        _say(
+            prefix,
+            f"warning: --overlap {splitter.overlap_sentences} was not met for {short} "
+            "chunks: the previous chunk had fewer segments, or the overlap did not fit "
+            "under --max-tokens; each got what fits",
+        )
+    return 1 if counts["failed"] else 0
+
+
+def _say(prefix: str, line: str) -> None:
+    print(redact(f"{prefix}{line}"), file=sys.stderr)
+
+
+@contextmanager
+def documents_bar(stream: TextIO, total: int, quiet: bool) -> Iterator[Callable[[], None]]:
+    """A tqdm bar of the documents done on ``stream`` when it is a terminal and not
+    ``quiet``; yields the function to call once a document."""
+    isatty = getattr(stream, "isatty", None)
+    if quiet or not (callable(isatty) and isatty()):
+        yield lambda: None
+        return
+    from tqdm import tqdm
+
+    bar = tqdm(total=total, desc="documents", unit="doc", file=stream, dynamic_ncols=True)
+    try:
+        yield lambda: bar.update(1)
+    finally:
+        bar.close()
 
 
 @contextmanager

@@ -7,16 +7,19 @@
   resume by document through the ledger);
 - ``_ledger``: the SQLite ledger of finished documents and submitted batches, and the
   ``RunLock`` that keeps a second run off it;
-- ``_outputs``: JSONL or Parquet output, written atomically.
+- ``_outputs``: JSONL or Parquet output, written atomically;
+- ``_split``: ``split_corpus``, Level 4 over the same inputs (one embedder for the run,
+  resume by document through the ledger), writing the Level 4 records ``corpus`` reads.
 
-May import: the root's shared modules, ``client``, ``checks``, ``pipeline``; never report,
-judge, suite or cli.
+May import: the root's shared modules, ``client``, ``checks``, ``semantic``, ``pipeline``;
+never report, judge, suite or cli.
 """
 
 from ._documents import CorpusDocument, CorpusSource, open_corpus
 from ._ledger import Ledger, LedgerError, RunLock
 from ._outputs import OutputWriter, read_records
 from ._run import CorpusSettings, DocumentResult, chunk_corpus, process_document
+from ._split import split_corpus
 
 __all__ = [
     "CorpusDocument",
@@ -31,4 +34,5 @@ __all__ = [
     "open_corpus",
     "process_document",
     "read_records",
+    "split_corpus",
 ]

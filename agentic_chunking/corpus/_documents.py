@@ -312,6 +312,16 @@ class CorpusSource:
             )
         return file_document(raw, document_id, position)
 
+    def records(self) -> Iterator[tuple[Mapping[str, Any], str]]:
+        """A JSONL or Parquet corpus's chosen records as read, each with its place
+        (``line 3``), in input order: for a reader that needs the record itself (``split``
+        takes a document's whole text). Empty for a folder."""
+        if self.kind == "folder":
+            return
+        for record in self._records():
+            if self.selection.admits(record.document_id):
+                yield record.record, record.place
+
     def files(self) -> list[Path]:
         """A folder corpus's chosen files, in input order (empty for JSONL or Parquet)."""
         return [self.path / d for d in self._files()] if self.kind == "folder" else []

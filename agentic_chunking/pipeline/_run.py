@@ -63,6 +63,14 @@ DEFAULT_EXTRACTION_MAX_TOKENS = 8000
 reference replies give 1.26 output characters per input character (1.87 at most in one
 batch), so 2,000 would cut a full batch. Output is billed as generated, not as allowed."""
 DEFAULT_GROUPING_MAX_TOKENS = 4000
+DEFAULT_MAX_CHUNK_TOKENS = 256
+"""The size limit of an output chunk (``max_chunk_tokens``, ``--max-chunk-tokens``), in
+``estimate_tokens`` (characters // 4): a chunk an embedder reads whole. all-MiniLM-L6-v2,
+the embedder of ``evaluate`` and Level 4 (``semantic.MiniLMEmbedder.max_seq_length``), reads
+256 word pieces; English prose runs 4.3 to 4.8 characters a word piece (Chroma's corpora
+in ``evaluate/data``), so 256 tokens of 4 characters are 215 to 240 word pieces, read whole,
+where the rest of a longer chunk is never embedded. The Level 4 splitter's limit is the
+same (``semantic._splitter.ADAPTIVE_MAX_TOKENS``). It was the batch limit, 2,000, before."""
 DEFAULT_MAX_CONCURRENCY = 4
 DEFAULT_MAX_REPAIR_ATTEMPTS = 1
 
@@ -105,8 +113,9 @@ def chunk_text_agentic(
     verbatim; each chunk's ``source_chunk_ids`` lists, in input order, the input chunks its
     propositions came from (in a batch packing several input chunks, the ones whose
     sentences state the proposition, see ``_provenance``); ``calls`` holds one CallUsage
-    per request; no chunk's token estimate is above ``max_chunk_tokens`` (default:
-    ``max_tokens_per_batch``): a theme above it is written as consecutive parts (``part``,
+    per request; no chunk's token estimate is above ``max_chunk_tokens`` (default
+    ``DEFAULT_MAX_CHUNK_TOKENS``, 256: what an embedder reads whole): a theme above it is
+    written as consecutive parts (``part``,
     ``part_count``, the same category), and a proposition above it alone fails the run
     (``error_detail`` names it) rather than being cut. Each chunk carries the input chunk
     ids and the document spans of each proposition (``proposition_chunk_ids``,
@@ -123,7 +132,7 @@ def chunk_text_agentic(
     here (default ``$AGENTIC_CHUNKING_TIMEOUT``, else 120). A ``max_tokens`` the SDK only
     allows with streaming is refused with InputError before any call.
     """
-    chunk_limit = max_tokens_per_batch if max_chunk_tokens is None else max_chunk_tokens
+    chunk_limit = DEFAULT_MAX_CHUNK_TOKENS if max_chunk_tokens is None else max_chunk_tokens
     _check_positive(
         max_chunk_tokens=chunk_limit,
         max_concurrency=max_concurrency,

@@ -69,6 +69,8 @@ class MiniLMEmbedder:
     """
 
     name = "all-MiniLM-L6-v2-onnx-int8"
+    max_seq_length = _MAX_TOKENS
+    """The word pieces of a text it reads (sentence-transformers' name): the rest is cut."""
 
     def __init__(self, *, run_word_pieces: int = RUN_WORD_PIECES) -> None:
         self.run_word_pieces = run_word_pieces

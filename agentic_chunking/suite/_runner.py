@@ -36,13 +36,17 @@ def run_pipeline(
     max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
 ) -> AgenticResponse:
     """``chunk_text_agentic`` on the case's inputs, with the case's batch limit and its
-    ``pipeline`` settings (the same for every model)."""
+    ``pipeline`` settings (the same for every model). The output chunk limit is the case's
+    batch limit, as when the cases were recorded (the library's default limit was the batch
+    limit then; it is now an embedder's window, DEFAULT_MAX_CHUNK_TOKENS), so that a case's
+    expected chunks do not change with that default."""
     return chunk_text_agentic(
         case.agentic_inputs(),
         case.document_id,
         client=client,
         model=model,
         max_tokens_per_batch=case.max_tokens_per_batch,
+        max_chunk_tokens=case.max_tokens_per_batch,
         max_concurrency=max_concurrency,
         extraction_max_tokens=case.pipeline.extraction_max_tokens,
         grouping_max_tokens=case.pipeline.grouping_max_tokens,
