@@ -173,39 +173,7 @@ class CorpusSource:
             yield record["document_id"], place
 
     def _jsonl_records(self) -> Iterator[tuple[Mapping[str, Any], str]]:
-        try:
-            stream = self.path.open(encoding="utf-8-sig")
-        except OSError as error:
-            raise InputError(f"{self.path}: cannot be read ({error.strerror})") from None
-        with stream:
-            number = 0
-            while True:
-                try:
-                    line = stream.readline()
-                except UnicodeDecodeError as error:
-                    raise InputError(
-                        f"{self.path}: after line {number}: not UTF-8 text ({error.reason}); "
-                        "save the file as UTF-8"
-                    ) from None
-                if not line:
-                    return
-                number += 1
-                if not line.strip():
-                    continue
-                place = f"line {number}"
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as error:
-                    raise InputError(
-                        f"{self.path}: {place} is not JSON ({error.msg} at column "
-                        f"{error.colno}); give one object a line"
-                    ) from None
-                if not isinstance(record, dict):
-                    raise InputError(
-                        f"{self.path}: {place} is a {_json_type(record)}, not an object; give "
-                        "one {document_id, text, metadata} object a line"
-                    )
-                yield record, place
+        return json_objects(self.path, give="give one {document_id, text, metadata} object a line")
 
     def _parquet_records(self) -> Iterator[tuple[Mapping[str, Any], str]]:
         try:
@@ -230,6 +198,46 @@ class CorpusSource:
             for record in batch.to_pylist():
                 row += 1
                 yield parquet_record(record), f"row {row}"
+
+
+def json_objects(path: Path, *, give: str) -> Iterator[tuple[dict[str, Any], str]]:
+    """The JSON objects of the JSON-lines file ``path``, one a line, read one at a time, each
+    with its place (``line N``; blank lines skipped). InputError naming the line, ending in
+    ``give`` (the way out), for a line that is not JSON or not an object, and for a file
+    that cannot be read or is not UTF-8."""
+    try:
+        stream = path.open(encoding="utf-8-sig")
+    except OSError as error:
+        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
+    with stream:
+        number = 0
+        while True:
+            try:
+                line = stream.readline()
+            except UnicodeDecodeError as error:
+                raise InputError(
+                    f"{path}: after line {number}: not UTF-8 text ({error.reason}); "
+                    "save the file as UTF-8"
+                ) from None
+            if not line:
+                return
+            number += 1
+            if not line.strip():
+                continue
+            place = f"line {number}"
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise InputError(
+                    f"{path}: {place} is not JSON ({error.msg} at column {error.colno}); {give}"
+                ) from None
+            except RecursionError:
+                raise InputError(f"{path}: {place} is nested too deeply; {give}") from None
+            if not isinstance(record, dict):
+                raise InputError(
+                    f"{path}: {place} is a {_json_type(record)}, not an object; {give}"
+                )
+            yield record, place
 
 
 def parquet_record(row: dict[str, Any]) -> dict[str, Any]:
