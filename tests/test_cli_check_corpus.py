@@ -16,7 +16,8 @@ from agentic_chunking import AgenticChunk, AgenticResponse
 from agentic_chunking.cli import EXIT_USAGE, _check_corpus, main
 from agentic_chunking.corpus import read_records
 from agentic_chunking.corpus._documents import CorpusSource
-from agentic_chunking.testing import FakeMessagesServer, ParagraphModel
+from agentic_chunking.judge import read_judge_request
+from agentic_chunking.testing import FakeMessagesServer, ParagraphModel, user_text
 
 KEY = "sk-ant-check-corpus-test-key"
 
@@ -230,17 +231,19 @@ def test_without_a_source_the_checks_that_need_it_say_so_for_every_document(
     assert "(give --source CORPUS to run them)" in err
 
 
+@pytest.mark.parametrize("suffix", [".jsonl", ".parquet"])
 def test_the_checking_streams_one_document_at_a_time(
     model: FakeMessagesServer,
     folder: Path,
     tmp_path: Path,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
+    suffix: str,
 ) -> None:
     """When a document is checked, the output has been read up to that document's records
     (and one record after them) and the source up to that document: neither is loaded
     whole, and each document's findings are written before the next is read."""
-    out = tmp_path / "out.jsonl"
+    out = tmp_path / f"out{suffix}"
     _corpus(folder, out)
     per_document = [len(list(g)) for g in _groups(read_records(out))]
     read = {"records": 0, "documents": 0}
@@ -321,3 +324,33 @@ def test_a_single_output_takes_any_source_corpus_reads(
     binary.write_bytes(b"\x00\xff\xfe binary")
     status, _, err = _check([str(out), "--source", str(binary)], capsys)
     assert status == EXIT_USAGE and "Traceback" not in err
+
+
+def test_the_judge_is_asked_about_each_document_through_one_client(
+    model: FakeMessagesServer,
+    folder: Path,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    out = tmp_path / "out.jsonl"
+    _corpus(folder, out)
+
+    def judge(body: dict[str, Any]) -> str:
+        asked = read_judge_request(user_text(body))
+        return json.dumps(
+            [{"n": n, "verdict": "supported", "reason": "stated"} for n in asked.propositions]
+            + [{"pair": list(p), "same_fact": False, "reason": "apart"} for p in asked.pairs]
+        )
+
+    findings = tmp_path / "findings.jsonl"
+    with FakeMessagesServer(handler=judge) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        argv = [str(out), "--source", str(folder), "-o", str(findings)]
+        status, _, err = _check([*argv, "--judge-model", "loopback-judge"], capsys)
+        assert status == 0, err
+        assert len(server.requests) == 4  # one a document
+    lines = _lines(findings)
+    assert [line["judge_model"] for line in lines] == ["loopback-judge"] * 4
+    assert all(line["judge_usage"]["calls"] == 1 for line in lines)
+    assert KEY not in err
