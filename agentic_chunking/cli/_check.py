@@ -12,11 +12,12 @@ say so. Writes the findings as JSON to ``-o F.json`` (and the report's view of t
 to ``F.html`` beside it) or to stdout (the page then only with ``--html PAGE``). Exit
 status: 0 when no finding is an error, 1 when one is, 2 for bad input (one message), 3
 when a judge call failed. ``chunk --check -o OUT`` runs the same checks on its own output
-against its own input, in the same run.
+against its own input, in the same run. OUTPUT may also be the JSONL or Parquet output
+of ``corpus``, with the corpus it was made from as ``--source`` (a folder, JSONL or
+Parquet): checked document by document, the findings one JSON line a document, with its
+id (``-o F.jsonl`` or stdout).
 
-OUTPUT may also be the JSONL or Parquet output of ``corpus``, with the corpus it was made
-from as ``--source`` (a folder, JSONL or Parquet): checked document by document, the
-findings one JSON line a document (``-o F.jsonl`` or stdout); see ``_check_corpus``.
+The corpus path is ``_check_corpus``.
 """
 
 from __future__ import annotations
