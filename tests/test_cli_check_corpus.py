@@ -217,6 +217,10 @@ def test_a_documents_chunks_apart_and_a_findings_file_that_is_not_jsonl_are_refu
     assert status == EXIT_USAGE and "give -o F.jsonl" in err
     status, _, err = _check([str(out), "--html", str(tmp_path / "f.html")], capsys)
     assert status == EXIT_USAGE and "the page shows one chunked output" in err
+    inside = folder / "findings.jsonl"
+    status, _, err = _check([str(out), "--source", str(folder), "-o", str(inside)], capsys)
+    assert status == EXIT_USAGE and "is inside the source folder" in err
+    assert not inside.exists()
 
 
 def test_without_a_source_the_checks_that_need_it_say_so_for_every_document(
@@ -354,3 +358,17 @@ def test_the_judge_is_asked_about_each_document_through_one_client(
     assert [line["judge_model"] for line in lines] == ["loopback-judge"] * 4
     assert all(line["judge_usage"]["calls"] == 1 for line in lines)
     assert KEY not in err
+
+
+def test_a_source_document_that_is_no_text_is_checked_without_it_and_says_why(
+    model: FakeMessagesServer, folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "out.jsonl"
+    _corpus(folder, out)
+    (folder / "a.txt").write_bytes(b"\xff\xfe\x00 not text any more")
+    status, printed, _ = _check([str(out), "--source", str(folder)], capsys)
+    lines = {x["document_id"]: x for x in map(json.loads, printed.splitlines())}
+    assert status == 0
+    assert lines["a.txt"]["source_error"].startswith("a.txt: not UTF-8 text")
+    assert set(lines["a.txt"]["not_run"]) == {"coverage", "no_invention"}
+    assert lines["notes.log"]["not_run"] == {} and "source_error" not in lines["notes.log"]

@@ -112,15 +112,21 @@ class SourceDocuments:
         return document_id in self.positions
 
     def get(self, document_id: str) -> CorpusDocument:
-        """The document ``document_id`` (KeyError when the source does not hold it)."""
+        """The document ``document_id`` (KeyError when the source does not hold it;
+        InputError when the source changed since it was scanned)."""
         position = self.positions[document_id]
         if self._documents is None or position < self._next:
             self._documents, self._next = self.source.documents(), 0
         for document in self._documents:
             self._next = document.position + 1
-            if document.position == position:
+            if document.position == position and document.document_id == document_id:
                 return document
-        raise KeyError(document_id)  # the source changed since it was scanned
+            if document.position >= position:
+                break
+        raise InputError(
+            f"{self.source.path}: changed while it was read (document {quote(document_id)!r} "
+            "is no longer where it was); check it again once nothing writes to it"
+        )
 
 
 def read_single_source(path: Path, document_id: str | None) -> list[AgenticChunkInput] | None:
@@ -178,6 +184,11 @@ def check_corpus_output(
         )
     sources = [output] + ([source] if source is not None else [])
     check_output_path(findings_path, inputs=sources, option="-o")
+    if _inside(findings_path, source):
+        raise InputError(
+            f"-o {findings_path} is inside the source folder {source}: the findings would "
+            "become one of its documents; write them elsewhere"
+        )
     documents = None if source is None else SourceDocuments(open_corpus(source))
     checked = _scan(output, documents, source)
     totals = _Totals()
@@ -197,6 +208,13 @@ def check_corpus_output(
             writer.commit()
     _say(totals.summary(output, missing, with_source=source is not None))
     return 1 if totals.failed else 0
+
+
+def _inside(path: Path | None, folder: Path | None) -> bool:
+    """Is ``path`` a file under the folder ``folder``?"""
+    if path is None or folder is None or not folder.is_dir():
+        return False
+    return path.resolve().is_relative_to(folder.resolve())
 
 
 def _scan(output: Path, documents: SourceDocuments | None, source: Path | None) -> set[str]:
