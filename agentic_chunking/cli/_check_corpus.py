@@ -5,8 +5,9 @@ writes: one chunk a record, a document's chunks together, in input order) is che
 document at a time, its source being the corpus it was made from (``--source``: a folder,
 JSONL or Parquet, read by the corpus layer's own reader, ``corpus.open_corpus``). Memory
 holds one document's records and text (and the ids of all documents), never the corpus:
-the output is read record by record (``corpus.output_records``), the source document by
-document, and the findings are written a line at a time.
+the output is read record by record (``corpus.output_records``; Parquet a row group of at
+most 1,000 records at a time), the source document by document, and the findings are
+written a line at a time.
 
 Before any check: every record of the output is validated (its line or row named in the
 message), a document whose chunks are not together is refused, and so is a document id
