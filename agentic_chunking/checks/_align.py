@@ -129,11 +129,61 @@ def _glue(text: str) -> frozenset[str]:
     return frozenset(t.norm for t in tokens(text) if t.norm in GLUE_WORDS or t.norm in _POLAR)
 
 
+class SourceSentences(tuple[Sentence, ...]):
+    """A source's sentences in order, with an index of the stems they hold, so that which
+    sentences support a stem is found without reading every sentence (a proposition's
+    alignment costs what the sentences sharing its words cost, not the whole source: the
+    checks' time grows linearly with a document, not with its square)."""
+
+    _stems: dict[str, dict[str, tuple[int, ...]]]
+    _supporting: dict[str, tuple[int, ...]]
+
+    def supporting(self, word_stem: str) -> tuple[int, ...]:
+        """The indexes of the sentences that support ``word_stem`` (``Sentence.supports``),
+        in order: exactly ``[k for k, s in enumerate(self) if s.supports(word_stem)]``."""
+        try:
+            memo = self._supporting
+        except AttributeError:
+            memo = self._supporting = {}
+        known = memo.get(word_stem)
+        if known is None:
+            variants = self._index().get(word_stem[:3], {})
+            found: set[int] = set()
+            for candidate, where in variants.items():
+                if candidate == word_stem or stems_match(word_stem, candidate):
+                    found.update(where)
+            known = memo[word_stem] = tuple(sorted(found))
+        return known
+
+    def _index(self) -> dict[str, dict[str, tuple[int, ...]]]:
+        """Each stem's first three letters -> each stem with them -> the sentences holding it
+        (what ``Sentence.by_prefix`` holds, inverted)."""
+        try:
+            return self._stems
+        except AttributeError:
+            pass
+        index: dict[str, dict[str, list[int]]] = {}
+        for k, sentence in enumerate(self):
+            for prefix, stems in sentence.by_prefix.items():
+                for word_stem in stems:
+                    index.setdefault(prefix, {}).setdefault(word_stem, []).append(k)
+        self._stems = {p: {w: tuple(ks) for w, ks in v.items()} for p, v in index.items()}
+        return self._stems
+
+
+def supported_anywhere(sentences: Sequence[Sentence], word_stem: str) -> bool:
+    """Does any of ``sentences`` support ``word_stem``? (Through the index of a whole
+    source's ``SourceSentences``; sentence by sentence for any other sequence.)"""
+    if isinstance(sentences, SourceSentences):
+        return bool(sentences.supporting(word_stem))
+    return any(s.supports(word_stem) for s in sentences)
+
+
 @lru_cache(maxsize=256)
-def source_sentences(source: str) -> tuple[Sentence, ...]:
+def source_sentences(source: str) -> SourceSentences:
     """The sentences of ``source`` (the package's segmenter; PDF line-break hyphens are
-    joined by the tokenizer), each profiled once."""
-    return tuple(_sentence(s) for s in split_sentences(source))
+    joined by the tokenizer), each profiled once, indexed by the stems they hold."""
+    return SourceSentences(_sentence(s) for s in split_sentences(source))
 
 
 @lru_cache(maxsize=256)
@@ -240,6 +290,54 @@ def _helps(
     return anaphoric and bool(missing & sentence.profile.numbers)
 
 
+BOUND_SLACK = 1e-6
+"""What a bound on a sentence's evidence is allowed to fall short of the best evidence by
+before the sentence is skipped: far above the float error of a sum in another order."""
+
+
+def _bounded(weights: dict[str, float], sentences: SourceSentences) -> list[tuple[float, int]]:
+    """Every sentence whose ``_score`` may have evidence, with a bound on that evidence,
+    highest bound first (the earliest on a tie). A sentence not listed has evidence 0:
+    it supports no weighted stem, nor do the two before it (a sentence opening with a
+    pronoun takes half the weight of its two preceding sentences' words)."""
+    own: dict[int, float] = {}
+    for word_stem, weight in weights.items():
+        for k in sentences.supporting(word_stem):
+            own[k] = own.get(k, 0.0) + weight
+    bound = dict(own)
+    for k, evidence in own.items():
+        for j in (k + 1, k + 2):
+            if j < len(sentences) and sentences[j].opens_anaphoric:
+                bound[j] = bound.get(j, 0.0) + 0.5 * evidence
+    return sorted(((b, k) for k, b in bound.items()), key=lambda item: (-item[0], item[1]))
+
+
+def _best(
+    prop: Profile,
+    glue: frozenset[str],
+    words: frozenset[str],
+    weights: dict[str, float],
+    sentences: SourceSentences,
+) -> int:
+    """The best-scoring sentence (``_score``; the earliest on a tie), the same as scoring
+    every sentence: a sentence whose bound on its evidence is below the best evidence
+    found cannot win and is not scored, nor one without evidence once one has it."""
+    best: tuple[tuple[float, ...], int] | None = None
+    for bound, k in _bounded(weights, sentences):
+        if best is not None and bound + BOUND_SLACK < best[0][0]:
+            break
+        key = (_score(prop, glue, words, weights, sentences, k), -k)
+        if best is None or key > best:
+            best = key
+    if best is not None and best[0][0] > 0:
+        return -best[1]
+    # no sentence has evidence: every one is scored on what follows evidence
+    return max(
+        range(len(sentences)),
+        key=lambda i: (_score(prop, glue, words, weights, sentences, i), -i),
+    )
+
+
 @lru_cache(maxsize=8192)
 def align(proposition: str, source: str) -> Window | None:
     """The window of ``source`` that ``proposition`` states, or None for an empty source.
@@ -255,11 +353,10 @@ def align(proposition: str, source: str) -> Window | None:
     prop = profile(proposition)
     glue = _glue(proposition)
     words = _common_words(proposition)
-    counts = {s: sum(x.supports(s) for x in sentences) for s in _items(prop)}
+    counts = {s: len(sentences.supporting(s)) for s in _items(prop)}
     names = prop.names | {_opener(proposition)}  # "Jennifer Doudna ..." opens with a name
     weights = {s: (0.5 if s in names else 1.0) / n for s, n in counts.items() if n}
-    scores = [_score(prop, glue, words, weights, sentences, k) for k in range(len(sentences))]
-    best = max(range(len(sentences)), key=lambda i: (scores[i], -i))
+    best = _best(prop, glue, words, weights, sentences)
     window = Window(sentences, best, best + 1)
     while window.end - window.start < MAX_WINDOW:
         options = []

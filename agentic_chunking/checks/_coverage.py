@@ -27,6 +27,7 @@ fact.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 
 from ._align import Sentence, _sentence, align, source_sentences
@@ -162,9 +163,10 @@ def coverage(propositions: list[str], source: str) -> Coverage:
         if window is None:
             continue
         prop = profile(proposition)
-        for k, sentence in enumerate(sentences):
+        held = Counter(k for w in prop.content for k in sentences.supporting(w))
+        for k in sorted(held.keys() | range(window.start, window.end)):
             inside = window.start <= k < window.end
-            part = sum(sentence.supports(w) for w in prop.content) >= COVERED * len(prop.content)
+            part = held[k] >= COVERED * len(prop.content)  # the sentences holding its words
             if inside or (prop.content and part):  # the proposition states part of it
                 stated[k] |= prop.content
                 numbers[k] |= prop.numbers

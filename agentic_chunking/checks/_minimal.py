@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ._align import Sentence, Window, _opener, _sentence
+from ._align import Sentence, Window, _opener, _sentence, supported_anywhere
 from ._language import Profile, Token, profile, stem, stems_match, stems_of, tokens, word_set
 from ._swaps import initials
 
@@ -100,7 +100,7 @@ def _difference(prop: Profile, clause: str, whole: tuple[Sentence, ...]) -> Diff
         removed_words & _names_of(clause),
         len(src.content) + len(src.numbers),
         from_clause,
-        frozenset(w for w in added_words if not any(s.supports(w) for s in whole)),
+        frozenset(w for w in added_words if not supported_anywhere(whole, w)),
     )
 
 

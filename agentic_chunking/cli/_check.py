@@ -1,4 +1,4 @@
-"""``agentic-chunking check OUTPUT.json``: the substance checks on any chunked output.
+"""``agentic-chunking check OUTPUT``: the substance checks on any chunked output, or a corpus's.
 
 OUTPUT is a chunked output in the output contract (``AgenticResponse.to_dict()``: ours,
 or another tool's with the same JSON names, at least ``Chunks`` of ``ChunkId``,
@@ -12,7 +12,12 @@ say so. Writes the findings as JSON to ``-o F.json`` (and the report's view of t
 to ``F.html`` beside it) or to stdout (the page then only with ``--html PAGE``). Exit
 status: 0 when no finding is an error, 1 when one is, 2 for bad input (one message), 3
 when a judge call failed. ``chunk --check -o OUT`` runs the same checks on its own output
-against its own input, in the same run.
+against its own input, in the same run. OUTPUT may also be the JSONL or Parquet output
+of ``corpus``, with the corpus it was made from as ``--source`` (a folder, JSONL or
+Parquet): checked document by document, the findings one JSON line a document, with its
+id (``-o F.jsonl`` or stdout).
+
+The corpus path is ``_check_corpus``.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from .._errors import InputError
 from .._models import AgenticChunkInput, AgenticResponse
 from ..adapters._convert import FROM_FORMATS
 from ..judge import Judgement
+from ._check_corpus import check_corpus_output, is_corpus_output, read_single_source
 from ._chunk import read_inputs
 from ._findings import read_output, report
 from ._io import add_base_url_option, check_distinct_outputs, check_output_path, model_id
@@ -39,7 +45,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=__doc__.split("\n\n")[1].replace("``", "'"),
     )
     parser.add_argument(
-        "output_file", metavar="OUTPUT", type=Path, help="chunked output (JSON, the contract)"
+        "output_file",
+        metavar="OUTPUT",
+        type=Path,
+        help="chunked output (JSON, the contract), or the .jsonl/.parquet output of 'corpus' "
+        "(checked document by document)",
     )
     parser.add_argument(
         "--from",
@@ -55,8 +65,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--source",
         type=Path,
         metavar="INPUT",
-        help="the input OUTPUT was made from, as 'chunk' reads it (.txt/.md document or "
-        ".json/.yaml chunk list); without it, no invention and coverage do not run",
+        help="the input OUTPUT was made from: a document (any text file) or a .json/.yaml "
+        "chunk list, as 'chunk' reads it, or the corpus 'corpus' read (a folder, .jsonl or "
+        ".parquet: the document with OUTPUT's id); without it, no invention and coverage do "
+        "not run",
     )
     parser.add_argument(
         "--judge-model",
@@ -68,27 +80,40 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     add_base_url_option(parser, role="judge")
     parser.add_argument(
-        "-o", "--output", type=Path, metavar="FINDINGS", help="write the findings JSON here"
+        "-o",
+        "--output",
+        type=Path,
+        metavar="FINDINGS",
+        help="write the findings JSON here (for a corpus output: JSON lines, F.jsonl, one "
+        "document a line)",
     )
     parser.add_argument(
         "--html",
         type=Path,
         metavar="PAGE",
-        help="write the report's view of OUTPUT here (default with -o F.json: F.html)",
+        help="write the report's view of OUTPUT here (default with -o F.json: F.html; not "
+        "for a corpus output)",
     )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Check ``args.output_file``; write the findings; return the exit status."""
-    sources = [args.output_file] + ([args.source] if args.source else [])
-    response = read_output(args.output_file, args.source_format)
-    inputs = read_inputs(args.source)[0] if args.source is not None else None
-    if args.judge_model is not None and inputs is None:
+    if args.judge_model is not None and args.source is None:
         raise InputError(
             "--judge-model needs --source INPUT: the judge reads each proposition against "
             "the input it was made from"
         )
+    if is_corpus_output(args.output_file) and args.source_format == "agentic":
+        return _run_corpus(args)
+    sources = [args.output_file] + ([args.source] if args.source else [])
+    response = read_output(args.output_file, args.source_format)
+    inputs = None
+    if args.source is not None:
+        ids = {c.document_id for c in response.chunks}
+        inputs = read_single_source(args.source, ids.pop() if len(ids) == 1 else None)
+        if inputs is None:
+            inputs = read_inputs(args.source)[0]
     html = args.html if args.html is not None else page_beside(args.output)
     check_distinct_outputs((("-o", args.output), ("--html", html)))
     for target, option in ((args.output, "-o"), (html, "--html")):
@@ -106,6 +131,31 @@ def run(args: argparse.Namespace) -> int:
         judgement=judgement,
         say=lambda line: print(f"agentic-chunking check: {line}", file=sys.stderr),
     )
+
+
+def _run_corpus(args: argparse.Namespace) -> int:
+    """``check`` on a corpus output (``_check_corpus``): no page; the judge, when asked,
+    through one client for every document."""
+    if args.html is not None:
+        raise InputError(
+            f"--html {args.html}: the page shows one chunked output, not a corpus's; give "
+            "-o F.jsonl for the findings of every document"
+        )
+    if args.judge_model is None:
+        return check_corpus_output(args.output_file, args.source, findings_path=args.output)
+    from ..client import ModelClient, parse_model
+    from ..judge import run_judge
+
+    model = args.judge_model
+    urls = {parse_model(model).provider: args.base_url} if args.base_url else None
+    with ModelClient(base_urls=urls) as client:
+        client.ready(model)
+        return check_corpus_output(
+            args.output_file,
+            args.source,
+            findings_path=args.output,
+            judge=lambda inputs, response: run_judge(inputs, response, client=client, model=model),
+        )
 
 
 def page_beside(findings: Path | None) -> Path | None:

@@ -21,6 +21,7 @@ the rules' work grows with its length).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Annotated, Any
@@ -125,7 +126,18 @@ def validate_input(text: str, data: Any, path: Path) -> None:
         raise InputError(f"{path}: {_first_problem(invalid, data)}") from None
 
 
-def _first_problem(invalid: ValidationError, data: Any) -> str:
+def validate_record(record: dict[str, Any], place: str, path: Path) -> None:
+    """Raise InputError (one line: the file, the place, the chunk, the field) unless
+    ``record``, one record of a corpus output (``place``: ``line N`` or ``row N``), is a
+    chunk with the shape, types and limits of one in a chunked output."""
+    data = {"Chunks": [record]}
+    try:
+        _Output.model_validate_json(json.dumps(data, ensure_ascii=False))
+    except ValidationError as invalid:
+        raise InputError(f"{path}: {_first_problem(invalid, data, place=place)}") from None
+
+
+def _first_problem(invalid: ValidationError, data: Any, *, place: str | None = None) -> str:
     error = invalid.errors(include_url=False)[0]
     location = list(error["loc"])
     kind = error["type"]
@@ -135,7 +147,7 @@ def _first_problem(invalid: ValidationError, data: Any) -> str:
         chunk = data["Chunks"][index]
         chunk_id = chunk.get("ChunkId") if isinstance(chunk, dict) else None
         name = f"{quote(chunk_id, limit=80)!r}" if isinstance(chunk_id, str) else "(no ChunkId)"
-        where = f"chunk {index + 1} {name}: "
+        where = f"chunk {index + 1} {name}: " if place is None else f"{place} (chunk {name}): "
         location = location[2:]
     field = str(location[0]) if location else "the chunk"
     item = next((p for p in location[1:] if isinstance(p, int)), None)

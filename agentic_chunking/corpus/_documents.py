@@ -343,38 +343,9 @@ class CorpusSource:
         return self._parquet_records(start or Start(0))
 
     def _jsonl_records(self, start: Start) -> Iterator[_Record]:
-        try:
-            stream = self.path.open("rb")
-        except OSError as error:
-            raise InputError(f"{self.path}: cannot be read ({error.strerror})") from None
-        with stream:
-            stream.seek(start.offset)
-            for offset, number, raw in _lines(stream, start):
-                try:
-                    line = raw.decode("utf-8")
-                except UnicodeDecodeError as error:
-                    raise InputError(
-                        f"{self.path}: line {number}: not UTF-8 text ({error.reason}); "
-                        "save the file as UTF-8"
-                    ) from None
-                if offset == 0:
-                    line = line.removeprefix("\ufeff")
-                if not line.strip():
-                    continue
-                place = f"line {number}"
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError as error:
-                    raise InputError(
-                        f"{self.path}: {place} is not JSON ({error.msg} at column "
-                        f"{error.colno}); give one object a line"
-                    ) from None
-                if not isinstance(record, dict):
-                    raise InputError(
-                        f"{self.path}: {place} is a {_json_type(record)}, not an object; give "
-                        "one {document_id, text, metadata} object a line"
-                    )
-                yield _Record(record, place, offset, number)
+        return _json_lines(
+            self.path, start, give="give one {document_id, text, metadata} object a line"
+        )
 
     def _parquet_records(self, start: Start) -> Iterator[_Record]:
         try:
@@ -417,6 +388,51 @@ def _lines(stream: IO[bytes], start: Start) -> Iterator[tuple[int, int, bytes]]:
             number += 1
             yield offset, number, line
             offset += len(line)
+
+
+def json_objects(path: Path, *, give: str) -> Iterator[tuple[dict[str, Any], str]]:
+    """The JSON objects of the JSON-lines file ``path``, one a line, read one at a time, each
+    with its place (``line N``; blank lines skipped, a byte-order mark allowed). InputError
+    naming the line, ending in ``give`` (the way out), for a line that is not JSON or not an
+    object, and for a file that cannot be read or is not UTF-8. The one JSON-lines reading:
+    a corpus's records and a corpus output's are read by it alike."""
+    for found in _json_lines(path, Start(0), give=give):
+        yield dict(found.record), found.place
+
+
+def _json_lines(path: Path, start: Start, *, give: str) -> Iterator[_Record]:
+    try:
+        stream = path.open("rb")
+    except OSError as error:
+        raise InputError(f"{path}: cannot be read ({error.strerror})") from None
+    with stream:
+        stream.seek(start.offset)
+        for offset, number, raw in _lines(stream, start):
+            try:
+                line = raw.decode("utf-8")
+            except UnicodeDecodeError as error:
+                raise InputError(
+                    f"{path}: line {number}: not UTF-8 text ({error.reason}); save the file "
+                    "as UTF-8"
+                ) from None
+            if offset == 0:
+                line = line.removeprefix("\ufeff")
+            if not line.strip():
+                continue
+            place = f"line {number}"
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise InputError(
+                    f"{path}: {place} is not JSON ({error.msg} at column {error.colno}); {give}"
+                ) from None
+            except RecursionError:
+                raise InputError(f"{path}: {place} is nested too deeply; {give}") from None
+            if not isinstance(record, dict):
+                raise InputError(
+                    f"{path}: {place} is a {_json_type(record)}, not an object; {give}"
+                )
+            yield _Record(record, place, offset, number)
 
 
 def parquet_record(row: dict[str, Any]) -> dict[str, Any]:

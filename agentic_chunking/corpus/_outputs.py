@@ -15,7 +15,7 @@ row group has one schema whatever the documents hold.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager
 from pathlib import Path
 from types import TracebackType
@@ -23,7 +23,7 @@ from typing import IO, Any, Self
 
 from .._errors import InputError
 from .._files import open_atomic
-from ._documents import JSONL_SUFFIXES
+from ._documents import JSONL_SUFFIXES, json_objects
 
 OUTPUT_SUFFIXES = (*JSONL_SUFFIXES, ".parquet")
 ROW_GROUP = 1000
@@ -154,13 +154,47 @@ def check_output_suffix(path: Path) -> None:
 def read_records(path: Path) -> list[dict[str, Any]]:
     """Every record of an output file written here (for tests and tools), in file order;
     Parquet's JSON-string columns are read back as JSON."""
-    if path.suffix.lower() != ".parquet":
-        with path.open(encoding="utf-8") as stream:
-            return [json.loads(line) for line in stream if line.strip()]
-    import pyarrow.parquet as pq
+    return [record for record, _ in output_records(path)]
 
+
+def output_records(path: Path) -> Iterator[tuple[dict[str, Any], str]]:
+    """The records of an output file written here, one at a time, in file order, each with
+    its place (``line N`` of JSONL, blank lines skipped; ``row N`` of Parquet, read a row
+    group at a time, its JSON-string columns read back as JSON): memory holds one row group
+    at most. InputError, naming the place, for a line that is not a JSON object, a file
+    that is not UTF-8 or not Parquet."""
+    if path.suffix.lower() == ".parquet":
+        yield from _parquet_output_records(path)
+        return
+    yield from json_objects(path, give="give the JSONL 'corpus' writes, one chunk a line")
+
+
+def _parquet_output_records(path: Path) -> Iterator[tuple[dict[str, Any], str]]:
+    try:
+        import pyarrow.parquet as pq
+    except ImportError:
+        raise InputError(
+            f"{path}: reading Parquet needs pyarrow: pip install 'agentic-chunking[corpus]'"
+        ) from None
+    try:
+        parquet = pq.ParquetFile(path)
+    except Exception as error:  # pyarrow raises its own ArrowInvalid and OSError
+        raise InputError(f"{path}: not a readable Parquet file ({error})") from None
     fixed = set(_parquet_types())
-    rows = pq.read_table(path).to_pylist()
-    return [
-        {k: v if k in fixed or v is None else json.loads(v) for k, v in row.items()} for row in rows
-    ]
+    row = 0
+    for batch in parquet.iter_batches(batch_size=ROW_GROUP):
+        for values in batch.to_pylist():
+            row += 1
+            record: dict[str, Any] = {}
+            for key, value in values.items():
+                if key in fixed or value is None:
+                    record[key] = value
+                    continue
+                try:
+                    record[key] = json.loads(value)
+                except (TypeError, json.JSONDecodeError):
+                    raise InputError(
+                        f"{path}: row {row}: the column {key!r} is not JSON text; give the "
+                        "Parquet 'corpus' writes"
+                    ) from None
+            yield record, f"row {row}"
