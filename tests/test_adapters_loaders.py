@@ -136,13 +136,13 @@ def test_a_file_that_is_not_an_output_is_refused_with_its_name(tmp_path: Path) -
     bad = tmp_path / "bad.jsonl"
     record = _chunks("pets", PETS)[0].to_dict()
     bad.write_text(json.dumps(record) + "\n{oops\n", encoding="utf-8")
-    with pytest.raises(InputError, match=r"bad\.jsonl: a line is not JSON"):
+    with pytest.raises(InputError, match=r"bad\.jsonl: line 2 is not JSON"):
         read_chunks(bad)
     bad.write_text(json.dumps({**record, "TokenEstimate": 1}) + "\n", encoding="utf-8")
     with pytest.raises(InputError, match=r"bad\.jsonl: record 1: .*TokenEstimate is 1"):
         read_chunks(bad)
     bad.write_text("[1, 2]\n", encoding="utf-8")
-    with pytest.raises(InputError, match="record 1 is a list, not a chunk record"):
+    with pytest.raises(InputError, match=r"bad\.jsonl: line 1 is a list, not an object"):
         read_chunks(bad)
     (tmp_path / "bad.parquet").write_bytes(b"not parquet at all")
     with pytest.raises(InputError, match=r"bad\.parquet: cannot be read as \.parquet"):

@@ -219,7 +219,7 @@ def test_a_documents_chunks_apart_and_a_findings_file_that_is_not_jsonl_are_refu
     assert status == EXIT_USAGE and "the page shows one chunked output" in err
     inside = folder / "findings.jsonl"
     status, _, err = _check([str(out), "--source", str(folder), "-o", str(inside)], capsys)
-    assert status == EXIT_USAGE and "is inside the source folder" in err
+    assert status == EXIT_USAGE and "is inside the input folder" in err
     assert not inside.exists()
 
 

@@ -94,6 +94,8 @@ def read_chunks(path: Path | str) -> list[AgenticChunk]:
 def _records(path: Path) -> list[Any]:
     try:
         return read_records(path)
+    except InputError:
+        raise  # the reader's own line: the file, the line and the way out
     except ImportError as missing:
         raise InputError(
             f"{path}: reading Parquet needs pyarrow ({missing}); install it with "
@@ -103,11 +105,6 @@ def _records(path: Path) -> list[Any]:
         raise InputError(
             f"{path}: not UTF-8 text ({error.reason} at byte {error.start}); give the JSONL "
             "'corpus' writes"
-        ) from None
-    except json.JSONDecodeError as error:
-        raise InputError(
-            f"{path}: a line is not JSON ({error.msg}); give the JSONL 'corpus' writes, one "
-            "chunk record a line"
         ) from None
     except (OSError, ValueError) as error:  # pyarrow's ArrowInvalid: a ValueError
         raise InputError(f"{path}: cannot be read as {path.suffix} ({error})") from None
