@@ -145,7 +145,7 @@ def test_a_file_that_is_not_an_output_is_refused_with_its_name(tmp_path: Path) -
     with pytest.raises(InputError, match=r"bad\.jsonl: line 1 is a list, not an object"):
         read_chunks(bad)
     (tmp_path / "bad.parquet").write_bytes(b"not parquet at all")
-    with pytest.raises(InputError, match=r"bad\.parquet: cannot be read as \.parquet"):
+    with pytest.raises(InputError, match=r"bad\.parquet: not a readable Parquet file"):
         read_chunks(tmp_path / "bad.parquet")
 
 
