@@ -579,19 +579,31 @@ class ScriptedPipeline:
         with "13. "): the list is read as ``1. <a proposition given>``, ``2. ...``, each
         on its own lines; a list that does not read so is read line by line."""
         body = message.split("\n", 1)[-1].rsplit("\n", 1)[0]
+        by_first_line: dict[str, list[str]] = {}
         with self._lock:
-            said = set(self._said)
+            for said in self._said:
+                by_first_line.setdefault(said.split("\n", 1)[0], []).append(said)
         listed: list[tuple[int, str]] = []
-        while body:
+        at = 0  # where the next item starts in body
+        while at < len(body):
             prefix = f"{len(listed) + 1}. "
-            rest = body.removeprefix(prefix)
-            known = [p for p in said if rest == p or rest.startswith(p + "\n")]
-            if not body.startswith(prefix) or not known:
+            if not body.startswith(prefix, at):
+                break
+            at += len(prefix)
+            line_end = body.find("\n", at)
+            first_line = body[at : line_end if line_end >= 0 else len(body)]
+            known = [
+                p
+                for p in by_first_line.get(first_line, [])
+                if body.startswith(p, at)
+                and (at + len(p) == len(body) or body[at + len(p)] == "\n")
+            ]
+            if not known:
                 break
             item = max(known, key=len)
             listed.append((len(listed) + 1, item))
-            body = rest[len(item) + 1 :]
-        if listed and not body:
+            at += len(item) + 1
+        if listed and at >= len(body):
             return listed
         return [
             (int(match[1]), match[2])

@@ -117,8 +117,9 @@ def _dress(text: str, crlf: bool, tabs: bool, nbsp: bool) -> str:
 
 
 documents = st.builds(
-    lambda blocks, crlf, tabs, nbsp: _dress("\n\n".join(blocks) + "\n", crlf, tabs, nbsp),
+    lambda blocks, joiner, crlf, tabs, nbsp: _dress(joiner.join(blocks) + "\n", crlf, tabs, nbsp),
     st.lists(_block, min_size=2, max_size=14),
+    st.sampled_from(["\n\n", "\n", " "]),  # paragraphs, or one long chunk cut in pieces
     st.booleans(),
     st.booleans(),
     st.booleans(),
@@ -393,3 +394,13 @@ def _merged_away(proposition: str, held: Sequence[str]) -> bool:
     certainly the same fact (the merge's own rule, ``duplicate_merged``)?"""
     sentences = [s for r in held for s in re.split(r"(?<=[.!?])\s+|\n", r) if s.strip()]
     return any(certainly_same_fact(proposition, s) for s in sentences)
+
+
+def test_the_verbatim_model_reads_a_grouping_list_of_propositions_that_span_lines() -> None:
+    model = VerbatimModel()
+    said = ["Terms of section\n2. apply to copies.", "Copies are free."]
+    model._said.update(said)
+    message = "<propositions>\n1. " + said[0] + "\n2. " + said[1] + "\n</propositions>"
+    assert model._listed(message) == [(1, said[0]), (2, said[1])]
+    # read line by line (the old way) the wrapped line would be taken for item 2
+    assert VerbatimModel()._listed(message)[1] == (2, "apply to copies.")
