@@ -159,21 +159,22 @@ def verbatim(batch_text: str, run: int, collapsed: bool) -> list[str]:
 
 
 def _segment_range(batch: Batch, k: int, text: str) -> tuple[int, int]:
-    """Where segment ``k`` is in its input chunk's text, found independently of the code
-    under test: by its non-whitespace characters."""
+    """Where segment ``k`` is in its input chunk's text: from its ``skip``, counted in
+    non-whitespace characters (a wrong ``skip`` also puts the places at the wrong text,
+    which the runs' check catches)."""
     visible = [i for i, c in enumerate(text) if not c.isspace()]
     segment = batch.segments[k]
     count = sum(not c.isspace() for c in segment.text)
     return visible[segment.skip], visible[segment.skip + count - 1] + 1
 
 
-def check_located(document: str, limit: int, run: int, collapsed: bool) -> tuple[int, int]:
-    """Locate the verbatim propositions of every batch of ``document`` and check the
-    property; return (propositions, those whose spans all hold their text)."""
+def check_located(document: str, limit: int, run: int, collapsed: bool) -> int:
+    """Locate the verbatim propositions of every batch of ``document``, assert the
+    property of each; return how many were checked."""
     inputs = paragraph_inputs(document)
     by_id = {c.chunk_id: c for c in inputs}
     texts = {c.chunk_id: c.text for c in inputs}
-    total = good = 0
+    total = 0
     for batch in plan_batches(inputs, limit):
         propositions = verbatim(batch.text, run, collapsed)
         ranges = [
@@ -200,8 +201,7 @@ def check_located(document: str, limit: int, run: int, collapsed: bool) -> tuple
             wanted = collapse(proposition)
             if collapse(batch.text).count(wanted) == 1:  # once in its batch: one place
                 assert len(held) == 1, (proposition, held)
-            good += 1
-    return total, good
+    return total
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -214,17 +214,15 @@ def check_located(document: str, limit: int, run: int, collapsed: bool) -> tuple
 def test_verbatim_propositions_of_generated_shapes_are_located_where_they_are(
     document: str, limit: int, run: int, collapsed: bool
 ) -> None:
-    total, good = check_located(document, limit, run, collapsed)
-    assert total and good == total
+    assert check_located(document, limit, run, collapsed) > 0
 
 
 @pytest.mark.parametrize("run", [1, 3])
 def test_verbatim_propositions_of_real_text_are_located_where_they_are(run: int) -> None:
     names = []
     for name, text in real_texts():
-        total, good = check_located(text, 300, run, collapsed=run == 3)
-        assert good == total, name
-        names.append(name)
+        if check_located(text, 300, run, collapsed=run == 3):
+            names.append(name)
     assert any(n.endswith(".md") for n in names)  # Chroma's corpora ship with the package
 
 
