@@ -52,6 +52,7 @@ __all__ = [
     "FakeReply",
     "RecordedRequest",
     "ScriptedPipeline",
+    "VerbatimModel",
     "fake_server_for",
     "system_text",
     "user_text",
@@ -549,6 +550,7 @@ class ScriptedPipeline:
         self._delay_s = delay_s
         self._copy_facts = copy_facts
         self._lock = threading.Lock()
+        self._said: set[str] = set()
         self.calls: dict[str, int] = {}
 
     def __call__(self, body: Mapping[str, Any]) -> FakeReply:
@@ -558,12 +560,11 @@ class ScriptedPipeline:
         first = body["messages"][0]["content"]
         if stage == "extraction":
             text = first.removeprefix(self._wrap[0] + "\n").removesuffix("\n" + self._wrap[-1])
-            return FakeReply(text=json.dumps(self._extract(text)), delay_s=self._delay_s)
-        listed = [
-            (int(match[1]), match[2])
-            for line in first.splitlines()
-            if (match := _NUMBERED_LINE.match(line))
-        ]
+            answer = self._extract(text)
+            with self._lock:
+                self._said.update(answer)
+            return FakeReply(text=json.dumps(answer), delay_s=self._delay_s)
+        listed = self._listed(first)
         if stage == "grouping":
             text = self._grouping(listed)
         elif stage == "grouping_merge":
@@ -571,6 +572,44 @@ class ScriptedPipeline:
         else:
             return FakeReply(status=400, text=f"ScriptedPipeline: unknown system prompt ({stage})")
         return FakeReply(text=text, delay_s=self._delay_s)
+
+    def _listed(self, message: str) -> list[tuple[int, str]]:
+        """The numbered items of a grouping or merge message. A proposition this model
+        gave may span lines (a verbatim copy of wrapped text, whose lines may even open
+        with "13. "): the list is read as ``1. <a proposition given>``, ``2. ...``, each
+        on its own lines; a list that does not read so is read line by line."""
+        body = message.split("\n", 1)[-1].rsplit("\n", 1)[0]
+        by_first_line: dict[str, list[str]] = {}
+        with self._lock:
+            for said in self._said:
+                by_first_line.setdefault(said.split("\n", 1)[0], []).append(said)
+        listed: list[tuple[int, str]] = []
+        at = 0  # where the next item starts in body
+        while at < len(body):
+            prefix = f"{len(listed) + 1}. "
+            if not body.startswith(prefix, at):
+                break
+            at += len(prefix)
+            line_end = body.find("\n", at)
+            first_line = body[at : line_end if line_end >= 0 else len(body)]
+            known = [
+                p
+                for p in by_first_line.get(first_line, [])
+                if body.startswith(p, at)
+                and (at + len(p) == len(body) or body[at + len(p)] == "\n")
+            ]
+            if not known:
+                break
+            item = max(known, key=len)
+            listed.append((len(listed) + 1, item))
+            at += len(item) + 1
+        if listed and at >= len(body):
+            return listed
+        return [
+            (int(match[1]), match[2])
+            for line in message.splitlines()
+            if (match := _NUMBERED_LINE.match(line))
+        ]
 
     def _extract(self, batch: str) -> list[str]:
         """The propositions of ``batch``: its own, else those of the texts it packs."""
@@ -1157,3 +1196,32 @@ class ParagraphModel(ScriptedPipeline):
 
     def _extract(self, batch: str) -> list[str]:
         return [p.strip() for p in batch.split("\n\n") if p.strip()]
+
+
+class VerbatimModel(ScriptedPipeline):
+    """A model that gives the text back unchanged: each proposition of an extraction
+    batch is one sentence of it (the package's segmenter, over each paragraph of the
+    batch), or with ``run`` N a run of up to N consecutive sentences of one paragraph,
+    copied with the whitespace between them (the exact slice of the batch's text).
+    ``collapse`` gives each with its runs of whitespace collapsed to one space (what a
+    model copying wrapped lines does). Grouping puts propositions with the same first
+    word in one theme. For tests of provenance: every proposition is the text it was
+    extracted from."""
+
+    def __init__(self, *, run: int = 1, collapse: bool = False) -> None:
+        super().__init__({}, theme=lambda text: text.split()[0])
+        self._run = max(1, run)
+        self._collapse = collapse
+
+    def _extract(self, batch: str) -> list[str]:
+        from ._text import sentence_spans
+
+        out = []
+        for paragraph in re.split(r"\n[ \t]*\n", batch):
+            if paragraph.strip():
+                spans = [(a, b) for a, b in sentence_spans(paragraph) if paragraph[a:b].strip()]
+                for k in range(0, len(spans), self._run):
+                    group = spans[k : k + self._run]
+                    piece = paragraph[group[0][0] : group[-1][1]].strip()
+                    out.append(" ".join(piece.split()) if self._collapse else piece)
+        return out

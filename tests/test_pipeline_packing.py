@@ -16,7 +16,7 @@ from agentic_chunking.client import make_client
 from agentic_chunking.pipeline._batches import Batch, Segment
 from agentic_chunking.pipeline._plan import plan_run
 from agentic_chunking.pipeline._prompts import load_prompt
-from agentic_chunking.pipeline._provenance import attribute
+from agentic_chunking.pipeline._provenance import locate
 from agentic_chunking.testing import FakeMessagesServer, FakeReply, ScriptedPipeline, user_text
 
 LIVER = "The human liver filters blood. It also stores glycogen."
@@ -24,6 +24,12 @@ ZONING = "Zoning ordinances regulate land use in cities."
 LIVER_FACTS = ["The human liver filters blood.", "The human liver stores glycogen."]
 ZONING_FACTS = ["Zoning ordinances regulate land use in cities."]
 PACKED = Batch(0, (Segment("C1", LIVER), Segment("C2", ZONING)))
+
+
+def attribute(propositions: list[str], batch: Batch) -> list[tuple[str, ...]]:
+    """The input chunk ids ``locate`` gives, each segment standing for its whole chunk."""
+    texts = {s.chunk_id: s.text for s in batch.segments}
+    return [found.chunk_ids for found in locate(propositions, batch, texts)]
 
 
 def test_each_proposition_of_a_packed_batch_gets_the_chunk_that_states_it() -> None:

@@ -101,9 +101,17 @@ def quantifiers(text: str) -> frozenset[str]:
 @lru_cache(maxsize=_CACHE)
 def _signature(text: str) -> tuple[object, ...]:
     """What two propositions of one fact must share exactly: numbers with units,
-    polarity and quantifiers."""
+    polarity, quantifiers, and codes (tokens with digits that are no number: versions
+    "2.31.1", identifiers "r279456"; "binutils (2.31.1-8)" is not "binutils (2.29.1-8)")."""
     p = profile(text)
-    return (p.numbers, p.number_units, p.negated, quantifiers(text))
+    return (p.numbers, p.number_units, p.negated, quantifiers(text), _codes(text))
+
+
+@lru_cache(maxsize=_CACHE)
+def _codes(text: str) -> frozenset[str]:
+    return frozenset(
+        t.norm for t in tokens(text) if not t.number and any(c.isdigit() for c in t.norm)
+    )
 
 
 _IGNORED = word_set("a an the")

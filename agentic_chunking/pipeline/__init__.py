@@ -6,7 +6,8 @@ The steps, in the order the data flows (``_run.chunk_text_agentic`` runs them):
 2. ``_batches``: plan the extraction batches, each with its input chunk's id;
 3. extraction: one call per batch through ``_conversation`` (call, ``_parse`` the tolerant
    JSON reading, at most one repair turn), on the ``_threads`` pool, prompts from
-   ``_prompts`` and the versioned files in ``prompts/``;
+   ``_prompts`` and the versioned files in ``prompts/``; ``_provenance`` locates each
+   proposition in its batch (its input chunks and their sentences);
 4. ``_partition``: merge certain duplicates across batches, then check that the grouping
    is a partition of the merged propositions;
 5. ``_grouping``: group by proposition number, in windows with a merge for long documents;

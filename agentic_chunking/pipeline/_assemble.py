@@ -9,11 +9,14 @@ propositions, ``assemble`` builds the output chunks with these guarantees:
   ``part`` (1-based) and ``part_count``. One proposition above the limit cannot be placed
   whole: ``oversized_propositions`` names it before any chunk is built, and the run fails.
 - Provenance: ``proposition_chunk_ids`` (the input chunks each proposition came from, in
-  input order) and ``proposition_spans`` (``_provenance.proposition_spans``); an
-  ``unaligned_proposition`` warning for each proposition with no span although its
-  inputs have offsets, one ``no_source_offsets`` warning when inputs of a document of
-  several chunks have none. A single input chunk with text and no offsets is taken as
-  the whole document (its spans are offsets into its text).
+  input order) and ``proposition_spans``: its places (``Merged.places``, sentences of
+  its input chunks located in the batch it was extracted from, ``_provenance``) shifted
+  by each input chunk's ``start``, sorted, each once; an ``unaligned_proposition``
+  warning for each proposition with no span although its inputs have offsets, one
+  ``no_source_offsets`` warning when inputs of a document of several chunks have none.
+  A single input chunk with text and no offsets is taken as the whole document (its
+  spans are offsets into its text); a place in an input chunk without offsets, in a
+  document of several, gives no span.
 - Metadata: the document's, overlaid by that of the input chunks the chunk's
   propositions came from, in input order (a later chunk's value wins); nothing added.
 - Order: ids ``{document_id}-{seq:04d}`` in output order, each chunk linked to its
@@ -31,7 +34,6 @@ from .._shown import quote
 from .._warning import PipelineWarning
 from . import _notes as notes
 from ._partition import Merged
-from ._provenance import proposition_spans
 
 
 def oversized_propositions(merged: Sequence[Merged], limit: int) -> str | None:
@@ -92,7 +94,7 @@ def assemble(
         members = [merged[n - 1] for n in numbers]
         for n, member in zip(numbers, members, strict=True):
             located = [by_id[i] for i in sorted(member.sources, key=order.__getitem__)]
-            spans[n] = proposition_spans(member.text, located, whole_document=whole)
+            spans[n] = _document_spans(member, by_id, whole=whole)
             if not spans[n] and all(s.start is not None or whole for s in located):
                 warnings.append(notes.unaligned_proposition(member.text, member.sources))
         parts = parts_within([m.text for m in members], limit)
@@ -128,6 +130,19 @@ def assemble(
         for k, chunk in enumerate(chunks)
     )
     return linked, tuple(warnings)
+
+
+def _document_spans(
+    member: Merged, by_id: Mapping[str, AgenticChunkInput], *, whole: bool
+) -> tuple[Span, ...]:
+    """``member``'s places as offsets in the document (see the module)."""
+    spans = set()
+    for place in member.places:
+        start = by_id[place.chunk_id].start
+        if start is not None or whole:
+            base = start or 0
+            spans.add((base + place.start, base + place.end))
+    return tuple(sorted(spans))
 
 
 def _overlay(base: Mapping[str, Any], layers: Any) -> dict[str, Any]:

@@ -38,10 +38,18 @@ does not fit; a batch less full takes the next piece's first sentences that fit.
 
 @dataclass(frozen=True, slots=True)
 class Segment:
-    """A piece of one input chunk's text (the whole chunk when it fits the limit)."""
+    """A piece of one input chunk's text (the whole chunk when it fits the limit).
+
+    ``skip``: how many non-whitespace characters of the input chunk's text come before the
+    piece. Pre-chunking changes only whitespace (line ends, the space between sentences),
+    so the piece's ``k``-th non-whitespace character is the chunk's ``skip + k``-th: what
+    maps a place in the text the model was sent back to the chunk's own text
+    (``_provenance``).
+    """
 
     chunk_id: str
     text: str
+    skip: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,13 +142,15 @@ def plan_batches(
     size = 0
     for chunk in coerce_inputs(inputs):
         pieces = pre_chunk_for_extraction(chunk.text, limit)
+        skip = 0  # non-whitespace characters of the chunk in its earlier segments
         while pieces:
             piece = pieces.pop(0)
             room = max_chars - size - (len(SEGMENT_JOINER) if current else 0)
             if current and len(piece) > room:
                 head, tail = _split_to_fit(piece, room) if size < FILL * max_chars else ("", "")
                 if head:
-                    current.append(Segment(chunk_id=chunk.chunk_id, text=head))
+                    current.append(Segment(chunk_id=chunk.chunk_id, text=head, skip=skip))
+                    skip += visible_length(head)
                     pieces.insert(0, tail)
                 else:
                     pieces.insert(0, piece)
@@ -148,10 +158,16 @@ def plan_batches(
                 current, size = [], 0
                 continue
             size += (len(SEGMENT_JOINER) if current else 0) + len(piece)
-            current.append(Segment(chunk_id=chunk.chunk_id, text=piece))
+            current.append(Segment(chunk_id=chunk.chunk_id, text=piece, skip=skip))
+            skip += visible_length(piece)
     if current:
         batches.append(Batch(index=len(batches), segments=tuple(current)))
     return batches
+
+
+def visible_length(text: str) -> int:
+    """The number of non-whitespace characters of ``text``."""
+    return len(text) - sum(c.isspace() for c in text)
 
 
 def _split_to_fit(piece: str, room: int) -> tuple[str, str]:

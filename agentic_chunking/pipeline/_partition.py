@@ -15,14 +15,18 @@ from dataclasses import dataclass
 
 from .._shown import quote, quote_list
 from ..checks._duplicates import certain_key
+from ._provenance import Place
 
 
 @dataclass(frozen=True, slots=True)
 class Merged:
-    """A proposition kept after merging, and the input chunk ids it came from, first seen first."""
+    """A proposition kept after merging, the input chunk ids it came from (first seen
+    first), and the places of its input chunks that state it (``_provenance``: those of
+    every copy merged into it, sorted)."""
 
     text: str
     sources: tuple[str, ...]
+    places: tuple[Place, ...] = ()
 
 
 def normalise_space(text: str) -> str:
@@ -31,24 +35,26 @@ def normalise_space(text: str) -> str:
 
 
 def merge_duplicates(
-    extracted: Iterable[tuple[str, Sequence[str]]],
+    extracted: Iterable[tuple[str, Sequence[str]] | tuple[str, Sequence[str], Sequence[Place]]],
     *,
     on_merge: Callable[[Merged, str, tuple[str, ...]], None] | None = None,
 ) -> list[Merged]:
-    """Merge ``(proposition, chunk_ids)`` pairs that are certainly the same fact.
+    """Merge ``(proposition, chunk_ids)`` pairs (or ``(proposition, chunk_ids, places)``)
+    that are certainly the same fact.
 
     Deterministic: pairs are read in order; the first occurrence's text is kept and later
     copies (equal after whitespace normalisation, or ``checks.certainly_same_fact``, by its
-    order-free key) only add
-    their chunk ids to its ``sources``. A possible duplicate is kept. The result keeps
-    first-occurrence order. ``on_merge(kept, dropped, chunk_ids)`` is called for every copy
-    merged away, so the merge is never silent. Linear: copies are found by hashed keys.
+    order-free key) only add their chunk ids to its ``sources`` and their places to its
+    ``places``. A possible duplicate is kept. The result keeps first-occurrence order.
+    ``on_merge(kept, dropped, chunk_ids)`` is called for every copy merged away, so the
+    merge is never silent. Linear: copies are found by hashed keys.
     """
     kept: list[Merged] = []
     exact: dict[str, int] = {}
     keyed: dict[tuple[object, ...], int] = {}
-    for text, ids in extracted:
-        chunk_ids = tuple(ids)
+    for item in extracted:
+        text, chunk_ids = item[0], tuple(item[1])
+        places = tuple(item[2]) if len(item) > 2 else ()
         key = normalise_space(text)
         order_free = certain_key(text)
         position = exact.get(key)
@@ -58,15 +64,26 @@ def merge_duplicates(
             exact[key] = len(kept)
             if order_free is not None:
                 keyed.setdefault(order_free, len(kept))
-            kept.append(Merged(text=text.strip(), sources=tuple(dict.fromkeys(chunk_ids))))
+            kept.append(
+                Merged(
+                    text=text.strip(),
+                    sources=tuple(dict.fromkeys(chunk_ids)),
+                    places=tuple(sorted(set(places))),
+                )
+            )
             continue
         exact.setdefault(key, position)
         current = kept[position]
         if on_merge is not None:
             on_merge(current, text.strip(), chunk_ids)
         added = tuple(i for i in dict.fromkeys(chunk_ids) if i not in current.sources)
-        if added:
-            kept[position] = Merged(text=current.text, sources=(*current.sources, *added))
+        more = set(places) - set(current.places)
+        if added or more:
+            kept[position] = Merged(
+                text=current.text,
+                sources=(*current.sources, *added),
+                places=tuple(sorted({*current.places, *more})),
+            )
     return kept
 
 

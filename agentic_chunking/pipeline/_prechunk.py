@@ -29,7 +29,10 @@ def pre_chunk_for_extraction(
       (a limit of 0 or less means the default, 2000);
     - no content is lost or reordered: the batches, concatenated, hold every
       non-whitespace character of the input in its original order (only whitespace
-      between paragraphs, sentences and words is normalised);
+      between paragraphs, sentences and words is normalised: a run of it becomes one
+      space or a blank line, and none is added between two sentences the text does not
+      separate, so a verbatim copy of a batch differs from the input only in whitespace
+      that is there);
     - no batch is empty; empty or whitespace-only input gives no batches.
 
     Paragraphs (blank-line separated; CRLF or LF) are packed greedily and kept whole when
@@ -69,13 +72,19 @@ def _pieces(text: str, max_chars: int) -> Iterator[tuple[str, str]]:
             yield _PARAGRAPH_JOINER, paragraph
             continue
         joiner = _PARAGRAPH_JOINER
+        previous = None  # where the previous sentence's text ended
         for start, end in sentence_spans(paragraph):
             sentence = paragraph[start:end].strip()
             if not sentence:
                 continue
+            at = start + paragraph[start:end].index(sentence[0])
+            if previous is not None:
+                # a space only where the text has whitespace: "material?" + '",' stay joined
+                joiner = _SENTENCE_JOINER if paragraph[previous:at] else ""
             for piece in _fit_sentence(sentence, max_chars):
                 yield joiner, piece
                 joiner = _SENTENCE_JOINER
+            previous = at + len(sentence)
 
 
 def _fit_sentence(sentence: str, max_chars: int) -> Iterator[str]:

@@ -52,7 +52,7 @@ from ._prompts import (
     EXTRACTION_SHAPE,
     extraction_user_message,
 )
-from ._provenance import attribute
+from ._provenance import locate
 from ._threads import map_abandoning
 
 if TYPE_CHECKING:
@@ -234,11 +234,12 @@ def _run(
         if not outcome.value
     )
     merges: list[PipelineWarning] = []
+    texts = {chunk.chunk_id: chunk.text for chunk in document.inputs}
     merged = merge_duplicates(
         (
-            (text, sources)
+            (text, found.chunk_ids, found.places)
             for batch, outcome in zip(batches, outcomes, strict=True)
-            for text, sources in zip(outcome.value, attribute(outcome.value, batch), strict=True)
+            for text, found in zip(outcome.value, locate(outcome.value, batch, texts), strict=True)
         ),
         on_merge=lambda kept, dropped, chunk_ids: merges.append(
             notes.duplicate_merged(kept, dropped, chunk_ids)
