@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -100,3 +101,17 @@ def test_a_gold_range_holding_its_content_or_giving_none_passes() -> None:
     (question,) = parse_questions_csv(bare, "q.csv")
     assert question.contents == ()
     check_questions([Document("doc", text)], [question])
+
+
+def test_a_folder_gives_the_files_corpus_reads_nested_ones_included(tmp_path: Path) -> None:
+    """evaluate read only the top of a folder that corpus reads at every depth ("no
+    document"); it now lists a folder's files through the corpus reader."""
+    from agentic_chunking.evaluate import load_documents
+
+    (tmp_path / "notes" / "deep").mkdir(parents=True)
+    (tmp_path / "top.md").write_text("# Top\n\nSome text.\n", "utf-8")
+    (tmp_path / "notes" / "deep" / "inner.txt").write_text("Inner text.\n", "utf-8")
+    (tmp_path / ".hidden.txt").write_text("Never read.\n", "utf-8")
+    documents = load_documents([tmp_path])
+    assert [d.id for d in documents] == ["notes/deep/inner", "top"]
+    assert documents[0].text == "Inner text.\n"

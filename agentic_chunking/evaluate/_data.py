@@ -80,13 +80,24 @@ def load_benchmark(
 def load_documents(paths: Iterable[Path | str]) -> list[Document]:
     """Read documents from files: a ``.jsonl`` file holds one ``{"id", "text"}`` object a
     line (optional ``"sections"``: offsets where a known section starts); any other file is
-    one document named by its stem (Markdown headings mark its sections); a directory
-    gives its files, sorted. Raises InputError on a duplicate id or a bad line."""
+    one document named by its stem (Markdown headings mark its sections); a folder gives the
+    files ``corpus`` reads in it (the corpus reader's listing: every file at any depth, in
+    sorted order, hidden ones and links to folders left out), each named by its path under
+    the folder without its suffix (the stem, for a file at the top). Raises InputError on a
+    duplicate id or a bad line."""
+    from ..corpus import open_corpus
+
     documents: list[Document] = []
     for given in paths:
         path = Path(given)
-        files = sorted(p for p in path.iterdir() if p.is_file()) if path.is_dir() else [path]
-        for file in files:
+        if path.is_dir():
+            files = [
+                (f, f.relative_to(path).with_suffix("").as_posix())
+                for f in open_corpus(path).files()
+            ]
+        else:
+            files = [(path, path.stem)]
+        for file, name in files:
             if not file.exists():
                 raise InputError(f"no such corpus file: {file}; give a file, a folder or a JSONL")
             if file.suffix == ".jsonl":
@@ -96,7 +107,7 @@ def load_documents(paths: Iterable[Path | str]) -> list[Document]:
                 sections = (
                     section_starts(text, _HEADING) if file.suffix in (".md", ".markdown") else ()
                 )
-                documents.append(Document(file.stem, text, sections))
+                documents.append(Document(name, text, sections))
     seen: set[str] = set()
     for document in documents:
         if document.id in seen:
