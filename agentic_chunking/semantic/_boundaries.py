@@ -1,6 +1,6 @@
-"""Where to cut: the two boundary rules of the Level 4 splitter, as pure functions.
+"""Where to cut: the three boundary rules of the Level 4 splitter, as pure functions.
 
-Both work on a similarity curve and return the indices of the segments that start a new
+Each returns the indices of the segments that start a new
 semantic group (never 0), in increasing order.
 
 - **Adaptive** (the default): TextTiling (Hearst 1997) on sentence embeddings. The
@@ -23,11 +23,18 @@ semantic group (never 0), in increasing order.
 - **Threshold** (Solon AI's rule): segment ``i`` starts a group when its similarity to the
   window before it is below the threshold and at least ``min_sentences`` segments (and
   ``min_tokens`` tokens) lie since the last boundary.
+- **Coherence** (``coherence_boundaries``): decides from whole groups, not from a dip. The
+  finest segmentation the group rule allows (every valley of the curve), then the two
+  neighbouring groups most alike merged, again and again, while the sentences across them
+  are at least ``COHERENCE_RATIO`` times as alike as the sentences within them. The
+  document's own sentences of one topic set the scale, so one topic is one group at any
+  length (``benchmarks/bench_topic_segmentation.py``).
 """
 
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -78,6 +85,8 @@ def depth_scores(similarities: Sequence[float]) -> list[float]:
     return [(left[i] - values[i]) + (right[i] - values[i]) for i in range(count)]
 
 
+# The window of the curve whose valleys are the coherence rule's first candidates.
+ADAPTIVE_WINDOW_FOR_COHERENCE = 3
 # Depths below this are float noise (the same block compared twice), not valleys.
 NOISE = 1e-9
 # Scales the median absolute deviation to the standard deviation of a normal distribution.
@@ -155,3 +164,86 @@ def threshold_boundaries(
         if score < threshold and fits(cuts[-1], segment):
             cuts.append(segment)
     return cuts[1:]
+
+
+# -- the coherence rule: whole groups compared, merged while they read as one topic --------
+
+COHERENCE_RATIO = 0.4
+"""Two neighbouring groups stay apart only when a sentence of one is, on average, less
+than this share as similar to a sentence of the other as sentences of one group are to
+each other (see ``coherence_boundaries``)."""
+
+
+def _pair_sum(total: np.ndarray, selves: float) -> float:
+    """The sum of the cosines of a group's distinct pairs, from its summed unit vectors
+    (``total``) and its own squared norms (``selves``: 1 a segment, 0 an empty one)."""
+    return (float(total @ total) - selves) / 2.0
+
+
+def coherence_boundaries(
+    vectors: np.ndarray,
+    fits: GroupFits,
+    breaks: Sequence[int] = (),
+    ratio: float = COHERENCE_RATIO,
+) -> list[int]:
+    """Return the segments starting a group: topics as whole groups, not dips in a curve.
+
+    ``vectors`` holds one unit vector per segment (a zero vector for an empty one). First
+    the finest segmentation the group rule allows: every valley of the gap-similarity
+    curve (window 3) is a candidate, deepest first, each kept when both groups it makes
+    fit (``fits``), moved to the nearest paragraph break when the text has any
+    (``adaptive_boundaries`` with no depth bar). Then, repeatedly, the two neighbouring
+    groups most alike are merged, while they are alike: groups ``A`` and ``B`` are alike
+    when the mean cosine of a segment of ``A`` with a segment of ``B`` is at least
+    ``ratio`` times the mean cosine of two segments of the same group (the pairs inside
+    ``A`` and inside ``B`` together), or when that within-group mean is not positive
+    (nothing coherent to keep apart). The scale is the document's own: how alike its
+    sentences of one topic are, which sets no absolute cosine and does not change with
+    the document's length (a longer stretch of one topic drifts, but the sentences across
+    any cut in it stay about as alike as those on either side), so a single-topic
+    document is merged whole at any length, and a cut stays where the sentences either
+    side are strangers. Groups of one segment take the document's mean cosine of
+    neighbouring segments as their within-group mean. Deterministic: of equal scores,
+    the leftmost pair merges first. Cost: one curve and one pass of merges, each
+    ``O(groups + dimension)``.
+    """
+    count = len(vectors)
+    if count < 2:
+        return []
+    curve = gap_similarities(vectors, ADAPTIVE_WINDOW_FOR_COHERENCE)
+    cuts = adaptive_boundaries(curve, -1e9, fits, breaks)
+    if not cuts:
+        return []
+    selves = np.einsum("ij,ij->i", vectors, vectors)
+    neighbours = [float(vectors[i] @ vectors[i + 1]) for i in range(count - 1)]
+    local = float(np.mean(neighbours)) if neighbours else 0.0
+    edges = [0, *cuts, count]
+    totals = [vectors[a:b].sum(axis=0) for a, b in itertools.pairwise(edges)]
+    sizes = [b - a for a, b in itertools.pairwise(edges)]
+    own = [float(selves[a:b].sum()) for a, b in itertools.pairwise(edges)]
+
+    def alike(left: int) -> float:
+        """How alike groups ``left`` and ``left + 1`` are: across over ``ratio`` times within."""
+        a, b = left, left + 1
+        pairs = sizes[a] * (sizes[a] - 1) / 2 + sizes[b] * (sizes[b] - 1) / 2
+        inside = _pair_sum(totals[a], own[a]) + _pair_sum(totals[b], own[b])
+        within = inside / pairs if pairs else local
+        if within <= 0:
+            return float("inf")
+        across = float(totals[a] @ totals[b]) / (sizes[a] * sizes[b])
+        return across / (ratio * within)
+
+    scores = [alike(k) for k in range(len(totals) - 1)]
+    while scores:
+        best = int(np.argmax(scores))  # the leftmost of equal scores
+        if scores[best] < 1.0:
+            break
+        totals[best] = totals[best] + totals[best + 1]
+        sizes[best] += sizes[best + 1]
+        own[best] += own[best + 1]
+        del totals[best + 1], sizes[best + 1], own[best + 1], scores[best], edges[best + 1]
+        if best > 0:
+            scores[best - 1] = alike(best - 1)
+        if best < len(scores):
+            scores[best] = alike(best)
+    return edges[1:-1]
