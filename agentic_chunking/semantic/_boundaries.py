@@ -85,8 +85,9 @@ def depth_scores(similarities: Sequence[float]) -> list[float]:
     return [(left[i] - values[i]) + (right[i] - values[i]) for i in range(count)]
 
 
-# The window of the curve whose valleys are the coherence rule's first candidates.
-ADAPTIVE_WINDOW_FOR_COHERENCE = 3
+# The window of the curve whose valleys are the coherence rule's first candidates, when
+# the caller gives none.
+COHERENCE_WINDOW = 3
 # Depths below this are float noise (the same block compared twice), not valleys.
 NOISE = 1e-9
 # Scales the median absolute deviation to the standard deviation of a normal distribution.
@@ -131,23 +132,34 @@ def adaptive_boundaries(
     """
     depths = depth_scores(similarities)
     least = depth_cutoff(depths, cutoff)
-    count = len(similarities) + 1
     candidates = sorted(
         (k + 1 for k, depth in enumerate(depths) if depth > NOISE and depth >= least),
         key=lambda gap: (-depths[gap - 1], gap),
     )
-    chosen: list[int] = []
+    return accept_in_order(candidates, len(similarities) + 1, fits, breaks)
+
+
+def accept_in_order(
+    candidates: Sequence[int], count: int, fits: GroupFits, breaks: Sequence[int] = ()
+) -> list[int]:
+    """Return the ``candidates`` (gaps, in the order to try them) that the group rule
+    accepts, each moved to the nearest paragraph break (``adaptive_boundaries``), sorted."""
+    chosen: list[int] = []  # increasing
 
     def stands(gap: int) -> bool:
-        before = max((c for c in chosen if c < gap), default=0)
-        after = min((c for c in chosen if c > gap), default=count)
+        left = bisect.bisect_left(chosen, gap)  # the chosen before gap: chosen[:left]
+        right = bisect.bisect_right(chosen, gap)  # the chosen after gap: chosen[right:]
+        before = chosen[left - 1] if left else 0
+        after = chosen[right] if right < len(chosen) else count
         return fits(before, gap) and fits(gap, after)
 
     for found in candidates:
         placed = snap_to_breaks(found, breaks)
-        if placed not in chosen and stands(found) and stands(placed):
-            chosen.append(placed)
-    return sorted(chosen)
+        at = bisect.bisect_left(chosen, placed)
+        taken = at < len(chosen) and chosen[at] == placed
+        if not taken and (placed == found or stands(found)) and stands(placed):
+            bisect.insort(chosen, placed)
+    return chosen
 
 
 def threshold_boundaries(
@@ -185,14 +197,16 @@ def coherence_boundaries(
     fits: GroupFits,
     breaks: Sequence[int] = (),
     ratio: float = COHERENCE_RATIO,
+    curve: Sequence[float] | None = None,
 ) -> list[int]:
     """Return the segments starting a group: topics as whole groups, not dips in a curve.
 
     ``vectors`` holds one unit vector per segment (a zero vector for an empty one). First
     the finest segmentation the group rule allows: every valley of the gap-similarity
-    curve (window 3) is a candidate, deepest first, each kept when both groups it makes
-    fit (``fits``), moved to the nearest paragraph break when the text has any
-    (``adaptive_boundaries`` with no depth bar). Then, repeatedly, the two neighbouring
+    curve (a gap no higher than either neighbour, of positive depth) is a candidate,
+    deepest first, each kept when both groups it makes fit (``fits``), moved to the
+    nearest paragraph break when the text has any (``accept_in_order``, as in
+    ``adaptive_boundaries`` but with no depth bar). Then, repeatedly, the two neighbouring
     groups most alike are merged, while they are alike: groups ``A`` and ``B`` are alike
     when the mean cosine of a segment of ``A`` with a segment of ``B`` is at least
     ``ratio`` times the mean cosine of two segments of the same group (the pairs inside
@@ -204,46 +218,63 @@ def coherence_boundaries(
     document is merged whole at any length, and a cut stays where the sentences either
     side are strangers. Groups of one segment take the document's mean cosine of
     neighbouring segments as their within-group mean. Deterministic: of equal scores,
-    the leftmost pair merges first. Cost: one curve and one pass of merges, each
-    ``O(groups + dimension)``.
+    the leftmost pair merges first. ``curve`` is the curve of candidates,
+    ``gap_similarities(vectors, W)`` (default: computed with ``W`` 3; the splitter passes
+    its own, at its ``similarity_window``). Cost: the curve, then one pass of
+    merges, each ``O(groups + dimension)``.
     """
     count = len(vectors)
     if count < 2:
         return []
-    curve = gap_similarities(vectors, ADAPTIVE_WINDOW_FOR_COHERENCE)
-    cuts = adaptive_boundaries(curve, -1e9, fits, breaks)
+    if curve is None:
+        curve = gap_similarities(vectors, COHERENCE_WINDOW)
+    depths = depth_scores(curve)
+    last = len(curve) - 1
+    valleys = [
+        k + 1
+        for k, value in enumerate(curve)
+        if depths[k] > NOISE
+        and (k == 0 or curve[k - 1] >= value)
+        and (k == last or curve[k + 1] >= value)
+    ]
+    valleys.sort(key=lambda gap: (-depths[gap - 1], gap))
+    cuts = accept_in_order(valleys, count, fits, breaks)
     if not cuts:
         return []
     selves = np.einsum("ij,ij->i", vectors, vectors)
-    neighbours = [float(vectors[i] @ vectors[i + 1]) for i in range(count - 1)]
-    local = float(np.mean(neighbours)) if neighbours else 0.0
+    local = float(np.mean(np.einsum("ij,ij->i", vectors[:-1], vectors[1:])))
     edges = [0, *cuts, count]
     totals = [vectors[a:b].sum(axis=0) for a, b in itertools.pairwise(edges)]
     sizes = [b - a for a, b in itertools.pairwise(edges)]
-    own = [float(selves[a:b].sum()) for a, b in itertools.pairwise(edges)]
+    inner = [
+        _pair_sum(total, float(selves[a:b].sum()))
+        for total, (a, b) in zip(totals, itertools.pairwise(edges), strict=True)
+    ]
+    crossing = [float(totals[k] @ totals[k + 1]) for k in range(len(totals) - 1)]
 
     def alike(left: int) -> float:
         """How alike groups ``left`` and ``left + 1`` are: across over ``ratio`` times within."""
         a, b = left, left + 1
         pairs = sizes[a] * (sizes[a] - 1) / 2 + sizes[b] * (sizes[b] - 1) / 2
-        inside = _pair_sum(totals[a], own[a]) + _pair_sum(totals[b], own[b])
-        within = inside / pairs if pairs else local
+        within = (inner[a] + inner[b]) / pairs if pairs else local
         if within <= 0:
             return float("inf")
-        across = float(totals[a] @ totals[b]) / (sizes[a] * sizes[b])
-        return across / (ratio * within)
+        return crossing[a] / (sizes[a] * sizes[b]) / (ratio * within)
 
     scores = [alike(k) for k in range(len(totals) - 1)]
     while scores:
         best = int(np.argmax(scores))  # the leftmost of equal scores
         if scores[best] < 1.0:
             break
+        inner[best] += inner[best + 1] + crossing[best]
         totals[best] = totals[best] + totals[best + 1]
         sizes[best] += sizes[best + 1]
-        own[best] += own[best + 1]
-        del totals[best + 1], sizes[best + 1], own[best + 1], scores[best], edges[best + 1]
+        del totals[best + 1], sizes[best + 1], inner[best + 1], edges[best + 1]
+        del scores[best], crossing[best]
         if best > 0:
+            crossing[best - 1] = float(totals[best - 1] @ totals[best])
             scores[best - 1] = alike(best - 1)
         if best < len(scores):
+            crossing[best] = float(totals[best] @ totals[best + 1])
             scores[best] = alike(best)
     return edges[1:-1]

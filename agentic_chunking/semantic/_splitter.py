@@ -302,7 +302,7 @@ class SemanticSplitter:
         gaps = gap_similarities(matrix, self.similarity_window)
         if self.boundary_rule == "coherence":
             breaks = self._break_gaps(text, spans)
-            cuts = coherence_boundaries(matrix, fits, breaks, self.coherence_ratio)
+            cuts = coherence_boundaries(matrix, fits, breaks, self.coherence_ratio, gaps)
             return [None, *gaps], [None] * len(spans), self.coherence_ratio, cuts
         cuts = adaptive_boundaries(gaps, self.depth_cutoff, fits, self._break_gaps(text, spans))
         depths = depth_scores(gaps)
