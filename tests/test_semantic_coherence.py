@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from agentic_chunking import InputError
-from agentic_chunking.semantic import SemanticSplitter, render_explanation
+from agentic_chunking.semantic import MiniLMEmbedder, SemanticSplitter, render_explanation
 from agentic_chunking.semantic._boundaries import COHERENCE_RATIO, coherence_boundaries
 
 DIMENSION = 16
@@ -59,12 +60,17 @@ def test_near_identical_vectors_get_no_cut_at_any_length(
     assert coherence_boundaries(vectors, always) == []
 
 
-@given(st.integers(2, 60), st.integers(2, 60), st.floats(0.0, 0.2), st.integers(0, 2**16))
+@given(st.integers(2, 60), st.integers(2, 60), st.floats(0.0, 0.1), st.integers(0, 2**16))
 @settings(deadline=None)
 def test_two_different_blocks_get_one_cut_at_their_border(
     first: int, second: int, noise: float, seed: int
 ) -> None:
-    vectors = np.vstack([near(axis(0), first, noise, seed), near(axis(1), second, noise, seed + 1)])
+    blocks = [near(axis(0), first, noise, seed), near(axis(1), second, noise, seed + 1)]
+    vectors = np.vstack(blocks)
+    # Clearly different: any two of a block more alike than any two across, by far.
+    within = min(float(np.min(b @ b.T)) for b in blocks)
+    across = float(np.max(np.abs(blocks[0] @ blocks[1].T)))
+    assume(within >= 0.5 and across <= 0.2 * within)
     assert coherence_boundaries(vectors, at_least(2)) == [first]
 
 
@@ -167,3 +173,41 @@ def test_evaluate_names_the_rule_in_a_level4_spec() -> None:
     assert build_chunker("level4", TopicEmbedder()).settings["mode"] == "adaptive"
     with pytest.raises(InputError, match="rule=adaptive"):
         build_chunker("level4,rule=deep", TopicEmbedder())
+
+
+# -- on real text, with the default embedder ----------------------------------------------
+
+LICENCES = Path("/usr/share/common-licenses")
+WIKITEXTS = Path(__file__).resolve().parents[1] / "agentic_chunking/evaluate/data/wikitexts.md"
+
+
+def _minilm_splitter() -> SemanticSplitter:
+    if not MiniLMEmbedder.available():
+        pytest.skip("MiniLM needs the semantic extra")
+    return SemanticSplitter(MiniLMEmbedder(), boundary_rule="coherence")
+
+
+@pytest.mark.parametrize("name", ["Apache-2.0", "CC0-1.0", "BSD"])
+def test_a_licence_alone_gets_no_semantic_cut_only_forced_ones(name: str) -> None:
+    path = LICENCES / name
+    if not path.is_file():
+        pytest.skip(f"{path} is absent")
+    text = path.read_text(encoding="utf-8")
+    explanation = _minilm_splitter().explain(text)
+    assert explanation.boundaries == ()
+    assert explanation.size_cuts == len(explanation.chunks) - 1
+
+
+def test_a_licence_then_an_article_is_cut_once_at_their_border() -> None:
+    path = LICENCES / "Apache-2.0"
+    if not path.is_file():
+        pytest.skip(f"{path} is absent")
+    licence = " ".join(path.read_text(encoding="utf-8").split()[:300])
+    licence = licence[: licence.rfind(". ") + 1]  # ends with a sentence
+    article = WIKITEXTS.read_text(encoding="utf-8").split("\n")[1].strip()  # a paragraph
+    for between in (" ", "\n\n"):
+        text = licence + between + article
+        explanation = _minilm_splitter().explain(text)
+        border = len(licence) + len(between)
+        starts = [explanation.segments[b][0] for b in explanation.boundaries]
+        assert starts == [border], (starts, border)

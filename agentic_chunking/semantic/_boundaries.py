@@ -186,6 +186,18 @@ than this share as similar to a sentence of the other as sentences of one group 
 each other (see ``coherence_boundaries``)."""
 
 
+def _first_true(low: int, high: int, test: Callable[[int], bool]) -> int:
+    """The least ``x`` in ``low..high`` with ``test(x)``, ``test`` false then true;
+    ``high + 1`` when there is none."""
+    while low <= high:
+        middle = (low + high) // 2
+        if test(middle):
+            high = middle - 1
+        else:
+            low = middle + 1
+    return low
+
+
 def _pair_sum(total: np.ndarray, selves: float) -> float:
     """The sum of the cosines of a group's distinct pairs, from its summed unit vectors
     (``total``) and its own squared norms (``selves``: 1 a segment, 0 an empty one)."""
@@ -229,13 +241,17 @@ def coherence_boundaries(
     if curve is None:
         curve = gap_similarities(vectors, COHERENCE_WINDOW)
     depths = depth_scores(curve)
-    last = len(curve) - 1
+    # Valleys of the curve over the gaps a cut may take at all (both groups fit), so that a
+    # curve still falling where the group rule stops (a topic at a text's edge, shorter
+    # than the window) has its valley at the last gap allowed.
+    low = _first_true(1, count - 1, lambda gap: fits(0, gap)) - 1
+    high = _first_true(1, count - 1, lambda gap: not fits(gap, count)) - 2
     valleys = [
         k + 1
-        for k, value in enumerate(curve)
+        for k in range(low, high + 1)
         if depths[k] > NOISE
-        and (k == 0 or curve[k - 1] >= value)
-        and (k == last or curve[k + 1] >= value)
+        and (k == low or curve[k - 1] >= curve[k])
+        and (k == high or curve[k + 1] >= curve[k])
     ]
     valleys.sort(key=lambda gap: (-depths[gap - 1], gap))
     cuts = accept_in_order(valleys, count, fits, breaks)
