@@ -163,6 +163,9 @@ def test_a_wrong_rule_or_a_threshold_with_it_is_a_plain_error() -> None:
         SemanticSplitter(TopicEmbedder(), boundary_rule="deep")  # type: ignore[arg-type]
     with pytest.raises(InputError, match="similarity_threshold"):
         SemanticSplitter(TopicEmbedder(), boundary_rule="coherence", similarity_threshold=0.5)
+    for ratio in (0.0, -1.0, float("nan")):
+        with pytest.raises(InputError, match="coherence_ratio"):
+            SemanticSplitter(TopicEmbedder(), boundary_rule="coherence", coherence_ratio=ratio)
 
 
 def test_evaluate_names_the_rule_in_a_level4_spec() -> None:

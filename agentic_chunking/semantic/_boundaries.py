@@ -228,12 +228,12 @@ def coherence_boundaries(
     the document's length (a longer stretch of one topic drifts, but the sentences across
     any cut in it stay about as alike as those on either side), so a single-topic
     document is merged whole at any length, and a cut stays where the sentences either
-    side are strangers. Groups of one segment take the document's mean cosine of
-    neighbouring segments as their within-group mean. Deterministic: of equal scores,
-    the leftmost pair merges first. ``curve`` is the curve of candidates,
-    ``gap_similarities(vectors, W)`` (default: computed with ``W`` 3; the splitter passes
-    its own, at its ``similarity_window``). Cost: the curve, then one pass of
-    merges, each ``O(groups + dimension)``.
+    side are strangers. Two groups of one segment each (no pair inside either) take the
+    document's mean cosine of neighbouring segments as their within-group mean.
+    Deterministic: of equal scores, the leftmost pair merges first. ``curve`` is the curve
+    of candidates, ``gap_similarities(vectors, W)`` (default: computed with ``W`` 3; the
+    splitter passes its own, at its ``similarity_window``). Cost: the curve, then one
+    pass of merges, each ``O(groups + dimension)``.
     """
     count = len(vectors)
     if count < 2:

@@ -177,6 +177,12 @@ class SemanticSplitter:
                 "similarity between -1 and 1 (Solon's default is 0.5), or None for the "
                 "adaptive rule"
             )
+        if not (np.isfinite(float(coherence_ratio)) and float(coherence_ratio) > 0):
+            raise InputError(
+                f"coherence_ratio is {coherence_ratio!r}; expected a number above 0 (the "
+                f"default, {COHERENCE_RATIO}, keeps two groups apart when their sentences "
+                "are less than 0.4 times as alike across as within)"
+            )
         if not np.isfinite(float(depth_cutoff)):
             raise InputError(f"depth_cutoff is {depth_cutoff!r}; expected a finite number")
         self.embedder: Embedder = embedder if embedder is not None else MiniLMEmbedder()
