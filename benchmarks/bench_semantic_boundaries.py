@@ -13,7 +13,8 @@ held-out measurement. Every splitter runs with one setting for all documents, no
 per document.
 
 Splitters, each with the same embedder where it takes one:
-- ours, default (adaptive) settings; and Solon's fixed rule (threshold 0.5, window 3).
+- ours, default (adaptive) settings; the coherence rule (``boundary_rule="coherence"``);
+  and Solon's fixed rule (threshold 0.5, window 3).
 - fixed size: equal character lengths cut at whitespace, given the TRUE number of sections
   (an oracle no real splitter has: generous to the baseline).
 - langchain-experimental SemanticChunker, its defaults (percentile 95).
@@ -233,6 +234,7 @@ def splitters(embedder: Any) -> list[tuple[str, Callable[[], Splitter]]]:
     """Name and factory of each splitter (a factory fails with ImportError when missing)."""
     return [
         ("ours, default (adaptive)", lambda: ours(embedder)),
+        ("ours, coherence rule", lambda: ours(embedder, boundary_rule="coherence")),
         (
             "ours, Solon (threshold 0.5, window 3)",
             lambda: ours(embedder, similarity_threshold=0.5, similarity_window=3),

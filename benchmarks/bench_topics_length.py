@@ -10,7 +10,8 @@ third: 1.0 when the cuts follow the topics (two true cuts in every document), hi
 they follow length; the issue's bound is 1.2. Measured four ways with the default Level 4
 splitter and MiniLM: the semantic boundaries alone (no token limit) and every chunk cut at
 the default 256-token limit, each on documents that are one paragraph (topics joined by a
-space) and on documents where each topic is a paragraph (joined by a blank line). A rule
+space) and on documents where each topic is a paragraph (joined by a blank line); and the
+semantic cuts of the coherence rule (``boundary_rule="coherence"``) the same ways. A rule
 that cuts by length (a cut every three sentences) is scored the same way, for contrast.
 ``tests/test_semantic_topics.py`` asserts the bound on the same documents.
 
@@ -67,14 +68,19 @@ def main() -> None:
     embedder = MiniLMEmbedder()
     unlimited = SemanticSplitter(embedder, max_chunk_token_size=1_000_000)
     default = SemanticSplitter(embedder)
+    coherence = SemanticSplitter(
+        embedder, boundary_rule="coherence", max_chunk_token_size=1_000_000
+    )
     figures: dict[str, float | int | str] = {}
     for label, between in JOINS.items():
         made = documents(between, lengths, combinations)
         semantic = [(len(t), len(unlimited.explain(t).boundaries)) for t, _ in made]
         chunked = [(len(t), len(default.split(t)) - 1) for t, _ in made]
+        whole = [(len(t), len(coherence.explain(t).boundaries)) for t, _ in made]
         for kind, cuts in (
             ("semantic cuts, no token limit", semantic),
             ("chunk cuts, 256", chunked),
+            ("coherence rule's semantic cuts", whole),
         ):
             figures[f"{label}: growth of {kind} (bound 1.2)"] = round(growth(cuts), 3)
             figures[f"{label}: mean {kind} (2 true)"] = round(

@@ -167,7 +167,17 @@ def _level4(name: str, settings: dict[str, Any], embedder: Embedder) -> Chunker:
     cutoff = _float(settings, "cutoff")
     if cutoff is not None:
         options["depth_cutoff"] = cutoff
-    _no_more(name, settings, "threshold, window, max_tokens, min_sentences, min_tokens, cutoff")
+    rule = settings.pop("rule", None)
+    if rule is not None:
+        if rule not in ("adaptive", "coherence"):
+            raise InputError(
+                f"chunker {name!r}: rule={rule!r}; expected rule=adaptive (the default) or "
+                "rule=coherence"
+            )
+        options["boundary_rule"] = rule
+    _no_more(
+        name, settings, "threshold, window, max_tokens, min_sentences, min_tokens, cutoff, rule"
+    )
     splitter = SemanticSplitter(embedder, **options)
 
     def split(document: Document) -> list[EvalChunk]:
@@ -187,6 +197,8 @@ def _level4(name: str, settings: dict[str, Any], embedder: Embedder) -> Chunker:
     }
     if splitter.mode == "adaptive":
         shown["cutoff"] = splitter.depth_cutoff
+    if splitter.mode == "coherence":
+        shown["ratio"] = splitter.coherence_ratio
     return Chunker(name, "ours", shown, split, embeds=True)
 
 

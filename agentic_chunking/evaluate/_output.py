@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from .._errors import InputError
 from .._files import write_text_atomic
 from ..report._plots import _COLOURS, _figure, _svg
+from ._records import paired_difference
 from ._run import CURVE_BUDGETS, Evaluation
 
 if TYPE_CHECKING:
@@ -46,6 +47,48 @@ _COLUMNS = (
 
 def _pct(value: float) -> str:
     return f"{100 * value:.1f}"
+
+
+TIED_Z = 1.96
+"""Two settings are tied when their paired difference in recall is within this many of its
+standard errors (a 95% interval that holds zero)."""
+
+
+def recommendation(evaluation: Evaluation) -> list[str]:
+    """The lines that recommend a sweep's setting: the chosen one with its 95% interval,
+    then each other setting its paired difference cannot tell apart from it (the interval
+    of the difference holds zero), with that difference. Nothing without a chosen one."""
+    best = next((r for r in evaluation.results if r.name == evaluation.chosen), None)
+    if best is None:
+        return []
+    recall, se = best.at_budget.recall, best.at_budget.recall_se
+    lines = [
+        f"recommended: {best.name} (R@budget {_pct(recall)}%, 95% interval "
+        f"{_pct(recall - TIED_Z * se)} to {_pct(recall + TIED_Z * se)}; mean chunk "
+        f"{best.mean_tokens:.0f} tokens)"
+    ]
+    tied = []
+    compared = 0
+    for other in evaluation.results:
+        if other is best or len(other.budget_recalls) != len(best.budget_recalls):
+            continue
+        if len(best.budget_recalls) < 2:
+            continue
+        compared += 1
+        difference, error = paired_difference(other, best)
+        if abs(difference) <= TIED_Z * error:
+            tied.append(
+                f"{other.name} ({100 * difference:+.1f} ± {100 * TIED_Z * error:.1f}, "
+                f"mean chunk {other.mean_tokens:.0f} tokens)"
+            )
+    if tied:
+        lines.append(
+            "not told apart from it (paired difference in R@budget, 95% interval holds 0): "
+            + "; ".join(tied)
+        )
+    elif compared and compared == len(evaluation.results) - 1:
+        lines.append("every other setting is below it (paired difference, 95% interval)")
+    return lines
 
 
 def table_rows(evaluation: Evaluation) -> list[list[str]]:
@@ -99,6 +142,7 @@ def format_table(evaluation: Evaluation) -> str:
     footer = []
     if evaluation.chosen:
         footer.append(f"* chosen: the best recall at the {evaluation.budget}-token budget")
+        footer.extend(recommendation(evaluation))
     labels = sorted({r.model_output for r in evaluation.results} - {"none"})
     for label in labels:
         footer.append(f"[{label}]: {MODEL_OUTPUT_LABELS[label]}")

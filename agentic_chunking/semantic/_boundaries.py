@@ -1,6 +1,6 @@
-"""Where to cut: the two boundary rules of the Level 4 splitter, as pure functions.
+"""Where to cut: the three boundary rules of the Level 4 splitter, as pure functions.
 
-Both work on a similarity curve and return the indices of the segments that start a new
+Each returns the indices of the segments that start a new
 semantic group (never 0), in increasing order.
 
 - **Adaptive** (the default): TextTiling (Hearst 1997) on sentence embeddings. The
@@ -23,11 +23,18 @@ semantic group (never 0), in increasing order.
 - **Threshold** (Solon AI's rule): segment ``i`` starts a group when its similarity to the
   window before it is below the threshold and at least ``min_sentences`` segments (and
   ``min_tokens`` tokens) lie since the last boundary.
+- **Coherence** (``coherence_boundaries``): decides from whole groups, not from a dip. The
+  finest segmentation the group rule allows (every valley of the curve), then the two
+  neighbouring groups most alike merged, again and again, while the sentences across them
+  are at least ``COHERENCE_RATIO`` times as alike as the sentences within them. The
+  document's own sentences of one topic set the scale, so one topic is one group at any
+  length (``benchmarks/bench_topic_segmentation.py``).
 """
 
 from __future__ import annotations
 
 import bisect
+import itertools
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -78,6 +85,9 @@ def depth_scores(similarities: Sequence[float]) -> list[float]:
     return [(left[i] - values[i]) + (right[i] - values[i]) for i in range(count)]
 
 
+# The window of the curve whose valleys are the coherence rule's first candidates, when
+# the caller gives none.
+COHERENCE_WINDOW = 3
 # Depths below this are float noise (the same block compared twice), not valleys.
 NOISE = 1e-9
 # Scales the median absolute deviation to the standard deviation of a normal distribution.
@@ -122,23 +132,34 @@ def adaptive_boundaries(
     """
     depths = depth_scores(similarities)
     least = depth_cutoff(depths, cutoff)
-    count = len(similarities) + 1
     candidates = sorted(
         (k + 1 for k, depth in enumerate(depths) if depth > NOISE and depth >= least),
         key=lambda gap: (-depths[gap - 1], gap),
     )
-    chosen: list[int] = []
+    return accept_in_order(candidates, len(similarities) + 1, fits, breaks)
+
+
+def accept_in_order(
+    candidates: Sequence[int], count: int, fits: GroupFits, breaks: Sequence[int] = ()
+) -> list[int]:
+    """Return the ``candidates`` (gaps, in the order to try them) that the group rule
+    accepts, each moved to the nearest paragraph break (``adaptive_boundaries``), sorted."""
+    chosen: list[int] = []  # increasing
 
     def stands(gap: int) -> bool:
-        before = max((c for c in chosen if c < gap), default=0)
-        after = min((c for c in chosen if c > gap), default=count)
+        left = bisect.bisect_left(chosen, gap)  # the chosen before gap: chosen[:left]
+        right = bisect.bisect_right(chosen, gap)  # the chosen after gap: chosen[right:]
+        before = chosen[left - 1] if left else 0
+        after = chosen[right] if right < len(chosen) else count
         return fits(before, gap) and fits(gap, after)
 
     for found in candidates:
         placed = snap_to_breaks(found, breaks)
-        if placed not in chosen and stands(found) and stands(placed):
-            chosen.append(placed)
-    return sorted(chosen)
+        at = bisect.bisect_left(chosen, placed)
+        taken = at < len(chosen) and chosen[at] == placed
+        if not taken and (placed == found or stands(found)) and stands(placed):
+            bisect.insort(chosen, placed)
+    return chosen
 
 
 def threshold_boundaries(
@@ -155,3 +176,121 @@ def threshold_boundaries(
         if score < threshold and fits(cuts[-1], segment):
             cuts.append(segment)
     return cuts[1:]
+
+
+# -- the coherence rule: whole groups compared, merged while they read as one topic --------
+
+COHERENCE_RATIO = 0.4
+"""Two neighbouring groups stay apart only when a sentence of one is, on average, less
+than this share as similar to a sentence of the other as sentences of one group are to
+each other (see ``coherence_boundaries``)."""
+
+
+def _first_true(low: int, high: int, test: Callable[[int], bool]) -> int:
+    """The least ``x`` in ``low..high`` with ``test(x)``, ``test`` false then true;
+    ``high + 1`` when there is none."""
+    while low <= high:
+        middle = (low + high) // 2
+        if test(middle):
+            high = middle - 1
+        else:
+            low = middle + 1
+    return low
+
+
+def _pair_sum(total: np.ndarray, selves: float) -> float:
+    """The sum of the cosines of a group's distinct pairs, from its summed unit vectors
+    (``total``) and its own squared norms (``selves``: 1 a segment, 0 an empty one)."""
+    return (float(total @ total) - selves) / 2.0
+
+
+def coherence_boundaries(
+    vectors: np.ndarray,
+    fits: GroupFits,
+    breaks: Sequence[int] = (),
+    ratio: float = COHERENCE_RATIO,
+    curve: Sequence[float] | None = None,
+) -> list[int]:
+    """Return the segments starting a group: topics as whole groups, not dips in a curve.
+
+    ``vectors`` holds one unit vector per segment (a zero vector for an empty one). First
+    the finest segmentation the group rule allows: every valley of the gap-similarity
+    curve (a gap no higher than either neighbour, of positive depth) is a candidate,
+    deepest first, each kept when both groups it makes fit (``fits``), moved to the
+    nearest paragraph break when the text has any (``accept_in_order``, as in
+    ``adaptive_boundaries`` but with no depth bar). Then, repeatedly, the two neighbouring
+    groups most alike are merged, while they are alike: groups ``A`` and ``B`` are alike
+    when the mean cosine of a segment of ``A`` with a segment of ``B`` is at least
+    ``ratio`` times the mean cosine of two segments of the same group (the pairs inside
+    ``A`` and inside ``B`` together), or when that within-group mean is not positive
+    (nothing coherent to keep apart). The scale is the document's own: how alike its
+    sentences of one topic are, which sets no absolute cosine and does not change with
+    the document's length (a longer stretch of one topic drifts, but the sentences across
+    any cut in it stay about as alike as those on either side), so a single-topic
+    document is merged whole at any length, and a cut stays where the sentences either
+    side are strangers. Two groups of one segment each (no pair inside either) take the
+    document's mean cosine of neighbouring segments as their within-group mean.
+    Deterministic: of equal scores, the leftmost pair merges first. ``curve`` is the curve
+    of candidates, ``gap_similarities(vectors, W)`` (default: computed with ``W`` 3; the
+    splitter passes its own, at its ``similarity_window``). Cost: the curve, then one
+    pass of merges, each ``O(groups + dimension)``.
+    """
+    count = len(vectors)
+    if count < 2:
+        return []
+    if curve is None:
+        curve = gap_similarities(vectors, COHERENCE_WINDOW)
+    depths = depth_scores(curve)
+    # Valleys of the curve over the gaps a cut may take at all (both groups fit), so that a
+    # curve still falling where the group rule stops (a topic at a text's edge, shorter
+    # than the window) has its valley at the last gap allowed.
+    low = _first_true(1, count - 1, lambda gap: fits(0, gap)) - 1
+    high = _first_true(1, count - 1, lambda gap: not fits(gap, count)) - 2
+    valleys = [
+        k + 1
+        for k in range(low, high + 1)
+        if depths[k] > NOISE
+        and (k == low or curve[k - 1] >= curve[k])
+        and (k == high or curve[k + 1] >= curve[k])
+    ]
+    valleys.sort(key=lambda gap: (-depths[gap - 1], gap))
+    cuts = accept_in_order(valleys, count, fits, breaks)
+    if not cuts:
+        return []
+    selves = np.einsum("ij,ij->i", vectors, vectors)
+    local = float(np.mean(np.einsum("ij,ij->i", vectors[:-1], vectors[1:])))
+    edges = [0, *cuts, count]
+    totals = [vectors[a:b].sum(axis=0) for a, b in itertools.pairwise(edges)]
+    sizes = [b - a for a, b in itertools.pairwise(edges)]
+    inner = [
+        _pair_sum(total, float(selves[a:b].sum()))
+        for total, (a, b) in zip(totals, itertools.pairwise(edges), strict=True)
+    ]
+    crossing = [float(totals[k] @ totals[k + 1]) for k in range(len(totals) - 1)]
+
+    def alike(left: int) -> float:
+        """How alike groups ``left`` and ``left + 1`` are: across over ``ratio`` times within."""
+        a, b = left, left + 1
+        pairs = sizes[a] * (sizes[a] - 1) / 2 + sizes[b] * (sizes[b] - 1) / 2
+        within = (inner[a] + inner[b]) / pairs if pairs else local
+        if within <= 0:
+            return float("inf")
+        return crossing[a] / (sizes[a] * sizes[b]) / (ratio * within)
+
+    scores = [alike(k) for k in range(len(totals) - 1)]
+    while scores:
+        best = int(np.argmax(scores))  # the leftmost of equal scores
+        if scores[best] < 1.0:
+            break
+        inner[best] += inner[best + 1] + crossing[best]
+        totals[best] = totals[best] + totals[best + 1]
+        sizes[best] += sizes[best + 1]
+        del totals[best + 1], sizes[best + 1], inner[best + 1], edges[best + 1]
+        del scores[best], crossing[best]
+        if best > 0:
+            crossing[best - 1] = float(totals[best - 1] @ totals[best])
+            scores[best - 1] = alike(best - 1)
+        if best < len(scores):
+            crossing[best] = float(totals[best] @ totals[best + 1])
+            scores[best] = alike(best)
+    return edges[1:-1]

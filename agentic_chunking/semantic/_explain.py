@@ -42,6 +42,12 @@ def _header(explanation: SplitExplanation, low: float, high: float) -> str:
             else f"a cut needs a depth of at least {explanation.cutoff:.3f}"
         )
         rule = f"adaptive rule: sim = similarity across the gap before a segment; {cutoff}"
+    elif explanation.mode == "coherence":
+        rule = (
+            "coherence rule: sim = similarity across the gap before a segment; neighbouring "
+            "groups stay apart when their sentences are less than "
+            f"{explanation.cutoff:.2f} times as alike across as within"
+        )
     else:
         rule = (
             "threshold rule (Solon): sim = similarity of a segment to the window before it; "
@@ -70,7 +76,8 @@ def render_explanation(
     boundaries = set(explanation.boundaries)
     starts = {c.body_start for c in explanation.chunks}
     adaptive = explanation.mode == "adaptive"
-    line = None if adaptive else _column(explanation.cutoff, low, high, width)
+    threshold = explanation.mode == "threshold"
+    line = _column(explanation.cutoff, low, high, width) if threshold else None
 
     def mark(index: int) -> str:
         start, end = explanation.segments[index]

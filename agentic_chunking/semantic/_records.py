@@ -8,7 +8,8 @@ from types import MappingProxyType
 from typing import Any, Literal
 
 Span = tuple[int, int]
-Mode = Literal["adaptive", "threshold"]
+Mode = Literal["adaptive", "threshold", "coherence"]
+CutKind = Literal["semantic", "size"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,9 +40,9 @@ class SplitExplanation:
     or the first ``W`` in threshold mode); ``depths[i]`` the gap's depth (adaptive only,
     else None). ``cutoff`` is the least depth a candidate needs (adaptive: a
     candidate then moves to the nearest paragraph break, whose own depth may be lower) or
-    the threshold. ``boundaries`` are the segments that start a semantic group; ``chunks`` the
-    final output, where the token limit may add cuts (a chunk start that is not a
-    boundary).
+    the threshold (coherence: the ratio, ``coherence_ratio``). ``boundaries`` are the
+    segments that start a semantic group; ``chunks`` the final output, where the token
+    limit may add cuts (a chunk start that is not a boundary: ``cut_kinds`` says which).
     """
 
     mode: Mode
@@ -51,3 +52,19 @@ class SplitExplanation:
     cutoff: float
     boundaries: tuple[int, ...]
     chunks: tuple[SemanticChunk, ...]
+
+    @property
+    def cut_kinds(self) -> tuple[CutKind, ...]:
+        """Why each chunk after the first starts where it does, in order: ``"semantic"``
+        when it starts a boundary's segment, ``"size"`` when the token limit forced the
+        cut (a topic over the limit, or an oversized segment, cut to fit)."""
+        starts = {self.segments[b][0] for b in self.boundaries}
+        return tuple(
+            "semantic" if chunk.body_start in starts else "size" for chunk in self.chunks[1:]
+        )
+
+    @property
+    def size_cuts(self) -> int:
+        """How many cuts the token limit forced (``cut_kinds`` ``"size"``), apart from the
+        semantic ones (``len(boundaries)``)."""
+        return self.cut_kinds.count("size")

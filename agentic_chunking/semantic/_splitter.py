@@ -1,6 +1,8 @@
 """The Level 4 splitter: where the meaning shifts, never over a token budget.
 
-Two boundary rules (``_boundaries``): by default an **adaptive** one, TextTiling's depth
+Three boundary rules (``_boundaries``); with ``boundary_rule="coherence"``, whole groups of
+sentences merged while they read as one topic (``coherence_boundaries``), the size rule
+as in adaptive mode. Otherwise: by default an **adaptive** one, TextTiling's depth
 scores on sentence embeddings, which follows each document's own similarity curve, each
 boundary moved to the nearest paragraph break when the text has any; with a
 ``similarity_threshold``, Solon AI's fixed rule (seed 004: the window of the ``W``
@@ -15,14 +17,16 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from .._errors import InputError
 from .._models import UNKNOWN_DOCUMENT_ID, estimate_tokens
 from ._boundaries import (
+    COHERENCE_RATIO,
     adaptive_boundaries,
+    coherence_boundaries,
     depth_cutoff,
     depth_scores,
     gap_similarities,
@@ -63,7 +67,13 @@ SOLON_MAX_TOKENS = 512
 class SemanticSplitter:
     """Split text where the meaning shifts, never over a token budget.
 
-    Options (keyword-only). ``similarity_threshold`` None (the default) selects the
+    Options (keyword-only). ``boundary_rule="coherence"`` (with no threshold) selects the
+    **coherence** rule: neighbouring groups of segments merged while a segment of one is
+    on average at least ``coherence_ratio`` (0.4) times as similar to a segment of the
+    other as segments of one group are to each other (``coherence_boundaries``); a
+    document of one topic gets no semantic cut at any length, and the cuts the token
+    limit then forces are told apart (``SplitExplanation.cut_kinds``). Its other options
+    are the adaptive rule's. ``similarity_threshold`` None (the default) selects the
     **adaptive** rule: a boundary where the curve of window similarities dips well below
     its own neighbours (TextTiling depth at least ``depth_cutoff`` 1.0 robust standard
     deviations over the median valley depth; see ``_boundaries``), with
@@ -126,7 +136,19 @@ class SemanticSplitter:
         batch_size: int = 64,
         batch_tokens: int = DEFAULT_BATCH_TOKENS,
         join_wrapped_lines: bool = True,
+        boundary_rule: Literal["adaptive", "coherence"] = "adaptive",
+        coherence_ratio: float = COHERENCE_RATIO,
     ) -> None:
+        if boundary_rule not in ("adaptive", "coherence"):
+            raise InputError(
+                f"boundary_rule is {boundary_rule!r}; expected 'adaptive' (TextTiling "
+                "depths, the default) or 'coherence' (a permutation test on whole groups)"
+            )
+        if boundary_rule == "coherence" and similarity_threshold is not None:
+            raise InputError(
+                "boundary_rule='coherence' takes no similarity_threshold (that selects "
+                "Solon's rule); give one or the other"
+            )
         adaptive = similarity_threshold is None
         if similarity_window is None:
             similarity_window = ADAPTIVE_WINDOW if adaptive else SOLON_WINDOW
@@ -155,6 +177,12 @@ class SemanticSplitter:
                 "similarity between -1 and 1 (Solon's default is 0.5), or None for the "
                 "adaptive rule"
             )
+        if not (np.isfinite(float(coherence_ratio)) and float(coherence_ratio) > 0):
+            raise InputError(
+                f"coherence_ratio is {coherence_ratio!r}; expected a number above 0 (the "
+                f"default, {COHERENCE_RATIO}, keeps two groups apart when their sentences "
+                "are less than 0.4 times as alike across as within)"
+            )
         if not np.isfinite(float(depth_cutoff)):
             raise InputError(f"depth_cutoff is {depth_cutoff!r}; expected a finite number")
         self.embedder: Embedder = embedder if embedder is not None else MiniLMEmbedder()
@@ -171,12 +199,17 @@ class SemanticSplitter:
         self.batch_size = batch_size
         self.batch_tokens = batch_tokens
         self.join_wrapped_lines = bool(join_wrapped_lines)
+        self.boundary_rule = boundary_rule
+        self.coherence_ratio = float(coherence_ratio)
         self._cache: dict[str, np.ndarray] = {}
 
     @property
     def mode(self) -> Mode:
-        """``"adaptive"`` without a similarity threshold, else ``"threshold"`` (Solon's)."""
-        return "adaptive" if self.similarity_threshold is None else "threshold"
+        """``"threshold"`` (Solon's) with a similarity threshold, else the
+        ``boundary_rule``: ``"adaptive"`` (the default) or ``"coherence"``."""
+        if self.similarity_threshold is not None:
+            return "threshold"
+        return "coherence" if self.boundary_rule == "coherence" else "adaptive"
 
     # -- public ------------------------------------------------------------------------
 
@@ -213,7 +246,7 @@ class SemanticSplitter:
         for a, b in itertools.pairwise(cuts):
             if a >= b:
                 continue
-            if self.similarity_threshold is None:
+            if self.similarity_threshold is None:  # adaptive and coherence
                 units.extend(self._fit_at_weakest_gaps(text, spans[a:b], scores[a + 1 : b]))
             else:
                 units.extend(self._fit(text, spans[a:b]))
@@ -273,6 +306,10 @@ class SemanticSplitter:
         vectors = self._embed([text[a:b].strip() for a, b in spans], progress)
         matrix = np.vstack([vectors[text[a:b].strip()] for a, b in spans])
         gaps = gap_similarities(matrix, self.similarity_window)
+        if self.boundary_rule == "coherence":
+            breaks = self._break_gaps(text, spans)
+            cuts = coherence_boundaries(matrix, fits, breaks, self.coherence_ratio, gaps)
+            return [None, *gaps], [None] * len(spans), self.coherence_ratio, cuts
         cuts = adaptive_boundaries(gaps, self.depth_cutoff, fits, self._break_gaps(text, spans))
         depths = depth_scores(gaps)
         least = depth_cutoff(depths, self.depth_cutoff)
