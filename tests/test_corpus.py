@@ -525,3 +525,59 @@ def test_an_output_or_cache_inside_the_input_folder_is_refused_before_any_call(
     assert _corpus(args) == 2
     assert "is inside the input folder" in capsys.readouterr().err
     assert not inside.exists()
+
+
+def test_a_disk_filling_under_out_mid_run_exits_2_and_the_rerun_pays_for_nothing_again(
+    model: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The disk under OUT filled mid-run: exit 70 ("please report"), the paid replies in an
+    unnamed temporary folder, and the rerun paid for 41 of 44 of them again. Now: exit 2
+    naming the problem, the folder and the way out; the rerun takes them back first."""
+    import errno
+    import tempfile
+
+    from agentic_chunking.corpus import _ledger
+    from agentic_chunking.pipeline import _cache
+
+    folder = _folder(tmp_path, 4)
+    out = tmp_path / "out.jsonl"
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    full = threading.Event()
+    real_write, real_record = _cache.write_text_atomic, _ledger.Ledger.record
+
+    def write(path: Path | str, text: str, **kwargs: Any) -> Path:
+        if full.is_set() and Path(path).parent == tmp_path / "out.replies":
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real_write(path, text, **kwargs)
+
+    def record(self: _ledger.Ledger, **kwargs: Any) -> None:
+        full.set()  # the disk fills after the first document's replies are kept
+        if _counts_rows(self) >= 1:
+            raise _ledger.LedgerError(
+                f"cannot write the ledger {self.path} (database or disk is full)"
+            )
+        real_record(self, **kwargs)
+
+    monkeypatch.setattr(_cache, "write_text_atomic", write)
+    monkeypatch.setattr(_ledger.Ledger, "record", record)
+    assert _corpus([str(folder), "-o", str(out), "--max-concurrency", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "unexpected error" not in err and "Traceback" not in err
+    assert "database or disk is full" in err and "rerun the same command" in err
+    kept = list(temporary.glob("agentic-chunking-replies-*"))
+    assert len(kept) == 1 and str(kept[0]) in err
+    paid = sum(model[0].answered.values())
+    assert paid > 2  # more than the first document's replies went to the folder
+
+    full.clear()
+    monkeypatch.setattr(_ledger.Ledger, "record", real_record)  # room again
+    assert _corpus([str(folder), "-o", str(out)]) == 0
+    assert model[0].paid_twice == 0, "a reply kept in the temporary folder was paid again"
+    assert not kept[0].exists()  # put back in the cache, then removed
+    assert len(read_records(out)) == 8
+
+
+def _counts_rows(ledger: Ledger) -> int:
+    return sum(ledger.counts().values())

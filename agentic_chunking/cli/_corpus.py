@@ -51,6 +51,7 @@ from ..corpus import (
     open_corpus,
 )
 from ..corpus._documents import NOT_TEXT
+from ..corpus._fallback import mark_fallback, take_back
 from ..corpus._outputs import check_output_suffix
 from ..pipeline._plan import plan_run
 from ._chunk import CACHE_SUFFIX, add_model_options, open_reply_cache
@@ -264,6 +265,7 @@ def run(args: argparse.Namespace) -> int:
         client.ready(model)  # no key or a bad URL: refused before any file or bar is made
         cache_path = args.cache_dir or beside(output, CACHE_SUFFIX)
         cache = open_reply_cache(cache_path, read=True)  # content-addressed: nothing paid twice
+        take_back(cache.directory)  # the replies a run kept elsewhere when this disk was full
         try:
             ledger = Ledger(ledger_path)
         except LedgerError as error:
@@ -318,9 +320,9 @@ def run(args: argparse.Namespace) -> int:
         tally.close()
         _say(_resume_line(ledger, ledger_path, output))
         raise
-    except (InputError, LedgerError):
+    except (InputError, LedgerError) as error:  # a full disk under OUT or the ledger
         tally.close()
-        raise
+        raise InputError(_stopped_line(error, ledger_path, mark_fallback(cache))) from None
     except Exception:
         tally.close()
         _say(_resume_line(ledger, ledger_path, output))
@@ -329,10 +331,18 @@ def run(args: argparse.Namespace) -> int:
         client.close()
         ledger.close()
         lock.release()
+        mark_fallback(cache)  # a rerun finds the replies kept elsewhere, however this ends
     tally.close()
+    kept_elsewhere = mark_fallback(cache)
     _say(tally.summary(written, output, failures_path, time.monotonic() - started, scan.left_out))
     if tally.set_aside:
         _say(tally.set_aside_line(failures_path))
+    if kept_elsewhere is not None:
+        _say(
+            f"warning: the reply cache {cache.directory} could not be written "
+            f"({cache.fallback_reason}); this run's model replies are kept in {kept_elsewhere} "
+            "and a rerun of the same command puts them back first (none is paid again)"
+        )
     if cache.failures:
         _say(
             f"warning: {len(cache.failures)} model replies could not be kept in "
@@ -383,6 +393,24 @@ def _write(
             f"of every finished document are kept in the ledger {ledger_path}: free room "
             "and rerun the same command (no finished document is chunked again)"
         ) from None
+
+
+def _stopped_line(error: Exception, ledger_path: Path, kept: Path | None) -> str:
+    """The one line of a run stopped by its own files (a full disk under OUT, the ledger
+    or the reply cache): the problem, where the paid replies are, the way out."""
+    line = str(error)
+    if isinstance(error, LedgerError):
+        line += (
+            f"; the finished documents are kept in it: free room under {ledger_path.parent} "
+            "(or give another --ledger) and rerun the same command (no finished document is "
+            "chunked again)"
+        )
+    if kept is not None:
+        line += (
+            f"; the reply cache was full too: every model reply of this run is kept in {kept}, "
+            "and the rerun puts them back first (none is paid again)"
+        )
+    return line
 
 
 def _check_batch_options(args: argparse.Namespace) -> None:

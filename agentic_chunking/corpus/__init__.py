@@ -7,7 +7,9 @@
   resume by document through the ledger);
 - ``_ledger``: the SQLite ledger of finished documents and submitted batches, and the
   ``RunLock`` that keeps a second run off it;
-- ``_outputs``: JSONL or Parquet output, written atomically.
+- ``_outputs``: JSONL or Parquet output, written atomically;
+- ``_fallback``: the replies a run kept in a temporary folder when its reply cache was
+  full, taken back by the next run on that cache.
 
 May import: the root's shared modules, ``client``, ``checks``, ``pipeline``; never report,
 judge, suite or cli.
