@@ -555,9 +555,9 @@ def test_a_disk_filling_under_out_mid_run_exits_2_and_the_rerun_pays_for_nothing
     def record(self: _ledger.Ledger, **kwargs: Any) -> None:
         full.set()  # the disk fills after the first document's replies are kept
         if _counts_rows(self) >= 1:
-            raise _ledger.LedgerError(
-                f"cannot write the ledger {self.path} (database or disk is full)"
-            )
+            import sqlite3  # what SQLite raises on a full disk, through the ledger's wording
+
+            raise self._problem(sqlite3.OperationalError("database or disk is full"))
         real_record(self, **kwargs)
 
     monkeypatch.setattr(_cache, "write_text_atomic", write)
@@ -581,3 +581,77 @@ def test_a_disk_filling_under_out_mid_run_exits_2_and_the_rerun_pays_for_nothing
 
 def _counts_rows(ledger: Ledger) -> int:
     return sum(ledger.counts().values())
+
+
+@pytest.mark.parametrize("damage", ["row", "garbage", "truncated"])
+def test_a_damaged_ledger_is_one_line_and_exit_2_naming_the_way_out(
+    model: Any, tmp_path: Path, damage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ledger row corrupted gave exit 70 with a trace; a garbage or truncated file too."""
+    import sqlite3
+
+    folder = _folder(tmp_path, 3)
+    out = tmp_path / "out.jsonl"
+    ledger = tmp_path / "out.ledger.sqlite"
+    assert _corpus([str(folder), "-o", str(out)]) == 0
+    if damage == "row":
+        with sqlite3.connect(ledger) as db:
+            db.execute("UPDATE documents SET records = '{not json' WHERE document_id = 'd02.txt'")
+        db.close()
+    elif damage == "garbage":
+        ledger.write_bytes(b"this is no database\n" * 300)
+    else:
+        with Ledger(ledger) as filled:  # many rows, so that half the file loses some
+            for number in range(300):
+                filled.record(
+                    document_id=f"x{number}",
+                    document_sha256="0" * 64,
+                    settings_sha256="0" * 64,
+                    status="done",
+                    records=[{"text": "padding " * 40}],
+                    failure=None,
+                    calls=0,
+                    input_tokens=0,
+                    output_tokens=0,
+                    cost_usd=0.0,
+                )
+        with ledger.open("r+b") as stream:
+            stream.truncate(ledger.stat().st_size // 2)
+    capsys.readouterr()
+    sent = len(model[1].requests)
+    assert _corpus([str(folder), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "unexpected error" not in err and "Traceback" not in err and err.count("\n") == 1
+    assert f"the ledger {ledger} is damaged" in err and "move it away" in err
+    if damage == "row":
+        assert "the row of document 'd02.txt' cannot be read" in err
+    assert len(model[1].requests) == sent  # refused before any call
+    ledger.rename(tmp_path / "damaged.sqlite")  # the way out: nothing is paid again
+    assert _corpus([str(folder), "-o", str(out)]) == 0
+    assert model[0].paid_twice == 0
+
+
+def test_a_ledger_another_program_holds_locked_is_refused_before_any_call(
+    model: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ledger locked by another process ("database is locked") gave exit 70 after a minute."""
+    import sqlite3
+
+    from agentic_chunking.corpus import _ledger
+
+    folder = _folder(tmp_path, 2)
+    out = tmp_path / "out.jsonl"
+    Ledger(tmp_path / "out.ledger.sqlite").close()
+    monkeypatch.setattr(_ledger, "OPEN_WAIT_S", 0.2)
+    holder = sqlite3.connect(tmp_path / "out.ledger.sqlite", timeout=0)
+    holder.execute("BEGIN EXCLUSIVE")  # an sqlite3 shell in the middle of a transaction
+    try:
+        assert _corpus([str(folder), "-o", str(out)]) == 2
+    finally:
+        holder.rollback()
+        holder.close()
+    err = capsys.readouterr().err
+    assert "is locked by another program (database is locked)" in err
+    assert "end the program that holds it open" in err and "Traceback" not in err
+    assert not model[1].requests
+    assert _corpus([str(folder), "-o", str(out)]) == 0  # released: the run goes on

@@ -322,7 +322,7 @@ def run(args: argparse.Namespace) -> int:
         raise
     except (InputError, LedgerError) as error:  # a full disk under OUT or the ledger
         tally.close()
-        raise InputError(_stopped_line(error, ledger_path, mark_fallback(cache))) from None
+        raise InputError(_stopped_line(error, mark_fallback(cache))) from None
     except Exception:
         tally.close()
         _say(_resume_line(ledger, ledger_path, output))
@@ -395,16 +395,10 @@ def _write(
         ) from None
 
 
-def _stopped_line(error: Exception, ledger_path: Path, kept: Path | None) -> str:
+def _stopped_line(error: Exception, kept: Path | None) -> str:
     """The one line of a run stopped by its own files (a full disk under OUT, the ledger
     or the reply cache): the problem, where the paid replies are, the way out."""
-    line = str(error)
-    if isinstance(error, LedgerError):
-        line += (
-            f"; the finished documents are kept in it: free room under {ledger_path.parent} "
-            "(or give another --ledger) and rerun the same command (no finished document is "
-            "chunked again)"
-        )
+    line = str(error)  # a LedgerError names its way out: locked, full or damaged
     if kept is not None:
         line += (
             f"; the reply cache was full too: every model reply of this run is kept in {kept}, "
