@@ -19,7 +19,7 @@ import pytest
 
 from agentic_chunking.checks._language import stem
 from agentic_chunking.cli import main
-from agentic_chunking.client import ModelClient
+from agentic_chunking.client import DEFAULT_MODEL, ModelClient
 from agentic_chunking.corpus import (
     CorpusSettings,
     Ledger,
@@ -655,3 +655,53 @@ def test_a_ledger_another_program_holds_locked_is_refused_before_any_call(
     assert "end the program that holds it open" in err and "Traceback" not in err
     assert not model[1].requests
     assert _corpus([str(folder), "-o", str(out)]) == 0  # released: the run goes on
+
+
+def test_a_level4_record_with_a_repeated_chunk_id_fails_that_document_alone(
+    model: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One Level 4 record with a repeated chunk_id stopped the whole corpus (exit 2, naming
+    no document or line) and the failure before it was never written."""
+    corpus = tmp_path / "in.jsonl"
+    rows = [
+        {"document_id": "first", "text": _document(1)},
+        {"document_id": "poisoned", "text": "poison Alpha is a fact."},  # fails on the server
+        {
+            "document_id": "twice",
+            "chunks": [
+                {"chunk_id": "c1", "text": "Beta 2 holds."},
+                {"chunk_id": "c1", "text": "X"},
+            ],
+        },
+        {"document_id": "last", "text": _document(4)},
+    ]
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert _corpus([str(corpus), "-o", str(out)]) == 1
+    assert "2 done, 0 skipped (done before), 2 failed" in capsys.readouterr().err
+    assert {r["DocumentId"] for r in read_records(out)} == {"first", "last"}
+    failures = read_records(tmp_path / "out.failures.jsonl")
+    assert [(f["document_id"], f["error_kind"]) for f in failures] == [
+        ("poisoned", "model_call"),
+        ("twice", "input"),
+    ]
+    assert failures[1]["error"].startswith("line 3: chunk 2: chunk_id 'c1' is given twice")
+
+
+def test_an_input_the_pipeline_refuses_fails_its_document_on_every_engine(model: Any) -> None:
+    """process_document, the one function every engine calls, makes the pipeline's
+    InputError the document's failure (it stopped the run on the local engine, and gave
+    exit 70 with stack frames on Ray), as a record built by another reader would meet it."""
+    from agentic_chunking._models import AgenticChunkInput
+    from agentic_chunking.corpus import CorpusDocument, process_document
+
+    chunks = [AgenticChunkInput("c1", "Alpha holds."), AgenticChunkInput("c1", "Beta holds.")]
+    document = CorpusDocument.of("twice", 0, chunks, {})
+    client = ModelClient()
+    try:
+        result = process_document(document, CorpusSettings(model=DEFAULT_MODEL), client=client)
+    finally:
+        client.close()
+    assert result.status == "failed" and result.error_kind == "input"
+    assert result.error is not None and result.error.startswith("twice: input chunk id 'c1'")
+    assert not model[1].requests

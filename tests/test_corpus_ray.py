@@ -59,6 +59,8 @@ def _corpus(tmp_path: Path) -> Path:
         for n in range(20)
     ]
     lines.append({"document_id": "l4", "chunks": [{"chunk_id": "S1", "text": "Gamma holds."}]})
+    twice = [{"chunk_id": "S1", "text": "Gamma holds."}, {"chunk_id": "S1", "text": "Delta."}]
+    lines.append({"document_id": "l4-twice", "chunks": twice})  # that document's failure
     lines.insert(7, {"document_id": "no-text", "text": " \n"})  # fails, on its line number
     text = "".join(json.dumps(x) + "\n" for x in lines).replace("\n", "\n\n", 3)  # blank lines
     corpus.write_text("\ufeff" + text, encoding="utf-8")  # with a BOM, as Windows tools write
@@ -87,11 +89,13 @@ def test_the_ray_engine_writes_the_local_engines_records(
     failures = [path.parent / "out.failures.jsonl" for path in (local, distributed)]
     assert failures[1].read_bytes() == failures[0].read_bytes()
     assert "line 11: the text is empty" in failures[1].read_text()  # its line, blank ones too
-    assert _counts(tmp_path / "ray" / "out.ledger.sqlite") == {"done": 21, "failed": 1}
+    # a repeated chunk_id of Level 4 fails its document alone (it stopped the run, exit 70)
+    assert "line 26: chunk 2: chunk_id 'S1' is given twice" in failures[1].read_text()
+    assert _counts(tmp_path / "ray" / "out.ledger.sqlite") == {"done": 21, "failed": 2}
     # rerun on Ray: every document skipped through the ledger its workers wrote
     assert main(ray_run) == 1
     assert len(server.requests) - before == 2 * sent
-    assert "0 done, 21 skipped (done before), 1 failed" in capsys.readouterr().err.splitlines()[-1]
+    assert "0 done, 21 skipped (done before), 2 failed" in capsys.readouterr().err.splitlines()[-1]
 
 
 def _untidy_folder(root: Path) -> Path:

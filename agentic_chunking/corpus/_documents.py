@@ -499,6 +499,7 @@ def record_document(record: Mapping[str, Any], position: int, place: str) -> Cor
             return CorpusDocument.failed(document_id, position, f"{place}: the text is empty")
         return CorpusDocument.of(document_id, position, inputs, metadata)
     chunks: list[AgenticChunkInput] = []
+    numbers: dict[str, int] = {}  # each chunk_id's first chunk
     for number, item in enumerate(record["chunks"], start=1):
         if not isinstance(item, dict):
             return CorpusDocument.failed(
@@ -507,9 +508,19 @@ def record_document(record: Mapping[str, Any], position: int, place: str) -> Cor
                 f"{place}: chunk {number} is a {_json_type(item)}, not a {{chunk_id, text}} object",
             )
         try:
-            chunks.append(AgenticChunkInput.from_dict(item))
+            chunk = AgenticChunkInput.from_dict(item)
         except InputError as error:
             return CorpusDocument.failed(document_id, position, f"{place}: chunk {number}: {error}")
+        if chunk.chunk_id in numbers:  # provenance is by chunk id: the document's own fault
+            return CorpusDocument.failed(
+                document_id,
+                position,
+                f"{place}: chunk {number}: chunk_id {_exact(chunk.chunk_id)} is given twice "
+                f"(chunk {numbers[chunk.chunk_id]} has it too); give every chunk of a document "
+                "its own chunk_id",
+            )
+        numbers[chunk.chunk_id] = number
+        chunks.append(chunk)
     if not any(c.text.strip() for c in chunks):
         return CorpusDocument.failed(document_id, position, f"{place}: every chunk is empty")
     return CorpusDocument.of(document_id, position, chunks, metadata)
