@@ -147,3 +147,56 @@ def test_a_folder_gives_the_same_records_and_failures_on_every_engine(
         ("logo.png", "not_text"),
         ("notes.txt.gz", "not_text"),
     ]
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:  # a port just freed: nothing listens on it
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_a_ray_address_where_no_cluster_answers_is_refused_in_one_line(
+    tmp_path: Path, scheme: str
+) -> None:
+    """RAY_ADDRESS naming a host with no cluster printed connection retries for ever (and
+    the ray:// form gave exit 70): now one line, exit 2, within seconds."""
+    import os
+    import subprocess
+    import sys
+
+    corpus = tmp_path / "in.jsonl"
+    corpus.write_text(json.dumps({"document_id": "a", "text": "Alpha holds."}) + "\n")
+    address = f"{scheme}127.0.0.1:{_closed_port()}"
+    env = {**os.environ, "RAY_ADDRESS": address, "ANTHROPIC_API_KEY": KEY}
+    command = [sys.executable, "-m", "agentic_chunking", "corpus", str(corpus)]
+    command += ["-o", str(tmp_path / "out.jsonl"), "--engine", "ray", "--quiet"]
+    try:
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"RAY_ADDRESS={address}: the run still waited after 120 s")
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert f"no Ray cluster answers at RAY_ADDRESS {address!r}" in done.stderr
+    assert "unset RAY_ADDRESS" in done.stderr and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_the_ray_client_form_without_the_ray_client_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agentic_chunking._errors import InputError
+    from agentic_chunking.corpus import _ray
+
+    _ray.check_address(None)  # a local instance: nothing to check
+    _ray.check_address("auto")
+    missing = {"grpc"}
+    real = _ray.importlib.util.find_spec
+    monkeypatch.setattr(
+        _ray.importlib.util, "find_spec", lambda name: None if name in missing else real(name)
+    )
+    with pytest.raises(InputError, match=r"uses the Ray Client, which needs grpcio"):
+        _ray.check_address("ray://head:10001")
+    with pytest.raises(InputError, match=r"is not HOST:PORT"):
+        _ray.check_address("head")
