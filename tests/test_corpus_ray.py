@@ -200,3 +200,46 @@ def test_the_ray_client_form_without_the_ray_client_says_what_to_install(
         _ray.check_address("ray://head:10001")
     with pytest.raises(InputError, match=r"is not HOST:PORT"):
         _ray.check_address("head")
+
+
+def test_sigterm_under_ray_ends_the_run_with_143_and_the_previous_output(tmp_path: Path) -> None:
+    """SIGTERM under Ray aborted the command (SIGABRT, Ray's core printing stack frames):
+    Ray's own handlers replaced the command's. Now one line and 143, OUT as it was."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    corpus = tmp_path / "in.jsonl"
+    rows = [
+        {"document_id": f"d{n}", "text": f"Alpha {n} holds.\n\nBeta {n} too."} for n in range(4)
+    ]
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    out.write_text("the previous output\n", encoding="utf-8")
+    script = ParagraphModel(hold_after=0)  # every call waits: the run is stuck in Ray
+    with FakeMessagesServer(handler=script) as server:
+        env = {**os.environ, "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": server.base_url}
+        env.pop("RAY_ADDRESS", None)
+        command = [sys.executable, "-m", "agentic_chunking", "corpus", str(corpus), "-o"]
+        command += [str(out), "--engine", "ray", "--quiet"]
+        run = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 180
+            while script.held < 1 and time.monotonic() < deadline and run.poll() is None:
+                time.sleep(0.2)
+            assert script.held >= 1, "the run never reached a call"
+            run.send_signal(signal.SIGTERM)
+            _, err = run.communicate(timeout=90)
+        finally:
+            script.release.set()
+            if run.poll() is None:
+                run.kill()
+                run.communicate()
+    assert run.returncode == 143, err[-2000:]
+    assert err.splitlines()[-1] == (
+        "agentic-chunking corpus: stopped by SIGTERM; no file was left half-written"
+    )
+    assert "SIGTERM received" not in err  # no stack frames of Ray's core
+    assert out.read_text(encoding="utf-8") == "the previous output\n"

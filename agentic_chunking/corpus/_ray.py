@@ -33,6 +33,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
+from .._entry import handle_stop_signals
 from .._errors import ConfigurationError, InputError
 from ..client import ModelClient, RequestLimits, parse_model
 from ..pipeline._cache import ReplyCache
@@ -82,6 +83,9 @@ def ray_results(
             )
         except (ConnectionError, TimeoutError) as error:
             raise InputError(_no_cluster(address, error)) from None
+        # Ray put its own SIGTERM handlers in (sys.exit, and its core's, which aborts with
+        # SIGABRT): the command's own again, so that SIGTERM ends the run with 143
+        handle_stop_signals()
     context = ray.data.DataContext.get_current()
     context.execution_options.preserve_order = True
     context.enable_progress_bars = False
