@@ -28,18 +28,25 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .._entry import Terminated
-from .._errors import InputError
+from .._errors import ConfigurationError, InputError, ModelCallError
 from .._files import remove_stale_temps
 from .._shown import redact
 from ..client import (
+    API_KEY_ENV_VAR,
+    OPENAI,
+    OPENAI_API_KEY_ENV_VAR,
     BatchClient,
     BatchProgress,
     ModelClient,
+    ModelReply,
     RequestLimits,
+    batch_custom_id,
     parse_model,
     resolve_model,
 )
+from ..client._anthropic import message_params
 from ..client._batch import DEFAULT_POLL_INTERVAL_S, FALLBACKS
+from ..client._openai import chat_body
 from ..corpus import (
     CorpusSettings,
     DocumentResult,
@@ -255,7 +262,7 @@ def run(args: argparse.Namespace) -> int:
             requests_per_minute=args.requests_per_minute,
             tokens_per_minute=args.tokens_per_minute,
         )
-        client = ModelClient(timeout=args.timeout, base_urls=base_urls, limits=limits)
+        client = _SyncClient(timeout=args.timeout, base_urls=base_urls, limits=limits)
     lock = RunLock(ledger_path)
     try:
         try:
@@ -271,9 +278,13 @@ def run(args: argparse.Namespace) -> int:
         except LedgerError as error:
             raise InputError(str(error)) from None
         tally = _Tally(total=len(scan.document_ids), quiet=args.quiet)
-        if isinstance(client, BatchClient):
-            for provider, batch_id, custom_ids in list(ledger.batches()):
-                client.attach(provider, {batch_id: custom_ids})  # a killed run's batches
+        for provider, batch_id, custom_ids in list(ledger.batches()):  # a killed run's batches
+            if isinstance(client, BatchClient) and _configured(client, provider):
+                client.attach(provider, {batch_id: custom_ids})
+            else:  # not collected by this run: named, and its requests never sent again
+                _say(_held_line(provider, batch_id, len(custom_ids)))
+                if isinstance(client, _SyncClient):
+                    client.held.update(dict.fromkeys(custom_ids, (provider, batch_id)))
     except BaseException:
         client.close()
         lock.release()
@@ -352,6 +363,58 @@ def run(args: argparse.Namespace) -> int:
 
 
 _Made = TypeVar("_Made")
+
+
+class _SyncClient(ModelClient):
+    """The synchronous client of a corpus run, which never sends a request that is in a
+    batch an earlier run submitted and this run does not collect (``held``: custom_id ->
+    (provider, batch id)): that call fails its document, naming the batch, instead of
+    paying for the request a second time."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.held: dict[str, tuple[str, str]] = {}
+
+    def call(self, **request: Any) -> ModelReply:
+        if self.held:
+            ref = parse_model(request["model"])
+            shape = chat_body if ref.provider == OPENAI else message_params
+            body = shape(
+                model=ref.name,
+                system=request["system"],
+                messages=request["messages"],
+                max_tokens=request["max_tokens"],
+            )
+            found = self.held.get(batch_custom_id(ref.provider, body))
+            if found is not None:
+                raise ModelCallError(
+                    f"this {request['stage']} request is in the {found[0]} batch {found[1]} an "
+                    "earlier run submitted, not sent again: rerun with --batch (and that "
+                    "provider's key) to collect its results",
+                    stage=request["stage"],
+                    batch=request["batch"],
+                )
+        reply: ModelReply = super().call(**request)
+        return reply
+
+
+def _configured(client: BatchClient, provider: str) -> bool:
+    """Whether ``client`` can reach ``provider`` (its key and base URL are set)."""
+    try:
+        client.sdk(provider)
+    except ConfigurationError:
+        return False
+    return True
+
+
+def _held_line(provider: str, batch_id: str, requests: int) -> str:
+    key = OPENAI_API_KEY_ENV_VAR if provider == OPENAI else API_KEY_ENV_VAR
+    return (
+        f"the {provider} batch {batch_id} ({requests:,} requests), submitted by an earlier run, "
+        f"is not collected by this run: rerun the same command with --batch and {key} set "
+        "to collect it; this run sends none "
+        "of its requests again (their documents fail until then)"
+    )
 
 
 def _opened(thing: _Made | None) -> _Made:
