@@ -265,11 +265,11 @@ def run(args: argparse.Namespace) -> int:
         client = _SyncClient(timeout=args.timeout, base_urls=base_urls, limits=limits)
     lock = RunLock(ledger_path)
     try:
+        client.ready(model)  # no key or a bad URL: refused before any file or bar is made
         try:
             lock.acquire()  # a second run on this OUT: refused before any call
         except LedgerError as error:
             raise InputError(str(error)) from None
-        client.ready(model)  # no key or a bad URL: refused before any file or bar is made
         cache_path = args.cache_dir or beside(output, CACHE_SUFFIX)
         cache = open_reply_cache(cache_path, read=True)  # content-addressed: nothing paid twice
         take_back(cache.directory)  # the replies a run kept elsewhere when this disk was full
