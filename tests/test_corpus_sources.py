@@ -304,3 +304,24 @@ def test_ids_the_output_would_merge_are_refused_naming_both_places(
     rows = [{"document_id": "a b", "text": "One."}, {"document_id": "a  b", "text": "Two."}]
     distinct.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     assert open_corpus(distinct).scan().document_ids == ("a b", "a  b")
+
+
+def test_only_the_fallback_folders_marked_for_this_cache_are_taken_back(tmp_path: Path) -> None:
+    from agentic_chunking.corpus._fallback import FOR_CACHE, take_back
+
+    cache, other = tmp_path / "out.replies", tmp_path / "other.replies"
+    temporary = tmp_path / "tmp"
+    entry = "a" * 64 + ".json"
+    for name, marked in (("mine", cache), ("theirs", other), ("chunk", None)):
+        folder = temporary / f"agentic-chunking-replies-{name}"
+        folder.mkdir(parents=True)
+        (folder / entry).write_text(f'{{"from": "{name}"}}\n', encoding="utf-8")
+        if marked is not None:
+            (folder / FOR_CACHE).write_text(f"{marked.resolve()}\n", encoding="utf-8")
+    assert take_back(cache, temporary) == 1
+    assert (cache / entry).read_text(encoding="utf-8") == '{"from": "mine"}\n'
+    assert sorted(p.name for p in temporary.iterdir()) == [
+        "agentic-chunking-replies-chunk",  # another command's folder: left alone
+        "agentic-chunking-replies-theirs",  # another cache's: left for its own run
+    ]
+    assert take_back(cache, temporary) == 0  # nothing more to take
