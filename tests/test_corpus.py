@@ -19,7 +19,7 @@ import pytest
 
 from agentic_chunking.checks._language import stem
 from agentic_chunking.cli import main
-from agentic_chunking.client import ModelClient
+from agentic_chunking.client import DEFAULT_MODEL, ModelClient
 from agentic_chunking.corpus import (
     CorpusSettings,
     Ledger,
@@ -525,3 +525,183 @@ def test_an_output_or_cache_inside_the_input_folder_is_refused_before_any_call(
     assert _corpus(args) == 2
     assert "is inside the input folder" in capsys.readouterr().err
     assert not inside.exists()
+
+
+def test_a_disk_filling_under_out_mid_run_exits_2_and_the_rerun_pays_for_nothing_again(
+    model: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The disk under OUT filled mid-run: exit 70 ("please report"), the paid replies in an
+    unnamed temporary folder, and the rerun paid for 41 of 44 of them again. Now: exit 2
+    naming the problem, the folder and the way out; the rerun takes them back first."""
+    import errno
+    import tempfile
+
+    from agentic_chunking.corpus import _ledger
+    from agentic_chunking.pipeline import _cache
+
+    folder = _folder(tmp_path, 4)
+    out = tmp_path / "out.jsonl"
+    temporary = tmp_path / "tmp"
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    full = threading.Event()
+    real_write, real_record = _cache.write_text_atomic, _ledger.Ledger.record
+
+    def write(path: Path | str, text: str, **kwargs: Any) -> Path:
+        if full.is_set() and Path(path).parent == tmp_path / "out.replies":
+            raise OSError(errno.ENOSPC, "No space left on device", str(path))
+        return real_write(path, text, **kwargs)
+
+    def record(self: _ledger.Ledger, **kwargs: Any) -> None:
+        full.set()  # the disk fills after the first document's replies are kept
+        if _counts_rows(self) >= 1:
+            import sqlite3  # what SQLite raises on a full disk, through the ledger's wording
+
+            raise self._problem(sqlite3.OperationalError("database or disk is full"))
+        real_record(self, **kwargs)
+
+    monkeypatch.setattr(_cache, "write_text_atomic", write)
+    monkeypatch.setattr(_ledger.Ledger, "record", record)
+    assert _corpus([str(folder), "-o", str(out), "--max-concurrency", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "unexpected error" not in err and "Traceback" not in err
+    assert "database or disk is full" in err and "rerun the same command" in err
+    kept = list(temporary.glob("agentic-chunking-replies-*"))
+    assert len(kept) == 1 and str(kept[0]) in err
+    paid = sum(model[0].answered.values())
+    assert paid > 2  # more than the first document's replies went to the folder
+
+    full.clear()
+    monkeypatch.setattr(_ledger.Ledger, "record", real_record)  # room again
+    assert _corpus([str(folder), "-o", str(out)]) == 0
+    assert model[0].paid_twice == 0, "a reply kept in the temporary folder was paid again"
+    assert not kept[0].exists()  # put back in the cache, then removed
+    assert len(read_records(out)) == 8
+
+
+def _counts_rows(ledger: Ledger) -> int:
+    return sum(ledger.counts().values())
+
+
+@pytest.mark.parametrize("damage", ["row", "garbage", "truncated"])
+def test_a_damaged_ledger_is_one_line_and_exit_2_naming_the_way_out(
+    model: Any, tmp_path: Path, damage: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ledger row corrupted gave exit 70 with a trace; a garbage or truncated file too."""
+    import sqlite3
+
+    folder = _folder(tmp_path, 3)
+    out = tmp_path / "out.jsonl"
+    ledger = tmp_path / "out.ledger.sqlite"
+    assert _corpus([str(folder), "-o", str(out)]) == 0
+    if damage == "row":
+        with sqlite3.connect(ledger) as db:
+            db.execute("UPDATE documents SET records = '{not json' WHERE document_id = 'd02.txt'")
+        db.close()
+    elif damage == "garbage":
+        ledger.write_bytes(b"this is no database\n" * 300)
+    else:
+        with Ledger(ledger) as filled:  # many rows, so that half the file loses some
+            for number in range(300):
+                filled.record(
+                    document_id=f"x{number}",
+                    document_sha256="0" * 64,
+                    settings_sha256="0" * 64,
+                    status="done",
+                    records=[{"text": "padding " * 40}],
+                    failure=None,
+                    calls=0,
+                    input_tokens=0,
+                    output_tokens=0,
+                    cost_usd=0.0,
+                )
+        with ledger.open("r+b") as stream:
+            stream.truncate(ledger.stat().st_size // 2)
+    capsys.readouterr()
+    sent = len(model[1].requests)
+    assert _corpus([str(folder), "-o", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert "unexpected error" not in err and "Traceback" not in err and err.count("\n") == 1
+    assert f"the ledger {ledger} is damaged" in err and "move it away" in err
+    if damage == "row":
+        assert "the row of document 'd02.txt' cannot be read" in err
+    assert len(model[1].requests) == sent  # refused before any call
+    ledger.rename(tmp_path / "damaged.sqlite")  # the way out: nothing is paid again
+    assert _corpus([str(folder), "-o", str(out)]) == 0
+    assert model[0].paid_twice == 0
+
+
+def test_a_ledger_another_program_holds_locked_is_refused_before_any_call(
+    model: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ledger locked by another process ("database is locked") gave exit 70 after a minute."""
+    import sqlite3
+
+    from agentic_chunking.corpus import _ledger
+
+    folder = _folder(tmp_path, 2)
+    out = tmp_path / "out.jsonl"
+    Ledger(tmp_path / "out.ledger.sqlite").close()
+    monkeypatch.setattr(_ledger, "OPEN_WAIT_S", 0.2)
+    holder = sqlite3.connect(tmp_path / "out.ledger.sqlite", timeout=0)
+    holder.execute("BEGIN EXCLUSIVE")  # an sqlite3 shell in the middle of a transaction
+    try:
+        assert _corpus([str(folder), "-o", str(out)]) == 2
+    finally:
+        holder.rollback()
+        holder.close()
+    err = capsys.readouterr().err
+    assert "is locked by another program (database is locked)" in err
+    assert "end the program that holds it open" in err and "Traceback" not in err
+    assert not model[1].requests
+    assert _corpus([str(folder), "-o", str(out)]) == 0  # released: the run goes on
+
+
+def test_a_level4_record_with_a_repeated_chunk_id_fails_that_document_alone(
+    model: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One Level 4 record with a repeated chunk_id stopped the whole corpus (exit 2, naming
+    no document or line) and the failure before it was never written."""
+    corpus = tmp_path / "in.jsonl"
+    rows = [
+        {"document_id": "first", "text": _document(1)},
+        {"document_id": "poisoned", "text": "poison Alpha is a fact."},  # fails on the server
+        {
+            "document_id": "twice",
+            "chunks": [
+                {"chunk_id": "c1", "text": "Beta 2 holds."},
+                {"chunk_id": "c1", "text": "X"},
+            ],
+        },
+        {"document_id": "last", "text": _document(4)},
+    ]
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert _corpus([str(corpus), "-o", str(out)]) == 1
+    assert "2 done, 0 skipped (done before), 2 failed" in capsys.readouterr().err
+    assert {r["DocumentId"] for r in read_records(out)} == {"first", "last"}
+    failures = read_records(tmp_path / "out.failures.jsonl")
+    assert [(f["document_id"], f["error_kind"]) for f in failures] == [
+        ("poisoned", "model_call"),
+        ("twice", "input"),
+    ]
+    assert failures[1]["error"].startswith("line 3: chunk 2: chunk_id 'c1' is given twice")
+
+
+def test_an_input_the_pipeline_refuses_fails_its_document_on_every_engine(model: Any) -> None:
+    """process_document, the one function every engine calls, makes the pipeline's
+    InputError the document's failure (it stopped the run on the local engine, and gave
+    exit 70 with stack frames on Ray), as a record built by another reader would meet it."""
+    from agentic_chunking._models import AgenticChunkInput
+    from agentic_chunking.corpus import CorpusDocument, process_document
+
+    chunks = [AgenticChunkInput("c1", "Alpha holds."), AgenticChunkInput("c1", "Beta holds.")]
+    document = CorpusDocument.of("twice", 0, chunks, {})
+    client = ModelClient()
+    try:
+        result = process_document(document, CorpusSettings(model=DEFAULT_MODEL), client=client)
+    finally:
+        client.close()
+    assert result.status == "failed" and result.error_kind == "input"
+    assert result.error is not None and result.error.startswith("twice: input chunk id 'c1'")
+    assert not model[1].requests

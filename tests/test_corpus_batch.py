@@ -179,3 +179,58 @@ def test_the_dry_run_shows_the_batch_saving(
     lines = capsys.readouterr().out.splitlines()
     found = re.search(r"\$([0-9.]+) instead of \$([0-9.]+) synchronously", lines[-1])
     assert found and float(found[1]) == pytest.approx(float(found[2]) / 2, abs=1e-4)
+
+
+def test_a_batch_of_a_provider_not_configured_is_named_and_the_run_goes_on(
+    tmp_path: Path, anthropic_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A ledger naming a batch of a provider the run has no key for failed the run."""
+    anthropic_env.delenv("OPENAI_API_KEY", raising=False)
+    corpus, out = _corpus(tmp_path, 2), tmp_path / "out.jsonl"
+    with Ledger(tmp_path / "out.ledger.sqlite") as ledger:
+        ledger.add_batch("openai", "batch_elsewhere", ["0" * 64, "1" * 64])
+    with FakeMessageBatchesServer(handler=ParagraphModel(), polls_to_end=1) as server:
+        anthropic_env.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        assert main(["corpus", str(corpus), "-o", str(out), "--batch", *FAST]) == 0
+    err = capsys.readouterr().err
+    assert "the openai batch batch_elsewhere (2 requests), submitted by an earlier run" in err
+    assert "rerun the same command with --batch and OPENAI_API_KEY set" in err
+    assert len(read_records(out)) == 4
+    assert [b[1] for b in _batches(tmp_path / "out.ledger.sqlite")] == ["batch_elsewhere"]
+
+
+def test_a_rerun_without_batch_pays_for_no_request_of_a_batch_in_flight(
+    tmp_path: Path, anthropic_env: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A kill while a batch was in flight, then a rerun without --batch, paid every request
+    of that batch again without naming it. Now the batch is named with the way to collect
+    it, and its requests' documents fail instead of being paid for twice."""
+    corpus, out = _corpus(tmp_path, 3), tmp_path / "out.jsonl"
+    ledger = tmp_path / "out.ledger.sqlite"
+    with FakeMessageBatchesServer(handler=ParagraphModel(), polls_to_end=10**6) as server:
+        env = {**os.environ, "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": server.base_url}
+        command = [sys.executable, "-m", "agentic_chunking", "corpus", str(corpus), "-o"]
+        child = subprocess.Popen(
+            [*command, str(out), "--batch", *FAST],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 90
+        while time.monotonic() < deadline and child.poll() is None:
+            if ledger.exists() and _batches(ledger):
+                break
+            time.sleep(0.1)
+        child.kill()
+        child.communicate(timeout=30)
+    (batch_id,) = [b[1] for b in _batches(ledger)]
+    with FakeMessagesServer(handler=ParagraphModel()) as sync:
+        anthropic_env.setenv("ANTHROPIC_BASE_URL", sync.base_url)
+        assert main(["corpus", str(corpus), "-o", str(out), "--quiet"]) == 1
+        assert sync.requests == []  # every extraction is in the batch: none paid twice
+    err = capsys.readouterr().err
+    assert f"the anthropic batch {batch_id} (3 requests), submitted by an earlier run" in err
+    assert "rerun the same command with --batch and ANTHROPIC_API_KEY set" in err
+    failures = read_records(tmp_path / "out.failures.jsonl")
+    assert len(failures) == 3 and all(batch_id in f["error"] for f in failures)
+    assert _batches(ledger) != []  # kept, for the rerun with --batch to collect

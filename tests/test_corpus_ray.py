@@ -59,6 +59,8 @@ def _corpus(tmp_path: Path) -> Path:
         for n in range(20)
     ]
     lines.append({"document_id": "l4", "chunks": [{"chunk_id": "S1", "text": "Gamma holds."}]})
+    twice = [{"chunk_id": "S1", "text": "Gamma holds."}, {"chunk_id": "S1", "text": "Delta."}]
+    lines.append({"document_id": "l4-twice", "chunks": twice})  # that document's failure
     lines.insert(7, {"document_id": "no-text", "text": " \n"})  # fails, on its line number
     text = "".join(json.dumps(x) + "\n" for x in lines).replace("\n", "\n\n", 3)  # blank lines
     corpus.write_text("\ufeff" + text, encoding="utf-8")  # with a BOM, as Windows tools write
@@ -87,11 +89,13 @@ def test_the_ray_engine_writes_the_local_engines_records(
     failures = [path.parent / "out.failures.jsonl" for path in (local, distributed)]
     assert failures[1].read_bytes() == failures[0].read_bytes()
     assert "line 11: the text is empty" in failures[1].read_text()  # its line, blank ones too
-    assert _counts(tmp_path / "ray" / "out.ledger.sqlite") == {"done": 21, "failed": 1}
+    # a repeated chunk_id of Level 4 fails its document alone (it stopped the run, exit 70)
+    assert "line 26: chunk 2: chunk_id 'S1' is given twice" in failures[1].read_text()
+    assert _counts(tmp_path / "ray" / "out.ledger.sqlite") == {"done": 21, "failed": 2}
     # rerun on Ray: every document skipped through the ledger its workers wrote
     assert main(ray_run) == 1
     assert len(server.requests) - before == 2 * sent
-    assert "0 done, 21 skipped (done before), 1 failed" in capsys.readouterr().err.splitlines()[-1]
+    assert "0 done, 21 skipped (done before), 2 failed" in capsys.readouterr().err.splitlines()[-1]
 
 
 def _untidy_folder(root: Path) -> Path:
@@ -143,3 +147,99 @@ def test_a_folder_gives_the_same_records_and_failures_on_every_engine(
         ("logo.png", "not_text"),
         ("notes.txt.gz", "not_text"),
     ]
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as probe:  # a port just freed: nothing listens on it
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.mark.parametrize("scheme", ["", "ray://"])
+def test_a_ray_address_where_no_cluster_answers_is_refused_in_one_line(
+    tmp_path: Path, scheme: str
+) -> None:
+    """RAY_ADDRESS naming a host with no cluster printed connection retries for ever (and
+    the ray:// form gave exit 70): now one line, exit 2, within seconds."""
+    import os
+    import subprocess
+    import sys
+
+    corpus = tmp_path / "in.jsonl"
+    corpus.write_text(json.dumps({"document_id": "a", "text": "Alpha holds."}) + "\n")
+    address = f"{scheme}127.0.0.1:{_closed_port()}"
+    env = {**os.environ, "RAY_ADDRESS": address, "ANTHROPIC_API_KEY": KEY}
+    command = [sys.executable, "-m", "agentic_chunking", "corpus", str(corpus)]
+    command += ["-o", str(tmp_path / "out.jsonl"), "--engine", "ray", "--quiet"]
+    try:
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.fail(f"RAY_ADDRESS={address}: the run still waited after 120 s")
+    assert done.returncode == 2, done.stderr[-2000:]
+    assert f"no Ray cluster answers at RAY_ADDRESS {address!r}" in done.stderr
+    assert "unset RAY_ADDRESS" in done.stderr and "Traceback" not in done.stderr
+    assert done.stderr.count("\n") == 1
+
+
+def test_the_ray_client_form_without_the_ray_client_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from agentic_chunking._errors import InputError
+    from agentic_chunking.corpus import _ray
+
+    _ray.check_address(None)  # a local instance: nothing to check
+    _ray.check_address("auto")
+    missing = {"grpc"}
+    real = _ray.importlib.util.find_spec
+    monkeypatch.setattr(
+        _ray.importlib.util, "find_spec", lambda name: None if name in missing else real(name)
+    )
+    with pytest.raises(InputError, match=r"uses the Ray Client, which needs grpcio"):
+        _ray.check_address("ray://head:10001")
+    with pytest.raises(InputError, match=r"is not HOST:PORT"):
+        _ray.check_address("head")
+
+
+def test_sigterm_under_ray_ends_the_run_with_143_and_the_previous_output(tmp_path: Path) -> None:
+    """SIGTERM under Ray aborted the command (SIGABRT, Ray's core printing stack frames):
+    Ray's own handlers replaced the command's. Now one line and 143, OUT as it was."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    corpus = tmp_path / "in.jsonl"
+    rows = [
+        {"document_id": f"d{n}", "text": f"Alpha {n} holds.\n\nBeta {n} too."} for n in range(4)
+    ]
+    corpus.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    out.write_text("the previous output\n", encoding="utf-8")
+    script = ParagraphModel(hold_after=0)  # every call waits: the run is stuck in Ray
+    with FakeMessagesServer(handler=script) as server:
+        env = {**os.environ, "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": server.base_url}
+        env.pop("RAY_ADDRESS", None)
+        command = [sys.executable, "-m", "agentic_chunking", "corpus", str(corpus), "-o"]
+        command += [str(out), "--engine", "ray", "--quiet"]
+        run = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, text=True)
+        try:
+            deadline = time.monotonic() + 180
+            while script.held < 1 and time.monotonic() < deadline and run.poll() is None:
+                time.sleep(0.2)
+            assert script.held >= 1, "the run never reached a call"
+            run.send_signal(signal.SIGTERM)
+            _, err = run.communicate(timeout=90)
+        finally:
+            script.release.set()
+            if run.poll() is None:
+                run.kill()
+                run.communicate()
+    assert run.returncode == 143, err[-2000:]
+    assert err.splitlines()[-1] == (
+        "agentic-chunking corpus: stopped by SIGTERM; no file was left half-written"
+    )
+    assert "SIGTERM received" not in err  # no stack frames of Ray's core
+    assert out.read_text(encoding="utf-8") == "the previous output\n"

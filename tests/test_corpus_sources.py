@@ -121,7 +121,7 @@ def test_a_ledger_of_another_format_or_not_a_database_is_refused(tmp_path: Path)
         Ledger(other)
     garbage = tmp_path / "garbage.sqlite"
     garbage.write_bytes(b"this is not a database at all" * 100)
-    with pytest.raises(LedgerError, match="cannot be used as a ledger"):
+    with pytest.raises(LedgerError, match=r"is damaged .*move it away"):
         Ledger(garbage)
 
 
@@ -249,3 +249,79 @@ def test_runs_read_from_their_starts_are_the_whole_corpus_read_at_once(
         assert failed == [
             "line 7: the text is empty" if path == jsonl else "row 5: the text is empty"
         ]
+
+
+def test_a_named_pipe_given_as_the_corpus_is_refused_at_once(tmp_path: Path) -> None:
+    """A FIFO as IN hung: reading it blocked until a writer came, and it cannot be read twice."""
+    import threading
+
+    fifo = tmp_path / "in.jsonl"
+    os.mkfifo(fifo)
+    outcome: list[BaseException | None] = []
+
+    def read() -> None:
+        try:
+            open_corpus(fifo).scan()
+            outcome.append(None)
+        except BaseException as error:  # kept for the assertion below
+            outcome.append(error)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(10)
+    if reader.is_alive():  # unblock the reader, then fail
+        with fifo.open("w"):
+            pass
+        reader.join(10)
+        pytest.fail("reading a named pipe as the corpus hung")
+    assert isinstance(outcome[0], InputError)
+    assert "not a regular file (a named pipe" in str(outcome[0])
+    assert "save it to a file first" in str(outcome[0])
+
+
+@pytest.mark.parametrize("shape", ["jsonl", "folder"])
+def test_ids_the_output_would_merge_are_refused_naming_both_places(
+    tmp_path: Path, shape: str
+) -> None:
+    """Ids "a" and " a" collided in OUT (the output drops the spaces at either end)."""
+    if shape == "jsonl":
+        corpus = tmp_path / "in.jsonl"
+        rows = [{"document_id": "a", "text": "One."}, {"document_id": " a", "text": "Two."}]
+        corpus.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+        places = ("(line 1)", "(line 2)")
+    else:
+        corpus = tmp_path / "docs"
+        corpus.mkdir()
+        (corpus / "a").write_text("One.\n", encoding="utf-8")
+        (corpus / "a ").write_text("Two.\n", encoding="utf-8")
+        places = ("(the file 'a')", "(the file 'a ')")
+    with pytest.raises(InputError) as raised:
+        open_corpus(corpus).scan()
+    said = str(raised.value)
+    assert all(place in said for place in places), said
+    assert "are the same id in the output" in said and "an id of its own" in said
+    distinct = tmp_path / "ok.jsonl"  # must not fire: ids distinct once stripped
+    rows = [{"document_id": "a b", "text": "One."}, {"document_id": "a  b", "text": "Two."}]
+    distinct.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    assert open_corpus(distinct).scan().document_ids == ("a b", "a  b")
+
+
+def test_only_the_fallback_folders_marked_for_this_cache_are_taken_back(tmp_path: Path) -> None:
+    from agentic_chunking.corpus._fallback import FOR_CACHE, take_back
+
+    cache, other = tmp_path / "out.replies", tmp_path / "other.replies"
+    temporary = tmp_path / "tmp"
+    entry = "a" * 64 + ".json"
+    for name, marked in (("mine", cache), ("theirs", other), ("chunk", None)):
+        folder = temporary / f"agentic-chunking-replies-{name}"
+        folder.mkdir(parents=True)
+        (folder / entry).write_text(f'{{"from": "{name}"}}\n', encoding="utf-8")
+        if marked is not None:
+            (folder / FOR_CACHE).write_text(f"{marked.resolve()}\n", encoding="utf-8")
+    assert take_back(cache, temporary) == 1
+    assert (cache / entry).read_text(encoding="utf-8") == '{"from": "mine"}\n'
+    assert sorted(p.name for p in temporary.iterdir()) == [
+        "agentic-chunking-replies-chunk",  # another command's folder: left alone
+        "agentic-chunking-replies-theirs",  # another cache's: left for its own run
+    ]
+    assert take_back(cache, temporary) == 0  # nothing more to take

@@ -29,18 +29,25 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from .._entry import Terminated
-from .._errors import InputError
+from .._errors import ConfigurationError, InputError, ModelCallError
 from .._files import remove_stale_temps
 from .._shown import redact
 from ..client import (
+    API_KEY_ENV_VAR,
+    OPENAI,
+    OPENAI_API_KEY_ENV_VAR,
     BatchClient,
     BatchProgress,
     ModelClient,
+    ModelReply,
     RequestLimits,
+    batch_custom_id,
     parse_model,
     resolve_model,
 )
+from ..client._anthropic import message_params
 from ..client._batch import DEFAULT_POLL_INTERVAL_S, FALLBACKS
+from ..client._openai import chat_body
 from ..corpus import (
     CorpusSettings,
     DocumentResult,
@@ -52,6 +59,7 @@ from ..corpus import (
     open_corpus,
 )
 from ..corpus._documents import NOT_TEXT
+from ..corpus._fallback import mark_fallback, take_back
 from ..corpus._outputs import check_output_suffix
 from ..pipeline._plan import plan_run
 from ..pipeline._run import DEFAULT_MAX_CHUNK_TOKENS
@@ -256,7 +264,7 @@ def run(args: argparse.Namespace) -> int:
             requests_per_minute=args.requests_per_minute,
             tokens_per_minute=args.tokens_per_minute,
         )
-        client = ModelClient(timeout=args.timeout, base_urls=base_urls, limits=limits)
+        client = _SyncClient(timeout=args.timeout, base_urls=base_urls, limits=limits)
     lock = RunLock(ledger_path)
     try:
         client.ready(model)  # no key or a bad URL: refused before any file or bar is made
@@ -266,14 +274,19 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(str(error)) from None
         cache_path = args.cache_dir or beside(output, CACHE_SUFFIX)
         cache = open_reply_cache(cache_path, read=True)  # content-addressed: nothing paid twice
+        take_back(cache.directory)  # the replies a run kept elsewhere when this disk was full
         try:
             ledger = Ledger(ledger_path)
         except LedgerError as error:
             raise InputError(str(error)) from None
         tally = _Tally(total=len(scan.document_ids), quiet=args.quiet)
-        if isinstance(client, BatchClient):
-            for provider, batch_id, custom_ids in list(ledger.batches()):
-                client.attach(provider, {batch_id: custom_ids})  # a killed run's batches
+        for provider, batch_id, custom_ids in list(ledger.batches()):  # a killed run's batches
+            if isinstance(client, BatchClient) and _configured(client, provider):
+                client.attach(provider, {batch_id: custom_ids})
+            else:  # not collected by this run: named, and its requests never sent again
+                _say(_held_line(provider, batch_id, len(custom_ids)))
+                if isinstance(client, _SyncClient):
+                    client.held.update(dict.fromkeys(custom_ids, (provider, batch_id)))
     except BaseException:
         client.close()
         lock.release()
@@ -320,9 +333,9 @@ def run(args: argparse.Namespace) -> int:
         tally.close()
         _say(resume_line(ledger, ledger_path, output))
         raise
-    except (InputError, LedgerError):
+    except (InputError, LedgerError) as error:  # a full disk under OUT or the ledger
         tally.close()
-        raise
+        raise InputError(_stopped_line(error, mark_fallback(cache))) from None
     except Exception:
         tally.close()
         _say(resume_line(ledger, ledger_path, output))
@@ -331,10 +344,18 @@ def run(args: argparse.Namespace) -> int:
         client.close()
         ledger.close()
         lock.release()
+        mark_fallback(cache)  # a rerun finds the replies kept elsewhere, however this ends
     tally.close()
+    kept_elsewhere = mark_fallback(cache)
     _say(tally.summary(written, output, failures_path, time.monotonic() - started, scan.left_out))
     if tally.set_aside:
         _say(tally.set_aside_line(failures_path))
+    if kept_elsewhere is not None:
+        _say(
+            f"warning: the reply cache {cache.directory} could not be written "
+            f"({cache.fallback_reason}); this run's model replies are kept in {kept_elsewhere} "
+            "and a rerun of the same command puts them back first (none is paid again)"
+        )
     if cache.failures:
         _say(
             f"warning: {len(cache.failures)} model replies could not be kept in "
@@ -381,6 +402,58 @@ def _level4(args: argparse.Namespace) -> int | None:
 _Made = TypeVar("_Made")
 
 
+class _SyncClient(ModelClient):
+    """The synchronous client of a corpus run, which never sends a request that is in a
+    batch an earlier run submitted and this run does not collect (``held``: custom_id ->
+    (provider, batch id)): that call fails its document, naming the batch, instead of
+    paying for the request a second time."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.held: dict[str, tuple[str, str]] = {}
+
+    def call(self, **request: Any) -> ModelReply:
+        if self.held:
+            ref = parse_model(request["model"])
+            shape = chat_body if ref.provider == OPENAI else message_params
+            body = shape(
+                model=ref.name,
+                system=request["system"],
+                messages=request["messages"],
+                max_tokens=request["max_tokens"],
+            )
+            found = self.held.get(batch_custom_id(ref.provider, body))
+            if found is not None:
+                raise ModelCallError(
+                    f"this {request['stage']} request is in the {found[0]} batch {found[1]} an "
+                    "earlier run submitted, not sent again: rerun with --batch (and that "
+                    "provider's key) to collect its results",
+                    stage=request["stage"],
+                    batch=request["batch"],
+                )
+        reply: ModelReply = super().call(**request)
+        return reply
+
+
+def _configured(client: BatchClient, provider: str) -> bool:
+    """Whether ``client`` can reach ``provider`` (its key and base URL are set)."""
+    try:
+        client.sdk(provider)
+    except ConfigurationError:
+        return False
+    return True
+
+
+def _held_line(provider: str, batch_id: str, requests: int) -> str:
+    key = OPENAI_API_KEY_ENV_VAR if provider == OPENAI else API_KEY_ENV_VAR
+    return (
+        f"the {provider} batch {batch_id} ({requests:,} requests), submitted by an earlier run, "
+        f"is not collected by this run: rerun the same command with --batch and {key} set "
+        "to collect it; this run sends none "
+        "of its requests again (their documents fail until then)"
+    )
+
+
 def _opened(thing: _Made | None) -> _Made:
     """``thing``, made before the batch client reports or sends anything (its hooks are
     given before the ledger and the progress bar exist, so that no key means no file)."""
@@ -415,6 +488,18 @@ def _write(
             f"of every finished document are kept in the ledger {ledger_path}: free room "
             "and rerun the same command (no finished document is chunked again)"
         ) from None
+
+
+def _stopped_line(error: Exception, kept: Path | None) -> str:
+    """The one line of a run stopped by its own files (a full disk under OUT, the ledger
+    or the reply cache): the problem, where the paid replies are, the way out."""
+    line = str(error)  # a LedgerError names its way out: locked, full or damaged
+    if kept is not None:
+        line += (
+            f"; the reply cache was full too: every model reply of this run is kept in {kept}, "
+            "and the rerun puts them back first (none is paid again)"
+        )
+    return line
 
 
 def _check_batch_options(args: argparse.Namespace) -> None:

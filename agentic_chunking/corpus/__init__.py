@@ -9,7 +9,9 @@
   ``RunLock`` that keeps a second run off it;
 - ``_outputs``: JSONL or Parquet output, written atomically;
 - ``_split``: ``split_corpus``, Level 4 over the same inputs (one embedder for the run,
-  resume by document through the ledger), writing the Level 4 records ``corpus`` reads.
+  resume by document through the ledger), writing the Level 4 records ``corpus`` reads;
+- ``_fallback``: the replies a run kept in a temporary folder when its reply cache was
+  full, taken back by the next run on that cache.
 
 May import: the root's shared modules, ``client``, ``checks``, ``semantic``, ``pipeline``;
 never report, judge, suite or cli.

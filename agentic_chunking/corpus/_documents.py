@@ -44,7 +44,7 @@ from typing import IO, Any
 from .._errors import InputError
 from .._files import decode_text
 from .._models import AgenticChunkInput
-from .._shown import quote
+from .._shown import QUOTE_LIMIT, quote, redact
 from ..pipeline._document import paragraph_inputs
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
@@ -210,6 +210,12 @@ class CorpusSource:
             raise InputError(f"{path}: no such file or folder; check the path")
         if path.is_dir():
             self.kind = "folder"
+        elif not path.is_file():  # a FIFO, socket or device: opening it could block for ever
+            raise InputError(
+                f"{path}: not a regular file (a named pipe, socket or device): a corpus is "
+                "read twice, once to check it before any call and once to chunk it; save it "
+                "to a file first (cat PIPE > corpus.jsonl) and give that"
+            )
         elif path.suffix.lower() in JSONL_SUFFIXES:
             self.kind = "jsonl"
         elif path.suffix.lower() in PARQUET_SUFFIXES:
@@ -225,18 +231,27 @@ class CorpusSource:
         """Read every id once; InputError for a bad record, a duplicate id or no document at
         all (a mistyped or empty folder), before any call."""
         ids: list[str] = []
-        where: dict[str, str] = {}
+        where: dict[str, tuple[str, str]] = {}  # by the id as the output writes it
         left_out = 0
         for document_id, place in self._ids():
             if not self.selection.admits(document_id):
                 left_out += 1
                 continue
-            if document_id in where:
+            shown = document_id.strip()  # the output's DocumentId and ChunkIds: no spaces
+            if shown in where:
+                first, first_place = where[shown]
+                if first == document_id:
+                    raise InputError(
+                        f"{self.path}: document id {quote(document_id)!r} is given twice "
+                        f"({first_place} and {place}); give every document its own id"
+                    )
                 raise InputError(
-                    f"{self.path}: document id {quote(document_id)!r} is given twice "
-                    f"({where[document_id]} and {place}); give every document its own id"
+                    f"{self.path}: document ids {_exact(first)} ({first_place}) and "
+                    f"{_exact(document_id)} ({place}) are the same id in the output, which "
+                    "drops the spaces at either end of an id; give every document an id of its "
+                    "own"
                 )
-            where[document_id] = place
+            where[shown] = (document_id, place)
             ids.append(document_id)
         if not ids and left_out:
             raise InputError(
@@ -331,7 +346,7 @@ class CorpusSource:
     def _ids(self) -> Iterator[tuple[str, str]]:
         if self.kind == "folder":
             for document_id in self._all_files():
-                yield document_id, "the folder"
+                yield document_id, f"the file {_exact(document_id)}"
             return
         for record in self._records():
             check_record(record.record, record.place)
@@ -510,6 +525,7 @@ def record_document(record: Mapping[str, Any], position: int, place: str) -> Cor
             return CorpusDocument.failed(document_id, position, f"{place}: the text is empty")
         return CorpusDocument.of(document_id, position, inputs, metadata)
     chunks: list[AgenticChunkInput] = []
+    numbers: dict[str, int] = {}  # each chunk_id's first chunk
     for number, item in enumerate(record["chunks"], start=1):
         if not isinstance(item, dict):
             return CorpusDocument.failed(
@@ -518,12 +534,28 @@ def record_document(record: Mapping[str, Any], position: int, place: str) -> Cor
                 f"{place}: chunk {number} is a {_json_type(item)}, not a {{chunk_id, text}} object",
             )
         try:
-            chunks.append(AgenticChunkInput.from_dict(item))
+            chunk = AgenticChunkInput.from_dict(item)
         except InputError as error:
             return CorpusDocument.failed(document_id, position, f"{place}: chunk {number}: {error}")
+        if chunk.chunk_id in numbers:  # provenance is by chunk id: the document's own fault
+            return CorpusDocument.failed(
+                document_id,
+                position,
+                f"{place}: chunk {number}: chunk_id {_exact(chunk.chunk_id)} is given twice "
+                f"(chunk {numbers[chunk.chunk_id]} has it too); give every chunk of a document "
+                "its own chunk_id",
+            )
+        numbers[chunk.chunk_id] = number
+        chunks.append(chunk)
     if not any(c.text.strip() for c in chunks):
         return CorpusDocument.failed(document_id, position, f"{place}: every chunk is empty")
     return CorpusDocument.of(document_id, position, chunks, metadata)
+
+
+def _exact(text: str) -> str:
+    """``text`` quoted exactly (its spaces kept, as ``repr`` shows them), redacted and cut."""
+    shown = repr(redact(text[:QUOTE_LIMIT]))
+    return shown + (f" ({len(text):,} characters in all)" if len(text) > QUOTE_LIMIT else "")
 
 
 def _json_type(value: object) -> str:

@@ -33,6 +33,11 @@ from typing import Any
 
 FORMAT = 1
 """The ledger's layout version; a ledger of another version is refused, never misread."""
+BUSY_TIMEOUT_S = 60.0
+"""How long a write waits for another writer of the run (Ray's workers) to commit."""
+OPEN_WAIT_S = 5.0
+"""How long opening waits to be able to write: a ledger another program holds locked
+longer than this is refused before any call."""
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -121,7 +126,7 @@ class Ledger:
         self.path = Path(path)
         self._lock = threading.Lock()
         try:
-            self._db = sqlite3.connect(self.path, timeout=60.0, check_same_thread=False)
+            self._db = sqlite3.connect(self.path, timeout=OPEN_WAIT_S, check_same_thread=False)
             self._db.execute("PRAGMA journal_mode=WAL")
             # a commit survives a killed process (WAL); only a power cut may lose the last
             # few, which the rerun then redoes from the reply cache
@@ -138,23 +143,58 @@ class Ledger:
                     f"{self.path} is a ledger of format {found[0]}, not {FORMAT}; give another "
                     "--ledger path (or remove it to redo every document)"
                 )
-        except sqlite3.DatabaseError as error:
-            raise LedgerError(
-                f"{self.path} cannot be used as a ledger ({error}); give another --ledger path"
-            ) from None
+            self._db.execute("BEGIN IMMEDIATE")  # writable now: not locked by another program
+            self._db.rollback()
+            self._db.execute(f"PRAGMA busy_timeout={int(BUSY_TIMEOUT_S * 1000)}")
+            self._db.execute("SELECT count(*) FROM documents").fetchone()
+        except sqlite3.Error as error:
+            raise self._problem(error) from None
+
+    def _problem(self, error: Exception, row: str = "") -> LedgerError:
+        """The one line for a ledger that fails: locked by another program, on a full disk,
+        or damaged (a truncated file, garbage, a row that cannot be read), with the way out."""
+        text = str(error)
+        if "locked" in text or "busy" in text:
+            return LedgerError(
+                f"the ledger {self.path} is locked by another program ({text}): end the program "
+                "that holds it open (an sqlite3 shell, a backup), or give this run another "
+                "--ledger"
+            )
+        if "full" in text:
+            return LedgerError(
+                f"cannot write the ledger {self.path} ({text}); the finished documents are kept "
+                f"in it: free room under {self.path.parent} (or give another --ledger) and rerun "
+                "the same command (no finished document is chunked again)"
+            )
+        row = f": {row} cannot be read" if row else ""
+        return LedgerError(
+            f"the ledger {self.path} is damaged{row} ({text}); move it away and rerun the same "
+            "command (every document is redone, its replies taken from the reply cache, none "
+            "paid again), or give another --ledger path"
+        )
 
     def finished(self, document_id: str) -> LedgerEntry | None:
         """The ledger's entry for ``document_id``, if it finished in an earlier run."""
-        with self._lock:
-            row = self._db.execute(
-                "SELECT document_id, document_sha256, settings_sha256, status, records, failure "
-                "FROM documents WHERE document_id = ?",
-                (document_id,),
-            ).fetchone()
-        if row is None:
-            return None
-        records = tuple(json.loads(line) for line in row[4].splitlines() if line)
-        return LedgerEntry(row[0], row[1], row[2], row[3], records, json.loads(row[5] or "null"))
+        try:
+            with self._lock:
+                row = self._db.execute(
+                    "SELECT document_id, document_sha256, settings_sha256, status, records, "
+                    "failure FROM documents WHERE document_id = ?",
+                    (document_id,),
+                ).fetchone()
+            if row is None:
+                return None
+            records = tuple(json.loads(line) for line in row[4].splitlines() if line)
+            failure = json.loads(row[5] or "null")
+            if not all(isinstance(r, dict) for r in records) or not all(
+                isinstance(v, str) for v in row[:4]
+            ):
+                raise ValueError("a record or a hash of the wrong type")
+        except sqlite3.Error as error:
+            raise self._problem(error) from None
+        except (ValueError, TypeError, AttributeError) as error:
+            raise self._problem(error, f"the row of document {document_id!r}") from None
+        return LedgerEntry(row[0], row[1], row[2], row[3], records, failure)
 
     def record(
         self,
@@ -191,7 +231,7 @@ class Ledger:
                     "INSERT OR REPLACE INTO documents VALUES (?,?,?,?,?,?,?,?,?,?,?)", row
                 )
         except sqlite3.Error as error:
-            raise LedgerError(f"cannot write the ledger {self.path} ({error})") from None
+            raise self._problem(error) from None
 
     def counts(self) -> dict[str, int]:
         """Documents per status."""
@@ -208,23 +248,31 @@ class Ledger:
                     (provider, batch_id, json.dumps(list(custom_ids)), time.time()),
                 )
         except sqlite3.Error as error:
-            raise LedgerError(f"cannot write the ledger {self.path} ({error})") from None
+            raise self._problem(error) from None
 
     def batches(self) -> Iterator[tuple[str, str, list[str]]]:
         """The batches kept: (provider, batch id, custom ids), oldest first."""
-        with self._lock:
-            rows = self._db.execute(
-                "SELECT provider, batch_id, custom_ids FROM batches ORDER BY submitted_at"
-            ).fetchall()
-        for provider, batch_id, custom_ids in rows:
-            yield provider, batch_id, json.loads(custom_ids)
+        try:
+            with self._lock:
+                rows = self._db.execute(
+                    "SELECT provider, batch_id, custom_ids FROM batches ORDER BY submitted_at"
+                ).fetchall()
+            kept = [(str(p), str(b), list(json.loads(c))) for p, b, c in rows]
+        except sqlite3.Error as error:
+            raise self._problem(error) from None
+        except (ValueError, TypeError) as error:
+            raise self._problem(error, "a row of its batches") from None
+        yield from kept
 
     def remove_batch(self, provider: str, batch_id: str) -> None:
         """Forget a batch whose results are all in (the reply cache holds them)."""
-        with self._lock, self._db:
-            self._db.execute(
-                "DELETE FROM batches WHERE provider = ? AND batch_id = ?", (provider, batch_id)
-            )
+        try:
+            with self._lock, self._db:
+                self._db.execute(
+                    "DELETE FROM batches WHERE provider = ? AND batch_id = ?", (provider, batch_id)
+                )
+        except sqlite3.Error as error:
+            raise self._problem(error) from None
 
     def close(self) -> None:
         with self._lock:

@@ -22,15 +22,18 @@ cluster's CPUs), since no lock spans machines. Needs the ``ray`` extra.
 
 from __future__ import annotations
 
+import importlib.util
 import itertools
 import json
 import logging
 import os
+import socket
 from collections.abc import Generator, Iterator, Mapping
 from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
+from .._entry import handle_stop_signals
 from .._errors import ConfigurationError, InputError
 from ..client import ModelClient, RequestLimits, parse_model
 from ..pipeline._cache import ReplyCache
@@ -69,12 +72,20 @@ def ray_results(
             "--engine local)"
         ) from None
     if not ray.is_initialized():
-        ray.init(
-            address=os.environ.get("RAY_ADDRESS") or None,
-            include_dashboard=False,
-            log_to_driver=False,
-            logging_level=logging.WARNING,
-        )
+        address = os.environ.get("RAY_ADDRESS") or None
+        check_address(address)
+        try:
+            ray.init(
+                address=address,
+                include_dashboard=False,
+                log_to_driver=False,
+                logging_level=logging.WARNING,
+            )
+        except (ConnectionError, TimeoutError) as error:
+            raise InputError(_no_cluster(address, error)) from None
+        # Ray put its own SIGTERM handlers in (sys.exit, and its core's, which aborts with
+        # SIGABRT): the command's own again, so that SIGTERM ends the run with 143
+        handle_stop_signals()
     context = ray.data.DataContext.get_current()
     context.execution_options.preserve_order = True
     context.enable_progress_bars = False
@@ -108,6 +119,45 @@ def ray_results(
             raise ConfigurationError(str(data["error"]))
         result = DocumentResult.from_dict(data)
         yield replace(result, position=positions.get(result.document_id, result.position))
+
+
+CONNECT_WAIT_S = 5.0
+"""How long the address RAY_ADDRESS names is given to answer before the run is refused."""
+
+
+def check_address(address: str | None) -> None:
+    """InputError naming the way out, within CONNECT_WAIT_S, when ``address`` (RAY_ADDRESS)
+    names a cluster this machine cannot reach (Ray itself retries for ever), or the Ray
+    Client form (``ray://HOST:PORT``) without the Ray Client installed (grpcio). None,
+    ``auto`` and ``local`` are Ray's own business."""
+    if address is None or address in ("auto", "local"):
+        return
+    client = address.startswith("ray://")
+    if client and importlib.util.find_spec("grpc") is None:
+        raise InputError(
+            f"RAY_ADDRESS {address!r} uses the Ray Client, which needs grpcio: pip install "
+            "'agentic-chunking[ray]' again (its extra now holds ray[client]), or give the "
+            "cluster's own address HOST:6379 from a machine of the cluster"
+        )
+    host, _, port = address.removeprefix("ray://").rpartition(":")
+    if not host or not port.isdigit():
+        raise InputError(
+            f"RAY_ADDRESS {address!r} is not HOST:PORT (or ray://HOST:PORT); give the "
+            "cluster's address, or unset RAY_ADDRESS to run on a local Ray instance"
+        )
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_WAIT_S).close()
+    except OSError as error:
+        raise InputError(_no_cluster(address, error)) from None
+
+
+def _no_cluster(address: str | None, error: BaseException) -> str:
+    reason = getattr(error, "strerror", None) or str(error) or type(error).__name__
+    return (
+        f"no Ray cluster answers at RAY_ADDRESS {address!r} ({reason}); start it (ray start "
+        "--head), check the address and port, or unset RAY_ADDRESS to run on a local Ray "
+        "instance"
+    )
 
 
 def process_batch(batch: Any, **options: Any) -> Any:

@@ -29,7 +29,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from .._entry import Terminated
-from .._errors import ConfigurationError, ModelCallError
+from .._errors import ConfigurationError, InputError, ModelCallError
 from .._models import AgenticResponse, CallUsage
 from .._shown import redact, redact_data
 from ..checks import clear_caches
@@ -43,7 +43,7 @@ from ..pipeline._run import (
     DEFAULT_MAX_REPAIR_ATTEMPTS,
     chunk_text_agentic,
 )
-from ._documents import NOT_TEXT, CorpusDocument
+from ._documents import NOT_TEXT, UNREADABLE, CorpusDocument
 from ._ledger import Ledger
 
 if TYPE_CHECKING:
@@ -170,7 +170,8 @@ def process_document(
     max_concurrency: int = 4,
 ) -> DocumentResult:
     """Chunk one document with ``chunk_text_agentic`` (see the module). Raises
-    ConfigurationError only (the run's fault); every other failure is in the result."""
+    ConfigurationError only (the run's fault); every other failure is in the result, an
+    input the pipeline refuses (InputError) too: it is that document's fault."""
     if document.error is not None:
         return DocumentResult(
             document.document_id,
@@ -199,6 +200,14 @@ def process_document(
         failed = error.response if isinstance(error.response, AgenticResponse) else None
         response = failed or AgenticResponse.failure(str(error))
         kind = "model_call"
+    except InputError as error:  # the document's own input (never the run's configuration)
+        return DocumentResult(
+            document.document_id,
+            document.position,
+            "failed",
+            error=redact(f"{document.document_id}: {error}"),
+            error_kind=UNREADABLE,
+        )
     cost = calls_cost_usd(parse_model(settings.model).name, response.calls)
     if not response.is_success:
         extracted = tuple(p for batch in response.extracted for p in batch.propositions)
