@@ -12,11 +12,12 @@ Reading (issue 42): every reader of a chunk record validates it through ``ChunkR
 with ``chunk_problem``: ``AgenticChunk.from_dict`` (so the loaders and the corpus reader),
 and ``check`` (``cli._check_input``, through ``tolerant_model`` and ``describe_problem``).
 A reader takes a field in the published type only (strict: ``DocumentId: 7`` or a list as
-``ThematicCategory`` is refused, never turned into a string), needs only ``READ_NEEDS``
-(older files lack the later fields), allows null for a field it does not need and fields it
-does not know. The published value constraints (figures, ``Hash``) are checked by
-``from_dict`` against the propositions, which is stricter than the schema's bounds.
-Each refusal is one line made by ``describe_problem``, the same in every reader.
+``ThematicCategory`` is refused, never turned into a string) and at least one proposition;
+it needs only ``READ_NEEDS`` (older files lack the later fields), allows null for a field
+it does not need and fields it does not know. The other published value constraints are
+``from_dict``'s: it checks every figure and ``Hash`` against the propositions (stricter
+than the schema's bounds), a span's offsets and ``Part``. Each refusal is one line made by
+``describe_problem``, the same in every reader.
 """
 
 from __future__ import annotations
@@ -277,8 +278,14 @@ def tolerant_model(
     return tolerant
 
 
-ChunkReading = tolerant_model(ChunkRecord, required=READ_NEEDS)
-"""``ChunkRecord`` as every reader takes it (``tolerant_model``, ``READ_NEEDS``)."""
+Propositions = Annotated[list[str], Field(min_length=1)]
+"""A chunk's propositions as every reader takes them: at least one (as published)."""
+
+ChunkReading = tolerant_model(
+    ChunkRecord, required=READ_NEEDS, types={"Propositions": Propositions}
+)
+"""``ChunkRecord`` as every reader takes it (``tolerant_model``, ``READ_NEEDS``; a chunk
+without a proposition refused, as the schema does)."""
 
 
 def chunk_problem(record: Mapping[str, Any]) -> str | None:
@@ -319,6 +326,8 @@ def describe_problem(error: ErrorDetails) -> str:
     if kind == "missing":
         return f"lacks the field {field!r}; {GIVE}"
     got = kind_of(error.get("input"))
+    if kind == "too_short" and len(location) == 1:
+        return f"{field} is an empty list; a chunk holds at least one; {GIVE}"
     if field in _LISTS:
         place = f": item {item + 1} is {got}" if item is not None else f", not {got}"
         return f"{field} must be a list of {_LISTS[field]}{place}; {GIVE}"

@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from agentic_chunking import AgenticChunk, AgenticResponse, InputError
+from agentic_chunking._models import content_hash
 from agentic_chunking._schema import chunk_problem
 from agentic_chunking.adapters._loading import read_chunks
 from agentic_chunking.cli import _check_corpus
@@ -60,6 +61,20 @@ BAD = {
     "no ThematicCategory": ("ThematicCategory", _broken(ThematicCategory=_MISSING)),
     "no Propositions": ("Propositions", _broken(Propositions=_MISSING)),
     "a count of 0": ("PropositionCount", _broken(PropositionCount=0)),
+    "no proposition": (
+        "Propositions",
+        _broken(
+            Propositions=[],
+            MergedContent="",
+            PropositionCount=0,
+            CharacterCount=0,
+            TokenEstimate=0,
+            Hash=content_hash(""),
+            PropositionChunkIds=[],
+            PropositionSpans=[],
+            Spans=[],
+        ),
+    ),
     "a number as a proposition": ("Propositions", _broken(Propositions=["A cell.", 7])),
 }
 

@@ -27,7 +27,7 @@ import json
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import StringConstraints, ValidationError
+from pydantic import Field, StringConstraints, ValidationError
 
 from .._errors import InputError
 from .._schema import (
@@ -51,11 +51,10 @@ CHECK_NEEDS = READ_NEEDS
 """The fields of a chunk the rules read: the only ones ``check`` requires."""
 
 Proposition = Annotated[str, StringConstraints(max_length=MAX_PROPOSITION_CHARS)]
+_Propositions = Annotated[list[Proposition], Field(min_length=1)]
 
 
-_Chunk = tolerant_model(
-    ChunkRecord, required=CHECK_NEEDS, types={"Propositions": list[Proposition]}
-)
+_Chunk = tolerant_model(ChunkRecord, required=CHECK_NEEDS, types={"Propositions": _Propositions})
 _Warning = tolerant_model(WarningRecord)
 _Call = tolerant_model(CallRecord)
 _Extracted = tolerant_model(ExtractedRecord)
