@@ -151,6 +151,7 @@ class CallRecord(_Record):
     Cached: bool = False
     CacheWriteTokens: int = Field(default=0, ge=0)
     CacheReadTokens: int = Field(default=0, ge=0)
+    Batched: bool = False
 
 
 class UsageRecord(_Record):

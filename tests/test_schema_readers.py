@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from agentic_chunking import AgenticChunk, AgenticResponse, InputError
+from agentic_chunking import AgenticChunk, AgenticResponse, CallUsage, InputError
 from agentic_chunking._models import content_hash
 from agentic_chunking._schema import chunk_problem
 from agentic_chunking.adapters._loading import read_chunks
@@ -208,3 +208,14 @@ def test_an_older_record_without_the_later_fields_still_reads() -> None:
     chunk = AgenticChunk.from_dict(record)
     assert chunk.propositions == tuple(_good()["Propositions"])
     assert chunk_problem({**_good(), "PreviousChunkId": None, "Extra": 1}) is None
+
+
+def test_a_batched_runs_output_meets_the_published_schema() -> None:
+    """``CallUsage.to_dict`` writes ``Batched: true`` for a call answered through a batch
+    API; the response schema (which allows no unknown field) names it."""
+    call = CallUsage("extraction", "m", 10, 5, "end_turn", 0.5, batch=1, batched=True)
+    response = AgenticResponse(chunks=(AgenticChunk.from_dict(_good()),), calls=(call,))
+    data = json.loads(json.dumps(response.to_dict()))
+    assert data["Usage"]["Calls"][0]["Batched"] is True
+    assert not _schema_errors("agentic-response.v1.json", data)
+    assert AgenticResponse.from_dict(data).calls == (call,)
