@@ -18,6 +18,8 @@ from types import MappingProxyType
 from typing import Any
 
 from ._errors import InputError
+from ._schema import chunk_problem
+from ._shown import quote
 from ._warning import PipelineWarning
 
 UNKNOWN_DOCUMENT_ID = "DOC-UNKNOWN"
@@ -268,20 +270,23 @@ class AgenticChunk:
     def from_dict(cls, data: Mapping[str, Any]) -> AgenticChunk:
         """Read a chunk written by ``to_dict`` (or by the seed's library).
 
-        Raises InputError when a field is missing or a stored figure disagrees with the
-        propositions (MergedContent, counts, Hash, Spans). The fields added for provenance,
-        parts and metadata are optional (a file written before them still reads).
+        Validated through the published schema's record first (``_schema.chunk_problem``,
+        as every reader of a chunk record): InputError, with the line every reader gives,
+        when a field it needs is missing or a field has another type than the schema's
+        (``DocumentId: 7`` is refused, not made a string); then when a stored figure
+        disagrees with the propositions (MergedContent, counts, Hash, Spans). The fields
+        added for provenance, parts and metadata are optional (a file written before them
+        still reads).
         """
-        try:
-            chunk_id = str(data["ChunkId"])
-            document_id = str(data["DocumentId"])
-            category = str(data["ThematicCategory"])
-            propositions = [str(p) for p in data["Propositions"]]
-        except KeyError as missing:
-            raise InputError(
-                f"chunk dict lacks the field {missing.args[0]!r}; expected the seed's names "
-                "ChunkId, DocumentId, ThematicCategory, Propositions, MergedContent, ..."
-            ) from None
+        problem = chunk_problem(data)
+        if problem is not None:
+            stated = data.get("ChunkId")
+            name = f"{quote(stated, limit=80)!r}" if isinstance(stated, str) else "(no ChunkId)"
+            raise InputError(f"chunk {name}: {problem}")
+        chunk_id: str = data["ChunkId"]
+        document_id: str = data["DocumentId"]
+        category: str = data["ThematicCategory"]
+        propositions: list[str] = list(data["Propositions"])
         metadata = data.get("Metadata") or {}
         try:
             if not isinstance(metadata, Mapping):
@@ -291,10 +296,8 @@ class AgenticChunk:
                 seq=1,
                 thematic_category=category,
                 propositions=propositions,
-                source_chunk_ids=[str(s) for s in data.get("SourceChunkIds", [])],
-                proposition_chunk_ids=[
-                    [str(i) for i in ids] for ids in data.get("PropositionChunkIds") or []
-                ],
+                source_chunk_ids=data.get("SourceChunkIds") or [],
+                proposition_chunk_ids=data.get("PropositionChunkIds") or [],
                 proposition_spans=[
                     [_read_span(s) for s in spans] for spans in data.get("PropositionSpans") or []
                 ],

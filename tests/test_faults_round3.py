@@ -723,7 +723,7 @@ def _output_with(tmp_path: Path, propositions: tuple[str, ...] = (), **chunk_fie
         ({"DocumentId": ["doc"]}, "chunk 1 'doc-0001': DocumentId must be a string, not a list"),
         ({"SourceChunkIds": "doc-P0001"}, "SourceChunkIds must be a list of strings"),
         ({"PropositionCount": "2"}, "PropositionCount must be a whole number, not the string '2'"),
-        # Fields of the published schema (adapters._schema) are checked with its types:
+        # Fields of the published schema (agentic_chunking._schema) are checked with its types:
         ({"Metadata": "none"}, "Metadata must be an object, not the string 'none'"),
         (
             {"PropositionSpans": [[["0", 12]], []]},

@@ -21,7 +21,7 @@ REPO = PACKAGE.parent
 
 # Lower layers first; a module may import from its own layer's package and any lower layer.
 LAYERS: tuple[frozenset[str], ...] = (
-    frozenset({"_entry", "_errors", "_files", "_models", "_shown", "_text", "_warning"}),
+    frozenset({"_entry", "_errors", "_files", "_models", "_schema", "_shown", "_text", "_warning"}),
     frozenset({"client", "checks", "semantic"}),
     frozenset({"pipeline", "mutations"}),
     frozenset({"corpus", "adapters"}),  # many documents; other libraries' shapes in and out

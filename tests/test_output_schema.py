@@ -18,7 +18,7 @@ import jsonschema
 import pytest
 
 from agentic_chunking import AgenticResponse
-from agentic_chunking.adapters._schema import (
+from agentic_chunking._schema import (
     CHUNK_SCHEMA_FILE,
     RESPONSE_SCHEMA_FILE,
     SCHEMAS,

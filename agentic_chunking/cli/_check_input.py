@@ -6,13 +6,15 @@ ChunkId when it has one, else by its place) and the way out. Only then are the c
 and the rules run, so a wrong type is never reported as a mismatch nor checked one
 character at a time, and no rule meets an input larger than the limits.
 
-The models are the published schema's (``adapters._schema``: ``ResponseRecord`` and the
-records in it), made tolerant by ``tolerant_model``: every field keeps its published type
+The models are the published schema's (``agentic_chunking._schema``: ``ResponseRecord``
+and the records in it), made tolerant by ``_schema.tolerant_model``, the one every reader of
+a chunk record uses (``AgenticChunk.from_dict`` too): every field keeps its published type
 (in strict mode: a number is never taken for a string, a string never for a list), but
-only the fields the rules read must be present (``CHECK_NEEDS``), others may be missing or
-null, unknown fields are allowed, and the published value constraints (id patterns, the
-hash's form, counts) are not enforced: ``check`` reads other tools' outputs with the same
-names, and older ones. The one constraint added is the limit on a proposition's length.
+only the fields every reader needs must be present (``CHECK_NEEDS``, ``READ_NEEDS``), others
+may be missing or null, unknown fields are allowed; the stored figures are then checked
+against the propositions by ``from_dict``. The one constraint added is the limit on a
+proposition's length. A refusal's line is ``_schema.describe_problem``'s, as in every
+reader, after the chunk's place.
 
 Limits (documented in the failures page): a file of at most ``MAX_FILE_BYTES``; a
 proposition of at most ``MAX_PROPOSITION_CHARS`` characters (a proposition is one sentence;
@@ -22,59 +24,37 @@ the rules' work grows with its length).
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, StringConstraints, ValidationError, create_model
+from pydantic import Field, StringConstraints, ValidationError
 
 from .._errors import InputError
-from .._shown import quote
-from ..adapters._schema import (
+from .._schema import (
+    READ_NEEDS,
     CallRecord,
     ChunkRecord,
     ExtractedRecord,
     ResponseRecord,
     UsageRecord,
     WarningRecord,
+    describe_problem,
+    tolerant_model,
 )
+from .._shown import quote
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
 """The largest chunked output ``check`` reads: 20 MB."""
 MAX_PROPOSITION_CHARS = 10_000
 """The longest proposition ``check`` accepts: 10,000 characters."""
-CHECK_NEEDS = ("ChunkId", "DocumentId", "ThematicCategory", "Propositions")
+CHECK_NEEDS = READ_NEEDS
 """The fields of a chunk the rules read: the only ones ``check`` requires."""
 
 Proposition = Annotated[str, StringConstraints(max_length=MAX_PROPOSITION_CHARS)]
+_Propositions = Annotated[list[Proposition], Field(min_length=1)]
 
 
-def tolerant_model(
-    model: type[BaseModel],
-    *,
-    required: Collection[str] = (),
-    types: Mapping[str, Any] | None = None,
-) -> type[BaseModel]:
-    """``model``'s fields with their published types (or those of ``types``, by name), in
-    strict mode, without their value constraints: the fields of ``required`` must be
-    present, every other may be missing or null; fields ``model`` does not name are
-    allowed."""
-    replaced = types or {}
-    fields: dict[str, Any] = {}
-    for name, info in model.model_fields.items():
-        annotation = replaced.get(name, info.annotation)
-        fields[name] = (annotation, ...) if name in required else (annotation | None, None)
-    tolerant: type[BaseModel] = create_model(
-        f"Checked{model.__name__}",
-        __config__=ConfigDict(strict=True, extra="allow"),
-        **fields,
-    )
-    return tolerant
-
-
-_Chunk = tolerant_model(
-    ChunkRecord, required=CHECK_NEEDS, types={"Propositions": list[Proposition]}
-)
+_Chunk = tolerant_model(ChunkRecord, required=CHECK_NEEDS, types={"Propositions": _Propositions})
 _Warning = tolerant_model(WarningRecord)
 _Call = tolerant_model(CallRecord)
 _Extracted = tolerant_model(ExtractedRecord)
@@ -89,16 +69,6 @@ _Output = tolerant_model(
         "Extracted": list[_Extracted],  # type: ignore[valid-type]
     },
 )
-
-
-_TYPES = {
-    "string_type": "a string",
-    "list_type": "a list",
-    "int_type": "a whole number",
-    "bool_type": "true or false",
-    "dict_type": "an object",
-    "model_type": "an object",
-}
 
 
 def check_file_size(path: Path) -> None:
@@ -149,40 +119,11 @@ def _first_problem(invalid: ValidationError, data: Any, *, place: str | None = N
         name = f"{quote(chunk_id, limit=80)!r}" if isinstance(chunk_id, str) else "(no ChunkId)"
         where = f"chunk {index + 1} {name}: " if place is None else f"{place} (chunk {name}): "
         location = location[2:]
-    field = str(location[0]) if location else "the chunk"
-    item = next((p for p in location[1:] if isinstance(p, int)), None)
-    if kind == "missing":
-        return f"{where}lacks the field {field!r}; give the JSON 'chunk' writes"
-    if kind == "string_too_long" and field == "Propositions":
+    if kind == "string_too_long" and location and location[0] == "Propositions":
+        item = next((p for p in location[1:] if isinstance(p, int)), 0)
         length = len(error["input"]) if isinstance(error["input"], str) else 0
         return (
-            f"{where}proposition {(item or 0) + 1} has {length:,} characters, over the limit "
+            f"{where}proposition {item + 1} has {length:,} characters, over the limit "
             f"of {MAX_PROPOSITION_CHARS:,} for one proposition; a proposition is one sentence"
         )
-    got = _kind_of(error.get("input"))
-    wanted = _TYPES.get(kind, "another type")
-    if field in ("Propositions", "SourceChunkIds", "Chunks", "FailedBatches", "Warnings"):
-        member = "strings" if field != "FailedBatches" else "whole numbers"
-        if field in ("Chunks", "Warnings"):
-            member = "objects"
-        place = f": item {item + 1} is {got}" if item is not None else f", not {got}"
-        return f"{where}{field} must be a list of {member}{place}; give the JSON 'chunk' writes"
-    if len(location) > 1:  # inside the field: a span's offset, a call of Usage
-        return f"{where}{field} holds {got} where {wanted} belongs; give the JSON 'chunk' writes"
-    return f"{where}{field} must be {wanted}, not {got}; give the JSON 'chunk' writes"
-
-
-def _kind_of(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true/false"
-    if isinstance(value, int | float):
-        return f"the number {quote(str(value), limit=40)}"
-    if isinstance(value, str):
-        return f"the string {quote(value, limit=60)!r}"
-    if isinstance(value, list):
-        return f"a list of {len(value):,} items"
-    if isinstance(value, dict):
-        return "an object"
-    return type(value).__name__
+    return f"{where}{describe_problem({**error, 'loc': tuple(location)})}"

@@ -6,18 +6,32 @@ files ``schemas/agentic-chunk.v1.json`` and ``schemas/agentic-response.v1.json``
 ``schema_text(...)`` of them (``python scripts/write_schemas.py`` rewrites them; a test
 checks they are current). A version is never changed in place: a field removed or made
 stricter is a new file (``v2``); a field added as optional is allowed in ``v1``.
-Readers keep accepting what ``from_dict`` accepts; the schemas describe what is written.
+The schemas describe what is written.
+
+Reading (issue 42): every reader of a chunk record validates it through ``ChunkRecord`` too,
+with ``chunk_problem``: ``AgenticChunk.from_dict`` (so the loaders and the corpus reader),
+and ``check`` (``cli._check_input``, through ``tolerant_model`` and ``describe_problem``).
+A reader takes a field in the published type only (strict: ``DocumentId: 7`` or a list as
+``ThematicCategory`` is refused, never turned into a string) and at least one proposition;
+it needs only ``READ_NEEDS`` (older files lack the later fields), allows null for a field
+it does not need and fields it does not know. The other published value constraints are
+``from_dict``'s: it checks every figure and ``Hash`` against the propositions (stricter
+than the schema's bounds), a span's offsets and ``Part``. Each refusal is one line made by
+``describe_problem``, the same in every reader.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Mapping
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic_core import ErrorDetails
 
-from .._files import write_text_atomic
+from ._files import write_text_atomic
+from ._shown import quote
 
 SCHEMA_VERSION = 1
 CHUNK_SCHEMA_FILE = f"agentic-chunk.v{SCHEMA_VERSION}.json"
@@ -137,6 +151,7 @@ class CallRecord(_Record):
     Cached: bool = False
     CacheWriteTokens: int = Field(default=0, ge=0)
     CacheReadTokens: int = Field(default=0, ge=0)
+    Batched: bool = False
 
 
 class UsageRecord(_Record):
@@ -231,3 +246,110 @@ def _json_type(prop: dict[str, Any]) -> str:
     if kind == "array" and "prefixItems" in prop:
         return "[start, end]"
     return kind
+
+
+READ_NEEDS = ("ChunkId", "DocumentId", "ThematicCategory", "Propositions")
+"""The fields of a chunk record every reader requires (``from_dict``, ``check``); the
+others were added later and may be missing from an older file."""
+
+GIVE = "give the JSON 'chunk' writes"
+"""The way out every reader's refusal of a chunk record names."""
+
+
+def tolerant_model(
+    model: type[BaseModel],
+    *,
+    required: Collection[str] = (),
+    types: Mapping[str, Any] | None = None,
+) -> type[BaseModel]:
+    """``model``'s fields with their published types (or those of ``types``, by name), in
+    strict mode, without their value constraints: the fields of ``required`` must be
+    present, every other may be missing or null; fields ``model`` does not name are
+    allowed. What every reader of a saved record validates it with."""
+    replaced = types or {}
+    fields: dict[str, Any] = {}
+    for name, info in model.model_fields.items():
+        annotation = replaced.get(name, info.annotation)
+        fields[name] = (annotation, ...) if name in required else (annotation | None, None)
+    tolerant: type[BaseModel] = create_model(
+        f"Checked{model.__name__}",
+        __config__=ConfigDict(strict=True, extra="allow"),
+        **fields,
+    )
+    return tolerant
+
+
+Propositions = Annotated[list[str], Field(min_length=1)]
+"""A chunk's propositions as every reader takes them: at least one (as published)."""
+
+ChunkReading = tolerant_model(
+    ChunkRecord, required=READ_NEEDS, types={"Propositions": Propositions}
+)
+"""``ChunkRecord`` as every reader takes it (``tolerant_model``, ``READ_NEEDS``; a chunk
+without a proposition refused, as the schema does)."""
+
+
+def chunk_problem(record: Mapping[str, Any]) -> str | None:
+    """Why ``record`` is not a chunk record a reader takes (``describe_problem``'s line),
+    or None. Validated as JSON, as the published schema describes it (a span is a JSON
+    array of two offsets); a value JSON cannot hold is written as its text."""
+    try:
+        ChunkReading.model_validate_json(json.dumps(record, ensure_ascii=False, default=str))
+    except ValidationError as invalid:
+        return describe_problem(invalid.errors(include_url=False)[0])
+    return None
+
+
+_TYPES = {
+    "string_type": "a string",
+    "list_type": "a list",
+    "int_type": "a whole number",
+    "bool_type": "true or false",
+    "dict_type": "an object",
+    "model_type": "an object",
+}
+_LISTS = {
+    "Propositions": "strings",
+    "SourceChunkIds": "strings",
+    "Chunks": "objects",
+    "Warnings": "objects",
+    "FailedBatches": "whole numbers",
+}
+
+
+def describe_problem(error: ErrorDetails) -> str:
+    """One line naming the field of a record ``error`` (pydantic's, located from the record)
+    is about, what it must be and what it is, and the way out (``GIVE``)."""
+    location = list(error["loc"])
+    kind = error["type"]
+    field = str(location[0]) if location else "the chunk"
+    item = next((p for p in location[1:] if isinstance(p, int)), None)
+    if kind == "missing":
+        return f"lacks the field {field!r}; {GIVE}"
+    got = kind_of(error.get("input"))
+    if kind == "too_short" and len(location) == 1:
+        return f"{field} is an empty list; a chunk holds at least one; {GIVE}"
+    if field in _LISTS:
+        place = f": item {item + 1} is {got}" if item is not None else f", not {got}"
+        return f"{field} must be a list of {_LISTS[field]}{place}; {GIVE}"
+    wanted = _TYPES.get(kind, "another type")
+    if len(location) > 1:  # inside the field: a span's offset, a call of Usage
+        return f"{field} holds {got} where {wanted} belongs; {GIVE}"
+    return f"{field} must be {wanted}, not {got}; {GIVE}"
+
+
+def kind_of(value: Any) -> str:
+    """What ``value`` is, quoted for a message (``the number 7``, ``a list of 2 items``)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, int | float):
+        return f"the number {quote(str(value), limit=40)}"
+    if isinstance(value, str):
+        return f"the string {quote(value, limit=60)!r}"
+    if isinstance(value, list):
+        return f"a list of {len(value):,} items"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__

@@ -1,0 +1,221 @@
+"""One schema, every reader (issue 42, item 2): what the published chunk schema refuses,
+every reader of a chunk record refuses, with the same line.
+
+The readers: ``AgenticChunk.from_dict``; ``check``'s reader of the JSON ``chunk`` writes
+(``cli._findings.read_output``) and of a corpus output (``cli._check_corpus``); the
+loaders' ``read_chunks`` over JSONL and JSON; and ``jsonschema`` over the committed
+``schemas/*.json``. Each bad record is a good one with one field broken.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agentic_chunking import AgenticChunk, AgenticResponse, CallUsage, InputError
+from agentic_chunking._models import content_hash
+from agentic_chunking._schema import chunk_problem
+from agentic_chunking.adapters._loading import read_chunks
+from agentic_chunking.cli import _check_corpus
+from agentic_chunking.cli._findings import read_output
+
+jsonschema = pytest.importorskip("jsonschema")
+
+SCHEMAS = Path(__file__).resolve().parent.parent / "schemas"
+CHUNK_ID = "notes-0001"
+
+
+def _good() -> dict[str, Any]:
+    chunk = AgenticChunk.from_propositions(
+        document_id="notes",
+        seq=1,
+        thematic_category="Battery chemistry",
+        propositions=["Lithium cells age with heat.", "Cold slows the reaction."],
+        source_chunk_ids=["C1"],
+        proposition_chunk_ids=[["C1"], ["C1"]],
+        proposition_spans=[[(0, 28)], [(29, 53)]],
+    )
+    return chunk.to_dict()
+
+
+def _broken(**changes: Any) -> dict[str, Any]:
+    record = _good()
+    for name, value in changes.items():
+        if value is _MISSING:
+            del record[name]
+        else:
+            record[name] = value
+    return record
+
+
+_MISSING = object()
+
+BAD = {
+    "DocumentId 7": ("DocumentId", _broken(DocumentId=7)),
+    "a list as ThematicCategory": ("ThematicCategory", _broken(ThematicCategory=["a", "b"])),
+    "no ThematicCategory": ("ThematicCategory", _broken(ThematicCategory=_MISSING)),
+    "no Propositions": ("Propositions", _broken(Propositions=_MISSING)),
+    "a count of 0": ("PropositionCount", _broken(PropositionCount=0)),
+    "no proposition": (
+        "Propositions",
+        _broken(
+            Propositions=[],
+            MergedContent="",
+            PropositionCount=0,
+            CharacterCount=0,
+            TokenEstimate=0,
+            Hash=content_hash(""),
+            PropositionChunkIds=[],
+            PropositionSpans=[],
+            Spans=[],
+        ),
+    ),
+    "a number as a proposition": ("Propositions", _broken(Propositions=["A cell.", 7])),
+}
+
+
+def _response(record: dict[str, Any]) -> dict[str, Any]:
+    data = AgenticResponse(chunks=(AgenticChunk.from_dict(_good()),)).to_dict()
+    data["Chunks"] = [record]
+    return data
+
+
+def _from_dict(record: dict[str, Any], tmp_path: Path) -> None:
+    AgenticChunk.from_dict(record)
+
+
+def _check_json(record: dict[str, Any], tmp_path: Path) -> None:
+    path = tmp_path / "chunks.json"
+    path.write_text(json.dumps(_response(record)), encoding="utf-8")
+    read_output(path)
+
+
+def _check_corpus_output(record: dict[str, Any], tmp_path: Path) -> None:
+    path = tmp_path / "out.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    for document in _check_corpus.output_documents(path):
+        _check_corpus._check_document(document, path, None, None, judge=None)
+
+
+def _load_jsonl(record: dict[str, Any], tmp_path: Path) -> None:
+    path = tmp_path / "out.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    read_chunks(path)
+
+
+def _load_json(record: dict[str, Any], tmp_path: Path) -> None:
+    path = tmp_path / "chunks.json"
+    path.write_text(json.dumps(_response(record)), encoding="utf-8")
+    read_chunks(path)
+
+
+READERS: dict[str, Callable[[dict[str, Any], Path], None]] = {
+    "from_dict": _from_dict,
+    "check (JSON)": _check_json,
+    "check (corpus output)": _check_corpus_output,
+    "loader (JSONL)": _load_jsonl,
+    "loader (JSON)": _load_json,
+}
+
+
+def _problem(message: str) -> str:
+    """The line after the chunk's name: what every reader must say alike (each names the
+    file and the chunk's place its own way before it)."""
+    parts = re.split(rf"'{CHUNK_ID}'\)?: ", message, maxsplit=1)
+    assert len(parts) == 2, message
+    return parts[1]
+
+
+def _schema_errors(name: str, data: dict[str, Any]) -> list[Any]:
+    schema = json.loads((SCHEMAS / name).read_text(encoding="utf-8"))
+    return list(jsonschema.Draft202012Validator(schema).iter_errors(data))
+
+
+def test_the_good_record_passes_every_reader_and_the_schemas(tmp_path: Path) -> None:
+    record = _good()
+    assert chunk_problem(record) is None
+    assert not _schema_errors("agentic-chunk.v1.json", record)
+    assert not _schema_errors("agentic-response.v1.json", _response(record))
+    for name, reader in READERS.items():
+        folder = tmp_path / name.replace(" ", "-").replace("(", "").replace(")", "")
+        folder.mkdir()
+        reader(record, folder)
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_what_the_schema_refuses_every_reader_refuses_with_one_message(
+    case: str, tmp_path: Path
+) -> None:
+    field, record = BAD[case]
+    errors = _schema_errors("agentic-chunk.v1.json", record)
+    assert errors, f"the published schema takes {case}"
+    named = {str(e.path[0]) if e.path else e.message for e in errors}
+    assert any(field in n for n in named), named
+    assert _schema_errors("agentic-response.v1.json", _response(record))
+    messages = {}
+    for name, reader in READERS.items():
+        folder = tmp_path / str(len(messages))
+        folder.mkdir()
+        with pytest.raises(InputError) as refused:
+            reader(record, folder)
+        messages[name] = str(refused.value)
+    problems = {name: _problem(message) for name, message in messages.items()}
+    assert len(set(problems.values())) == 1, problems
+    assert field in problems["from_dict"]
+    assert "Traceback" not in "".join(messages.values())
+
+
+def test_the_type_messages_say_what_the_field_must_be(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="DocumentId must be a string, not the number 7"):
+        AgenticChunk.from_dict(BAD["DocumentId 7"][1])
+    with pytest.raises(InputError, match="ThematicCategory must be a string, not a list"):
+        AgenticChunk.from_dict(BAD["a list as ThematicCategory"][1])
+    with pytest.raises(InputError, match="lacks the field 'ThematicCategory'"):
+        AgenticChunk.from_dict(BAD["no ThematicCategory"][1])
+
+
+def test_a_count_the_schema_cannot_judge_is_still_refused_by_every_reader(
+    tmp_path: Path,
+) -> None:
+    """A count of 3 for two propositions meets the schema (it bounds a count, it cannot
+    count): the readers are stricter, and alike."""
+    record = _broken(PropositionCount=3)
+    assert not _schema_errors("agentic-chunk.v1.json", record)
+    problems = set()
+    for number, reader in enumerate(READERS.values()):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        with pytest.raises(InputError) as refused:
+            reader(record, folder)
+        problems.add(_problem(str(refused.value)))
+    assert len(problems) == 1, problems
+    assert "PropositionCount is 3 but its propositions give 2" in problems.pop()
+
+
+def test_an_older_record_without_the_later_fields_still_reads() -> None:
+    """Only the fields every reader needs are required: a file written before the
+    provenance fields (or with them null) reads, as before."""
+    record = {
+        k: v
+        for k, v in _good().items()
+        if k in ("ChunkId", "DocumentId", "ThematicCategory", "Propositions")
+    }
+    chunk = AgenticChunk.from_dict(record)
+    assert chunk.propositions == tuple(_good()["Propositions"])
+    assert chunk_problem({**_good(), "PreviousChunkId": None, "Extra": 1}) is None
+
+
+def test_a_batched_runs_output_meets_the_published_schema() -> None:
+    """``CallUsage.to_dict`` writes ``Batched: true`` for a call answered through a batch
+    API; the response schema (which allows no unknown field) names it."""
+    call = CallUsage("extraction", "m", 10, 5, "end_turn", 0.5, batch=1, batched=True)
+    response = AgenticResponse(chunks=(AgenticChunk.from_dict(_good()),), calls=(call,))
+    data = json.loads(json.dumps(response.to_dict()))
+    assert data["Usage"]["Calls"][0]["Batched"] is True
+    assert not _schema_errors("agentic-response.v1.json", data)
+    assert AgenticResponse.from_dict(data).calls == (call,)
