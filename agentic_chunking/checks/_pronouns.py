@@ -1053,7 +1053,12 @@ def find_unresolved_pronouns(propositions: list[str], source: str | None = None)
     ``definite_without_antecedent``: "The residue blocks ..." where the source introduced
     the residue in an earlier sentence and the aligned one refers back to it, or where
     the source (up to the aligned sentences) only writes it with a word that says which
-    ("human liver", "most commercial panels"), never after an article. Quoted text
+    ("human liver", "most commercial panels"), never after an article; and, by the parse,
+    a definite noun phrase of a specific event that the proposition does not introduce,
+    whatever the source writes (:func:`_definite_by_parse`). A first name the word lists
+    read as a verb or modal ("Rose", "Will") is a person when the source uses it as a name
+    (:func:`source_names`), an inflected verb follows it or the parse reads it as a name;
+    a his/her possessive is resolved by a person named after it (:func:`_cataphora`). Quoted text
     (every kind of quote) is not judged. Not flagged: "that" as complementiser or
     relative ("shows that", "the cells that"). Heuristic, not a parser: the antecedent is
     any plausible noun earlier in the text.
