@@ -311,7 +311,7 @@ def _problems(
         Kerr"), the person it names later in the sentence: :func:`_cataphora`."""
         if norms[i] not in ("his", "her"):
             return False
-        return _cataphora(text, sum(1 for t in toks[:i] if t.norm == norms[i]))
+        return _cataphora(text, norms[i], sum(1 for t in toks[:i] if t.norm == norms[i]))
 
     def has_person(i: int) -> bool:
         earlier = earlier_nouns(i)
@@ -378,30 +378,30 @@ _ARGUMENTS = frozenset({"nsubj", "nsubjpass", "dobj", "dative"})
 
 
 @lru_cache(maxsize=4096)
-def _cataphora(text: str, nth: int) -> bool:
-    """Does the ``nth`` (0-based) his/her possessive of ``text`` name a person who comes
-    after it in the same sentence, by the parse: a subject or object of the main clause
-    (its verb or a verb joined to it: "continue to trouble Marco") that is a person-shaped
-    name or a name the named-entity recogniser labels a person ("His brother's debts
-    continue to trouble Marco", "Her mother visits Ann Kerr")? Not a name inside the
-    possessive's own phrase ("Her nephew Raimund Sanders", "his victory over Humayun"),
-    not in a clause of "be" ("His father was John Smith", "Among his officers was William
-    Adams": the name is what the phrase names), not when the main clause's subject is a
-    pronoun ("To pay off his debts, he courts Alison": "his" is that pronoun's). False
-    without the parser."""
+def _cataphora(text: str, pronoun: str, nth: int) -> bool:
+    """Is the ``nth`` (0-based) ``pronoun`` ("his" or "her") of ``text`` a possessive that
+    names a person who comes after it in the same sentence, by the parse: a subject or
+    object of the main clause (its verb or a verb joined to it: "continue to trouble
+    Marco") that is a person-shaped name or a name the named-entity recogniser labels a
+    person ("His brother's debts continue to trouble Marco", "Her mother visits Ann
+    Kerr")? Not a name inside the possessive's own phrase ("Her nephew Raimund Sanders",
+    "his victory over Humayun"), not in a clause of "be" ("His father was John Smith",
+    "Among his officers was William Adams": the name is what the phrase names), not when
+    the main clause's subject is a pronoun ("To pay off his debts, he courts Alison":
+    "his" is that pronoun's). False without the parser."""
     parsed = parse(text)
     if parsed is None:
         return False
     words = parsed.words
-    found = [k for k, w in enumerate(words) if w.tag == "PRP$" and w.text.lower() in ("his", "her")]
-    if nth >= len(found):
-        return False
+    found = [k for k, w in enumerate(words) if w.text.lower() == pronoun]
+    if nth >= len(found) or words[found[nth]].tag != "PRP$":
+        return False  # "told her the news": an object, no possessive
     p = found[nth]
     top = words[p].head
     while words[top].dep in ("poss", "compound") and words[top].head != top:
         top = words[top].head  # "His brother's debts": the phrase is "debts"
     phrase = parsed.subtree(top)
-    root = next((k for k, w in enumerate(words) if w.dep == "ROOT" and k >= 0), None)
+    root = next((k for k, w in enumerate(words) if w.dep == "ROOT"), None)
     if root is None or words[root].lemma == "be":
         return False
     verbs = {root} | {
