@@ -469,3 +469,32 @@ def test_a_possessive_with_no_person_after_it_of_its_own_stays_an_error(proposit
 @needs_parser
 def test_a_first_name_the_parse_reads_as_a_subject_or_proper_noun_is_a_person(name: str) -> None:
     assert find_unresolved_pronouns([f"{name} and her sister visit Paris."]) == []
+
+
+@needs_parser
+def test_the_test_before_the_parse_never_hides_a_definite_the_parse_finds(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``_may_find_definite`` only spares parses: with it and without it, the rule finds
+    the same on propositions that draw a finding and ones that do not."""
+    from agentic_chunking.checks import _pronouns
+
+    propositions = [
+        "The group was formed in 1994.",
+        "Elena grapples with the complexities of the case.",
+        "The narrator rents the villa.",
+        "The band's first album was released.",
+        "Council apologised for the delay.",
+        "Glycolysis takes place in the cytoplasm.",
+        "The liver turns excess glucose into glycogen.",
+        "Ann Kerr learned the truth at the time.",
+        "The wives of the crew waited in the harbour.",
+        "Zoning codes regulate building height.",
+    ]
+    names = frozenset({"elena"})
+    with_test = [_pronouns._definite_by_parse(p, names) for p in propositions]
+    _pronouns._definite_by_parse.cache_clear()
+    monkeypatch.setattr(_pronouns, "_may_find_definite", lambda text, found: True)
+    assert [_pronouns._definite_by_parse(p, names) for p in propositions] == with_test
+    _pronouns._definite_by_parse.cache_clear()
+    assert sum(found is not None for found in with_test) >= 5

@@ -22,6 +22,8 @@ from ._language import (
     AUXILIARIES,
     GLUE_WORDS,
     Token,
+    all_inflections,
+    all_lemmas,
     can_be_verb,
     lemma,
     looks_like_finite_verb,
@@ -593,7 +595,6 @@ _NOT_ARGUMENTS = frozenset({"attr", "acomp", "oprd", "npadvmod", "appos", "dep",
 """Places where a definite does not refer to a thing of its own: a predicate ("Ann was
 the winner"), a measure or an apposition."""
 _CLAUSE_HEADS = frozenset({"VERB", "AUX"})
-_DEFINITE_WORD = re.compile(r"\b[Tt]he\s+[a-z]")
 
 
 def _clause_verb(parsed: Parse, k: int) -> int:
@@ -699,6 +700,44 @@ def _may_name(parsed: Parse, k: int, noun: int, text: str) -> bool:
     return words[noun].lemma in _ROLES or not _a_person_name(parsed, k, text)
 
 
+_CANDIDATE = re.compile(r"\b[Tt]he\s+([a-z][a-z-]*)\b(?!\s+of\b)")
+"""A "the" and a lower-case word not followed by "of" (which would say which)."""
+_EXEMPT = _WORLD_UNIQUE | _SURROUNDINGS | _IDIOMATIC | _WORKS
+
+
+def _may_find_definite(proposition: str, names: frozenset[str]) -> bool:
+    """Can :func:`_definite_by_parse` find anything in ``proposition``, by its words alone
+    (a cheap test before a parse, never false where the parse could find one)? A "the"
+    before a lower-case word none of the exempt lists holds (or a bare person or group
+    noun first), and a sign of a specific event: a past-tense form, a capitalised word
+    inside the sentence, a capitalised first word that is no function word (a name the
+    source uses or the recogniser may call a person), or a person, role or group noun."""
+    toks = tokens(proposition)
+    if not toks:
+        return False
+    bare = toks[0].norm in _BARE_SUBJECTS and toks[0].capitalised
+    if not bare and not any(m.group(1) not in _EXEMPT for m in _CANDIDATE.finditer(proposition)):
+        return False  # no "the" before a common noun that may be judged: no parse
+    first = toks[0]
+    return (
+        any(_can_be_past(t.norm) or t.norm.endswith("ed") for t in toks)
+        or any(t.capitalised and not t.number for t in toks[1:])
+        or (first.capitalised and (first.norm in names or first.norm not in GLUE_WORDS))
+        or any(t.norm in _ROLES or lemma(t.norm) in _ROLES for t in toks)
+    )
+
+
+@lru_cache(maxsize=65536)
+def _can_be_past(word: str) -> bool:
+    """Is ``word`` (lower case) a past-tense form of some verb in lemminflect's lexicon
+    ("drew", "was", "founded")?"""
+    found = all_lemmas(word)
+    return any(
+        word in all_inflections(base, upos="VERB").get("VBD", ())
+        for base in found.get("VERB", ()) + found.get("AUX", ())
+    )
+
+
 @lru_cache(maxsize=8192)
 def _definite_by_parse(proposition: str, names: frozenset[str] = frozenset()) -> Problem | None:
     """A definite noun phrase naming a specific thing the proposition does not introduce,
@@ -720,14 +759,9 @@ def _definite_by_parse(proposition: str, names: frozenset[str] = frozenset()) ->
     into glycogen"). Names ("the United States") are proper nouns, never judged. None
     without the parser, or when nothing is found; a question is not judged.
 
-    Parsed only when a lower-case word follows a "the", or the first word is a bare
-    person or group noun."""
-    if proposition.rstrip().endswith("?"):
+    Parsed only when the words allow a finding (:func:`_may_find_definite`)."""
+    if proposition.rstrip().endswith("?") or not _may_find_definite(proposition, names):
         return None
-    toks = tokens(proposition)
-    bare = bool(toks) and toks[0].norm in _BARE_SUBJECTS and toks[0].capitalised
-    if not bare and not _DEFINITE_WORD.search(proposition):
-        return None  # no "the" before a common noun, no bare person noun: no parse
     parsed = parse(proposition)
     if parsed is None:
         return None
