@@ -174,6 +174,9 @@ def _row(
         f"{name} {rule}: good with an error %": round(100 * s.good_error / s.good, 1)
         if s.good
         else "-",
+        f"{name} {rule}: good with any finding %": round(100 * s.good_any / s.good, 1)
+        if s.good
+        else "-",
         f"{name} {rule}: balanced accuracy (errors)": round(s.balanced(warnings=False), 3),
         f"{name} {rule}: held out": round(held.balanced(warnings=False), 3),
     }
@@ -218,7 +221,7 @@ def _reference_findings(
     return counts
 
 
-def _fables(validation: Path, sample: int) -> list[str]:
+def _fables(validation: Path, sample: int, figures: dict[str, float | str]) -> list[str]:
     """real_llm_fables_dev (unlabelled, mostly faithful GPT-4 claims that carry context):
     per rule, the share of claims with an error and with any finding; then ``sample``
     error findings drawn at random (seed 0) for a reader to judge."""
@@ -253,7 +256,7 @@ def _fables(validation: Path, sample: int) -> list[str]:
             f"  {rule:22} errors on {_pct(errors[rule], claims)}, any finding on"
             f" {_pct(anything[rule], claims)}"
         )
-    lines += _fables_labelled(rows, checks)
+    lines += _fables_labelled(rows, checks, figures)
     chosen = random.Random(0).sample(drawn, min(sample, len(drawn)))
     lines.append(f"  {len(chosen)} error findings drawn at random (seed 0) of {len(drawn)}:")
     lines += [f"    {i} {f.kind}: {f.proposition.strip()[:150]}" for i, f in chosen]
@@ -261,7 +264,9 @@ def _fables(validation: Path, sample: int) -> list[str]:
 
 
 def _fables_labelled(
-    rows: list[Item], checks: dict[str, Callable[[str, str], list[Finding]]]
+    rows: list[Item],
+    checks: dict[str, Callable[[str, str], list[Finding]]],
+    figures: dict[str, float | str],
 ) -> list[str]:
     """The 200 claims of ``data/fables_labels.jsonl`` labelled by reading: errors and any
     finding on the claims good on every rule (false alarms), and on the defective ones."""
@@ -274,25 +279,57 @@ def _fables_labelled(
         for p in row["propositions"]  # type: ignore[attr-defined]
     }
     score = Score()
+    by_rule = {rule: Score() for rule in checks}
     kinds: Counter[str] = Counter()
     for item in _load(path):
         if _s(item, "id") not in sources:  # its summary is not among the rows read (--quick)
             continue
         claim, good = _s(item, "proposition"), bool(item["good"])
-        findings = [f for check in checks.values() for f in check(claim, sources[_s(item, "id")])]
+        found = {rule: check(claim, sources[_s(item, "id")]) for rule, check in checks.items()}
+        findings = [f for fs in found.values() for f in fs]
         score.add(good, findings)
+        for rule, fs in found.items():
+            by_rule[rule].add(good, fs)
         kinds.update(f"{'good' if good else 'bad'} {f.severity} {f.kind}" for f in findings)
+    _keep_labelled("fables labelled", score, by_rule, figures)
     return [
         f"  labelled sample ({score.good} good, {score.bad} defective; data/fables_labels.jsonl):"
         f" errors on {_pct(score.good_error, score.good)} / any finding on"
         f" {_pct(score.good_any, score.good)} of the good; errors on"
         f" {_pct(score.bad_error, score.bad)} / any finding on {_pct(score.bad_any, score.bad)}"
         " of the defective",
+        *_per_rule(by_rule),
         "    " + ", ".join(f"{k} x{n}" for k, n in kinds.most_common(8)),
     ]
 
 
-def _factscore(validation: Path, limit: int | None) -> list[str]:
+def _keep_labelled(
+    name: str, score: Score, by_rule: dict[str, Score], figures: dict[str, float | str]
+) -> None:
+    """A labelled sample's figures for the results file: errors and any finding on the good
+    items, recall by any finding on the defective ones, all rules together and per rule."""
+
+    def share(part: int, whole: int) -> float | str:
+        return round(100 * part / whole, 1) if whole else "-"
+
+    for rule, s in {"any rule": score, **by_rule}.items():
+        figures[f"{name} {rule}: good with an error %"] = share(s.good_error, s.good)
+        figures[f"{name} {rule}: good with any finding %"] = share(s.good_any, s.good)
+        figures[f"{name} {rule}: defective flagged (any finding) %"] = share(s.bad_any, s.bad)
+
+
+def _per_rule(by_rule: dict[str, Score]) -> list[str]:
+    """One line per rule of a labelled sample: errors and any finding on the good items, and
+    the defective items it flags (by an error, by any finding)."""
+    return [
+        f"    {rule:22} good: errors {_pct(s.good_error, s.good)}, any finding"
+        f" {_pct(s.good_any, s.good)}; defective flagged: by errors {_pct(s.bad_error, s.bad)},"
+        f" by any finding {_pct(s.bad_any, s.bad)}"
+        for rule, s in by_rule.items()
+    ]
+
+
+def _factscore(validation: Path, limit: int | None, figures: dict[str, float | str]) -> list[str]:
     """real_llm_factscore_dev: the share of facts with an error and with any finding (the
     first ``limit`` facts), then the 200 facts of ``data/factscore_labels.jsonl`` labelled
     by reading: errors and any finding on the good ones (each error listed), recall by
@@ -302,13 +339,20 @@ def _factscore(validation: Path, limit: int | None) -> list[str]:
         return ["real_llm_factscore_dev.jsonl not found: skipped"]
     rows = {_s(row, "id"): row for row in _load(path, quick_size=10**9)}  # labels need all
 
-    def run(row: Item) -> list[Finding]:
+    rules: dict[str, Callable[[str, str], list[Finding]]] = {
+        "no_invention": lambda fact, source: find_inventions([fact], source),
+        "no_unresolved_pronoun": lambda fact, source: find_unresolved_pronouns([fact], source),
+        "self_contained": lambda fact, source: find_not_self_contained([fact]),
+    }
+    by_rule = {rule: Score() for rule in rules}
+
+    def run(row: Item, good: bool | None = None) -> list[Finding]:
         fact, source = _s(row, "proposition"), _s(row, "source")
-        return (
-            find_inventions([fact], source)
-            + find_unresolved_pronouns([fact], source)
-            + find_not_self_contained([fact])
-        )
+        found = {rule: check(fact, source) for rule, check in rules.items()}
+        if good is not None:
+            for rule, fs in found.items():
+                by_rule[rule].add(good, fs)
+        return [f for fs in found.values() for f in fs]
 
     facts = list(rows.values())[:limit]
     found = [run(row) for row in facts]
@@ -325,7 +369,8 @@ def _factscore(validation: Path, limit: int | None) -> list[str]:
     defects: Counter[str] = Counter()
     listed: list[str] = []
     for item in _load(labels, quick_size=20):
-        findings, good = run(rows[_s(item, "id")]), bool(item["good"])
+        good = bool(item["good"])
+        findings = run(rows[_s(item, "id")], good)
         score.add(good, findings)
         if not good:
             defects[_s(item, "defect")] += 1
@@ -346,7 +391,8 @@ def _factscore(validation: Path, limit: int | None) -> list[str]:
         + ", ".join(f"{d} {caught[d]}/{n}" for d, n in defects.most_common())
         + ")"
     )
-    return lines + listed
+    _keep_labelled("factscore labelled", score, by_rule, figures)
+    return lines + _per_rule(by_rule) + listed
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -373,8 +419,8 @@ def main(argv: list[str] | None = None) -> int:
     for name, file, rule in SETS:
         path = validation / file if (validation / file).is_file() else DATA / file
         print(_row(name, rule, _load(path), args.show, notes, figures))
-    print("\n" + "\n".join(_fables(validation, 20)))
-    print("\n" + "\n".join(_factscore(validation, 300 if args.quick else None)))
+    print("\n" + "\n".join(_fables(validation, 20, figures)))
+    print("\n" + "\n".join(_factscore(validation, 300 if args.quick else None, figures)))
     reference = _reference_findings()
     print(
         f"\nreference replies: {reference['errors']} errors, {reference['warnings']} warnings "

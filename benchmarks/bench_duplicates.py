@@ -9,6 +9,13 @@ the sizes where it finishes in reasonable time (500 by default; about 100 s at 2
 Prints seconds, the growth ratio from the previous size (linear would be x4 then x5,
 quadratic x16 then x25) and the indexed/all-pairs agreement where both ran.
 
+Then, per size, the first call in a fresh process (``python -c``, a child): importing
+``agentic_chunking.checks`` and the first ``find_duplicates``, lexicon load included,
+whether spaCy got imported (it must not: the checks read lemminflect's data without
+importing lemminflect, which imports spaCy), and as the baseline measured in the same
+run, the same child with ``import lemminflect`` (what a first call paid before) timed
+with the call.
+
     .venv/bin/python benchmarks/bench_duplicates.py [--sizes 500 2000 10000] [--quick]
 
 ``--quick``: sizes 200 and 400, the all-pairs baseline at 200.
@@ -17,6 +24,9 @@ quadratic x16 then x25) and the indexed/all-pairs agreement where both ran.
 from __future__ import annotations
 
 import argparse
+import json
+import os
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -79,6 +89,42 @@ def timed(function: Callable[[], Any]) -> tuple[float, Any]:
     return time.perf_counter() - started, value
 
 
+_FRESH = """
+import json, sys, time
+sys.path.insert(0, {benchmarks!r})
+from _generated import propositions, with_copies
+texts = with_copies(propositions(int({size} / 1.05) + 1, seed=3))[:{size}]
+started = time.perf_counter()
+if {with_lemminflect}:
+    import lemminflect
+from agentic_chunking.checks import find_duplicates
+imported = time.perf_counter()
+findings = find_duplicates([texts])
+done = time.perf_counter()
+print(json.dumps({{"import": imported - started, "call": done - imported,
+                   "findings": len(findings), "spacy": "spacy" in sys.modules}}))
+"""
+
+
+def fresh(size: int, *, with_lemminflect: bool = False) -> dict[str, Any]:
+    """The first ``find_duplicates`` on ``size`` propositions in a fresh process: seconds to
+    import the checks and for the call, the findings, whether spaCy was imported; with
+    ``with_lemminflect``, ``import lemminflect`` counted with the import (the old path)."""
+    code = _FRESH.format(
+        benchmarks=str(Path(__file__).parent), size=size, with_lemminflect=with_lemminflect
+    )
+    root = str(Path(__file__).resolve().parent.parent)
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(filter(None, [root, os.environ.get("PYTHONPATH")])),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    found: dict[str, Any] = json.loads(done.stdout)
+    return found
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[500, 2000, 10000])
@@ -123,6 +169,29 @@ def main(argv: list[str] | None = None) -> int:
         if last_size:
             print(f"{'':6} {'size growth':>22} {'':8} x{size / last_size:.1f}")
         last_size = size
+    print(
+        f"\n{'size':>6} {'fresh process, first call':>34} {'import':>7} {'call':>7}"
+        f" {'total':>7}  spaCy"
+    )
+    for size in args.sizes:
+        rows = {
+            "checks (lexicon read directly)": fresh(size),
+            "import lemminflect (baseline)": fresh(size, with_lemminflect=True),
+        }
+        for name, row in rows.items():
+            total = row["import"] + row["call"]
+            print(
+                f"{size:6} {name:>34} {row['import']:7.2f} {row['call']:7.2f} {total:7.2f}"
+                f"  {'imported' if row['spacy'] else 'not imported'}"
+            )
+        ours, old = rows.values()
+        ratio = (old["import"] + old["call"]) / (ours["import"] + ours["call"])
+        print(f"{'':6} {'baseline / checks':>34} {'':7} {'':7} x{ratio:.1f}")
+        figures[f"fresh process: import + first find_duplicates s at {size}"] = round(
+            ours["import"] + ours["call"], 3
+        )
+        figures[f"fresh process: spaCy imported at {size}"] = ours["spacy"]
+        figures[f"fresh process: with import lemminflect / without at {size}"] = round(ratio, 2)
     keep(__file__, args, figures)
     return 0
 

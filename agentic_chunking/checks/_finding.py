@@ -116,7 +116,9 @@ ANAPHORIC_PHRASE = "anaphoric_phrase"
 """error: "this process", "the former" with nothing before it in the proposition; a
 warning for the looser "such systems", "the same"."""
 DEFINITE_WITHOUT_ANTECEDENT = "definite_without_antecedent"
-"""warning: "The residue ..." where the source says which residue in an earlier sentence;
+"""warning: a definite noun phrase naming a specific thing the proposition does not
+introduce, whatever the source writes ("The group was formed in 1994", "the complexities of
+the case"); "The residue ..." where the source says which residue in an earlier sentence;
 "The narrative explores ..." with the work never named in the claim."""
 IMPERSONAL_YOU = "impersonal_you"
 """warning: "you" as the generic reader ("you can recycle ..."), not a person."""

@@ -11,10 +11,11 @@ import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 import snowballstemmer
 from rapidfuzz import fuzz
+
+from . import _english
 
 _STEMMERS = threading.local()
 """One snowball stemmer per thread: a stemmer keeps its word in its own state, so one
@@ -190,33 +191,23 @@ def canonical_word(word: str) -> str:
     return w
 
 
-@lru_cache(maxsize=1)
-def _lemminflect() -> Any:
-    """lemminflect, imported on first use: importing it imports spaCy when installed
-    (about 2 s), which commands that never check a proposition (``--help``, ``split``,
-    ``report``, ``evaluate``) should not pay."""
-    import lemminflect
-
-    return lemminflect
-
-
 def all_lemmas(word: str) -> dict[str, tuple[str, ...]]:
     """lemminflect's lemmas of ``word`` by universal part of speech (``{}`` when it does
-    not know the word)."""
-    found: dict[str, tuple[str, ...]] = _lemminflect().getAllLemmas(word)
-    return found
+    not know the word), read from its data without importing it (``_english``: importing
+    lemminflect imports spaCy)."""
+    return _english.all_lemmas(word)
 
 
 def inflection(base: str, tag: str) -> tuple[str, ...]:
-    """lemminflect's forms of the lemma ``base`` for the Penn tag ``tag`` (``()`` when none)."""
-    return tuple(_lemminflect().getInflection(base, tag) or ())
+    """lemminflect's forms of the lemma ``base`` for the Penn tag ``tag`` (``()`` when its
+    lexicon lists none; no form made by rule), read as :func:`all_lemmas` reads."""
+    return _english.inflection(base, tag)
 
 
 def all_inflections(base: str, *, upos: str) -> dict[str, tuple[str, ...]]:
     """lemminflect's inflections of the lemma ``base`` as part of speech ``upos``, by
-    Penn tag (``{}`` when it has none)."""
-    found: dict[str, tuple[str, ...]] = _lemminflect().getAllInflections(base, upos=upos)
-    return found
+    Penn tag (``{}`` when it has none), read as :func:`all_lemmas` reads."""
+    return _english.all_inflections(base, upos)
 
 
 @lru_cache(maxsize=65536)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ._align import align, person_names, source_sentences
+from ._align import align, person_names, person_shaped, source_sentences
 from ._finding import (
     ANAPHORIC_PHRASE,
     BARE_PRONOUN,
@@ -25,6 +25,7 @@ from ._language import (
     all_inflections,
     all_lemmas,
     can_be_verb,
+    lemma,
     looks_like_finite_verb,
     stem,
     tokens,
@@ -196,11 +197,39 @@ def _is_expletive(norms: list[str], i: int) -> bool:
 Problem = tuple[str, str, Severity]
 
 
+_STARRED = re.compile(r"(?<=[^\W\d_])\*(?=[^\W\d_])")
+"""A star between two letters: a letter the text could not encode or a censored one
+("L'H*me-Chamondot", "f*ck"); the word stays one word ("me" in "H*me" is no pronoun)."""
+_SENTENCE_STOPS = frozenset({".", "!", "?", ";"})
+_MODALS = word_set("will may might can must shall")
+"""Modals that are also first names ("Will", "May"): before an inflected verb, a name."""
+
+
+@lru_cache(maxsize=256)
+def source_names(source: str) -> frozenset[str]:
+    """The words ``source`` writes capitalised inside a sentence (not first, not after a
+    colon), in lower case: the document's own use of a word as a name ("... met Rose in
+    Leeds": "rose", "leeds"). A proposition's "Rose" or "Will" that the word lists read as
+    a verb is a name when the source uses it so."""
+    found: set[str] = set()
+    for sentence in source_sentences(source):
+        toks = tokens(sentence.text)
+        for k in range(1, len(toks)):
+            if toks[k].capitalised and not toks[k].number and toks[k - 1].norm not in ":.!?;":
+                found.add(toks[k].norm)
+    return frozenset(found)
+
+
 @lru_cache(maxsize=8192)
-def _problems(proposition: str, titles: frozenset[str] = frozenset()) -> tuple[Problem, ...]:
+def _problems(
+    proposition: str,
+    titles: frozenset[str] = frozenset(),
+    names: frozenset[str] = frozenset(),
+) -> tuple[Problem, ...]:
     # a quoted title stays one word ("Q", never a name nor a pronoun): "explains in
     # "Viciously Yours" that ..." keeps its "that" a complementiser
     quoted = _QUOTED.sub(lambda m: "Q" + " " * (len(m.group(0)) - 1), proposition)
+    quoted = _STARRED.sub("x", quoted)
     text = _mask_titles(quoted, titles)
     toks = tokens(text)
     norms = [t.norm for t in toks]
@@ -257,8 +286,38 @@ def _problems(proposition: str, titles: frozenset[str] = frozenset()) -> tuple[P
             # encounter ..., Micah": a clause, no opening phrase
         return list(range(comma, min(len(toks), comma + 3)))
 
+    def named(k: int) -> bool:
+        """A capitalised word the word lists read as a verb form, a modal or an adverb
+        ("Rose", "Drew", "Will", "May", "Lily") that is a name by the evidence: the source
+        uses it as a name (``names``), a finite verb follows it ("Rose lost", "Will
+        sold"), or the parse reads it as a proper noun or a subject ("Holly and her
+        sister visit")."""
+        tok = toks[k]
+        if not tok.capitalised or tok.number or tok.text.isupper() or not is_name(k):
+            return False
+        if tok.norm in names:
+            return True
+        if tok.norm in GLUE_WORDS and tok.norm not in _MODALS:
+            return False  # "To pay", "If found": no name
+        after = norms[k + 1] if k + 1 < len(toks) else ""
+        if after and not toks[k + 1].capitalised and can_be_verb(after) and lemma(after) != after:
+            return True  # an inflected verb ("lost", "sold", "reflects") follows no modal
+        parsed = parse(text)
+        return parsed is not None and any(
+            w.text == tok.text and (w.tag in {"NNP", "NNPS"} or w.dep in {"nsubj", "nsubjpass"})
+            for w in parsed.words
+        )
+
+    def person_after(i: int) -> bool:
+        """For a possessive ("His brother's debts trouble Marco", "Her mother visits Ann
+        Kerr"), the person it names later in the sentence: :func:`_cataphora`."""
+        if norms[i] not in ("his", "her"):
+            return False
+        return _cataphora(text, norms[i], sum(1 for t in toks[:i] if t.norm == norms[i]))
+
     def has_person(i: int) -> bool:
-        for k in [*earlier_nouns(i), *subject_after_opening(i)]:
+        earlier = earlier_nouns(i)
+        for k in [*earlier, *subject_after_opening(i)]:
             if toks[k].number or norms[k] in GLUE_WORDS:
                 continue
             w = norms[k]
@@ -268,7 +327,9 @@ def _problems(proposition: str, titles: frozenset[str] = frozenset()) -> tuple[P
                 continue
             if w in _PERSON_NOUNS or w.rstrip("s") in _PERSON_NOUNS or _PERSON_SUFFIX.search(w):
                 return True
-        return False
+        if any(named(k) for k in range(i) if k not in earlier):
+            return True
+        return person_after(i)
 
     def has_group(i: int) -> bool:
         after = [k for k in subject_after_opening(i) if norms[k] not in GLUE_WORDS]
@@ -313,6 +374,66 @@ def _problems(proposition: str, titles: frozenset[str] = frozenset()) -> tuple[P
                     loose = phrase.startswith(("such ", "the same"))
                     problems.append((ANAPHORIC_PHRASE, problem, WARNING if loose else ERROR))
     return tuple(problems)
+
+
+_ARGUMENTS = frozenset({"nsubj", "nsubjpass", "dobj", "dative"})
+
+
+@lru_cache(maxsize=4096)
+def _cataphora(text: str, pronoun: str, nth: int) -> bool:
+    """Is the ``nth`` (0-based) ``pronoun`` ("his" or "her") of ``text`` a possessive that
+    names a person who comes after it in the same sentence, by the parse: a subject or
+    object of the main clause (its verb or a verb joined to it: "continue to trouble
+    Marco") that is a person-shaped name or a name the named-entity recogniser labels a
+    person ("His brother's debts continue to trouble Marco", "Her mother visits Ann
+    Kerr")? Not a name inside the possessive's own phrase ("Her nephew Raimund Sanders",
+    "his victory over Humayun"), not in a clause of "be" ("His father was John Smith",
+    "Among his officers was William Adams": the name is what the phrase names), not when
+    the main clause's subject is a pronoun ("To pay off his debts, he courts Alison":
+    "his" is that pronoun's). False without the parser."""
+    parsed = parse(text)
+    if parsed is None:
+        return False
+    words = parsed.words
+    found = [k for k, w in enumerate(words) if w.text.lower() == pronoun]
+    if nth >= len(found) or words[found[nth]].tag != "PRP$":
+        return False  # "told her the news": an object, no possessive
+    p = found[nth]
+    top = words[p].head
+    while words[top].dep in ("poss", "compound") and words[top].head != top:
+        top = words[top].head  # "His brother's debts": the phrase is "debts"
+    phrase = parsed.subtree(top)
+    root = next((k for k, w in enumerate(words) if w.dep == "ROOT"), None)
+    if root is None or words[root].lemma == "be":
+        return False
+    verbs = {root} | {
+        k
+        for k in parsed.subtree(root)
+        if words[k].dep in ("xcomp", "conj") and words[k].pos in ("VERB", "AUX")
+    }
+    subjects = [
+        k for v in verbs for k in parsed.children(v) if words[k].dep in ("nsubj", "nsubjpass")
+    ]
+    if any(words[k].pos == "PRON" for k in subjects):
+        return False
+    spans = None
+    for k, word in enumerate(words):
+        if k <= p or k in phrase or word.pos != "PROPN" or word.tag == "NNPS":
+            continue
+        head = k
+        while words[head].dep in ("compound", "flat") and words[head].head != head:
+            head = words[head].head  # "Ann" of "Ann Kerr"
+        if words[head].pos != "PROPN" or words[head].dep not in _ARGUMENTS:
+            continue  # "three Arafura Games titles": a name inside a common noun's phrase
+        if words[head].head not in verbs:
+            continue
+        name = [words[j].text for j in sorted(parsed.subtree(head)) if words[j].pos == "PROPN"]
+        if person_shaped(name):
+            return True
+        spans = person_spans(text) if spans is None else spans
+        if spans and any(a <= word.idx < b for a, b in spans):
+            return True
+    return False
 
 
 def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> str | None:
@@ -399,9 +520,12 @@ def _unnamed_work(proposition: str, toks: tuple[Token, ...]) -> Problem | None:
 
 _WORLD_UNIQUE = word_set(
     """sun moon earth world sky universe internet weather public past present future
-    environment atmosphere ocean sea climate economy population"""
+    environment atmosphere ocean sea climate economy population papacy"""
 )
 """Nouns whose definite use names the one thing there is ("The sun rises")."""
+_SURROUNDINGS = word_set("water air ground surface land soil floor wind rain snow sunlight")
+"""Nouns whose definite use names the physical surroundings of what the claim is about
+("38 metres above the water", "moisture in the air", "below the surface")."""
 _SUBJECT_DEPS = frozenset({"nsubj", "nsubjpass"})
 _SAYS_WHICH = frozenset(
     {"amod", "compound", "nummod", "prep", "relcl", "acl", "appos", "poss", "nmod", "npadvmod"}
@@ -410,19 +534,197 @@ _SAYS_WHICH = frozenset(
 Liverpool FC", "the electrons of a lithium atom", "the team that won")."""
 
 
-def _specific_event(parsed: Parse, verb: int) -> bool:
-    """Is ``verb`` the main verb of the text (its root, or a verb conjoined to it) and in
-    the past ("drew", "was founded")? A specific event, whose subject is a specific thing;
-    the present states what holds in general ("The cathode determines the capacity")."""
+_BARE_SUBJECTS = _PERSON_NOUNS | _COLLECTIVE
+_ROLES = (
+    _PERSON_NOUNS
+    | _COLLECTIVE
+    | word_set(
+        """narrator hero heroine villain victim couple duo trio pair organisation organization
+    firm agency club society union orchestra choir label studio"""
+    )
+)
+"""Person, role and group nouns: "the narrator", "the band" names one specific someone
+whatever the tense ("The narrator rents the villa")."""
+_IDIOMATIC = word_set(
+    """time end beginning start rest past future present meantime moment way truth
+    morning afternoon evening night day week month year weekend summer winter spring
+    autumn fall top bottom middle front back outset first last latter former same
+    following opposite contrary dark light wild open"""
+)
+"""Nouns whose definite use names a time, a part or a fixed phrase, not a thing the
+reader must be told ("in the end", "at the time", "the rest", "learned the truth", "in
+the morning")."""
+_FIXED_PHRASES = frozenset(
+    {
+        "on the spot",
+        "on the whole",
+        "on the go",
+        "on the run",
+        "on the rise",
+        "on the way",
+        "by the way",
+        "in the way",
+        "in the dark",
+        "in the air",
+        "in the lead",
+        "at the helm",
+        "at the ready",
+        "in the making",
+        "on the mend",
+        "on the line",
+        "at the outset",
+        "in the wake",
+        "in the process",
+        "under the radar",
+        "behind the scenes",
+        "on the air",
+        "off the record",
+        "in the red",
+        "in the black",
+        "in the field",
+        "at the scene",
+        "to the point",
+        "beside the point",
+        "on the cards",
+        "in the news",
+    }
+)
+"""Fixed phrases whose "the" refers to nothing the reader must be told ("retires on the
+spot", "in the dark about it", "in the news")."""
+_NOT_ARGUMENTS = frozenset({"attr", "acomp", "oprd", "npadvmod", "appos", "dep", "meta"})
+"""Places where a definite does not refer to a thing of its own: a predicate ("Ann was
+the winner"), a measure or an apposition."""
+_CLAUSE_HEADS = frozenset({"VERB", "AUX"})
+
+
+def _clause_verb(parsed: Parse, k: int) -> int:
+    """The verb whose clause holds word ``k``: the nearest verb above it that heads a
+    clause (not a participle used as a preposition or an adjective: "including",
+    "lost"); the root when none."""
     words = parsed.words
-    main = _main_verb(parsed, verb)
-    past = words[verb].tag == "VBD" or any(
+    seen = {k}
+    while words[k].head != k and not (
+        words[k].pos in _CLAUSE_HEADS and words[k].dep not in ("prep", "amod", "aux", "auxpass")
+    ):
+        k = words[k].head
+        if k in seen:
+            break
+        seen.add(k)
+    return k
+
+
+def _past(parsed: Parse, verb: int) -> bool:
+    """Is ``verb`` in the past: a past form, or a past auxiliary on it ("was founded")?"""
+    words = parsed.words
+    return words[verb].tag == "VBD" or any(
         words[k].tag == "VBD" and words[k].dep in {"aux", "auxpass"} for k in parsed.children(verb)
     )
-    return main and past
 
 
-_BARE_SUBJECTS = _PERSON_NOUNS | _COLLECTIVE
+def _role_subject(parsed: Parse, verb: int) -> bool:
+    """Is the subject of ``verb`` a person, role or group noun ("The narrator rents",
+    "The band tours")? Someone specific, whatever the tense."""
+    words = parsed.words
+    return any(
+        words[k].dep in _SUBJECT_DEPS and words[k].lemma in _ROLES for k in parsed.children(verb)
+    )
+
+
+def _named(parsed: Parse, k: int, names: frozenset[str], text: str) -> bool:
+    """Is word ``k`` a name: a proper noun, not an acronym ("ATP"), capitalised inside the
+    sentence ("Tensions arise between Mira and Xaden"); first in the sentence, only with
+    evidence that it names someone or something (a capitalised first word may be any
+    term: "Glycolysis takes place in the cytoplasm"): the source uses it as a name
+    (``names``), it opens a person-shaped name, or the named-entity recogniser labels it
+    a person ("Elena grapples with the case")."""
+    words = parsed.words
+    word = words[k]
+    if word.pos != "PROPN" or (word.text.isupper() and len(word.text) > 1):
+        return False
+    first = k == 0 or words[k - 1].text in (".", "!", "?", '"', "\u201c", "'")
+    if not first:
+        return True
+    return word.text.lower() in names or _a_person_name(parsed, k, text)
+
+
+def _specific_clause(parsed: Parse, verb: int, names: frozenset[str], text: str) -> bool:
+    """Does the clause of ``verb`` belong to a sentence about a specific event: its verb or
+    the sentence's main verb in the past ("drew", "was founded", "said that the ship
+    sank"), a name among the sentence's words ("Ann reopens the shop", "Tensions arise
+    between Mira and Xaden", "Lilith discovers that the bargain is the source of the
+    plague"), or a person, role or group noun as the subject ("The narrator rents")? The
+    present with neither states what holds in general ("The cathode determines the
+    capacity", "The liver turns glucose into glycogen")."""
+    words = parsed.words
+    main, seen = verb, {verb}
+    while words[main].head != main and words[main].head not in seen:
+        main = words[main].head
+        seen.add(main)
+    return (
+        _past(parsed, verb)
+        or _past(parsed, main)
+        or any(_named(parsed, k, names, text) for k in parsed.subtree(main))
+        or _role_subject(parsed, verb)
+        or _role_subject(parsed, main)
+    )
+
+
+def _a_person_name(parsed: Parse, k: int, text: str) -> bool:
+    """Is the proper noun at ``k`` a person's name: a word of a person-shaped name
+    ("Patricia Liu", :func:`._align.person_shaped`) or of a span the named-entity
+    recogniser labels a person?"""
+    words = parsed.words
+    run = [k]
+    while run[0] > 0 and words[run[0] - 1].pos == "PROPN":
+        run.insert(0, run[0] - 1)
+    while run[-1] + 1 < len(words) and words[run[-1] + 1].pos == "PROPN":
+        run.append(run[-1] + 1)
+    if person_shaped([words[j].text for j in run]):
+        return True
+    spans = person_spans(text)
+    return spans is not None and any(a <= words[k].idx < b for a, b in spans)
+
+
+def _may_name(parsed: Parse, k: int, noun: int, text: str) -> bool:
+    """May the earlier word ``k`` be what the definite at ``noun`` refers to: the same
+    lemma ("a ship ... the ship"), or a proper noun in another clause ("Liverpool FC won
+    the league and the club ...", "After Oasis split, the band ..."), never one in the
+    definite's own clause ("Elena grapples with the case": Elena is no case) nor a
+    person's name for a noun that names no person ("June assures Patricia Liu that she
+    has improved the manuscript")?"""
+    words = parsed.words
+    if words[k].lemma == words[noun].lemma:
+        return True
+    if words[k].pos != "PROPN" or _clause_verb(parsed, k) == _clause_verb(parsed, noun):
+        return False
+    return words[noun].lemma in _ROLES or not _a_person_name(parsed, k, text)
+
+
+_CANDIDATE = re.compile(r"\b[Tt]he\s+([a-z][a-z-]*)\b(?!\s+of\b)")
+"""A "the" and a lower-case word not followed by "of" (which would say which)."""
+_EXEMPT = _WORLD_UNIQUE | _SURROUNDINGS | _IDIOMATIC | _WORKS
+
+
+def _may_find_definite(proposition: str, names: frozenset[str]) -> bool:
+    """Can :func:`_definite_by_parse` find anything in ``proposition``, by its words alone
+    (a cheap test before a parse, never false where the parse could find one)? A "the"
+    before a lower-case word none of the exempt lists holds (or a bare person or group
+    noun first), and a sign of a specific event: a past-tense form, a capitalised word
+    inside the sentence, a capitalised first word that is no function word (a name the
+    source uses or the recogniser may call a person), or a person, role or group noun."""
+    toks = tokens(proposition)
+    if not toks:
+        return False
+    bare = toks[0].norm in _BARE_SUBJECTS and toks[0].capitalised
+    if not bare and not any(m.group(1) not in _EXEMPT for m in _CANDIDATE.finditer(proposition)):
+        return False  # no "the" before a common noun that may be judged: no parse
+    first = toks[0]
+    return (
+        any(_can_be_past(t.norm) or t.norm.endswith("ed") for t in toks)
+        or any(t.capitalised and not t.number for t in toks[1:])
+        or (first.capitalised and (first.norm in names or first.norm not in GLUE_WORDS))
+        or any(t.norm in _ROLES or lemma(t.norm) in _ROLES for t in toks)
+    )
 
 
 @lru_cache(maxsize=65536)
@@ -436,192 +738,87 @@ def _can_be_past(word: str) -> bool:
     )
 
 
-_PLAIN_BEFORE = word_set("the a an this these those called named")
+@lru_cache(maxsize=8192)
+def _definite_by_parse(proposition: str, names: frozenset[str] = frozenset()) -> Problem | None:
+    """A definite noun phrase naming a specific thing the proposition does not introduce,
+    whatever the source writes: "the" and a bare common noun ("The group was formed in
+    1994.", "Elena grapples with the complexities of the case.", "The narrator rents the
+    villa.", "The band's first album was released.") or a person or group noun with no
+    article ("Council apologised."), in a clause that states a specific event
+    (:func:`_specific_clause`: the past, a named subject, a person or group noun as
+    subject). A singular noun in any place of the clause (subject, object, after a
+    preposition, a possessor, inside an "of" phrase); a plural only as the subject.
 
+    Not: a noun with a word or phrase that says which ("the human liver", "the club,
+    Liverpool FC", "Klopp's club", "the electrons of a lithium atom", "the team that
+    won"), a world-unique noun ("the sun", "the internet"), a time, part or fixed phrase
+    ("at the time", "the rest", "learned the truth"), the work a claim is about
+    (:func:`_unnamed_work`), a predicate ("Ann was the winner"), a noun the proposition
+    introduces or may name before (:func:`_may_name`: "A ship sank and the ship ...",
+    "Liverpool FC won and the club ..."), a kind in general ("The liver turns glucose
+    into glycogen"). Names ("the United States") are proper nouns, never judged. None
+    without the parser, or when nothing is found; a question is not judged.
 
-def _plainly_in(noun: str, source: str) -> bool:
-    """Does ``source`` write ``noun`` in lower case with nothing before it that says which
-    (after an article, "called", or opening a clause: "the cables", "called curatores")?
-    Then the source never says which either. Not "the 1912 film The Loyal 47 Ronin"."""
-    for match in re.finditer(rf"\b{re.escape(noun)}\b", source):
-        before = re.findall(r"[\w']+|[^\w\s]", source[: match.start()])
-        if not before or before[-1].lower() in _PLAIN_BEFORE or not before[-1].isalnum():
-            return True
-    return False
-
-
-def _definite_by_parse(proposition: str, source: str) -> Problem | None:
-    """The subject of the main clause, in the past (a specific event: "drew", "was
-    founded"), that names a specific thing the proposition never introduces: "the" and a
-    bare common noun ("The festival drew 40,000 people.", "The
-    team won the cup."), or a person or group noun with no article at all ("Passenger was
-    a teacher.", "Council apologised."). Not a world-unique noun ("The sun rises"), a
-    noun with a word or phrase that says which ("The human liver", "The club, Liverpool
-    FC,", "Klopp's club"), nor one the proposition may have introduced before ("A ship
-    sank and the ship ...", "Liverpool FC won the league and the club ..."), nor one the
-    source writes in lower case itself (it never says which either: the source-based
-    rules above judge that). None without the parser, or when nothing is found.
-
-    Parsed only when a past-tense form stands after a "the" (a subject comes before its
-    verb) or the first word is a bare person or group noun: "Organisers moved the
-    festival." is not parsed; a question ("Did the team win?") is not judged."""
-    toks = tokens(proposition)
-    past = [i for i, t in enumerate(toks) if _can_be_past(t.norm)]
-    if not past:
-        return None  # no past tense, no specific event: no parse
-    the = [i for i, t in enumerate(toks) if t.norm == "the"]
-    bare = bool(toks) and toks[0].norm in _BARE_SUBJECTS
-    if not bare and not (the and the[0] < past[-1]):
-        return None  # no "the" before a past verb: no definite subject of it, no parse
+    Parsed only when the words allow a finding (:func:`_may_find_definite`)."""
+    if proposition.rstrip().endswith("?") or not _may_find_definite(proposition, names):
+        return None
     parsed = parse(proposition)
     if parsed is None:
         return None
     words = parsed.words
     for i, word in enumerate(words):
-        if word.dep not in _SUBJECT_DEPS or word.tag not in {"NN", "NNS", "NNP"}:
+        first_bare = i == 0 and word.text.lower() in _BARE_SUBJECTS  # "Council apologised"
+        if word.dep in _NOT_ARGUMENTS or not (
+            first_bare or (word.pos == "NOUN" and word.tag in {"NN", "NNS"})
+        ):
             continue
-        if not _specific_event(parsed, word.head):
-            continue  # "The liver turns glucose into glycogen": a kind, in general
+        if word.tag == "NNS" and word.dep not in _SUBJECT_DEPS:
+            continue  # "the survivors", "the cables" after a verb: judged as subjects only
+        if word.dep == "compound" or (i + 1 < len(words) and words[i + 1].pos in ("NOUN", "PROPN")):
+            continue  # "the proton gradient" read as two phrases: a compound
         kids = [words[k] for k in parsed.children(i)]
-        if any(k.dep in _SAYS_WHICH for k in kids) or word.lemma in _WORLD_UNIQUE:
-            continue
-        if any(w.lemma == word.lemma or w.pos == "PROPN" for w in words[:i]):
-            continue  # "A ship sank and the ship ...", "Liverpool FC won and the club ..."
-        if word.lemma in _WORKS:
-            continue  # the work a claim is about: _unnamed_work
-        if _plainly_in(word.text.lower(), source) and not _introduced_in(word.text, source):
-            continue  # the source names it so itself ("the cables", "called curatores")
-        articles = [k for k in kids if k.dep == "det"]
-        if word.tag != "NNP" and word.text.islower() and [a.lemma for a in articles] == ["the"]:
-            return (
-                DEFINITE_WITHOUT_ANTECEDENT,
-                f'"the {word.text}": which {word.text} the proposition does not say',
-                WARNING,
-            )
-        bare = not articles and i == 0 and word.text[:1].isupper()
+        articles = [k.lemma for k in kids if k.dep == "det"]
         lower = word.text.lower()
-        if bare and (lower in _PERSON_NOUNS or lower in _COLLECTIVE):
+        bare_subject = (
+            not articles and i == 0 and word.text[:1].isupper() and lower in _BARE_SUBJECTS
+        )
+        if articles != ["the"] and not bare_subject:
+            continue
+        if not word.text.islower() and not bare_subject:
+            continue  # "The Times": a name
+        if any(k.dep in _SAYS_WHICH for k in kids):
+            continue
+        if word.lemma in _WORLD_UNIQUE | _SURROUNDINGS | _IDIOMATIC | _WORKS or lower in _IDIOMATIC:
+            continue
+        if i >= 2 and f"{words[i - 2].text.lower()} the {lower}" in _FIXED_PHRASES:
+            continue  # "on the spot", "in the end"
+        verb = _clause_verb(parsed, i)
+        if not _specific_clause(parsed, verb, names, proposition):
+            continue  # "The liver turns glucose into glycogen": a kind, in general
+        earlier = [k for k in range(i) if words[k].pos in ("NOUN", "PROPN")]
+        if any(_may_name(parsed, k, i, proposition) for k in earlier):
+            continue  # "A ship sank and the ship ...", "Liverpool FC won and the club ..."
+        if bare_subject and not _past(parsed, verb):
+            continue  # "Company is a film": a title; "Council apologised": someone
+        if bare_subject:
             return (
                 DEFINITE_WITHOUT_ANTECEDENT,
                 f'"{word.text}" without an article: which one the proposition does not say',
                 WARNING,
             )
+        return (
+            DEFINITE_WITHOUT_ANTECEDENT,
+            f'"the {word.text}": which {word.text} the proposition does not say',
+            WARNING,
+        )
     return None
 
 
-def _definite(proposition: str, source: str) -> Problem | None:
+def _definite(proposition: str, source: str, names: frozenset[str]) -> Problem | None:
     """What the source says the definite refers to (:func:`_definite_in_source`), else what
-    the parse says (:func:`_definite_by_parse`, :func:`_definite_object_by_parse`)."""
-    return (
-        _definite_in_source(proposition, source)
-        or _definite_by_parse(proposition, source)
-        or _definite_object_by_parse(proposition, source)
-    )
-
-
-_INTRODUCING = frozenset({"amod", "compound", "poss", "nummod", "relcl", "acl", "appos"})
-"""Dependents of a noun's mention that say which one it is or introduce it ("a yellow,
-antique house", "Anson's squadron", "the squadron, which had six ships")."""
-
-
-@lru_cache(maxsize=8192)
-def _introduced_in(noun: str, source: str) -> bool:
-    """Does ``source`` introduce ``noun`` (a lower-case singular noun) at its first mention:
-    with "a"/"an" ("a storm", "Camp Pine, a summer camp") or with words that say which
-    ("their mission", "the squadron, which had six ships")? Then the thing is a
-    specific one the source sets up, and a proposition's bare "the storm" loses which.
-    False when the first mention is a bare "the storm" (the source takes it as known) or
-    the parse finds no such mention; False without the parser."""
-    for sentence in source_sentences(source):
-        if not re.search(rf"\b{re.escape(noun)}\b", sentence.text):
-            continue
-        parsed = parse(sentence.text)
-        if parsed is None:
-            return False
-        for k, word in enumerate(parsed.words):
-            if word.text != noun or word.tag != "NN" or word.dep == "compound":
-                continue  # "a house builder" names no house
-            kids = [parsed.words[c] for c in parsed.children(k)]
-            if any(c.dep == "det" and c.lemma in ("a", "an") for c in kids):
-                return True
-            return any(c.dep in _INTRODUCING for c in kids)
-    return False
-
-
-def _main_verb(parsed: Parse, k: int) -> bool:
-    """Is word ``k`` the main verb of the text: its root or a verb conjoined to it?"""
-    words = parsed.words
-    return words[k].dep == "ROOT" or (words[k].dep == "conj" and words[words[k].head].dep == "ROOT")
-
-
-def _named_subject(parsed: Parse, verb: int) -> bool:
-    """Does the subject of ``verb`` hold a name ("Ann", "Ann's father"; not an acronym
-    such as "ATP")? A named someone doing something: a specific event, in any tense."""
-    for k in parsed.children(verb):
-        if parsed.words[k].dep in _SUBJECT_DEPS:
-            return any(
-                parsed.words[j].pos == "PROPN" and not parsed.words[j].text.isupper()
-                for j in parsed.subtree(k)
-            )
-    return False
-
-
-_THE_NOUN = re.compile(r"\b[Tt]he ([a-z][a-z-]+)\b")
-
-
-def _first_mention_unplain(noun: str, source: str) -> bool:
-    """Does the first mention of ``noun`` in ``source`` stand after another word than
-    "the" (what :func:`_introduced_in` may find introduced)? A cheap test before a parse."""
-    match = re.search(rf"\b{re.escape(noun)}\b", source)
-    if match is None:
-        return False
-    before = source[: match.start()].rstrip().rsplit(None, 1)
-    return not before or before[-1].lower() != "the"
-
-
-def _definite_object_by_parse(proposition: str, source: str) -> Problem | None:
-    """The object of the main verb (in the past, or with a named subject: a specific event),
-    or of a preposition on it, that is "the" and a bare singular common noun ("Ann's
-    father visits the camp.", "Ann talks with the narrator.", "After the storm, Ann
-    reopens the shop.") where the source introduced that thing at its first mention ("a
-    summer camp", "a storm": a specific one) and the proposition never says which. Not a
-    noun with a word or phrase that says which, a world-unique noun, a noun the
-    proposition names before, the work a claim is about, nor one the source's first
-    mention takes as known ("the truth"). None without the
-    parser, or when nothing is found."""
-    if not any(_first_mention_unplain(m.group(1), source) for m in _THE_NOUN.finditer(proposition)):
-        return None  # every "the X" is one the source first writes "the X" itself: no parse
-    parsed = parse(proposition)
-    if parsed is None:
-        return None
-    words = parsed.words
-    for i, word in enumerate(words):
-        if word.tag != "NN" or not word.text.islower() or word.dep not in ("dobj", "pobj"):
-            continue
-        head = word.head if word.dep == "dobj" else words[word.head].head
-        if word.dep == "pobj" and words[word.head].dep != "prep":
-            continue
-        if not _main_verb(parsed, head) or words[head].pos not in ("VERB", "AUX"):
-            continue
-        if not (_specific_event(parsed, head) or _named_subject(parsed, head)):
-            continue  # "The separator keeps the anode apart": a kind, in general
-        if i + 1 < len(words) and words[i + 1].pos in ("NOUN", "PROPN"):
-            continue  # "the proton gradient" read as two phrases: a compound
-        kids = [words[k] for k in parsed.children(i)]
-        if [k.lemma for k in kids if k.dep == "det"] != ["the"]:
-            continue
-        if any(k.dep in _SAYS_WHICH for k in kids) or word.lemma in _WORLD_UNIQUE | _WORKS:
-            continue
-        if any(w.lemma == word.lemma for w in words[:i]):
-            continue  # "a ship ... the ship"
-        if _introduced_in(word.text, source):
-            return (
-                DEFINITE_WITHOUT_ANTECEDENT,
-                f'"the {word.text}": the source introduces which {word.text}; the'
-                " proposition does not say",
-                WARNING,
-            )
-    return None
+    the parse says (:func:`_definite_by_parse`, whatever the source writes; ``names``: the
+    proposition's words the source uses as names)."""
+    return _definite_in_source(proposition, source) or _definite_by_parse(proposition, names)
 
 
 def _definite_in_source(proposition: str, source: str) -> Problem | None:
@@ -890,7 +1087,12 @@ def find_unresolved_pronouns(propositions: list[str], source: str | None = None)
     ``definite_without_antecedent``: "The residue blocks ..." where the source introduced
     the residue in an earlier sentence and the aligned one refers back to it, or where
     the source (up to the aligned sentences) only writes it with a word that says which
-    ("human liver", "most commercial panels"), never after an article. Quoted text
+    ("human liver", "most commercial panels"), never after an article; and, by the parse,
+    a definite noun phrase of a specific event that the proposition does not introduce,
+    whatever the source writes (:func:`_definite_by_parse`). A first name the word lists
+    read as a verb or modal ("Rose", "Will") is a person when the source uses it as a name
+    (:func:`source_names`), an inflected verb follows it or the parse reads it as a name;
+    a his/her possessive is resolved by a person named after it (:func:`_cataphora`). Quoted text
     (every kind of quote) is not judged. Not flagged: "that" as complementiser or
     relative ("shows that", "the cells that"). Heuristic, not a parser: the antecedent is
     any plausible noun earlier in the text.
@@ -898,10 +1100,12 @@ def find_unresolved_pronouns(propositions: list[str], source: str | None = None)
     findings: list[Finding] = []
     for p in propositions:
         titles = _titles_of(source) if source is not None else frozenset()
-        problems = list(_problems(p, frozenset(t for t in titles if t in p)))
+        named = source_names(source) if source is not None else frozenset()
+        names = named & {t.norm for t in tokens(p) if t.capitalised}
+        problems = list(_problems(p, frozenset(t for t in titles if t in p), names))
         if not any(kind == BARE_PRONOUN for kind, _, _ in problems):
             problems += _disagreeing(p)
-        if source is not None and (definite := _definite(p, source)) is not None:
+        if source is not None and (definite := _definite(p, source, names)) is not None:
             problems.append(definite)
         findings += [
             Finding(p, NO_UNRESOLVED_PRONOUNS, reason, severity=severity, kind=kind)
