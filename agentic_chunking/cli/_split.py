@@ -307,6 +307,7 @@ def split_corpus_into(
         lock.release()
         raise InputError(str(error)) from None
     counts = {"done": 0, "skipped": 0, "failed": 0}
+    set_aside: list[str] = []  # files that are not text: listed, not failed (as in corpus)
     chunks = short = 0
 
     def overlaps(splitter: SemanticSplitter, text: str, made: list[SemanticChunk]) -> None:
@@ -325,7 +326,10 @@ def split_corpus_into(
                     scan=scan,
                     on_split=overlaps,
                 ):
-                    counts[result.status] += 1
+                    if result.status == "failed" and not result.is_failure:
+                        set_aside.append(result.document_id)
+                    else:
+                        counts[result.status] += 1
                     for record in result.records:
                         out.write(record)
                         chunks += len(record["chunks"])
@@ -351,9 +355,17 @@ def split_corpus_into(
     _say(
         prefix,
         f"{counts['done']:,} split, {counts['skipped']:,} skipped (done before), "
-        f"{counts['failed']:,} failed of {sum(counts.values()):,} documents; {chunks:,} "
-        f"chunks written to {output} in {seconds:.1f} s{failed}",
+        f"{counts['failed']:,} failed of {sum(counts.values()) + len(set_aside):,} documents; "
+        f"{chunks:,} chunks written to {output} in {seconds:.1f} s{failed}",
     )
+    if set_aside:
+        names = ", ".join(set_aside[:3]) + (", ..." if len(set_aside) > 3 else "")
+        _say(
+            prefix,
+            f"{len(set_aside):,} {'file is' if len(set_aside) == 1 else 'files are'} not text "
+            f"(binary, compressed, not UTF-8 or empty) and set aside, not failed: {names}; "
+            f"listed in {failures_path} (error_kind not_text); leave them out with --exclude",
+        )
     if short:
         _say(
             prefix,

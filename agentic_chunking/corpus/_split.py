@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from .._errors import InputError
 from .._files import decode_text
 from .._shown import redact
-from ._documents import CorpusSource, Scan, check_record, open_corpus
+from ._documents import UNREADABLE, CorpusSource, Scan, check_record, open_corpus
 from ._ledger import Ledger
 from ._run import DocumentResult
 
@@ -52,6 +52,9 @@ class _Text:
     error: str | None = None
     chunks: list[Any] | None = None
     """The chunks of a record that is Level 4 output already."""
+    error_kind: str = UNREADABLE
+    """With ``error``: ``NOT_TEXT`` (a file that is not text: set aside, as ``corpus``
+    does) or ``UNREADABLE``."""
 
 
 def chunk_record(chunk: SemanticChunk, chunk_prefix: str = DEFAULT_CHUNK_PREFIX) -> dict[str, Any]:
@@ -115,7 +118,7 @@ def _texts(source: CorpusSource) -> Iterator[_Text]:
             document_id = path.relative_to(source.path).as_posix()
             read = source.read_file_document(document_id, position)  # the one reading
             if read.error is not None:
-                yield _Text(document_id, position, error=read.error)
+                yield _Text(document_id, position, error=read.error, error_kind=read.error_kind)
                 continue
             try:
                 text = decode_text(path.read_bytes(), document_id)
@@ -165,7 +168,11 @@ def split_corpus(
     for text in _texts(corpus):
         if text.error is not None:
             result = DocumentResult(
-                text.document_id, text.position, "failed", error=text.error, error_kind="input"
+                text.document_id,
+                text.position,
+                "failed",
+                error=text.error,
+                error_kind=text.error_kind,
             )
             if ledger is not None:
                 _record(ledger, settings, result)
