@@ -341,8 +341,28 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
     ):
         elliptic = words[-1] in AUXILIARIES and {"than", "as"} & set(words[-5:])
         if not elliptic:  # "... more pious than Mary had been" is complete
-            problems.append((CUT_OFF, f"ends on {words[-1]!r}: cut off", ERROR))
+            problems.append(_dangling(text, words[-1]))
     return tuple(problems)
+
+
+_DANGLING = re.compile(r"(?:^|\s)(?:the|a|an|and|or|but)[.!?]+[\"'\u201d\u2019]*\s*$")
+"""A word no complete sentence ends on, right before the closing mark: "... by the."."""
+
+
+def _dangling(text: str, last: str) -> Problem:
+    """The finding of a proposition ending on an auxiliary, "to", "of", an article or a
+    conjunction: an error without a closing mark, or on an article or conjunction right
+    before it ("The bridge was opened by the."); a warning when it closes a sentence on
+    an auxiliary or a preposition, which a complete one may do ("... where the limits
+    were.", "But it isn't needed to.", "what the purchase consisted of.")."""
+    if not _END.search(text) or _DANGLING.search(text):
+        return (CUT_OFF, f"ends on {last!r}: cut off", ERROR)
+    return (
+        CUT_OFF,
+        f"ends on {last!r}: perhaps cut off (a complete sentence may end on an auxiliary"
+        " or a preposition)",
+        WARNING,
+    )
 
 
 def find_not_self_contained(propositions: list[str]) -> list[Finding]:
@@ -351,9 +371,11 @@ def find_not_self_contained(propositions: list[str]) -> list[Finding]:
 
     Errors (certain): ``cut_off``, empty, a clause opening with a relative ("Which
     makes ..."), a subordinate clause alone ("Because the anode expands."), a proposition
-    ending on a dangling word ("and", "the", "is"); ``no_finite_verb`` when no word can be
-    a finite verb in lemminflect's lexicon ("Street lamps and park benches."). Warnings:
-    ``no_finite_verb`` when only the heuristic (``_has_finite_verb``) finds none;
+    ending on a dangling word ("and", "the", "is"; with a closing ". ! ?" only an article
+    or conjunction: "... where the limits were." and "... needed to." are warnings);
+    ``no_finite_verb`` when no word can be a finite verb in lemminflect's lexicon ("Street
+    lamps and park benches."). Warnings: ``no_finite_verb`` when only the heuristic
+    (``_has_finite_verb``) finds none;
     ``not_one_sentence`` (two sentences, a question); ``form`` (no capital or digit
     first; "iPhone" is fine); ``leans_on_context``, a discourse connective opening it
     (``DISCOURSE_OPENERS``: "Also", "However", "In addition," -- not "In addition to X")
