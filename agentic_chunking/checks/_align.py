@@ -267,16 +267,18 @@ def _flat_source(source: str) -> tuple[str, tuple[int, ...]]:
     return " ".join(flat), tuple(starts)
 
 
-def _quoted(proposition: str, source: str) -> tuple[int, int] | None:
-    """The sentences ``(first, last + 1)`` that ``proposition`` quotes word for word
-    (whitespace aside): its first occurrence in the source that starts and ends at word
-    boundaries, wherever it starts and ends (the end of one sentence and the next whole:
-    an output that cuts the source elsewhere than the segmenter). None when it quotes
-    nothing, or holds no word."""
+@lru_cache(maxsize=8192)
+def quotations(proposition: str, source: str) -> tuple[tuple[int, int], ...]:
+    """Where ``proposition`` quotes ``source`` word for word (whitespace aside): for each
+    occurrence that starts and ends at word boundaries, the sentences ``(first, last +
+    1)`` it quotes from, wherever it starts and ends (the end of one sentence and the next
+    whole: an output that cuts the source elsewhere than the segmenter). Empty when it
+    quotes nothing or holds no word."""
     text = " ".join(proposition.split())
     if not any(c.isalnum() for c in text):
-        return None
+        return ()
     flat, starts = _flat_source(source)
+    found: list[tuple[int, int]] = []
     at = flat.find(text)
     while at >= 0:
         end = at + len(text)
@@ -285,9 +287,9 @@ def _quoted(proposition: str, source: str) -> tuple[int, int] | None:
         if not (before.isalnum() and text[0].isalnum()) and not (
             after.isalnum() and text[-1].isalnum()
         ):
-            return bisect_right(starts, at) - 1, bisect_right(starts, end - 1)
+            found.append((bisect_right(starts, at) - 1, bisect_right(starts, end - 1)))
         at = flat.find(text, at + 1)
-    return None
+    return tuple(found)
 
 
 @lru_cache(maxsize=8192)
@@ -304,9 +306,9 @@ def align(proposition: str, source: str) -> Window | None:
     sentences = source_sentences(source)
     if not sentences:
         return None
-    quoted = _quoted(proposition, source)
-    if quoted is not None:
-        return Window(sentences, *quoted)
+    quoted = quotations(proposition, source)
+    if quoted:  # the first place it quotes (coverage counts every place)
+        return Window(sentences, *quoted[0])
     prop = profile(proposition)
     glue = _glue(proposition)
     words = _common_words(proposition)

@@ -1,11 +1,12 @@
 """Coverage: every fact sentence of the input is stated by some proposition.
 
-A sentence counts as covered when the propositions about it (aligned to it, or stating
-at least ``COVERED`` of their content words from it: a repeated sentence is covered by
-the one proposition) together state at least ``COVERED`` of its content words and every
-one of its numbers. Sentences that state no fact are not judged: headings (no verb or fewer than
-``MIN_WORDS`` content words and numbers); citation markers ("[12]", "(Smith et al.,
-2020)") and figure or table labels ("See Figure 3.") are set aside first.
+A sentence counts as covered when the propositions about it (aligned to it, quoting it
+word for word wherever it stands, or stating at least ``COVERED`` of their content words
+from it: a repeated sentence is covered by the one proposition) together state at least
+``COVERED`` of its content words and every one of its numbers. Sentences that state no
+fact are not judged: headings (no verb or fewer than ``MIN_WORDS`` content words and
+numbers); citation markers ("[12]", "(Smith et al., 2020)") and figure or table labels
+("See Figure 3.") are set aside first.
 
 A sentence split into several propositions loses one fact without falling under
 ``COVERED`` ("... automates the deployment, scaling and management of ..." with
@@ -29,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ._align import Sentence, _sentence, align, source_sentences
+from ._align import Sentence, _sentence, align, quotations, source_sentences
 from ._converse import SWAPPED, converse_reading
 from ._finding import COVERAGE, ERROR, UNCOVERED_SENTENCE, WARNING, Finding, Severity
 from ._language import (
@@ -162,8 +163,9 @@ def coverage(propositions: list[str], source: str) -> Coverage:
         if window is None:
             continue
         prop = profile(proposition)
+        quoted = quotations(proposition, source) or ((window.start, window.end),)
         for k, sentence in enumerate(sentences):
-            inside = window.start <= k < window.end
+            inside = any(start <= k < end for start, end in quoted)
             part = sum(sentence.supports(w) for w in prop.content) >= COVERED * len(prop.content)
             if inside or (prop.content and part):  # the proposition states part of it
                 stated[k] |= prop.content
