@@ -83,7 +83,20 @@ _BREAK = Token(",", ",", False, False)
 _STOP = Token(".", ".", False, False)
 """Where one sentence ends and the next begins inside a text (a proposition may quote
 several): the word after it opens a sentence, its capital no mark of a name."""
-_SENTENCE_END = re.compile(r"(?<=[.!?])[\"'\u201d\u2019)\]]*\s+")
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s)")
+
+
+def _sentences(text: str) -> list[str]:
+    """``text`` cut after each ". ! ?" (and its closing quotes or brackets) that a space
+    follows: the sentences a proposition may quote, each whole."""
+    pieces: list[str] = []
+    start = 0
+    for end in _SENTENCE_END.finditer(text):
+        pieces.append(text[start : end.end()])
+        start = end.end()
+    return [*pieces, text[start:]]
+
+
 _IMPLICIT_NEGATION = re.compile(r"(?i)\s+(?:yet|fail|fails|failed|failing)\s+to\b")
 """An implicit negation, read as "not": "has yet to win" (has not won), "failed to
 qualify" (did not qualify); "never" is a negation word itself."""
@@ -94,14 +107,17 @@ def _toks(text: str) -> tuple[Token, ...]:
     """The tokens of ``text`` with each quoted title read as one name ("Title") and a
     ``_BREAK`` token (text ",") where punctuation parts the sentence, so that a scope or
     a clause stops there ("Washing chicken is not recommended, since water can spread
-    bacteria": "can" governs the part after the comma). The tokens alone if cutting the
-    text at its punctuation would tokenise it otherwise."""
-    text = _IMPLICIT_NEGATION.sub(" not to", TITLE.sub(" Title ", text))
-    whole = tokens(text)
-    sentences = [
-        [tokens(part) for part in _PUNCTUATION.split(sentence)]
-        for sentence in _SENTENCE_END.split(text)
+    bacteria": "can" governs the part after the comma), a ``_STOP`` where one sentence
+    ends and the next begins. A quotation is read within its sentence, as in the source
+    sentence alone (an unclosed quotation mark does not make the next sentences a
+    title). The tokens alone if cutting the text at its punctuation would tokenise it
+    otherwise."""
+    pieces = [
+        _IMPLICIT_NEGATION.sub(" not to", TITLE.sub(" Title ", sentence))
+        for sentence in _sentences(text)
     ]
+    whole = tokens(" ".join(pieces))
+    sentences = [[tokens(part) for part in _PUNCTUATION.split(piece)] for piece in pieces]
     if [t for parts in sentences for part in parts for t in part] != list(whole):
         return whole
     out: list[Token] = []
@@ -187,15 +203,13 @@ def _contrasted(toks: tuple[Token, ...], i: int, kept: frozenset[str]) -> bool:
 
 
 def _doubled(toks: tuple[Token, ...], i: int) -> bool:
-    """Is the negation at ``toks[i]`` one of two in a row of its clause, at most
-    ``_LOOKAHEAD`` words apart ("you cannot afford not to test it": you must test it;
-    "it is not unusual" has one only)? Two negations cancel: the positive restates them."""
-    for k in (
-        *range(i + 1, min(len(toks), i + 1 + _LOOKAHEAD)),
-        *range(i - 1, i - 1 - _LOOKAHEAD, -1),
-    ):
-        if k < 0:
-            break
+    """Is the negation at ``toks[i]`` one of two in a row of its clause, at most one word
+    between them ("you cannot afford not to test it": you must test it; "it is not
+    unusual" has one only; "without restriction, including without limitation" two
+    apart)? Two negations cancel: the positive restates them."""
+    for k in (i - 2, i - 1, i + 1, i + 2):
+        if not 0 <= k < len(toks):
+            continue
         between = toks[min(i, k) + 1 : max(i, k)]
         if any(t is _BREAK or t is _STOP for t in (toks[k], *between)):
             continue
