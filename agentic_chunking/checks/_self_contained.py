@@ -27,7 +27,7 @@ from ._language import (
     tokens,
     word_set,
 )
-from ._parser import finite_verb
+from ._parser import finite_verb, parse
 from ._verbs import DETERMINERS, can_be_finite_verb, certainly_verbless
 
 DISCOURSE_OPENERS: tuple[str, ...] = (
@@ -310,7 +310,13 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
                 ERROR,
             )
         )
-    elif words and words[0] in _SUBORDINATORS and "," not in text and not _OPENER.match(text):
+    elif (
+        words
+        and words[0] in _SUBORDINATORS
+        and "," not in text
+        and not _OPENER.match(text)
+        and not _main_clause(text)  # "If X then there are none.": no comma, a main clause
+    ):
         conjunction = words[0] in _CONJUNCTIONS  # "after", "since", "as" may be prepositions
         problems.append(
             (
@@ -343,6 +349,20 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
         if not elliptic:  # "... more pious than Mary had been" is complete
             problems.append(_dangling(text, words[-1]))
     return tuple(problems)
+
+
+def _main_clause(text: str) -> bool:
+    """Does the parse put the clause the opening subordinator marks under a main clause
+    ("If you distribute copies you must follow section 3.": "distribute" is an adverbial
+    clause of "follow"), rather than at the root ("Because the anode expands.")? False
+    without the parser: the lexicon's rule stands."""
+    parsed = parse(text)
+    if parsed is None or not parsed.words:
+        return False
+    verb = parsed.words[0].head
+    if parsed.words[verb].dep in {"aux", "auxpass"}:
+        verb = parsed.words[verb].head
+    return parsed.words[verb].dep != "ROOT" and parsed.words[verb].head != verb
 
 
 _DANGLING = re.compile(r"(?:^|\s)(?:the|a|an|and|or|but)[.!?]+[\"'\u201d\u2019]*\s*$")
