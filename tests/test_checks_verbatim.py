@@ -357,8 +357,17 @@ def test_closing_on_an_auxiliary_or_preposition_warns_but_a_dangling_article_is_
         "But it isn't needed to.",
     ):
         assert ERROR not in cut(complete), complete
+    for complete in (
+        "She said she would call, and she did.",
+        "We have.",
+        "The total purchase consideration consisted of:.",
+        "The yield fell at 260 min (curve a).",
+    ):
+        assert cut(complete) <= {"warning"}, complete
     assert cut("It took years before anyone knew where the limits were") == {ERROR}
     assert cut("The bridge was opened by the.") == {ERROR}
+    assert cut("The bridge was.") == {ERROR}  # a subject and its auxiliary, nothing else
+    assert cut("The committee approved the plan of.") == {ERROR}
     assert cut("The bridge was opened by the mayor and.") == {ERROR}
 
 

@@ -21,6 +21,7 @@ from ._finding import (
 from ._language import (
     AUXILIARIES,
     GLUE_WORDS,
+    NEGATIONS,
     Token,
     all_lemmas,
     looks_like_finite_verb,
@@ -347,7 +348,7 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
     ):
         elliptic = words[-1] in AUXILIARIES and {"than", "as"} & set(words[-5:])
         if not elliptic:  # "... more pious than Mary had been" is complete
-            problems.append(_dangling(text, words[-1]))
+            problems.append(_dangling(text, words))
     return tuple(problems)
 
 
@@ -369,18 +370,52 @@ _DANGLING = re.compile(r"(?:^|\s)(?:the|a|an|and|or|but)[.!?]+[\"'\u201d\u2019]*
 """A word no complete sentence ends on, right before the closing mark: "... by the."."""
 
 
-def _dangling(text: str, last: str) -> Problem:
+_ELLIPSIS_LEADS = word_set(
+    "what where when who whom whose which why how whether than as if because that since"
+    " while unless though although"
+)
+"""Words that open the clause a complete sentence may close on an auxiliary or a
+preposition: "... where the limits were.", "... what we expected the course to do.",
+"... faster than anyone thought it would.", "... the rights that you have."."""
+_SUBJECT_PRONOUNS = word_set("i you he she it we they")
+_LAST_WORD = re.compile(r"[A-Za-z]+\W*$")
+_OPENS_WORD = " \t\n(\"'\u201c\u2018["
+
+
+def _elliptic(text: str, words: list[str]) -> bool:
+    """Does a sentence closed by ". ! ?" end as a complete one may on an auxiliary or a
+    preposition: its last word glued to what comes before ("md&a.", "roeckx.be>."), a
+    colon or a closing bracket before the mark ("consisted of:.", "(curve a)."), a clause
+    opened by a wh-word, "than", "as", "that"... before it, a pronoun subject right
+    before it ("We have.", "..., but they did."), a negation among its last words ("But
+    it isn't needed to."), or "to" and a verb ("more to do.")?"""
+    last = _LAST_WORD.search(text)
+    if last is not None and last.start() and text[last.start() - 1] not in _OPENS_WORD:
+        return True  # "md&a.", "roeckx.be>.", "1998a)."
+    if re.search(r"[:_)\]]\W*$", text):
+        return True  # "consisted of:.", "is ____.", "(curve a)."
+    before = words[:-1]
+    return (
+        bool(_ELLIPSIS_LEADS & set(before))
+        or (bool(before) and before[-1] in _SUBJECT_PRONOUNS)
+        or bool(NEGATIONS & set(before[-3:]))
+        or (len(before) > 1 and before[-1] == "to" and words[-1] in AUXILIARIES)
+    )
+
+
+def _dangling(text: str, words: list[str]) -> Problem:
     """The finding of a proposition ending on an auxiliary, "to", "of", an article or a
-    conjunction: an error without a closing mark, or on an article or conjunction right
-    before it ("The bridge was opened by the."); a warning when it closes a sentence on
-    an auxiliary or a preposition, which a complete one may do ("... where the limits
-    were.", "But it isn't needed to.", "what the purchase consisted of.")."""
-    if not _END.search(text) or _DANGLING.search(text):
+    conjunction: an error, unless it is closed by ". ! ?" and ends as a complete sentence
+    may (:func:`_elliptic`: "... where the limits were.", "But it isn't needed to."), then
+    a warning. An article or conjunction right before the mark is an error ("The bridge
+    was opened by the."), and so is a bare "The bridge was."."""
+    last = words[-1]
+    if not _END.search(text) or _DANGLING.search(text) or not _elliptic(text, words):
         return (CUT_OFF, f"ends on {last!r}: cut off", ERROR)
     return (
         CUT_OFF,
-        f"ends on {last!r}: perhaps cut off (a complete sentence may end on an auxiliary"
-        " or a preposition)",
+        f"ends on {last!r}: perhaps cut off (a complete sentence may end so after"
+        " a wh-word, a pronoun or a negation)",
         WARNING,
     )
 
