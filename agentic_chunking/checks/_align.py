@@ -10,6 +10,7 @@ that opens with a pronoun, "This ...", "The same ..."). Pure and cached per text
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -49,6 +50,9 @@ class Sentence:
     glue: frozenset[str]
     opener: str
     persons: tuple[frozenset[str], ...]
+    marker: str = ""
+    """The number of the list marker opening the sentence ("13" of "13. accounts payable
+    ..."), else "": kept out of ``profile`` (no fact), but a number the sentence writes."""
 
     memo: dict[str, bool] = field(default_factory=dict, compare=False, repr=False)
 
@@ -80,7 +84,14 @@ def _sentence(text: str) -> Sentence:
         _glue(text),
         _opener(text),
         person_names(text),
+        _marker(text),
     )
+
+
+def _marker(text: str) -> str:
+    """The number of a list marker opening ``text`` ("13." -> "13"), else ""."""
+    found = _LIST_MARKER.match(text)
+    return next((t.norm for t in tokens(found.group(0)) if t.number), "") if found else ""
 
 
 def _opener(text: str) -> str:
@@ -220,7 +231,8 @@ class Window:
         return any(s.supports(word_stem) for s in self.members)
 
     def has_number(self, number: str) -> bool:
-        return any(number in s.profile.numbers for s in self.members)
+        """The number is stated by a sentence of the window, or numbers its list item."""
+        return any(number in s.profile.numbers or number == s.marker for s in self.members)
 
     def before(self) -> tuple[Sentence, ...]:
         """The source sentences before the window."""
@@ -338,18 +350,63 @@ def _best(
     )
 
 
+@lru_cache(maxsize=256)
+def _flat_source(source: str) -> tuple[str, tuple[int, ...]]:
+    """The sentences of ``source`` with each run of whitespace made one space, joined by
+    one space, and where each sentence starts in that text."""
+    starts: list[int] = []
+    position = 0
+    flat = []
+    for sentence in source_sentences(source):
+        text = " ".join(sentence.text.split())
+        starts.append(position)
+        flat.append(text)
+        position += len(text) + 1
+    return " ".join(flat), tuple(starts)
+
+
+@lru_cache(maxsize=8192)
+def quotations(proposition: str, source: str) -> tuple[tuple[int, int], ...]:
+    """Where ``proposition`` quotes ``source`` word for word (whitespace aside): for each
+    occurrence that starts and ends at word boundaries, the sentences ``(first, last +
+    1)`` it quotes from, wherever it starts and ends (the end of one sentence and the next
+    whole: an output that cuts the source elsewhere than the segmenter). Empty when it
+    quotes nothing or holds no word."""
+    text = " ".join(proposition.split())
+    if not any(c.isalnum() for c in text):
+        return ()
+    flat, starts = _flat_source(source)
+    found: list[tuple[int, int]] = []
+    at = flat.find(text)
+    while at >= 0:
+        end = at + len(text)
+        before = flat[at - 1] if at else " "
+        after = flat[end] if end < len(flat) else " "
+        if not (before.isalnum() and text[0].isalnum()) and not (
+            after.isalnum() and text[-1].isalnum()
+        ):
+            found.append((bisect_right(starts, at) - 1, bisect_right(starts, end - 1)))
+        at = flat.find(text, at + 1)
+    return tuple(found)
+
+
 @lru_cache(maxsize=8192)
 def align(proposition: str, source: str) -> Window | None:
     """The window of ``source`` that ``proposition`` states, or None for an empty source.
 
-    Guarantees: a window is 1 to ``MAX_WINDOW`` consecutive sentences and holds the
-    best-scoring sentence (see ``_score``; the earliest on a tie);
-    a proposition copied verbatim from a sentence aligns to a window that supports every
-    one of its words, names and numbers.
+    Guarantees: a proposition that quotes the source word for word (whitespace aside: a
+    sentence, a run of sentences, or a part of them) aligns to exactly the sentences it
+    quotes from, however many. Any other window is 1 to ``MAX_WINDOW`` consecutive
+    sentences and holds the best-scoring sentence (see ``_score``; the earliest on a
+    tie); a proposition copied verbatim from a sentence aligns to a window that supports
+    every one of its words, names and numbers.
     """
     sentences = source_sentences(source)
     if not sentences:
         return None
+    quoted = quotations(proposition, source)
+    if quoted:  # the first place it quotes (coverage counts every place)
+        return Window(sentences, *quoted[0])
     prop = profile(proposition)
     glue = _glue(proposition)
     words = _common_words(proposition)

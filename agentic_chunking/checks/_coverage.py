@@ -1,11 +1,12 @@
 """Coverage: every fact sentence of the input is stated by some proposition.
 
-A sentence counts as covered when the propositions about it (aligned to it, or stating
-at least ``COVERED`` of their content words from it: a repeated sentence is covered by
-the one proposition) together state at least ``COVERED`` of its content words and every
-one of its numbers. Sentences that state no fact are not judged: headings (no verb or fewer than
-``MIN_WORDS`` content words and numbers); citation markers ("[12]", "(Smith et al.,
-2020)") and figure or table labels ("See Figure 3.") are set aside first.
+A sentence counts as covered when the propositions about it (aligned to it, quoting it
+word for word wherever it stands, or stating at least ``COVERED`` of their content words
+from it: a repeated sentence is covered by the one proposition) together state at least
+``COVERED`` of its content words and every one of its numbers. Sentences that state no
+fact are not judged: headings (no verb or fewer than ``MIN_WORDS`` content words and
+numbers); citation markers ("[12]", "(Smith et al., 2020)") and figure or table labels
+("See Figure 3.") are set aside first.
 
 A sentence split into several propositions loses one fact without falling under
 ``COVERED`` ("... automates the deployment, scaling and management of ..." with
@@ -30,7 +31,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ._align import Sentence, _sentence, align, source_sentences
+from ._align import Sentence, _sentence, align, quotations, source_sentences
 from ._converse import SWAPPED, converse_reading
 from ._finding import COVERAGE, ERROR, UNCOVERED_SENTENCE, WARNING, Finding, Severity
 from ._language import (
@@ -163,9 +164,11 @@ def coverage(propositions: list[str], source: str) -> Coverage:
         if window is None:
             continue
         prop = profile(proposition)
+        quoted = quotations(proposition, source) or ((window.start, window.end),)
         held = Counter(k for w in prop.content for k in sentences.supporting(w))
-        for k in sorted(held.keys() | range(window.start, window.end)):
-            inside = window.start <= k < window.end
+        candidates = held.keys() | {k for start, end in quoted for k in range(start, end)}
+        for k in sorted(candidates):
+            inside = any(start <= k < end for start, end in quoted)
             part = held[k] >= COVERED * len(prop.content)  # the sentences holding its words
             if inside or (prop.content and part):  # the proposition states part of it
                 stated[k] |= prop.content

@@ -9,7 +9,8 @@ May, when the budget was approved." -> "The budget was approved in May.") and th
 is a warning for the judge. Modality and hedges ("may", "is believed to", "usually") are
 judged more loosely by a reader: a changed modality is always a warning. A capitalised
 word inside the proposition is part of a name or title ("Only For The Week"), never a
-negation or quantifier. What a negation, quantifier or hedge governs stops at the
+negation or quantifier, unless it opens one of the sentences the proposition quotes ("...
+orthologs. Only two of 205 ..."). What a negation, quantifier or hedge governs stops at the
 sentence's punctuation: "..., since splashing water can spread bacteria" hedges the part
 after the comma, which a proposition may restate alone.
 """
@@ -79,6 +80,23 @@ _PUNCTUATION = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]\s|\s?\(|\)")
 """A break between the parts of a sentence: a comma, semicolon or colon before a space,
 a dash between spaces, a bracket (not "1,000", "7:30" or "lithium-ion")."""
 _BREAK = Token(",", ",", False, False)
+_STOP = Token(".", ".", False, False)
+"""Where one sentence ends and the next begins inside a text (a proposition may quote
+several): the word after it opens a sentence, its capital no mark of a name."""
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s)")
+
+
+def _sentences(text: str) -> list[str]:
+    """``text`` cut after each ". ! ?" (and its closing quotes or brackets) that a space
+    follows: the sentences a proposition may quote, each whole."""
+    pieces: list[str] = []
+    start = 0
+    for end in _SENTENCE_END.finditer(text):
+        pieces.append(text[start : end.end()])
+        start = end.end()
+    return [*pieces, text[start:]]
+
+
 _IMPLICIT_NEGATION = re.compile(r"(?i)\s+(?:yet|fail|fails|failed|failing)\s+to\b")
 """An implicit negation, read as "not": "has yet to win" (has not won), "failed to
 qualify" (did not qualify); "never" is a negation word itself."""
@@ -89,18 +107,27 @@ def _toks(text: str) -> tuple[Token, ...]:
     """The tokens of ``text`` with each quoted title read as one name ("Title") and a
     ``_BREAK`` token (text ",") where punctuation parts the sentence, so that a scope or
     a clause stops there ("Washing chicken is not recommended, since water can spread
-    bacteria": "can" governs the part after the comma). The tokens alone if cutting the
-    text at its punctuation would tokenise it otherwise."""
-    text = _IMPLICIT_NEGATION.sub(" not to", TITLE.sub(" Title ", text))
-    whole = tokens(text)
-    parts = [tokens(part) for part in _PUNCTUATION.split(text)]
-    if [t for part in parts for t in part] != list(whole):
+    bacteria": "can" governs the part after the comma), a ``_STOP`` where one sentence
+    ends and the next begins. A quotation is read within its sentence, as in the source
+    sentence alone (an unclosed quotation mark does not make the next sentences a
+    title). The tokens alone if cutting the text at its punctuation would tokenise it
+    otherwise."""
+    pieces = [
+        _IMPLICIT_NEGATION.sub(" not to", TITLE.sub(" Title ", sentence))
+        for sentence in _sentences(text)
+    ]
+    whole = tokens(" ".join(pieces))
+    sentences = [[tokens(part) for part in _PUNCTUATION.split(piece)] for piece in pieces]
+    if [t for parts in sentences for part in parts for t in part] != list(whole):
         return whole
     out: list[Token] = []
-    for part in parts:
-        if part:
-            out += [_BREAK] if out else []
-            out += part
+    for parts in sentences:
+        stop = bool(out)
+        for part in parts:
+            if part:
+                out += [_STOP if stop else _BREAK] if out else []
+                stop = False
+                out += part
     return tuple(out)
 
 
@@ -108,13 +135,17 @@ def _in_name(toks: tuple[Token, ...], i: int) -> bool:
     """A capitalised word after the first of its sentence, or a first word the next
     capitalised word continues ("Nobody's Fool is a film", "No Country for Old Men won"):
     part of a name or title."""
-    if i == 0:
-        return len(toks) > 1 and toks[0].capitalised and toks[1].capitalised
+    if i == 0 or toks[i - 1] is _STOP:  # a sentence's first word
+        return i + 1 < len(toks) and toks[i].capitalised and toks[i + 1].capitalised
     return toks[i].capitalised
 
 
 def _negated(toks: tuple[Token, ...]) -> bool:
-    return any(t.norm in NEGATIONS and not _in_name(toks, i) for i, t in enumerate(toks))
+    """Does a negation of the text stand (no name's word, not cancelled by a second one)?"""
+    return any(
+        t.norm in NEGATIONS and not _in_name(toks, i) and not _doubled(toks, i)
+        for i, t in enumerate(toks)
+    )
 
 
 def _severity(minimal: bool) -> Severity:
@@ -171,11 +202,30 @@ def _contrasted(toks: tuple[Token, ...], i: int, kept: frozenset[str]) -> bool:
     return False
 
 
+def _doubled(toks: tuple[Token, ...], i: int) -> bool:
+    """Is the negation at ``toks[i]`` one of two in a row of its clause, at most one word
+    between them ("you cannot afford not to test it": you must test it; "it is not
+    unusual" has one only; "without restriction, including without limitation" two
+    apart)? Two negations cancel: the positive restates them."""
+    for k in (i - 2, i - 1, i + 1, i + 2):
+        if not 0 <= k < len(toks):
+            continue
+        between = toks[min(i, k) + 1 : max(i, k)]
+        if any(t is _BREAK or t is _STOP for t in (toks[k], *between)):
+            continue
+        if toks[k].norm in NEGATIONS and toks[k].norm not in ("nor", "neither"):
+            return True
+    return False
+
+
 def _lost_negation(text: str, kept: frozenset[str]) -> str | None:
-    """The negation of ``text`` on a word the proposition keeps (None: none)."""
+    """The negation of ``text`` on a word the proposition keeps (None: none); two in a
+    row cancel (:func:`_doubled`)."""
     toks = _toks(text)
     for i, tok in enumerate(toks):
         if tok.norm not in NEGATIONS or tok.norm in ("nor", "neither") or _in_name(toks, i):
+            continue
+        if _doubled(toks, i):
             continue
         nxt = toks[i + 1].norm if i + 1 < len(toks) else ""
         if nxt in _NOT_SCOPE:  # "not only A but also B" asserts A; so does "not before"

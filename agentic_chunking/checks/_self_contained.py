@@ -21,13 +21,14 @@ from ._finding import (
 from ._language import (
     AUXILIARIES,
     GLUE_WORDS,
+    NEGATIONS,
     Token,
     all_lemmas,
     looks_like_finite_verb,
     tokens,
     word_set,
 )
-from ._parser import finite_verb
+from ._parser import finite_verb, parse
 from ._verbs import DETERMINERS, can_be_finite_verb, certainly_verbless
 
 DISCOURSE_OPENERS: tuple[str, ...] = (
@@ -310,7 +311,13 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
                 ERROR,
             )
         )
-    elif words and words[0] in _SUBORDINATORS and "," not in text and not _OPENER.match(text):
+    elif (
+        words
+        and words[0] in _SUBORDINATORS
+        and "," not in text
+        and not _OPENER.match(text)
+        and not _main_clause(text)  # "If X then there are none.": no comma, a main clause
+    ):
         conjunction = words[0] in _CONJUNCTIONS  # "after", "since", "as" may be prepositions
         problems.append(
             (
@@ -341,8 +348,76 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
     ):
         elliptic = words[-1] in AUXILIARIES and {"than", "as"} & set(words[-5:])
         if not elliptic:  # "... more pious than Mary had been" is complete
-            problems.append((CUT_OFF, f"ends on {words[-1]!r}: cut off", ERROR))
+            problems.append(_dangling(text, words))
     return tuple(problems)
+
+
+def _main_clause(text: str) -> bool:
+    """Does the parse put the clause the opening subordinator marks under a main clause
+    ("If you distribute copies you must follow section 3.": "distribute" is an adverbial
+    clause of "follow"), rather than at the root ("Because the anode expands.")? False
+    without the parser: the lexicon's rule stands."""
+    parsed = parse(text)
+    if parsed is None or not parsed.words:
+        return False
+    verb = parsed.words[0].head
+    if parsed.words[verb].dep in {"aux", "auxpass"}:
+        verb = parsed.words[verb].head
+    return parsed.words[verb].dep != "ROOT" and parsed.words[verb].head != verb
+
+
+_DANGLING = re.compile(r"(?:^|\s)(?:the|a|an|and|or|but)[.!?]+[\"'\u201d\u2019]*\s*$")
+"""A word no complete sentence ends on, right before the closing mark: "... by the."."""
+
+
+_ELLIPSIS_LEADS = word_set(
+    "what where when who whom whose which why how whether than as if because that since"
+    " while unless though although"
+)
+"""Words that open the clause a complete sentence may close on an auxiliary or a
+preposition: "... where the limits were.", "... what we expected the course to do.",
+"... faster than anyone thought it would.", "... the rights that you have."."""
+_SUBJECT_PRONOUNS = word_set("i you he she it we they")
+_LAST_WORD = re.compile(r"[A-Za-z]+\W*$")
+_OPENS_WORD = " \t\n(\"'\u201c\u2018["
+
+
+def _elliptic(text: str, words: list[str]) -> bool:
+    """Does a sentence closed by ". ! ?" end as a complete one may on an auxiliary or a
+    preposition: its last word glued to what comes before ("md&a.", "roeckx.be>."), a
+    colon or a closing bracket before the mark ("consisted of:.", "(curve a)."), a clause
+    opened by a wh-word, "than", "as", "that"... before it, a pronoun subject right
+    before it ("We have.", "..., but they did."), a negation among its last words ("But
+    it isn't needed to."), or "to" and a verb ("more to do.")?"""
+    last = _LAST_WORD.search(text)
+    if last is not None and last.start() and text[last.start() - 1] not in _OPENS_WORD:
+        return True  # "md&a.", "roeckx.be>.", "1998a)."
+    if re.search(r"[:_)\]]\W*$", text):
+        return True  # "consisted of:.", "is ____.", "(curve a)."
+    before = words[:-1]
+    return (
+        bool(_ELLIPSIS_LEADS & set(before))
+        or (bool(before) and before[-1] in _SUBJECT_PRONOUNS)
+        or bool(NEGATIONS & set(before[-3:]))
+        or (len(before) > 1 and before[-1] == "to" and words[-1] in AUXILIARIES)
+    )
+
+
+def _dangling(text: str, words: list[str]) -> Problem:
+    """The finding of a proposition ending on an auxiliary, "to", "of", an article or a
+    conjunction: an error, unless it is closed by ". ! ?" and ends as a complete sentence
+    may (:func:`_elliptic`: "... where the limits were.", "But it isn't needed to."), then
+    a warning. An article or conjunction right before the mark is an error ("The bridge
+    was opened by the."), and so is a bare "The bridge was."."""
+    last = words[-1]
+    if not _END.search(text) or _DANGLING.search(text) or not _elliptic(text, words):
+        return (CUT_OFF, f"ends on {last!r}: cut off", ERROR)
+    return (
+        CUT_OFF,
+        f"ends on {last!r}: perhaps cut off (a complete sentence may end so after"
+        " a wh-word, a pronoun or a negation)",
+        WARNING,
+    )
 
 
 def find_not_self_contained(propositions: list[str]) -> list[Finding]:
@@ -351,9 +426,11 @@ def find_not_self_contained(propositions: list[str]) -> list[Finding]:
 
     Errors (certain): ``cut_off``, empty, a clause opening with a relative ("Which
     makes ..."), a subordinate clause alone ("Because the anode expands."), a proposition
-    ending on a dangling word ("and", "the", "is"); ``no_finite_verb`` when no word can be
-    a finite verb in lemminflect's lexicon ("Street lamps and park benches."). Warnings:
-    ``no_finite_verb`` when only the heuristic (``_has_finite_verb``) finds none;
+    ending on a dangling word ("and", "the", "is"; with a closing ". ! ?" only an article
+    or conjunction: "... where the limits were." and "... needed to." are warnings);
+    ``no_finite_verb`` when no word can be a finite verb in lemminflect's lexicon ("Street
+    lamps and park benches."). Warnings: ``no_finite_verb`` when only the heuristic
+    (``_has_finite_verb``) finds none;
     ``not_one_sentence`` (two sentences, a question); ``form`` (no capital or digit
     first; "iPhone" is fine); ``leans_on_context``, a discourse connective opening it
     (``DISCOURSE_OPENERS``: "Also", "However", "In addition," -- not "In addition to X")

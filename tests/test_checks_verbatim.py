@@ -1,0 +1,388 @@
+"""Invariants of the checks on text nobody here wrote (issue 40, item 1).
+
+a. Verbatim: a sentence of a document given back unchanged as a proposition, alone or in
+   a run of consecutive sentences joined by a space, gets no ``no_invention`` error and
+   no ``cut_off`` error when it closes with ". ! ?"; an output that gives every sentence
+   back, alone or in runs, covers every sentence of the source.
+b. Evidence: an error never stands against its own evidence: the source sentence(s) a
+   finding cites, given as the proposition, draw no error of that rule.
+c. Faithful restatement: a proposition restating one source sentence with only the edits
+   the extraction prompt asks for (a pronoun replaced by its antecedent, the subject
+   repeated, a clause dropped, a double negation stated positively, a common noun
+   capitalised to open the proposition) gets no error.
+
+The documents are the verbatim corpus of ``benchmarks/_verbatim.py`` (Chroma's corpora
+that ``evaluate`` bundles, the licence texts of base-files, Debian changelogs and
+copyright files when present, generated shapes); hypothesis draws them with a fixed,
+derandomised budget, so a run is the same on every machine with the same files. Every
+output is checked through ``judge._assess.assess`` against ``source_text`` of the
+document's paragraphs: what ``agentic-chunking check --source DOC`` runs.
+``benchmarks/bench_verbatim.py`` counts the same over every document.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agentic_chunking._models import AgenticChunk, AgenticResponse
+from agentic_chunking._text import split_sentences
+from agentic_chunking.checks import (
+    COVERAGE,
+    ERROR,
+    NO_INVENTION,
+    SELF_CONTAINED,
+    Finding,
+    clear_caches,
+    coverage,
+    find_inventions,
+    find_not_self_contained,
+)
+from agentic_chunking.checks._finding import CUT_OFF
+from agentic_chunking.judge._assess import assess, source_text
+from agentic_chunking.pipeline._document import paragraph_inputs
+
+BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
+EXAMPLES = 30
+"""Documents drawn per property: a bounded budget, the same draws on every run."""
+CLOSED = (".", "!", "?")
+RUNS = settings(
+    max_examples=EXAMPLES,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+
+def _load_corpus() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("_verbatim_corpus", BENCHMARKS / "_verbatim.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+corpus = _load_corpus()
+
+
+@cache
+def documents() -> tuple[object, ...]:
+    """Every document of the corpus with two sentences or more."""
+    return tuple(d for d in corpus.documents() if len(split_sentences(d.text)) >= 2)
+
+
+def response(propositions: Sequence[str]) -> AgenticResponse:
+    chunk = AgenticChunk.from_propositions(
+        document_id="D", seq=1, thematic_category="Verbatim", propositions=list(propositions)
+    )
+    return AgenticResponse(chunks=(chunk,))
+
+
+def checked(propositions: Sequence[str], source: str) -> dict[str, list[Finding]]:
+    """The findings of each rule on an output holding ``propositions``, as ``check`` runs
+    them (the pronoun and duplication rules aside: see the module)."""
+    result = assess(response(propositions), source=source, rules=(NO_INVENTION, SELF_CONTAINED))
+    return {
+        rule: [
+            Finding(r.proposition, rule, r.reason, severity=r.severity, kind=r.kind)
+            for r in check.findings
+        ]
+        for rule, check in result.checks.items()
+    }
+
+
+def broken(findings: dict[str, list[Finding]]) -> list[str]:
+    """The findings that break the verbatim invariant, in words."""
+    out = [
+        f"no_invention {f.kind}: {f.reason} | {f.proposition!r}"
+        for f in findings.get(NO_INVENTION, [])
+        if f.severity == ERROR
+    ]
+    out += [
+        f"cut_off: {f.reason} | {f.proposition!r}"
+        for f in findings.get(SELF_CONTAINED, [])
+        if f.kind == CUT_OFF and f.severity == ERROR and f.proposition.rstrip().endswith(CLOSED)
+    ]
+    out += [f"uncovered: {f.reason}" for f in findings.get(COVERAGE, [])]
+    return out
+
+
+def run_cut(sentences: Sequence[str], start: int, length: int) -> list[str]:
+    """The sentences alone, and one run of ``length`` from ``start`` joined by a space."""
+    run = " ".join(sentences[start : start + length])
+    return [*sentences, run]
+
+
+def test_the_corpus_reads_real_text_and_every_generated_shape() -> None:
+    found = corpus.sources()
+    assert len(found["chroma"]) > 100  # the five corpora, cut into documents
+    names = {d.name.split("#")[0] for d in found["chroma"]}
+    assert {f"chroma/{n}" for n in ("finance", "pubmed", "wikitexts", "chatlogs")} <= names
+    if corpus.LICENCES.is_dir():
+        assert any(d.name.startswith("licence/GPL-3") for d in found["licences"])
+    text = "\n".join(d.text for d in found["generated"])
+    for shape in (
+        "13. ",
+        "urgency=medium",
+        "Files: *",
+        "Copyright: ",
+        "## ",
+        "Assistant: ",
+        "[",
+        "e.g.",
+        "nearly all",
+        "isn't needed to.",
+        " Only\n",
+    ):
+        assert shape.lower() in text.lower(), shape
+    # a document is cut at paragraphs, never longer than a paragraph over the limit
+    assert all(len(d.text) <= 2 * corpus.MAX_CHARS for d in found["chroma"][:200])
+
+
+def test_an_absent_debian_folder_is_skipped_cleanly(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setattr(corpus, "DEBIAN_DOCS", tmp_path / "absent")
+    monkeypatch.setattr(corpus, "LICENCES", tmp_path / "absent")
+    assert corpus.debian_docs() == [] and corpus.licences() == []
+
+
+@RUNS
+@given(st.data())
+def test_a_verbatim_sentence_or_run_draws_no_error_of_invention_or_cut_off(
+    data: st.DataObject,
+) -> None:
+    document = data.draw(st.sampled_from(documents()))
+    source = source_text(paragraph_inputs(document.text))
+    sentences = split_sentences(source)
+    start = data.draw(st.integers(0, len(sentences) - 1))
+    length = data.draw(st.integers(1, 4))
+    propositions = run_cut(sentences, start, length)
+    findings = checked(propositions, source)
+    assert not broken(findings), document.name
+
+
+@RUNS
+@given(st.data())
+def test_an_output_giving_every_sentence_back_covers_every_sentence(data: st.DataObject) -> None:
+    document = data.draw(st.sampled_from(documents()))
+    source = source_text(paragraph_inputs(document.text))
+    sentences = split_sentences(source)
+    lengths = data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=6))
+    for propositions in (sentences, list(corpus.runs(sentences, lengths))):
+        stated = coverage(propositions, source)
+        assert stated.covered == stated.facts, (document.name, stated.uncovered[:3])
+
+
+@pytest.mark.parametrize("index", range(0, corpus.GENERATED, 3))
+def test_every_generated_shape_given_back_verbatim_draws_none_of_the_three(index: int) -> None:
+    document = corpus.generated()[index]
+    source = source_text(paragraph_inputs(document.text))
+    sentences = split_sentences(source)
+    for propositions in (sentences, list(corpus.runs(sentences, [2, 3, 1, 4]))):
+        assert not broken(checked(propositions, source)), document.name
+
+
+# b. Evidence: (source, a defective proposition, the error kind it must draw). The cited
+# source sentence(s), given as the proposition, must draw no error of the rule.
+DEFECTS: list[tuple[str, str, str]] = [
+    (
+        "By 1900 nearly all stores at the Arsenal had closed. Prices rose in the town.",
+        "Prices rose in every town.",
+        "added_quantifier",
+    ),
+    (
+        "Only two of the 205 families showed such disagreement. Both were small.",
+        "Two of the 205 families showed such disagreement.",
+        "lost_quantifier",
+    ),
+    (
+        "By 1900 nearly all stores at the Arsenal had closed. Trade moved north.",
+        "By 1900 no stores at the Arsenal had closed.",
+        "added_negation",
+    ),
+    (
+        "But it isn't needed to. The patch is not required on armel.",
+        "The patch is required on armel.",
+        "lost_negation",
+    ),
+    (
+        "12. cash rose to $9 million. 13. accounts payable rose to $5 million in 2017.",
+        "13. accounts payable rose to $6 million in 2017.",
+        "invented_number",
+    ),
+    (
+        "Prices rose 5 percent in 2017. Costs rose 8 percent in 2018.",
+        "Prices rose 8 percent in 2017.",
+        "moved_number",
+    ),
+    (
+        "Marie Curie was born in Warsaw. Pierre Curie was born in Paris.",
+        "Marie Curie was born in Paris.",
+        "moved_name",
+    ),
+    (
+        "Marie Curie was born in Warsaw. Pierre Curie was born in Paris.",
+        "Marie Curie was born in Lisbon.",
+        "invented_name",
+    ),
+    (
+        "The beam weighs 40 kg. It was cast in 1990.",
+        "The beam weighs 40 lb.",
+        "invented_unit",
+    ),
+]
+
+
+@pytest.mark.parametrize(("source", "proposition", "kind"), DEFECTS, ids=[d[2] for d in DEFECTS])
+def test_an_error_goes_away_when_given_its_own_cited_source_sentence(
+    source: str, proposition: str, kind: str
+) -> None:
+    errors = [f for f in find_inventions([proposition], source) if f.is_error]
+    assert kind in {f.kind for f in errors}  # the rule fires on the defect ...
+    for finding in errors:
+        cited = finding.source_sentence
+        assert cited
+        again = find_inventions([cited], source)  # ... and not on its own evidence
+        assert not [f for f in again if f.is_error], (finding.kind, cited)
+
+
+def _mutants(sentence: str) -> list[str]:
+    """Edits that a rule reports as added or missing: a negation inserted after the first
+    auxiliary, a number raised, a quantifier added."""
+    words = sentence.split()
+    out = []
+    for i, word in enumerate(words):
+        if word.lower() in ("is", "was", "are", "were", "has", "had", "can", "will"):
+            out.append(" ".join([*words[: i + 1], "not", *words[i + 1 :]]))
+            break
+    for i, word in enumerate(words):
+        if word.isdigit():
+            out.append(" ".join([*words[:i], str(int(word) + 7), *words[i + 1 :]]))
+            break
+    for i, word in enumerate(words[1:], 1):
+        if word.lower() == "the":
+            out.append(" ".join([*words[:i], "all", *words[i:]]))
+            break
+    return out
+
+
+@RUNS
+@given(st.data())
+def test_no_error_on_a_corpus_edit_stands_against_its_cited_evidence(data: st.DataObject) -> None:
+    document = data.draw(st.sampled_from(documents()))
+    source = source_text(paragraph_inputs(document.text))
+    sentences = split_sentences(source)
+    sentence = sentences[data.draw(st.integers(0, len(sentences) - 1))]
+    for mutant in _mutants(sentence):
+        for finding in find_inventions([mutant], source):
+            if finding.is_error and finding.source_sentence:
+                again = find_inventions([finding.source_sentence], source)
+                assert not [f for f in again if f.is_error], (document.name, finding.kind)
+
+
+# c. Faithful restatement: (source, proposition) pairs with only decontextualising edits.
+RESTATEMENTS: dict[str, tuple[str, str]] = {
+    "pronoun replaced by its antecedent": (
+        "Marie Curie won two Nobel prizes. She was born in Warsaw in 1867.",
+        "Marie Curie was born in Warsaw in 1867.",
+    ),
+    "subject repeated": (
+        "The committee met in May and approved the budget.",
+        "The committee approved the budget.",
+    ),
+    "clause dropped": (
+        "The bridge, which was designed by John Smith, opened in 1990.",
+        "The bridge opened in 1990.",
+    ),
+    "double negation stated positively": (
+        "In software, you cannot afford not to test your code.",
+        "Software teams should test their code.",
+    ),
+    "common noun capitalised to open": (
+        "Exposure in a closed garage is dangerous: carbon monoxide poisoning can kill within "
+        "minutes.",
+        "Carbon monoxide poisoning can kill within minutes.",
+    ),
+    "quantifier kept inside 'nearly all'": (
+        "By 1900 nearly all stores at the Arsenal had closed.",
+        "Nearly all stores at the Arsenal had closed by 1900.",
+    ),
+    "list item restated without its marker": (
+        "12. cash rose to $9 million. 13. accounts payable rose to $5 million in 2017.",
+        "Accounts payable rose to $5 million in 2017.",
+    ),
+    "quoted sentence with its negation": (
+        "Nobody asked for the patch. But it isn't needed to.",
+        "But it isn't needed to.",
+    ),
+}
+
+
+@pytest.mark.parametrize("shape", list(RESTATEMENTS))
+def test_a_faithful_restatement_draws_no_error(shape: str) -> None:
+    source, proposition = RESTATEMENTS[shape]
+    errors = [f for f in find_inventions([proposition], source) if f.is_error]
+    errors += [f for f in find_not_self_contained([proposition]) if f.is_error]
+    assert not errors, [(f.kind, f.reason) for f in errors]
+
+
+def test_a_double_negation_cancels_but_a_single_one_dropped_is_still_lost() -> None:
+    source = "She was not unhappy with the result. In software, you cannot afford not to test."
+    lost = find_inventions(["She was unhappy with the result."], source)
+    assert "lost_negation" in {f.kind for f in lost if f.is_error}
+    added = find_inventions(["In software, you must not test."], "In software, you must test.")
+    assert "added_negation" in {f.kind for f in added if f.is_error}
+    kept = find_inventions(["In software, you must test."], source)
+    assert not [f for f in kept if f.kind in ("lost_negation", "added_negation")]
+
+
+def test_closing_on_an_auxiliary_or_preposition_warns_but_a_dangling_article_is_cut_off() -> None:
+    def cut(proposition: str) -> set[str]:
+        return {f.severity for f in find_not_self_contained([proposition]) if f.kind == CUT_OFF}
+
+    for complete in (
+        "It took years before anyone knew where the limits were.",
+        "This was what we had expected the course to do.",
+        "But it isn't needed to.",
+    ):
+        assert ERROR not in cut(complete), complete
+    for complete in (
+        "She said she would call, and she did.",
+        "We have.",
+        "The total purchase consideration consisted of:.",
+        "The yield fell at 260 min (curve a).",
+    ):
+        assert cut(complete) <= {"warning"}, complete
+    assert cut("It took years before anyone knew where the limits were") == {ERROR}
+    assert cut("The bridge was opened by the.") == {ERROR}
+    assert cut("The bridge was.") == {ERROR}  # a subject and its auxiliary, nothing else
+    assert cut("The committee approved the plan of.") == {ERROR}
+    assert cut("The bridge was opened by the mayor and.") == {ERROR}
+
+
+def test_a_proposition_quoting_the_end_of_one_sentence_and_the_next_covers_both() -> None:
+    source = (
+        "The company had gross state income tax credits of $20 million, which expire in "
+        "2020. A deferred tax asset of $16 million has been established for these credits. "
+        "The valuation allowance is $7 million."
+    )
+    propositions = [
+        "The company had gross state income tax credits of $20 million,",
+        "which expire in 2020. A deferred tax asset of $16 million has been established "
+        "for these credits.",
+        "The valuation allowance is $7 million.",
+    ]
+    stated = coverage(propositions, source)
+    assert stated.covered == stated.facts == 3
+    clear_caches()
