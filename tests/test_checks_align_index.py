@@ -18,6 +18,7 @@ from agentic_chunking.checks._align import (
     _opener,
     _score,
     align,
+    quotations,
     source_sentences,
     supported_anywhere,
 )
@@ -86,11 +87,18 @@ def test_the_index_finds_the_sentences_that_support_a_stem(path: Path) -> None:
 @pytest.mark.parametrize("path", TEXTS, ids=lambda p: p.name)
 def test_a_proposition_aligns_to_the_sentence_scoring_every_sentence_gives(path: Path) -> None:
     source = _source(path, 6_000)
+    compared = 0
     for proposition in _propositions(source, random.Random(path.name)):
         window = align(proposition, source)
         assert window is not None
+        quoted = quotations(proposition, source)
+        if quoted:  # word for word: exactly the first sentences it quotes, not a score
+            assert (window.start, window.end) == quoted[0], proposition
+            continue
+        compared += 1
         best = _brute_force_align(proposition, source)
         assert window.start <= best < window.end, proposition
+    assert compared > 0  # the scoring path was exercised
 
 
 def test_coverage_is_what_reading_every_sentence_gives() -> None:
