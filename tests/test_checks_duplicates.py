@@ -113,3 +113,14 @@ def test_one_duplicated_item_always_fires(chunks: list[list[str]], data: st.Data
     mutated = [list(c) for c in chunks]
     mutated[target].append(copied)
     assert find_duplicates(mutated)
+
+
+def test_propositions_without_a_word_are_no_copies_of_each_other() -> None:
+    """Verbatim copyright files hold rules of dashes and lone quote marks: they were
+    'the same words in another order' as each other, a certain-duplicate error."""
+    from agentic_chunking.checks import find_duplicates
+
+    rules = [["----------", '"""'], ["====", "*" * 40, "-----\n  '''"]]
+    assert find_duplicates(rules) == []
+    again = [["Rules divide the file.", "----"], ["Rules divide the file.", "===="]]
+    assert [f.kind for f in find_duplicates(again)] == ["exact_duplicate"]

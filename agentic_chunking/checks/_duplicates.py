@@ -345,7 +345,9 @@ def _first_partners(pairs: Sequence[tuple[int, int]]) -> list[tuple[int, int, st
 def duplicate_pairs(texts: Sequence[str]) -> list[tuple[int, int, str]]:
     """``(first, later, kind)`` for each proposition that repeats an earlier one.
 
-    Each proposition is compared with the earlier ones not themselves reported as a copy.
+    Each proposition is compared with the earlier ones not themselves reported as a copy; one
+    with no letter or digit (a rule of dashes, a lone quote mark) states no fact and is
+    neither a copy nor an original.
     The earliest that is certainly the same fact (:func:`certainly_same_fact`; kind
     ``exact_duplicate`` or ``certain_duplicate``) wins; otherwise the earliest possibly the
     same fact (:func:`same_fact`, ``reworded_duplicate``), otherwise the earliest in a
@@ -360,6 +362,8 @@ def duplicate_pairs(texts: Sequence[str]) -> list[tuple[int, int, str]]:
     first: dict[object, int] = {}
     pairs: list[tuple[int, int, str]] = []
     for i, text in enumerate(texts):
+        if not any(c.isalnum() for c in text):
+            continue  # no word ("----", '"""'): no fact to repeat (self_contained flags it)
         words = tuple(t.norm for t in tokens(text))
         key = certain_key(text)
         sure = [j for j in (first.get(("words", words)), first.get(key)) if j is not None]
