@@ -145,6 +145,11 @@ def decode_text(raw: bytes, name: str, *, give: str | None = None) -> str:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as error:
+        if b"\x00" in raw[:8192]:  # NUL bytes and no UTF-8: an image, an archive, a program
+            raise InputError(
+                f"{name}: not UTF-8 text: binary or UTF-16 (it holds NUL bytes); convert it "
+                "to UTF-8 text first, or leave it out"
+            ) from None
         raise InputError(f"{name}: not UTF-8 text ({error.reason}); save it as UTF-8") from None
     if "\x00" in text:
         raise InputError(

@@ -157,7 +157,7 @@ def test_a_failed_result_exits_1_and_still_writes_the_json(
         ("item.yaml", "- just text\n", "item 1 is a str"),
         ("noid.json", '[{"text": "x"}]', "item 1: input chunk"),
         ("blank.json", '[{"chunk_id": "A", "text": " "}]', "every input chunk has empty text"),
-        ("doc.pdf", "x", "unknown file type '.pdf'"),
+        ("doc.pdf", "%PDF-1.7\n\x00\x00\xff", "binary"),
     ],
 )
 def test_input_errors_are_one_line_and_exit_2(

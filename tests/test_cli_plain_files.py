@@ -48,16 +48,27 @@ def test_split_reads_a_licence_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert "".join(chunk["text"] for chunk in chunks).strip() == LICENCE.strip()
 
 
-@pytest.mark.parametrize("name", ["notes.rst", "doc.pdf"])
-def test_an_unknown_extension_is_refused_with_the_stdin_way_out(
+@pytest.mark.parametrize("name", ["notes.rst", "server.log", "Apache-2.0"])
+def test_any_extension_is_read_as_a_document_as_split_and_corpus_read_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str
 ) -> None:
+    """`chunk` refused '.rst', '.log' and '.0' while `split` and `corpus` read them (a new
+    user's finding): every suffix but JSON's and YAML's is a document now."""
     path = tmp_path / name
     path.write_text(LICENCE, encoding="utf-8")
+    assert main(["chunk", str(path), "--dry-run"]) == 0
+    assert "unknown file type" not in capsys.readouterr().err
+
+
+def test_a_binary_file_is_named_binary_not_asked_to_be_saved_as_utf8(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "logo.png"
+    path.write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x01")
     assert main(["chunk", str(path), "--dry-run"]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and f"unknown file type '{path.suffix}'" in err
-    assert "a file without an extension" in err and f"- < {path}" in err
+    assert err.count("\n") == 1 and "not UTF-8 text: binary or UTF-16" in err
+    assert "save it as UTF-8" not in err
 
 
 def test_version_prints_the_installed_packages_version(

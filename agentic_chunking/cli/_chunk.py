@@ -521,27 +521,19 @@ def read_inputs(path: Path) -> InputFile:
     """Return the input chunks of ``path``, the document id it names and its metadata.
     A document's paragraphs carry their offsets in it (``paragraph_inputs``).
 
-    ``-`` reads a document (paragraphs, as a ``.md``/``.txt`` file) from standard input; so
-    is a file without an extension (``LICENSE``, ``CHANGELOG``) read, as a document.
-    Raises InputError for a missing, unreadable or empty file, an unknown suffix (the
-    message says that ``-`` reads any text from stdin), invalid JSON/YAML, or a wrong
-    shape; the message names the file and the way out.
+    ``-`` reads a document (paragraphs) from standard input; a file is a chunk list when its
+    suffix is a JSON or YAML one, and a document otherwise, whatever its extension
+    (``LICENSE``, ``notes.rst``, ``server.log``), as ``split`` and ``corpus`` read it.
+    Raises InputError for a missing, unreadable, binary or empty file, invalid JSON/YAML,
+    or a wrong shape; the message names the file and the way out.
     """
     if is_stdin(path):  # a document (.md/.txt) on standard input
         return InputFile(paragraph_inputs(read_text_file(path)), None, {})
     if path.is_dir():
         raise InputError(f"{path}: is a directory; give a document or a chunk-list file")
     suffix = path.suffix.lower()
-    if suffix not in ("", *TEXT_SUFFIXES, *JSON_SUFFIXES, *YAML_SUFFIXES):
-        lists = ", ".join(JSON_SUFFIXES + YAML_SUFFIXES)
-        raise InputError(
-            f"{path}: unknown file type {suffix!r}; expected a document "
-            f"({', '.join(TEXT_SUFFIXES)}, or a file without an extension) or a chunk list "
-            f"({lists}); to read another text file as a document, give - and redirect it: "
-            f"- < {path}"
-        )
     text = read_text_file(path)
-    if suffix in ("", *TEXT_SUFFIXES):
+    if suffix not in (*JSON_SUFFIXES, *YAML_SUFFIXES):
         return InputFile(paragraph_inputs(text), None, {})
     data = _load_structured(path, text, yaml_syntax=suffix in YAML_SUFFIXES)
     return _chunk_list(path, data)
