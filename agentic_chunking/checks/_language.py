@@ -190,13 +190,23 @@ def canonical_word(word: str) -> str:
     return w
 
 
+_LEMMINFLECT_LOCK = threading.Lock()
+
+
 @lru_cache(maxsize=1)
 def _lemminflect() -> Any:
     """lemminflect, imported on first use: importing it imports spaCy when installed
     (about 2 s), which commands that never check a proposition (``--help``, ``split``,
-    ``report``, ``evaluate``) should not pay."""
-    import lemminflect
+    ``report``, ``evaluate``) should not pay. Its lexicons are loaded here, once, under a
+    lock, before any caller gets the module: lemminflect loads each lazily on first use
+    without a lock, so threads meeting it together each loaded a copy of its own (tens of
+    MB each; 280 documents waiting on one batch took 4 GB)."""
+    with _LEMMINFLECT_LOCK:
+        import lemminflect
 
+        lemminflect.getAllLemmas("studies")  # the lemma lexicon and its overrides
+        lemminflect.getAllInflections("study")  # the inflection lexicon and its overrides
+        lemminflect.getInflection("zqxv", tag="VBZ")  # the model for unknown words
     return lemminflect
 
 
