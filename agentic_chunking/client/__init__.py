@@ -19,7 +19,15 @@ of the package.
 """
 
 from ._anthropic import WAIT_NOTICE_S, ModelReply, make_client
-from ._batch import BATCH_LIMITS, BatchClient, BatchProgress, batch_custom_id
+from ._batch import (
+    BATCH_LIMITS,
+    BatchClient,
+    BatchParticipant,
+    BatchProgress,
+    batch_custom_id,
+    counted,
+    idle,
+)
 from ._config import (
     ANTHROPIC,
     API_KEY_ENV_VAR,
@@ -91,6 +99,7 @@ __all__ = [
     "TIMEOUT_ENV_VAR",
     "WAIT_NOTICE_S",
     "BatchClient",
+    "BatchParticipant",
     "BatchProgress",
     "ModelClient",
     "ModelRef",
@@ -102,9 +111,11 @@ __all__ = [
     "calls_cost_usd",
     "check_api_key",
     "check_max_tokens",
+    "counted",
     "current_models",
     "deprecation_notice",
     "estimate_cost_usd",
+    "idle",
     "make_client",
     "make_openai_client",
     "max_tokens_limit",
