@@ -18,6 +18,7 @@ import pytest
 
 from agentic_chunking.client import ANTHROPIC, OPENAI, BatchClient
 from agentic_chunking.corpus import CorpusSettings, chunk_corpus, open_corpus
+from agentic_chunking.corpus import _run as corpus_run
 from agentic_chunking.testing import (
     FakeBatchAPIServer,
     FakeMessageBatchesServer,
@@ -172,3 +173,30 @@ def test_a_corpus_round_is_one_batch_whatever_each_document_takes(tmp_path: Path
         ]
     assert [r.status for r in results] == ["done"] * 24
     assert len(kinds) == 2, kinds
+
+
+def test_a_batch_corpus_clears_the_checks_caches_as_documents_wait_not_only_as_they_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every document in flight is worked on in the same rounds, so clearing the checks'
+    caches only as results are yielded let them hold the work of all of them (1,000
+    documents: hundreds of MB); they are cleared every FORGET_EVERY times a document comes
+    to wait on a round, before any result is out."""
+    cleared: list[int] = []
+    yielded: list[str] = []
+    monkeypatch.setattr(corpus_run, "FORGET_EVERY", 4)
+    monkeypatch.setattr(corpus_run, "clear_caches", lambda: cleared.append(len(yielded)) or 0)
+    corpus = tmp_path / "corpus.jsonl"
+    lines = [{"document_id": f"d{n}", "text": f"Alpha {n}.\n\nBeta {n}."} for n in range(8)]
+    corpus.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    server = FakeMessageBatchesServer(handler=ParagraphModel())
+    with server, _client(server, ANTHROPIC) as client:
+        for result in chunk_corpus(
+            open_corpus(corpus).documents(),
+            CorpusSettings(model="reference"),
+            client=client,
+            max_documents=100,
+        ):
+            yielded.append(result.document_id)
+    assert len(yielded) == 8
+    assert cleared.count(0) >= 3  # 8 documents waiting twice: 16 idle, a clear every 4

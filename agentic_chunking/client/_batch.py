@@ -154,10 +154,13 @@ class BatchParticipant:
     started through ``counted``) are its, and it leaves at the end. A thread of it stops
     counting while one of its calls waits for a batch, and in ``idle()`` (waiting for
     something only a round can bring: its own started threads, the results of others).
-    ``leave()`` ends it without running anything; leaving twice is harmless."""
+    ``leave()`` ends it without running anything; leaving twice is harmless.
+    ``on_idle()``, if given, is called (on the thread that went idle, outside any lock)
+    each time all its threads have come to wait."""
 
-    def __init__(self, client: BatchClient) -> None:
+    def __init__(self, client: BatchClient, on_idle: Callable[[], None] | None = None) -> None:
         self._client = client
+        self.on_idle = on_idle
         self.active = 1
         """Its threads at work (under the client's lock)."""
         self._token: Any = None
@@ -392,10 +395,10 @@ class BatchClient(ModelClient):
             else:
                 self._queue(request)
             request.tickets.append(ticket)
-            participant = _PARTICIPANT.get()
-            self._activity(participant, -1)  # this thread waits for a batch
             self._start()
             self._cond.notify_all()
+        participant = _PARTICIPANT.get()
+        self._activity(participant, -1)  # this thread waits for a batch
         try:
             ticket.done.wait()
         finally:
@@ -445,10 +448,10 @@ class BatchClient(ModelClient):
             self._start()
             self._cond.notify_all()
 
-    def participant(self) -> BatchParticipant:
+    def participant(self, on_idle: Callable[[], None] | None = None) -> BatchParticipant:
         """A new participant of the rounds, working from now until it leaves (see
         BatchParticipant and the module)."""
-        made = BatchParticipant(self)
+        made = BatchParticipant(self, on_idle)
         with self._cond:
             self._participants.add(made)
             self._working += 1
@@ -472,11 +475,14 @@ class BatchClient(ModelClient):
                 return
             before = participant.active
             participant.active += change
-            if before > 0 and participant.active <= 0:
+            idle = before > 0 and participant.active <= 0
+            if idle:
                 self._working -= 1
                 self._cond.notify_all()  # perhaps the last one the round waited for
             elif before <= 0 and participant.active > 0:
                 self._working += 1
+        if idle and participant.on_idle is not None:
+            participant.on_idle()
 
     def in_flight(self) -> dict[str, str]:
         """The batches submitted or attached that have not ended: id -> provider."""

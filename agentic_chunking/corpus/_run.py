@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import threading
 from collections import deque
@@ -300,10 +301,19 @@ def chunk_corpus(
                 record_result(ledger, document, settings_sha256, result)
             return result
 
+    idled = itertools.count(1)
+
+    def forget() -> None:
+        """With a batch client, every document in flight is worked on at once: the checks'
+        caches are cleared every FORGET_EVERY times a document comes to wait on a round,
+        not only as documents are yielded, so they hold the work of about that many."""
+        if next(idled) % FORGET_EVERY == 0:
+            clear_caches()
+
     def start(document: CorpusDocument) -> Future[DocumentResult]:
         if not isinstance(client, BatchClient):
             return pool.submit(run, document, None)
-        participant = client.participant()  # working from now, before its thread starts
+        participant = client.participant(forget)  # working from now, before its thread starts
         joined.add(participant)
         return pool.submit(run, document, participant)
 
