@@ -24,8 +24,8 @@ from ._batch import (
     BatchClient,
     BatchParticipant,
     BatchProgress,
+    CountedTasks,
     batch_custom_id,
-    counted,
     idle,
 )
 from ._config import (
@@ -101,6 +101,7 @@ __all__ = [
     "BatchClient",
     "BatchParticipant",
     "BatchProgress",
+    "CountedTasks",
     "ModelClient",
     "ModelRef",
     "ModelReply",
@@ -111,7 +112,6 @@ __all__ = [
     "calls_cost_usd",
     "check_api_key",
     "check_max_tokens",
-    "counted",
     "current_models",
     "deprecation_notice",
     "estimate_cost_usd",

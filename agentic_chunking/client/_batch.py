@@ -19,7 +19,7 @@ Guarantees:
   those limits;
 - participants (``participant()``: one per document, say) make a round whole: while any
   thread of a participant is working (not waiting for a batch, nor for threads of its own
-  started through ``counted`` and waited for in ``idle``, as the pipeline's are), the
+  started through ``CountedTasks`` and waited for in ``idle``, as the pipeline's are), the
   queue waits for it, so requests that documents make seconds of work apart still go in
   one batch. A round waits at most ``hold_s`` after its last request for participants
   that never ask (a safety valve, not a schedule). Without participants, the quiet time
@@ -75,8 +75,8 @@ __all__ = [
     "BatchClient",
     "BatchParticipant",
     "BatchProgress",
+    "CountedTasks",
     "batch_custom_id",
-    "counted",
     "idle",
 ]
 
@@ -151,7 +151,7 @@ class BatchParticipant:
     (the thread that will run it), and is working while that count is above 0.
 
     ``with participant:`` runs a block as it: the block's calls (and those of threads
-    started through ``counted``) are its, and it leaves at the end. A thread of it stops
+    started through ``CountedTasks``) are its, and it leaves at the end. A thread of it stops
     counting while one of its calls waits for a batch, and in ``idle()`` (waiting for
     something only a round can bring: its own started threads, the results of others).
     ``leave()`` ends it without running anything; leaving twice is harmless.
@@ -202,23 +202,48 @@ _PARTICIPANT: ContextVar[BatchParticipant | None] = ContextVar(
 Task = TypeVar("Task")
 
 
-def counted(task: Callable[[], Task]) -> Callable[[], Task]:
-    """``task``, to run on another thread, counted as working for the current participant
-    (if any) from now until it returns, and run in a copy of the current context (so its
-    calls are the participant's). Call it in the thread that starts the other."""
-    participant = _PARTICIPANT.get()
-    context = contextvars.copy_context()
-    if participant is None:
-        return lambda: context.run(task)
-    participant._client._activity(participant, +1)
+class CountedTasks:
+    """``count`` tasks that other threads run for the current participant (if any), while
+    the thread that makes them waits for them all in ``idle()``: each counts as at work
+    from now until it returns, and runs in a copy of the current context (its calls are
+    the participant's). The last to return leaves its count to the waiting thread, which
+    gives it back with ``done()`` once out of ``idle()``: so the participant never looks
+    idle between its last task's end and the waiting thread's going on (a round would go
+    without the request it is about to make)."""
 
-    def run() -> Task:
-        try:
-            return context.run(task)
-        finally:
-            participant._client._activity(participant, -1)
+    def __init__(self, count: int) -> None:
+        self._participant = _PARTICIPANT.get()
+        self._left = count
+        self._held = False
+        self._lock = threading.Lock()
+        if self._participant is not None:
+            self._participant._client._activity(self._participant, +count)
 
-    return run
+    def wrap(self, task: Callable[[], Task]) -> Callable[[], Task]:
+        """``task``, counted (call in the thread that waits, once per task)."""
+        context = contextvars.copy_context()
+
+        def run() -> Task:
+            try:
+                return context.run(task)
+            finally:
+                self._finished()
+
+        return run
+
+    def _finished(self) -> None:
+        with self._lock:
+            self._left -= 1
+            self._held = self._left == 0
+        if not self._held and self._participant is not None:
+            self._participant._client._activity(self._participant, -1)
+
+    def done(self) -> None:
+        """The waiting thread goes on: the last task's count is given back."""
+        with self._lock:
+            held, self._held = self._held, False
+        if held and self._participant is not None:
+            self._participant._client._activity(self._participant, -1)
 
 
 @contextlib.contextmanager
@@ -251,6 +276,8 @@ class _Ticket:
     reply: ModelReply | None = None
     error: BaseException | None = None
     fallback: bool = False
+    participant: BatchParticipant | None = None
+    resumed: bool = False  # its participant counted at work again
 
 
 @dataclass(eq=False)
@@ -377,7 +404,7 @@ class BatchClient(ModelClient):
         module docstring); ``on_wait`` is not used: ``progress`` reports the batches."""
         ref = parse_model(model)
         self.sdk(ref.provider)  # no key, a bad setting: refused now, before any wait
-        ticket = _Ticket(stage=stage, batch=batch)
+        ticket = _Ticket(stage=stage, batch=batch, participant=_PARTICIPANT.get())
         request = self._request(ref.provider, ref.name, system, messages, max_tokens)
         with self._cond:
             if self._closed:
@@ -397,12 +424,11 @@ class BatchClient(ModelClient):
             request.tickets.append(ticket)
             self._start()
             self._cond.notify_all()
-        participant = _PARTICIPANT.get()
-        self._activity(participant, -1)  # this thread waits for a batch
+        self._activity(ticket.participant, -1)  # this thread waits for a batch
         try:
             ticket.done.wait()
         finally:
-            self._activity(participant, +1)
+            self._resume(ticket, wake=False)
         if ticket.fallback:
             return super().call(
                 stage=stage,
@@ -484,6 +510,17 @@ class BatchClient(ModelClient):
         if idle and participant.on_idle is not None:
             participant.on_idle()
 
+    def _resume(self, ticket: _Ticket, *, wake: bool = True) -> None:
+        """Count ``ticket``'s participant at work again, once, then (``wake``) end its
+        wait: counted when its answer is handed over, not when its thread next runs, so
+        no round goes while answered documents have yet to ask again."""
+        with self._cond:
+            if not ticket.resumed:
+                ticket.resumed = True
+                self._activity(ticket.participant, +1)
+        if wake:
+            ticket.done.set()
+
     def in_flight(self) -> dict[str, str]:
         """The batches submitted or attached that have not ended: id -> provider."""
         with self._cond:
@@ -510,7 +547,7 @@ class BatchClient(ModelClient):
                     stage=ticket.stage,
                     batch=ticket.batch,
                 )
-                ticket.done.set()
+                self._resume(ticket)
         super().close()
 
     def _request(
@@ -624,7 +661,7 @@ class BatchClient(ModelClient):
             for request in requests:
                 for ticket in request.tickets:
                     ticket.error = _translated(exc, provider, sdk, request.name, ticket)
-                    ticket.done.set()
+                    self._resume(ticket)
             return
         ids = tuple(r.custom_id for r in requests)
         with self._cond:
@@ -690,7 +727,7 @@ class BatchClient(ModelClient):
                     stage=ticket.stage,
                     batch=ticket.batch,
                 )
-                ticket.done.set()
+                self._resume(ticket)
 
     def _dispatch(self, batch: _InFlight, results: Mapping[str, _Result]) -> None:
         """Answer the callers of each result; requeue, fail or hand back the others."""
@@ -718,7 +755,7 @@ class BatchClient(ModelClient):
                     ticket.fallback = True
                 else:
                     ticket.error = _failure(batch, request, result, ticket)
-                ticket.done.set()
+                self._resume(ticket)
 
     def _queue(self, request: _Request) -> None:
         """Queue ``request`` for the next round (under the lock)."""
@@ -784,7 +821,7 @@ class BatchClient(ModelClient):
                     batch=ticket.batch,
                 )
                 ticket.error.__cause__ = exc
-                ticket.done.set()
+                self._resume(ticket)
 
 
 def _split(requests: list[_Request], count: int, size: int) -> list[list[_Request]]:
