@@ -100,13 +100,15 @@ class FakeReply:
 
 @dataclass(frozen=True, slots=True)
 class RecordedRequest:
-    """A request as the server received it; ``body`` is the parsed JSON (or None)."""
+    """A request as the server received it; ``body`` is the parsed JSON (or None),
+    ``received_at`` the ``time.monotonic()`` of its arrival (its body read)."""
 
     method: str
     path: str
     headers: dict[str, str]
     body: Any
     raw_body: bytes
+    received_at: float = 0.0
 
 
 Handler = Callable[[Any], "FakeReply | str"]
@@ -484,7 +486,12 @@ def _make_request_handler(server: _LoopbackServer) -> type[BaseHTTPRequestHandle
             headers = {k.lower(): v for k, v in self.headers.items()}
             server._record(
                 RecordedRequest(
-                    method=method, path=self.path, headers=headers, body=body, raw_body=raw
+                    method=method,
+                    path=self.path,
+                    headers=headers,
+                    body=body,
+                    raw_body=raw,
+                    received_at=time.monotonic(),
                 )
             )
             response = server._answer(method, self.path, headers, body)

@@ -19,7 +19,15 @@ of the package.
 """
 
 from ._anthropic import WAIT_NOTICE_S, ModelReply, make_client
-from ._batch import BATCH_LIMITS, BatchClient, BatchProgress, batch_custom_id
+from ._batch import (
+    BATCH_LIMITS,
+    BatchClient,
+    BatchParticipant,
+    BatchProgress,
+    CountedTasks,
+    batch_custom_id,
+    idle,
+)
 from ._config import (
     ANTHROPIC,
     API_KEY_ENV_VAR,
@@ -91,7 +99,9 @@ __all__ = [
     "TIMEOUT_ENV_VAR",
     "WAIT_NOTICE_S",
     "BatchClient",
+    "BatchParticipant",
     "BatchProgress",
+    "CountedTasks",
     "ModelClient",
     "ModelRef",
     "ModelReply",
@@ -105,6 +115,7 @@ __all__ = [
     "current_models",
     "deprecation_notice",
     "estimate_cost_usd",
+    "idle",
     "make_client",
     "make_openai_client",
     "max_tokens_limit",

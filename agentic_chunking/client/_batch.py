@@ -13,9 +13,17 @@ Guarantees:
   ``chat_body`` (what ``call_openai`` sends); through the official SDKs only
   (``messages.batches`` for Anthropic; ``files`` + ``batches`` for OpenAI-compatible);
 - a background thread submits the queue as one round when no new request has come for
-  ``quiet_s`` seconds (the callers are then all waiting), or at once when the queue
-  reaches a batch's limits (BATCH_LIMITS); a round larger than one batch is split across
-  batches at those limits (and, for OpenAI, by model: a batch names one model);
+  ``quiet_s`` seconds and no participant is still working (see below), or at once when
+  the queue reaches a batch's limits (BATCH_LIMITS); a round is one batch per provider
+  (and, for OpenAI, per model: a batch names one model), split across batches only at
+  those limits;
+- participants (``participant()``: one per document, say) make a round whole: while any
+  thread of a participant is working (not waiting for a batch, nor for threads of its own
+  started through ``CountedTasks`` and waited for in ``idle``, as the pipeline's are), the
+  queue waits for it, so requests that documents make seconds of work apart still go in
+  one batch. A round waits at most ``hold_s`` after its last request for participants
+  that never ask (a safety valve, not a schedule). Without participants, the quiet time
+  alone decides;
 - a request's ``custom_id`` is the hex SHA-256 of its provider and body
   (``batch_custom_id``): the same request gets the same id in every run, and identical
   requests waiting together are sent once (the first caller's usage is the paid one, the
@@ -39,13 +47,17 @@ Guarantees:
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import hashlib
 import json
 import threading
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from typing import Any
+from types import TracebackType
+from typing import Any, TypeVar
 
 from .._errors import ConfigurationError, InputError, ModelCallError
 from ._anthropic import ModelReply, _translate, _where, message_params, message_reply
@@ -55,13 +67,17 @@ from ._providers import ModelClient
 
 __all__ = [
     "BATCH_LIMITS",
+    "DEFAULT_HOLD_S",
     "DEFAULT_MAX_ROUNDS",
     "DEFAULT_POLL_INTERVAL_S",
     "DEFAULT_QUIET_S",
     "FALLBACKS",
     "BatchClient",
+    "BatchParticipant",
     "BatchProgress",
+    "CountedTasks",
     "batch_custom_id",
+    "idle",
 ]
 
 BATCH_LIMITS: Mapping[str, tuple[int, int]] = {
@@ -75,7 +91,10 @@ the SDKs' docstrings say the same)."""
 DEFAULT_POLL_INTERVAL_S = 30.0
 """How often a batch in flight is retrieved (most batches end within the hour)."""
 DEFAULT_QUIET_S = 1.0
-"""A round is submitted when no new request has come for this long."""
+"""A round is submitted when no new request has come for this long (and no participant is
+working)."""
+DEFAULT_HOLD_S = 120.0
+"""The longest a round waits, after its last request, for participants still working."""
 DEFAULT_MAX_ROUNDS = 3
 """Batches a request may be in before its callers are told it failed."""
 FALLBACKS = ("none", "sync")
@@ -126,6 +145,119 @@ OnSubmitted = Callable[[str, str, tuple[str, ...]], None]
 """``on_submitted(provider, batch_id, custom_ids)``."""
 
 
+class BatchParticipant:
+    """One unit of work (a document) whose requests a BatchClient's rounds wait for, made
+    by ``BatchClient.participant()``: it counts its threads at work, one from the start
+    (the thread that will run it), and is working while that count is above 0.
+
+    ``with participant:`` runs a block as it: the block's calls (and those of threads
+    started through ``CountedTasks``) are its, and it leaves at the end. A thread of it stops
+    counting while one of its calls waits for a batch, and in ``idle()`` (waiting for
+    something only a round can bring: its own started threads, the results of others).
+    ``leave()`` ends it without running anything; leaving twice is harmless.
+    ``on_idle()``, if given, is called (on the thread that went idle, outside any lock)
+    each time all its threads have come to wait."""
+
+    def __init__(self, client: BatchClient, on_idle: Callable[[], None] | None = None) -> None:
+        self._client = client
+        self.on_idle = on_idle
+        self.active = 1
+        """Its threads at work (under the client's lock)."""
+        self._token: Any = None
+
+    def __enter__(self) -> BatchParticipant:
+        self._token = _PARTICIPANT.set(self)
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        if self._token is not None:
+            _PARTICIPANT.reset(self._token)
+            self._token = None
+        self.leave()
+
+    @contextlib.contextmanager
+    def idle(self) -> Iterator[None]:
+        """This thread of the participant waits (not for a call of its own: those count
+        themselves) until the block ends."""
+        self._client._activity(self, -1)
+        try:
+            yield
+        finally:
+            self._client._activity(self, +1)
+
+    def leave(self) -> None:
+        """No longer a participant: the rounds stop waiting for it."""
+        self._client._leave(self)
+
+
+_PARTICIPANT: ContextVar[BatchParticipant | None] = ContextVar(
+    "agentic_chunking_batch_participant", default=None
+)
+
+Task = TypeVar("Task")
+
+
+class CountedTasks:
+    """``count`` tasks that other threads run for the current participant (if any), while
+    the thread that makes them waits for them all in ``idle()``: each counts as at work
+    from now until it returns, and runs in a copy of the current context (its calls are
+    the participant's). The last to return leaves its count to the waiting thread, which
+    gives it back with ``done()`` once out of ``idle()``: so the participant never looks
+    idle between its last task's end and the waiting thread's going on (a round would go
+    without the request it is about to make)."""
+
+    def __init__(self, count: int) -> None:
+        self._participant = _PARTICIPANT.get()
+        self._left = count
+        self._held = False
+        self._lock = threading.Lock()
+        if self._participant is not None:
+            self._participant._client._activity(self._participant, +count)
+
+    def wrap(self, task: Callable[[], Task]) -> Callable[[], Task]:
+        """``task``, counted (call in the thread that waits, once per task)."""
+        context = contextvars.copy_context()
+
+        def run() -> Task:
+            try:
+                return context.run(task)
+            finally:
+                self._finished()
+
+        return run
+
+    def _finished(self) -> None:
+        with self._lock:
+            self._left -= 1
+            self._held = self._left == 0
+        if not self._held and self._participant is not None:
+            self._participant._client._activity(self._participant, -1)
+
+    def done(self) -> None:
+        """The waiting thread goes on: the last task's count is given back."""
+        with self._lock:
+            held, self._held = self._held, False
+        if held and self._participant is not None:
+            self._participant._client._activity(self._participant, -1)
+
+
+@contextlib.contextmanager
+def idle() -> Iterator[None]:
+    """The current thread waits for threads of its participant (if any) until the block
+    ends: it is not at work meanwhile (see BatchParticipant.idle)."""
+    participant = _PARTICIPANT.get()
+    if participant is None:
+        yield
+        return
+    with participant.idle():
+        yield
+
+
 def batch_custom_id(provider: str, body: Mapping[str, Any]) -> str:
     """The custom_id of a request: the hex SHA-256 (64 characters, as both APIs allow) of
     its provider and body in canonical JSON, so the same request has the same id in every
@@ -144,6 +276,8 @@ class _Ticket:
     reply: ModelReply | None = None
     error: BaseException | None = None
     fallback: bool = False
+    participant: BatchParticipant | None = None
+    resumed: bool = False  # its participant counted at work again
 
 
 @dataclass(eq=False)
@@ -181,7 +315,10 @@ class BatchClient(ModelClient):
     its own; the others:
 
     - ``poll_interval_s``: seconds between two retrievals of a batch in flight;
-    - ``quiet_s``: a round is submitted when no request has come for this long;
+    - ``quiet_s``: a round is submitted when no request has come for this long (and no
+      participant is working);
+    - ``hold_s``: the longest a round waits for working participants after its last
+      request;
     - ``max_rounds``: batches a request may be in before its callers get the error;
     - ``fallback``: ``none`` (the next round) or ``sync`` (a synchronous call at once)
       for a request a batch did not answer;
@@ -203,16 +340,18 @@ class BatchClient(ModelClient):
         clients: Mapping[str, Any] | None = None,
         poll_interval_s: float = DEFAULT_POLL_INTERVAL_S,
         quiet_s: float = DEFAULT_QUIET_S,
+        hold_s: float = DEFAULT_HOLD_S,
         max_rounds: int = DEFAULT_MAX_ROUNDS,
         fallback: str = "none",
         on_submitted: OnSubmitted | None = None,
         progress: Callable[[BatchProgress], None] | None = None,
         batch_limits: Mapping[str, tuple[int, int]] | None = None,
     ) -> None:
-        if poll_interval_s <= 0 or quiet_s < 0:
+        if poll_interval_s <= 0 or quiet_s < 0 or hold_s < quiet_s:
             raise InputError(
-                f"poll_interval_s is {poll_interval_s} and quiet_s {quiet_s}: expected a "
-                "positive poll interval and a quiet time of 0 or more seconds"
+                f"poll_interval_s is {poll_interval_s}, quiet_s {quiet_s} and hold_s "
+                f"{hold_s}: expected a positive poll interval, a quiet time of 0 or more "
+                "seconds and a hold at least as long"
             )
         if max_rounds < 1:
             raise InputError(f"max_rounds is {max_rounds}; expected 1 or more")
@@ -227,6 +366,9 @@ class BatchClient(ModelClient):
         )
         self._poll_interval_s = poll_interval_s
         self._quiet_s = quiet_s
+        self._hold_s = hold_s
+        self._participants: set[BatchParticipant] = set()
+        self._working = 0  # participants with a thread at work
         self._max_rounds = max_rounds
         self._fallback = fallback
         self._on_submitted = on_submitted
@@ -262,7 +404,7 @@ class BatchClient(ModelClient):
         module docstring); ``on_wait`` is not used: ``progress`` reports the batches."""
         ref = parse_model(model)
         self.sdk(ref.provider)  # no key, a bad setting: refused now, before any wait
-        ticket = _Ticket(stage=stage, batch=batch)
+        ticket = _Ticket(stage=stage, batch=batch, participant=_PARTICIPANT.get())
         request = self._request(ref.provider, ref.name, system, messages, max_tokens)
         with self._cond:
             if self._closed:
@@ -282,7 +424,11 @@ class BatchClient(ModelClient):
             request.tickets.append(ticket)
             self._start()
             self._cond.notify_all()
-        ticket.done.wait()
+        self._activity(ticket.participant, -1)  # this thread waits for a batch
+        try:
+            ticket.done.wait()
+        finally:
+            self._resume(ticket, wake=False)
         if ticket.fallback:
             return super().call(
                 stage=stage,
@@ -328,6 +474,53 @@ class BatchClient(ModelClient):
             self._start()
             self._cond.notify_all()
 
+    def participant(self, on_idle: Callable[[], None] | None = None) -> BatchParticipant:
+        """A new participant of the rounds, working from now until it leaves (see
+        BatchParticipant and the module)."""
+        made = BatchParticipant(self, on_idle)
+        with self._cond:
+            self._participants.add(made)
+            self._working += 1
+        return made
+
+    def _leave(self, participant: BatchParticipant) -> None:
+        with self._cond:
+            if participant not in self._participants:
+                return
+            self._participants.discard(participant)
+            if participant.active > 0:
+                self._working -= 1
+            self._cond.notify_all()
+
+    def _activity(self, participant: BatchParticipant | None, change: int) -> None:
+        """One more (``+1``) or one fewer (``-1``) thread of ``participant`` at work."""
+        if participant is None:
+            return
+        with self._cond:
+            if participant not in self._participants:
+                return
+            before = participant.active
+            participant.active += change
+            idle = before > 0 and participant.active <= 0
+            if idle:
+                self._working -= 1
+                self._cond.notify_all()  # perhaps the last one the round waited for
+            elif before <= 0 and participant.active > 0:
+                self._working += 1
+        if idle and participant.on_idle is not None:
+            participant.on_idle()
+
+    def _resume(self, ticket: _Ticket, *, wake: bool = True) -> None:
+        """Count ``ticket``'s participant at work again, once, then (``wake``) end its
+        wait: counted when its answer is handed over, not when its thread next runs, so
+        no round goes while answered documents have yet to ask again."""
+        with self._cond:
+            if not ticket.resumed:
+                ticket.resumed = True
+                self._activity(ticket.participant, +1)
+        if wake:
+            ticket.done.set()
+
     def in_flight(self) -> dict[str, str]:
         """The batches submitted or attached that have not ended: id -> provider."""
         with self._cond:
@@ -354,7 +547,7 @@ class BatchClient(ModelClient):
                     stage=ticket.stage,
                     batch=ticket.batch,
                 )
-                ticket.done.set()
+                self._resume(ticket)
         super().close()
 
     def _request(
@@ -409,17 +602,19 @@ class BatchClient(ModelClient):
     def _flush_due(self, now: float) -> bool:
         if not self._pending or self._blind:
             return False
-        if now - self._last_arrival >= self._quiet_s:
-            return True
-        return any(
+        if any(
             count >= self._limits[provider][0] or size >= self._limits[provider][1]
             for provider, (count, size) in self._load.items()
-        )
+        ):
+            return True
+        quiet = now - self._last_arrival
+        return quiet >= self._hold_s or (quiet >= self._quiet_s and self._working == 0)
 
     def _next_wake(self, now: float) -> float | None:
         times = [b.next_poll - now for b in self._batches.values()]
         if self._pending and not self._blind:
-            times.append(self._last_arrival + self._quiet_s - now)
+            wait = self._hold_s if self._working else self._quiet_s
+            times.append(self._last_arrival + wait - now)
         return max(0.0, min(times)) if times else None
 
     def _take_round(self) -> list[_Request]:
@@ -466,7 +661,7 @@ class BatchClient(ModelClient):
             for request in requests:
                 for ticket in request.tickets:
                     ticket.error = _translated(exc, provider, sdk, request.name, ticket)
-                    ticket.done.set()
+                    self._resume(ticket)
             return
         ids = tuple(r.custom_id for r in requests)
         with self._cond:
@@ -532,7 +727,7 @@ class BatchClient(ModelClient):
                     stage=ticket.stage,
                     batch=ticket.batch,
                 )
-                ticket.done.set()
+                self._resume(ticket)
 
     def _dispatch(self, batch: _InFlight, results: Mapping[str, _Result]) -> None:
         """Answer the callers of each result; requeue, fail or hand back the others."""
@@ -560,7 +755,7 @@ class BatchClient(ModelClient):
                     ticket.fallback = True
                 else:
                     ticket.error = _failure(batch, request, result, ticket)
-                ticket.done.set()
+                self._resume(ticket)
 
     def _queue(self, request: _Request) -> None:
         """Queue ``request`` for the next round (under the lock)."""
@@ -626,7 +821,7 @@ class BatchClient(ModelClient):
                     batch=ticket.batch,
                 )
                 ticket.error.__cause__ = exc
-                ticket.done.set()
+                self._resume(ticket)
 
 
 def _split(requests: list[_Request], count: int, size: int) -> list[list[_Request]]:

@@ -2,22 +2,35 @@
 
 ``RequestLimits`` bounds what a run sends, whatever the number of documents and threads:
 at most ``max_in_flight`` requests at once, and optionally ``requests_per_minute`` and
-``tokens_per_minute`` (token buckets that refill continuously, so a burst never exceeds
-one minute's allowance). A 429 with ``retry-after`` (or ``retry-after-ms``) seen by any
-request pauses every request of the run until that time, not only the one that got it:
-the SDK's own retry of that request waits too, since it passes through the same gate.
+``tokens_per_minute``, each counted over a sliding window of RATE_WINDOW_S (60) seconds:
+the requests sent in the last 60 s are remembered with their times and weights, and a
+request goes as soon as it fits beside them, not before and not later. A 429 with
+``retry-after`` (or ``retry-after-ms``) seen by any request pauses every request of the
+run until that time, not only the one that got it: the SDK's own retry of that request
+waits too, since it passes through the same gate.
 
 It acts at the HTTP layer (``limited_http_client``: a transport around the SDKs' own), so
 each attempt, retries included, is counted, and a request that fails in transit releases
-its place. Guarantees: never more than ``max_in_flight`` requests between acquire and
-release; over any window of 60 s, at most one minute's requests and tokens plus the
-bucket's capacity; thread-safe.
+its place. Guarantees:
+
+- never more than ``max_in_flight`` requests between acquire and release;
+- from the first request on, no window of 60 s (any start, half-open ``[t, t + 60)``)
+  holds more than ``requests_per_minute`` requests, nor more than ``tokens_per_minute``
+  tokens; a single request weighing more than ``tokens_per_minute`` is never refused: it
+  goes when the last 60 s hold nothing, and nothing goes in the 60 s after it;
+- no needless wait: a request waits only for the in-flight cap, a pause, or the moment
+  the oldest requests leave the window far enough for it to fit;
+- thread-safe; memory is the requests of the last 60 s.
+
+Waiting requests are not served in arrival order: a small request may pass a large one
+that does not fit yet.
 """
 
 from __future__ import annotations
 
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
@@ -26,10 +39,15 @@ from ._config import offline_http_client
 RETRY_AFTER_LIMIT_S = 600.0
 """The longest pause a server's ``retry-after`` may impose on a run (a larger value, or a
 date, is read as this)."""
+RATE_WINDOW_S = 60.0
+"""The window every per-minute limit is counted over, in seconds (a test may shorten it
+to run in seconds of wall time; the limits then hold per this window)."""
 
 
 class RequestLimits:
-    """The run's shared gate (see the module). ``clock`` is for tests."""
+    """The run's shared gate (see the module). ``clock`` is for tests, and so is
+    ``window_s`` (default RATE_WINDOW_S): the per-minute limits hold over any window of
+    that many seconds."""
 
     def __init__(
         self,
@@ -38,6 +56,7 @@ class RequestLimits:
         requests_per_minute: float | None = None,
         tokens_per_minute: float | None = None,
         clock: Callable[[], float] = time.monotonic,
+        window_s: float | None = None,
     ) -> None:
         for name, value in (
             ("max_in_flight", max_in_flight),
@@ -53,9 +72,11 @@ class RequestLimits:
         self._condition = threading.Condition()
         self._in_flight = 0
         self._paused_until = 0.0
-        now = clock()
-        self._requests = _Bucket(requests_per_minute, now)
-        self._tokens = _Bucket(tokens_per_minute, now)
+        window = RATE_WINDOW_S if window_s is None else window_s
+        if window <= 0:
+            raise ValueError(f"window_s is {window}; expected a positive number")
+        self._requests = SlidingWindow(requests_per_minute, window)
+        self._tokens = SlidingWindow(tokens_per_minute, window)
         self.peak_in_flight = 0
         """The most requests that were in flight at once (for tests and benchmarks)."""
         self.rate_limited = 0
@@ -64,20 +85,40 @@ class RequestLimits:
     def acquire(self, tokens: int = 0) -> None:
         """Wait until a request of about ``tokens`` tokens may be sent, and count it in flight."""
         with self._condition:
-            while True:
+            while not self._try_acquire(tokens):
                 now = self._clock()
-                wait = max(
-                    self._paused_until - now,
-                    self._requests.wait(1, now),
-                    self._tokens.wait(tokens, now),
-                )
-                if self._in_flight < self.max_in_flight and wait <= 0:
-                    self._requests.take(1, now)
-                    self._tokens.take(tokens, now)
-                    self._in_flight += 1
-                    self.peak_in_flight = max(self.peak_in_flight, self._in_flight)
-                    return
+                wait = self._ready_at(tokens, now) - now
                 self._condition.wait(timeout=None if wait <= 0 else min(wait, 1.0))
+
+    def try_acquire(self, tokens: int = 0) -> bool:
+        """Count a request of about ``tokens`` tokens in flight if it may be sent now (True),
+        else change nothing (False); never waits."""
+        with self._condition:
+            return self._try_acquire(tokens)
+
+    def ready_at(self, tokens: int = 0) -> float:
+        """The earliest time (by the clock) a request of ``tokens`` tokens may be sent as the
+        windows and a pause stand now; the in-flight cap aside."""
+        with self._condition:
+            return self._ready_at(tokens, self._clock())
+
+    def _ready_at(self, tokens: int, now: float) -> float:
+        return max(
+            now,
+            self._paused_until,
+            self._requests.ready_at(1, now),
+            self._tokens.ready_at(tokens, now),
+        )
+
+    def _try_acquire(self, tokens: int) -> bool:
+        now = self._clock()
+        if self._in_flight >= self.max_in_flight or self._ready_at(tokens, now) > now:
+            return False
+        self._requests.take(1, now)
+        self._tokens.take(tokens, now)
+        self._in_flight += 1
+        self.peak_in_flight = max(self.peak_in_flight, self._in_flight)
+        return True
 
     def release(self) -> None:
         """A request has its answer (or failed): its place is free."""
@@ -99,34 +140,49 @@ class RequestLimits:
             return self._in_flight
 
 
-class _Bucket:
-    """A token bucket of one minute's ``per_minute`` capacity, refilled continuously; no
-    limit when ``per_minute`` is None. A request larger than the capacity waits for a full
-    bucket and takes it into debt, so it is never refused."""
+class SlidingWindow:
+    """What was sent in the last ``window_s`` seconds, to keep any window of that length
+    within ``limit`` (no limit when it is None).
 
-    def __init__(self, per_minute: float | None, now: float) -> None:
-        self._rate = None if per_minute is None else per_minute / 60.0
-        self._capacity = per_minute or 0.0
-        self._level = self._capacity
-        self._at = now
+    Each ``take(amount, now)`` is remembered as ``(now, amount)`` until ``window_s`` has
+    passed; ``ready_at(amount, now)`` is the earliest time, ``now`` or later, at which
+    ``amount`` fits beside what is still in the window (a window is half-open: what was
+    sent at ``t`` has left it at ``t + window_s``). An amount larger than ``limit`` is
+    weighed as the whole limit: it fits only in an empty window. Takes must come in time
+    order. Not thread-safe (RequestLimits holds its lock)."""
 
-    def _refill(self, now: float) -> None:
-        if self._rate is not None:
-            self._level = min(self._capacity, self._level + (now - self._at) * self._rate)
-            self._at = now
+    def __init__(self, limit: float | None, window_s: float) -> None:
+        self.limit = limit
+        self.window_s = window_s
+        self._sent: deque[tuple[float, float]] = deque()
+        self._total = 0.0
 
-    def wait(self, amount: float, now: float) -> float:
-        """Seconds until ``amount`` may be taken (0 when it may now)."""
-        if self._rate is None:
-            return 0.0
-        self._refill(now)
-        needed = min(amount, self._capacity) - self._level
-        return 0.0 if needed <= 0 else needed / self._rate
+    def _forget(self, now: float) -> None:
+        while self._sent and self._sent[0][0] + self.window_s <= now:
+            self._total -= self._sent.popleft()[1]
+        if not self._sent:
+            self._total = 0.0  # no drift from the float sums
+
+    def ready_at(self, amount: float, now: float) -> float:
+        """The earliest time, not before ``now``, at which ``amount`` may be taken."""
+        if self.limit is None:
+            return now
+        self._forget(now)
+        excess = self._total + min(amount, self.limit) - self.limit
+        if excess <= 0:
+            return now
+        freed = 0.0
+        for at, sent in self._sent:  # the oldest leave first
+            freed += sent
+            if freed >= excess:
+                return at + self.window_s
+        return self._sent[-1][0] + self.window_s  # float sums short by a hair: all gone
 
     def take(self, amount: float, now: float) -> None:
-        if self._rate is not None:
-            self._refill(now)
-            self._level -= amount
+        """Count ``amount`` as sent at ``now``."""
+        if self.limit is not None and amount > 0:
+            self._sent.append((now, amount))
+            self._total += amount
 
 
 def retry_after_seconds(headers: Any) -> float | None:

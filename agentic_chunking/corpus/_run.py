@@ -10,7 +10,11 @@ one being yielded), ``max_documents`` at once on threads, one shared client (so 
 ``RequestLimits`` gate for every request of the run) and one reply cache; results come out
 in input order whatever the concurrency. Memory follows the documents in flight, not the
 corpus: the checks' memo caches, which hold the texts of finished documents, are cleared
-every FORGET_EVERY documents. With a ``Ledger``, each finished document is
+every FORGET_EVERY documents. With a ``BatchClient``, each document in flight is one of its
+participants, and so is the reading of the next document: a round of batches is submitted
+only when every document in flight waits on it and none is being read, so one round holds
+one request kind of every document in flight (at most ``max_documents``, which also bounds
+the documents read ahead). With a ``Ledger``, each finished document is
 recorded as it finishes, and a document the ledger holds as done with the same input and
 settings is skipped (its records come from the ledger, no call is made). A configuration
 error (no key, a key rejected, an unknown model) stops the run at once: it is the run's
@@ -19,7 +23,9 @@ fault, not the document's; every other failure fails its document only.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import itertools
 import json
 import threading
 from collections import deque
@@ -33,7 +39,7 @@ from .._errors import ConfigurationError, InputError, ModelCallError
 from .._models import AgenticResponse, CallUsage
 from .._shown import redact, redact_data
 from ..checks import clear_caches
-from ..client import calls_cost_usd, parse_model
+from ..client import BatchClient, BatchParticipant, calls_cost_usd, parse_model
 from ..pipeline._cache import ReplyCache
 from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ..pipeline._prompts import PROMPT_VERSIONS
@@ -291,21 +297,42 @@ def chunk_corpus(
     """
     settings_sha256 = settings.sha256()
     ahead = window or 2 * max_documents
+    if isinstance(client, BatchClient):  # a thread for every document submitted: none
+        ahead = min(ahead, max(1, max_documents) - 1)  # waits for one behind a round
     stop = threading.Event()
+    joined: set[BatchParticipant] = set()  # participants whose document has not ended
 
-    def run(document: CorpusDocument) -> DocumentResult:
-        if stop.is_set():
-            raise _Stopped
-        try:
-            result = process_document(
-                document, settings, client=client, cache=cache, max_concurrency=max_concurrency
-            )
-        except ConfigurationError:
-            stop.set()
-            raise
-        if ledger is not None:
-            record_result(ledger, document, settings_sha256, result)
-        return result
+    def run(document: CorpusDocument, participant: BatchParticipant | None) -> DocumentResult:
+        with participant or _NOT_BATCHED:
+            joined.discard(participant)
+            if stop.is_set():
+                raise _Stopped
+            try:
+                result = process_document(
+                    document, settings, client=client, cache=cache, max_concurrency=max_concurrency
+                )
+            except ConfigurationError:
+                stop.set()
+                raise
+            if ledger is not None:
+                record_result(ledger, document, settings_sha256, result)
+            return result
+
+    idled = itertools.count(1)
+
+    def forget() -> None:
+        """With a batch client, every document in flight is worked on at once: the checks'
+        caches are cleared every FORGET_EVERY times a document comes to wait on a round,
+        not only as documents are yielded, so they hold the work of about that many."""
+        if next(idled) % FORGET_EVERY == 0:
+            clear_caches()
+
+    def start(document: CorpusDocument) -> Future[DocumentResult]:
+        if not isinstance(client, BatchClient):
+            return pool.submit(run, document, None)
+        participant = client.participant(forget)  # working from now, before its thread starts
+        joined.add(participant)
+        return pool.submit(run, document, participant)
 
     pending: deque[tuple[CorpusDocument, Future[DocumentResult] | DocumentResult]] = deque()
     pool = ThreadPoolExecutor(max(1, max_documents), thread_name_prefix="corpus")
@@ -318,12 +345,19 @@ def chunk_corpus(
             clear_caches()
         return _result(pending.popleft()[1])
 
+    # reading the next document: no round goes without it; waiting for a result (or for
+    # the caller, between two results) is idle
+    reader = client.participant() if isinstance(client, BatchClient) else None
+    resting = reader.idle if reader is not None else contextlib.nullcontext
     try:
         for document in documents:
             skipped = skipped_result(ledger, document, settings_sha256)
-            pending.append((document, skipped if skipped else pool.submit(run, document)))
+            pending.append((document, skipped if skipped else start(document)))
             while len(pending) > ahead or (pending and _ready(pending[0][1])):
-                yield next_result()
+                with resting():
+                    yield next_result()
+        if reader is not None:
+            reader.leave()
         while pending:
             yield next_result()
     except BaseException as error:  # GeneratorExit too: the caller stopped reading
@@ -333,7 +367,13 @@ def chunk_corpus(
         stopping = isinstance(error, (KeyboardInterrupt, Terminated))
         pool.shutdown(wait=not stopping, cancel_futures=True)
         raise
+    finally:
+        for participant in [*joined, *([reader] if reader else [])]:  # those never ended
+            participant.leave()
     pool.shutdown(wait=True)
+
+
+_NOT_BATCHED = contextlib.nullcontext()
 
 
 class _Stopped(Exception):
