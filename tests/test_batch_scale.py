@@ -30,26 +30,26 @@ from agentic_chunking.testing import (
 
 def test_threads_meeting_the_lexicon_together_load_it_once() -> None:
     """lemminflect loads its lexicons on first use without a lock: 32 threads stemming at
-    once used to load up to 32 copies (a --batch run of 280 documents peaked at 4 GB).
+    once used to load up to 32 copies (a --batch run of 280 documents peaked at 4 GB). The
+    checks read its data through ``_english``, each table loaded once under a lock.
     Counted in a fresh interpreter, where nothing has loaded them yet."""
     script = textwrap.dedent(
         """
         import threading
-        from lemminflect.codecs.InflectionLUCodec import InflectionLUCodec
-        from lemminflect.codecs.LemmaLUCodec import LemmaLUCodec
+        from agentic_chunking.checks import _english
         from agentic_chunking.checks._language import all_inflections, stem
 
         loads = {"lemmas": 0, "inflections": 0}
-        lemma_load, inflection_load = LemmaLUCodec.load, InflectionLUCodec.load
+        lemma_load, inflection_load = _english._load_lemmas, _english._load_inflections
 
         def counted(name, load):
             def wrapper(*args, **kwargs):
                 loads[name] += 1
                 return load(*args, **kwargs)
-            return staticmethod(wrapper)
+            return wrapper
 
-        LemmaLUCodec.load = counted("lemmas", lemma_load)
-        InflectionLUCodec.load = counted("inflections", inflection_load)
+        _english._load_lemmas = counted("lemmas", lemma_load)
+        _english._load_inflections = counted("inflections", inflection_load)
         start = threading.Barrier(32)
 
         def work():
