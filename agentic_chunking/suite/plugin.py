@@ -355,11 +355,19 @@ def _stop_signal(suite: SuiteSession, signum: int) -> None:
     _STOPS.append(signum)
     if again:
         _stop_now(suite)
+    # Objects the interrupted code left half-built (an SDK's HTTP client whose constructor
+    # the signal cut short) fail in __del__ as the run unwinds, and Python prints each
+    # such failure as a traceback ("Exception ignored in ..."): stopping, they are noise.
+    sys.unraisablehook = _ignore_unraisable
     if signum == signal.SIGTERM:
         timer = threading.Timer(STOP_GRACE_S, _stop_now, args=(suite,))
         timer.daemon = True
         timer.start()
     raise KeyboardInterrupt
+
+
+def _ignore_unraisable(unraisable: Any) -> None:
+    """Say nothing of an exception raised where none can be (``__del__``) once stopping."""
 
 
 def _stop_now(suite: SuiteSession) -> None:
