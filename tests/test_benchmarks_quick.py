@@ -122,6 +122,17 @@ def stop_quick_runs() -> None:
         _kill_group(child)
 
 
+def _result(future: Future[subprocess.CompletedProcess[str]]) -> Any:
+    """``future.result()``, waited for in short slices: a signal the kernel delivers to a
+    worker thread does not wake the main thread from one long wait, and Python runs its
+    handlers (Ctrl-C, SIGTERM: unwind now) only in the main thread, between waits."""
+    while True:
+        try:
+            return future.result(timeout=0.25)
+        except TimeoutError:
+            continue
+
+
 def _kill_group(child: subprocess.Popen[str]) -> None:
     """SIGKILL ``child`` and every process it started (its process group), which would
     otherwise hold its output pipes open and run on."""
@@ -165,7 +176,7 @@ def test_benchmark_runs_in_quick_mode(script: Path, quick_runs: dict[Path, Any])
         f"benchmarks/{script.name} has no --quick option: every benchmark takes --quick "
         "(small sizes, a few seconds, the same code path; benchmarks/_results.add_options)"
     )
-    done = quick_runs[script].result()
+    done = _result(quick_runs[script])
     reason = skip_reason(done.returncode, done.stderr)
     if reason:
         pytest.skip(f"{script.name}: {reason}")
