@@ -316,6 +316,15 @@ class CorpusSource:
     def read_file_document(self, document_id: str, position: int) -> CorpusDocument:
         """The document of the folder's file ``document_id`` (its path under the folder),
         read as it is: the one reading of a file, for every engine (see the module)."""
+        text = self.read_file_text(document_id, position)
+        if isinstance(text, CorpusDocument):
+            return text
+        return text_document(text, document_id, position)
+
+    def read_file_text(self, document_id: str, position: int) -> str | CorpusDocument:
+        """The whole text of the folder's file ``document_id``, or the failed document when
+        it cannot be read or is not text: what ``read_file_document`` cuts into paragraphs,
+        for a reader that takes the text whole (``split``)."""
         path = self.path / document_id
         try:
             raw = path.read_bytes()
@@ -325,7 +334,7 @@ class CorpusSource:
             return CorpusDocument.failed(
                 document_id, position, f"{document_id}: cannot be read: {reason or error}"
             )
-        return file_document(raw, document_id, position)
+        return file_text(raw, document_id, position)
 
     def records(self) -> Iterator[tuple[Mapping[str, Any], str]]:
         """A JSONL or Parquet corpus's chosen records as read, each with its place
@@ -466,8 +475,24 @@ def parquet_record(row: dict[str, Any]) -> dict[str, Any]:
 def file_document(raw: bytes, document_id: str, position: int) -> CorpusDocument:
     """The document of a folder's file: its paragraphs, or failed (``NOT_TEXT``) when it
     is not text; a compressed file is named as such (it is never decompressed)."""
+    text = file_text(raw, document_id, position)
+    if isinstance(text, CorpusDocument):
+        return text
+    return text_document(text, document_id, position)
+
+
+def text_document(text: str, document_id: str, position: int) -> CorpusDocument:
+    """The document of a folder's file whose text was read: its paragraphs."""
+    return CorpusDocument.of(
+        document_id, position, paragraph_inputs(text), {"source_path": document_id}
+    )
+
+
+def file_text(raw: bytes, document_id: str, position: int) -> str | CorpusDocument:
+    """A folder's file's bytes as text, or its failed document (``NOT_TEXT``) when it is
+    not text; a compressed file is named as such (it is never decompressed)."""
     try:
-        text = decode_text(raw, document_id)
+        return decode_text(raw, document_id)
     except InputError as error:
         reason = str(error)
         for magic, kind, tool in _COMPRESSED:
@@ -478,9 +503,6 @@ def file_document(raw: bytes, document_id: str, position: int) -> CorpusDocument
                     "--exclude"
                 )
         return CorpusDocument.failed(document_id, position, reason, NOT_TEXT)
-    return CorpusDocument.of(
-        document_id, position, paragraph_inputs(text), {"source_path": document_id}
-    )
 
 
 def check_record(record: Mapping[str, Any], place: str) -> None:

@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._errors import InputError
-from .._files import decode_text
 from .._shown import redact
 from ._documents import UNREADABLE, CorpusSource, Scan, check_record, open_corpus
 from ._ledger import Ledger
@@ -111,21 +110,16 @@ def _document_sha256(text: _Text) -> str:
 
 def _texts(source: CorpusSource) -> Iterator[_Text]:
     """The corpus's documents as whole texts, in input order: the corpus reader's files (a
-    folder) or checked records (JSONL, Parquet), decoded by the one reading of a
-    document's bytes (``decode_text``)."""
+    folder, read by the corpus reader's one reading of a file, ``read_file_text``) or
+    checked records (JSONL, Parquet)."""
     if source.kind == "folder":
         for position, path in enumerate(source.files()):
             document_id = path.relative_to(source.path).as_posix()
-            read = source.read_file_document(document_id, position)  # the one reading
-            if read.error is not None:
-                yield _Text(document_id, position, error=read.error, error_kind=read.error_kind)
-                continue
-            try:
-                text = decode_text(path.read_bytes(), document_id)
-            except (OSError, InputError) as error:  # changed since it was read just now
-                yield _Text(document_id, position, error=f"{document_id}: {error}")
-                continue
-            yield _Text(document_id, position, text, {"source_path": document_id})
+            text = source.read_file_text(document_id, position)  # the one reading
+            if isinstance(text, str):
+                yield _Text(document_id, position, text, {"source_path": document_id})
+            else:
+                yield _Text(document_id, position, error=text.error, error_kind=text.error_kind)
         return
     records = source.records()
     for position, (record, place) in enumerate(records):
