@@ -1,0 +1,139 @@
+"""scripts/code_figures.py counts what its docstring says, on a small package made here.
+
+Each figure of the fake tree below is known by construction, one case on each side of
+every rule (a function of 61 lines and one of 60; a module of 601 lines and one of 600;
+private imports of another package, of the importer's own package, of the root's shared
+records; a re-export that is the same object and a name defined twice), so a rule that
+stops firing, or fires where it must not, fails here.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "code_figures", ROOT / "scripts" / "code_figures.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["code_figures"] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
+code_figures = _load()
+
+
+def _function(name: str, lines: int, indent: str = "") -> str:
+    """A function whose ``def`` line through its last line spans ``lines`` lines."""
+    body = [f"{indent}    x = {i}" for i in range(lines - 2)]
+    return "\n".join([f"{indent}def {name}() -> int:", *body, f"{indent}    return 0"]) + "\n"
+
+
+BLANK_600 = "\n" * 600
+
+
+def _tree(tmp_path: Path) -> Path:
+    files = {
+        "__init__.py": 'from .a import f\nfrom .a._impl import g as _g\n__all__ = ["f"]\n',
+        "_models.py": "X = 1\n",
+        "a/__init__.py": 'from ._impl import VERDICTS, f\n__all__ = ["VERDICTS", "f"]\n',
+        "a/_impl.py": (
+            "from .._models import X\n"  # the root's shared records: aside
+            "from . import _other\n"  # its own package's private module: fine
+            "VERDICTS = ('a',)\n"
+            + _function("f", 61)
+            + _function("g", 60)
+            + "class K:\n"
+            + _function("m", 70, indent="    ")
+        ),
+        "a/_other.py": "\n" * 600,  # 600 lines: not over
+        "b/__init__.py": (
+            "import os\nCONST = 1\n\ndef public() -> None: ...\n\ndef _private() -> None: ...\n"
+        ),
+        "b/_impl.py": (
+            "from ..a._impl import f\n"  # counted
+            "from ..a import _impl\n"  # counted: a private module, named
+            "from pkg.a import f as public_f\n"  # public: not counted
+            "def late() -> None:\n"
+            "    import pkg.a._impl\n"  # counted: inside a function too
+            + BLANK_600  # 605 lines in all: over
+        ),
+        "c/__init__.py": 'from ._v import VERDICTS\n__all__ = ["VERDICTS"]\n',
+        "c/_v.py": "VERDICTS = ('c',)\n",
+        "d/__init__.py": "",
+        "d/_x.py": "from . import _y\n",
+        "d/_y.py": "from ._x import thing\n",
+    }
+    package = tmp_path / "pkg"
+    for name, text in files.items():
+        path = package / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return package
+
+
+def test_each_figure_of_a_known_tree(tmp_path: Path) -> None:
+    figures = code_figures.measure(_tree(tmp_path))
+    assert figures.long_functions == ["pkg/a/_impl.py:K.m (70)", "pkg/a/_impl.py:f (61)"]
+    assert figures.long_modules == ["pkg/b/_impl.py (605)"]
+    assert figures.private_imports == [
+        "pkg/__init__.py:2 -> pkg.a._impl",
+        "pkg/b/_impl.py:1 -> pkg.a._impl",
+        "pkg/b/_impl.py:2 -> pkg.a._impl",
+        "pkg/b/_impl.py:5 -> pkg.a._impl",
+    ]
+    assert figures.public_names == {
+        "pkg": ["f"],
+        "pkg.a": ["VERDICTS", "f"],
+        "pkg.b": ["CONST", "public"],
+        "pkg.c": ["VERDICTS"],
+        "pkg.d": [],
+    }
+    # f is one object re-exported twice; VERDICTS two objects of one name.
+    assert figures.collisions == {"VERDICTS": ["pkg.a._impl:VERDICTS", "pkg.c._v:VERDICTS"]}
+    assert figures.circles == ["pkg.d._x -> pkg.d._y -> pkg.d._x"]
+    assert figures.counts() == {
+        "functions_over_60_lines": 2,
+        "modules_over_600_lines": 1,
+        "imports_of_another_packages_private_modules": 4,
+        "public_names": 6,
+        "public_names_distinct": 4,
+        "public_name_collisions": 1,
+        "import_circles": 1,
+    }
+
+
+def test_the_command_prints_the_table_and_writes_the_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "out" / "figures.json"
+    target.parent.mkdir()
+    assert code_figures.main(["--root", str(_tree(tmp_path)), "--json", str(target)]) == 0
+    written = json.loads(target.read_text(encoding="utf-8"))
+    assert written["figures"]["imports_of_another_packages_private_modules"] == 4
+    assert written["import_circles"] == ["pkg.d._x -> pkg.d._y -> pkg.d._x"]
+    assert written["public_names_per_module"]["pkg.b"] == 2
+    printed = capsys.readouterr().out
+    assert "imports_of_another_packages_private_modules      4" in printed
+    assert "  pkg/b/_impl.py (605)" in printed
+
+
+def test_a_folder_that_is_no_package_is_one_plain_message(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        code_figures.main(["--root", str(tmp_path), "--json", str(tmp_path / "x.json")])
+    assert stopped.value.code == 2
+    assert "is not a package folder" in capsys.readouterr().err
+    assert not (tmp_path / "x.json").exists()
