@@ -8,3 +8,9 @@ needs it, so the package imports without any of them. May import: the root's rec
 errors, ``client``, ``checks``, ``semantic``, ``pipeline``, ``corpus`` (its output reader);
 nothing above.
 """
+
+from ._chunkers import ChunkerOutputError, baseline_chunker, langchain_chunker
+
+# What users call (docs/api/); the LangChain and LlamaIndex adapters are the public modules
+# ``adapters.langchain`` and ``adapters.llamaindex`` (each needs its extra).
+__all__ = ["ChunkerOutputError", "baseline_chunker", "langchain_chunker"]

@@ -18,115 +18,58 @@ the model's provider). May import: the root's shared records and errors (``_erro
 of the package.
 """
 
-from ._anthropic import WAIT_NOTICE_S, ModelReply, make_client
-from ._batch import (
-    BATCH_LIMITS,
-    BatchClient,
-    BatchParticipant,
-    BatchProgress,
-    CountedTasks,
-    batch_custom_id,
-    idle,
-)
-from ._config import (
-    ANTHROPIC,
-    API_KEY_ENV_VAR,
-    BASE_URL_ENV_VAR,
-    DEFAULT_JUDGE_MODEL,
-    DEFAULT_MAX_RETRIES,
-    DEFAULT_MODEL,
-    DEFAULT_TIMEOUT_S,
-    MAX_TIMEOUT_S,
-    MODEL_ENV_VAR,
-    NONSTREAMING_MAX_TOKENS,
-    OPENAI,
-    OPENAI_API_KEY_ENV_VAR,
-    OPENAI_BASE_URL_ENV_VAR,
-    PROVIDERS,
-    REPLAY_API_KEY,
-    SEED_MODEL,
-    TIMEOUT_ENV_VAR,
-    ModelRef,
-    check_api_key,
-    check_max_tokens,
-    current_models,
-    deprecation_notice,
-    max_tokens_limit,
-    model_folder,
-    models_to_choose_from,
-    parse_model,
-    resolve_model,
-    resolve_timeout,
-    sdk_model_table,
-    shown_url,
-    unlisted_notice,
-)
-from ._limits import RequestLimits, retry_after_seconds
-from ._openai import make_openai_client
-from ._prices import (
-    BATCH_DISCOUNT,
-    CACHE_READ_RATE,
-    CACHE_WRITE_RATE,
-    PRICES_PER_MILLION,
-    cache_min_tokens,
-    calls_cost_usd,
-    estimate_cost_usd,
-)
-from ._providers import ModelClient, call_model, missing_credentials
+from ._anthropic import ModelReply as ModelReply
+from ._anthropic import make_client
+from ._batch import BatchClient, BatchProgress
+from ._batch import BatchParticipant as BatchParticipant
+from ._batch import CountedTasks as CountedTasks
+from ._batch import batch_custom_id as batch_custom_id
+from ._batch import idle as idle
+from ._config import ANTHROPIC as ANTHROPIC
+from ._config import API_KEY_ENV_VAR as API_KEY_ENV_VAR
+from ._config import BASE_URL_ENV_VAR as BASE_URL_ENV_VAR
+from ._config import DEFAULT_JUDGE_MODEL as DEFAULT_JUDGE_MODEL
+from ._config import DEFAULT_MAX_RETRIES as DEFAULT_MAX_RETRIES
+from ._config import DEFAULT_MODEL as DEFAULT_MODEL
+from ._config import DEFAULT_TIMEOUT_S as DEFAULT_TIMEOUT_S
+from ._config import MAX_TIMEOUT_S as MAX_TIMEOUT_S
+from ._config import MODEL_ENV_VAR as MODEL_ENV_VAR
+from ._config import NONSTREAMING_MAX_TOKENS as NONSTREAMING_MAX_TOKENS
+from ._config import OPENAI as OPENAI
+from ._config import OPENAI_API_KEY_ENV_VAR as OPENAI_API_KEY_ENV_VAR
+from ._config import OPENAI_BASE_URL_ENV_VAR as OPENAI_BASE_URL_ENV_VAR
+from ._config import REPLAY_API_KEY as REPLAY_API_KEY
+from ._config import TIMEOUT_ENV_VAR as TIMEOUT_ENV_VAR
+from ._config import ModelRef, parse_model
+from ._config import check_max_tokens as check_max_tokens
+from ._config import deprecation_notice as deprecation_notice
+from ._config import max_tokens_limit as max_tokens_limit
+from ._config import model_folder as model_folder
+from ._config import models_to_choose_from as models_to_choose_from
+from ._config import resolve_model as resolve_model
+from ._config import unlisted_notice as unlisted_notice
+from ._limits import RequestLimits
+from ._limits import retry_after_seconds as retry_after_seconds
+from ._prices import BATCH_DISCOUNT, estimate_cost_usd
+from ._prices import CACHE_READ_RATE as CACHE_READ_RATE
+from ._prices import CACHE_WRITE_RATE as CACHE_WRITE_RATE
+from ._prices import PRICES_PER_MILLION as PRICES_PER_MILLION
+from ._prices import cache_min_tokens as cache_min_tokens
+from ._prices import calls_cost_usd as calls_cost_usd
+from ._providers import ModelClient, call_model
+from ._providers import missing_credentials as missing_credentials
 
+# What users call (docs/api/). The other names imported above (`X as X`) serve the
+# layers above and the tests: importable, documented in their modules, no promise.
 __all__ = [
-    "ANTHROPIC",
-    "API_KEY_ENV_VAR",
-    "BASE_URL_ENV_VAR",
     "BATCH_DISCOUNT",
-    "BATCH_LIMITS",
-    "CACHE_READ_RATE",
-    "CACHE_WRITE_RATE",
-    "DEFAULT_JUDGE_MODEL",
-    "DEFAULT_MAX_RETRIES",
-    "DEFAULT_MODEL",
-    "DEFAULT_TIMEOUT_S",
-    "MAX_TIMEOUT_S",
-    "MODEL_ENV_VAR",
-    "NONSTREAMING_MAX_TOKENS",
-    "OPENAI",
-    "OPENAI_API_KEY_ENV_VAR",
-    "OPENAI_BASE_URL_ENV_VAR",
-    "PRICES_PER_MILLION",
-    "PROVIDERS",
-    "REPLAY_API_KEY",
-    "SEED_MODEL",
-    "TIMEOUT_ENV_VAR",
-    "WAIT_NOTICE_S",
     "BatchClient",
-    "BatchParticipant",
     "BatchProgress",
-    "CountedTasks",
     "ModelClient",
     "ModelRef",
-    "ModelReply",
     "RequestLimits",
-    "batch_custom_id",
-    "cache_min_tokens",
     "call_model",
-    "calls_cost_usd",
-    "check_api_key",
-    "check_max_tokens",
-    "current_models",
-    "deprecation_notice",
     "estimate_cost_usd",
-    "idle",
     "make_client",
-    "make_openai_client",
-    "max_tokens_limit",
-    "missing_credentials",
-    "model_folder",
-    "models_to_choose_from",
     "parse_model",
-    "resolve_model",
-    "resolve_timeout",
-    "retry_after_seconds",
-    "sdk_model_table",
-    "shown_url",
-    "unlisted_notice",
 ]

@@ -17,124 +17,49 @@ Layering: suite, cli -> judge -> (report's records, pipeline's call loop, parse,
 checks, semantic's finder of pairs close in meaning); nothing below imports this package.
 """
 
-from ._assess import (
-    CHECK_NOT_RUN,
-    JUDGE_CHECK,
-    JUDGE_FAILED,
-    NEEDS_SOURCE,
-    SOURCE_JOINER,
-    Assessment,
-    assess,
-    judge_check,
-    judge_usage,
-    not_run,
-    source_text,
-)
-from ._calibration import (
-    CALIBRATION_SCHEMA,
-    Calibration,
-    CalibrationItem,
-    calibrate,
-    calibration_figures,
-    calibration_path,
-    load_calibration,
-    load_items,
-    sample_items,
-    write_calibration,
-)
-from ._call import (
-    DEFAULT_JUDGE_MAX_TOKENS,
-    JUDGE_MODEL_ENV_VAR,
-    JUDGE_STAGE,
-    resolve_judge_model,
-    run_judge,
-)
-from ._combine import JUDGE_STATUSES, JudgedFinding, JudgeStatus, combine
-from ._request import (
-    MAX_CALLS,
-    MAX_PROPOSITIONS_PER_CALL,
-    POSSIBLE_DUPLICATE_OVERLAP,
-    JudgeRequest,
-    Numbered,
-    ReadRequest,
-    SourceSentence,
-    candidate_pairs,
-    judge_user_message,
-    number_propositions,
-    number_sentences,
-    plan_judge_requests,
-    read_judge_request,
-)
-from ._simulated import SIMULATED_JUDGE_MODEL, simulated_careful_judge
-from ._verdicts import (
-    NEEDS_CONTEXT,
-    NOT_ATOMIC,
-    NOT_SUPPORTED,
-    SUPPORTED,
-    VERDICTS,
-    Judgement,
-    PairVerdict,
-    PropositionVerdict,
-    Verdict,
-    cited_reason,
-    read_judge_reply,
-)
+from ._assess import CHECK_NOT_RUN as CHECK_NOT_RUN
+from ._assess import JUDGE_CHECK as JUDGE_CHECK
+from ._assess import NEEDS_SOURCE as NEEDS_SOURCE
+from ._assess import SOURCE_JOINER as SOURCE_JOINER
+from ._assess import Assessment, assess
+from ._assess import judge_usage as judge_usage
+from ._assess import source_text as source_text
+from ._calibration import Calibration, calibrate
+from ._calibration import CalibrationItem as CalibrationItem
+from ._calibration import calibration_figures as calibration_figures
+from ._calibration import calibration_path as calibration_path
+from ._calibration import load_calibration as load_calibration
+from ._calibration import load_items as load_items
+from ._calibration import sample_items as sample_items
+from ._calibration import write_calibration as write_calibration
+from ._call import JUDGE_MODEL_ENV_VAR as JUDGE_MODEL_ENV_VAR
+from ._call import resolve_judge_model as resolve_judge_model
+from ._call import run_judge
+from ._combine import JUDGE_STATUSES as JUDGE_STATUSES
+from ._combine import combine as combine
+from ._request import MAX_CALLS as MAX_CALLS
+from ._request import SourceSentence as SourceSentence
+from ._request import candidate_pairs as candidate_pairs
+from ._request import number_propositions as number_propositions
+from ._request import number_sentences as number_sentences
+from ._request import plan_judge_requests as plan_judge_requests
+from ._request import read_judge_request as read_judge_request
+from ._simulated import SIMULATED_JUDGE_MODEL as SIMULATED_JUDGE_MODEL
+from ._simulated import simulated_careful_judge as simulated_careful_judge
+from ._verdicts import VERDICTS as VERDICTS
+from ._verdicts import Judgement
+from ._verdicts import PairVerdict as PairVerdict
+from ._verdicts import PropositionVerdict as PropositionVerdict
+from ._verdicts import cited_reason as cited_reason
+from ._verdicts import read_judge_reply as read_judge_reply
 
+# What users call (docs/api/). The other names imported above (`X as X`) serve the
+# layers above and the tests: importable, documented in their modules, no promise.
 __all__ = [
-    "CALIBRATION_SCHEMA",
-    "CHECK_NOT_RUN",
-    "DEFAULT_JUDGE_MAX_TOKENS",
-    "JUDGE_CHECK",
-    "JUDGE_FAILED",
-    "JUDGE_MODEL_ENV_VAR",
-    "JUDGE_STAGE",
-    "JUDGE_STATUSES",
-    "MAX_CALLS",
-    "MAX_PROPOSITIONS_PER_CALL",
-    "NEEDS_CONTEXT",
-    "NEEDS_SOURCE",
-    "NOT_ATOMIC",
-    "NOT_SUPPORTED",
-    "POSSIBLE_DUPLICATE_OVERLAP",
-    "SIMULATED_JUDGE_MODEL",
-    "SOURCE_JOINER",
-    "SUPPORTED",
-    "VERDICTS",
     "Assessment",
     "Calibration",
-    "CalibrationItem",
-    "JudgeRequest",
-    "JudgeStatus",
-    "JudgedFinding",
     "Judgement",
-    "Numbered",
-    "PairVerdict",
-    "PropositionVerdict",
-    "ReadRequest",
-    "SourceSentence",
-    "Verdict",
     "assess",
     "calibrate",
-    "calibration_figures",
-    "calibration_path",
-    "candidate_pairs",
-    "cited_reason",
-    "combine",
-    "judge_check",
-    "judge_usage",
-    "judge_user_message",
-    "load_calibration",
-    "load_items",
-    "not_run",
-    "number_propositions",
-    "number_sentences",
-    "plan_judge_requests",
-    "read_judge_reply",
-    "read_judge_request",
-    "resolve_judge_model",
     "run_judge",
-    "sample_items",
-    "simulated_careful_judge",
-    "source_text",
-    "write_calibration",
 ]

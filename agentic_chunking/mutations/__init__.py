@@ -11,13 +11,14 @@ May import: the root's shared modules and ``checks`` (each operator verifies its
 with its rule's check).
 """
 
-from ._facts import possibly_equivalent
+from ._facts import possibly_equivalent as possibly_equivalent
 from ._operators import CERTAIN_OPERATORS, OPERATORS, Mutation, apply_to_propositions
 
+# What users call (docs/api/). The other names imported above (`X as X`) serve the
+# layers above and the tests: importable, documented in their modules, no promise.
 __all__ = [
     "CERTAIN_OPERATORS",
     "OPERATORS",
     "Mutation",
     "apply_to_propositions",
-    "possibly_equivalent",
 ]

@@ -24,9 +24,10 @@ new nor resolved. A case that no longer runs, or is missing from the run, is a `
 error`` line of the rule ``case``; so is a substance verdict that got worse with no new
 error finding to show for it.
 
-``verdict_of`` gives the verdict from the lines, in three states (``VERDICTS``, mildest
-first): ``unsafe`` when a line is an error, ``review`` when there are lines but none is an
-error, ``same`` when there is none. Nothing else decides a verdict.
+``verdict_of`` gives the verdict from the lines, in three states (``CHANGE_VERDICTS``,
+mildest first; the judge's verdicts on a proposition are ``judge.VERDICTS``): ``unsafe``
+when a line is an error, ``review`` when there are lines but none is an error, ``same``
+when there is none. Nothing else decides a verdict.
 """
 
 from __future__ import annotations
@@ -41,7 +42,7 @@ from ._diff import CaseDiff, PropositionPair, propositions_of
 from ._records import FindingRecord
 from ._results import CaseResult
 
-VERDICTS = ("same", "review", "unsafe")
+CHANGE_VERDICTS = ("same", "review", "unsafe")
 """The verdict of a run against its base, mildest first (``--fail-on`` compares by index)."""
 CATEGORIES = ("new error", "new warning", "dropped fact", "flagged rewording")
 """The kinds of line of the list of what changed, in display order."""
@@ -112,13 +113,13 @@ def verdict_of(changes: Iterable[Change]) -> str:
 
 def at_or_above(verdict: str, threshold: str) -> bool:
     """True when ``verdict`` is ``threshold`` or graver (``--fail-on``); ValueError for a
-    value not in ``VERDICTS``."""
-    return VERDICTS.index(verdict) >= VERDICTS.index(threshold)
+    value not in ``CHANGE_VERDICTS``."""
+    return CHANGE_VERDICTS.index(verdict) >= CHANGE_VERDICTS.index(threshold)
 
 
 def worst(verdicts: Iterable[str]) -> str:
     """The gravest of ``verdicts`` (``same`` for none)."""
-    return max(verdicts, key=VERDICTS.index, default="same")
+    return max(verdicts, key=CHANGE_VERDICTS.index, default="same")
 
 
 def unverified_quotes(reason: str, source: str) -> tuple[str, ...]:

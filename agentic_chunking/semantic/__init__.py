@@ -28,9 +28,13 @@ from ._cache import CachedEmbedder
 from ._embedders import Embedder, HashingEmbedder, MiniLMEmbedder
 from ._explain import render_explanation
 from ._records import SemanticChunk, SplitExplanation
-from ._segment import paragraph_breaks, segment_spans, soft_line_breaks
+from ._segment import paragraph_breaks as paragraph_breaks
+from ._segment import segment_spans as segment_spans
+from ._segment import soft_line_breaks as soft_line_breaks
 from ._splitter import SemanticSplitter
 
+# What users call (docs/api/). The other names imported above (`X as X`) serve the
+# layers above and the tests: importable, documented in their modules, no promise.
 __all__ = [
     "CachedEmbedder",
     "Embedder",
@@ -39,8 +43,5 @@ __all__ = [
     "SemanticChunk",
     "SemanticSplitter",
     "SplitExplanation",
-    "paragraph_breaks",
     "render_explanation",
-    "segment_spans",
-    "soft_line_breaks",
 ]
