@@ -23,7 +23,9 @@ script measures a tree that does not import (and a fake one in a test) as well. 
   ``_``, a package's ``__init__`` included), the names in its ``__all__`` when it has one,
   else its top-level public names (functions, classes and assignments not starting with
   ``_``; imports left out). ``public_names`` is the sum over modules; ``distinct`` counts
-  each name once. A **collision** is one name exported by two public modules whose
+  each name once. ``names_beside_all`` counts what a module with ``__all__`` also imports
+  under a public name (``X as X``, for the layers above): importable, not declared. A
+  **collision** is one name exported by two public modules whose
   definitions (followed through ``from ... import`` re-exports) are different objects.
 - **Import circles**: the module graph of ``tests/test_layout.py`` (``from x import y``
   counts as an import of ``x``, or of ``x.y`` when that is a module; a module never
@@ -82,6 +84,7 @@ class Figures:
     long_modules: list[str] = field(default_factory=list)
     private_imports: list[str] = field(default_factory=list)
     public_names: dict[str, list[str]] = field(default_factory=dict)
+    beside_all: dict[str, list[str]] = field(default_factory=dict)
     collisions: dict[str, list[str]] = field(default_factory=dict)
     circles: list[str] = field(default_factory=list)
 
@@ -94,6 +97,7 @@ class Figures:
             "imports_of_another_packages_private_modules": len(self.private_imports),
             "public_names": sum(len(names) for names in self.public_names.values()),
             "public_names_distinct": len(distinct),
+            "names_beside_all": sum(len(names) for names in self.beside_all.values()),
             "public_name_collisions": len(self.collisions),
             "import_circles": len(self.circles),
         }
@@ -105,6 +109,7 @@ class Figures:
             "modules_over_600_lines": self.long_modules,
             "imports_of_another_packages_private_modules": self.private_imports,
             "public_names_per_module": {m: len(n) for m, n in self.public_names.items()},
+            "names_beside_all_per_module": {m: len(n) for m, n in self.beside_all.items()},
             "public_name_collisions": self.collisions,
             "import_circles": self.circles,
         }
@@ -262,6 +267,28 @@ def public_names(modules: Mapping[str, Module], root: str) -> dict[str, list[str
     return found
 
 
+def beside_all(
+    modules: Mapping[str, Module], names: Mapping[str, list[str]]
+) -> dict[str, list[str]]:
+    """For each public module with ``__all__``, the public names its top-level imports from
+    the tree bind that ``__all__`` leaves out."""
+    found: dict[str, list[str]] = {}
+    for name in names:
+        tree = modules[name].tree
+        declared = _declared_all(tree)
+        if declared is None:
+            continue
+        bound = {  # from the tree itself: a module's own stdlib imports are no re-export
+            alias.asname or alias.name
+            for node in tree.body
+            if isinstance(node, ast.ImportFrom)
+            and (node.level or (node.module or "").split(".")[0] == name.split(".")[0])
+            for alias in node.names
+        }
+        found[name] = sorted(n for n in bound - set(declared) if not n.startswith("_"))
+    return found
+
+
 def _origin(modules: Mapping[str, Module], module: str, name: str, depth: int = 0) -> str:
     """Where ``name`` as seen in ``module`` is defined, followed through ``from ... import``
     (including imports under ``if TYPE_CHECKING:``), as ``module:name``."""
@@ -317,6 +344,7 @@ def measure(root: Path) -> Figures:
     figures.long_functions.sort(key=lambda entry: -int(entry.rsplit("(", 1)[1][:-1]))
     figures.long_modules.sort(key=lambda entry: -int(entry.rsplit("(", 1)[1][:-1]))
     figures.public_names = public_names(modules, top)
+    figures.beside_all = beside_all(modules, figures.public_names)
     figures.collisions = collisions(modules, figures.public_names)
     figures.circles = import_circles(import_graph(modules))
     return figures

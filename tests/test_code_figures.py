@@ -47,7 +47,12 @@ def _tree(tmp_path: Path) -> Path:
     files = {
         "__init__.py": 'from .a import f\nfrom .a._impl import g as _g\n__all__ = ["f"]\n',
         "_models.py": "X = 1\n",
-        "a/__init__.py": 'from ._impl import VERDICTS, f\n__all__ = ["VERDICTS", "f"]\n',
+        "a/__init__.py": (
+            "from ._impl import VERDICTS, f\n"
+            "from ._impl import g as g\n"  # for the layers: beside __all__
+            "from os import path\n"  # not from the tree: no re-export
+            'from ._impl import K as _K\n__all__ = ["VERDICTS", "f"]\n'
+        ),
         "a/_impl.py": (
             "from .._models import X\n"  # the root's shared records: aside
             "from . import _other\n"  # its own package's private module: fine
@@ -100,6 +105,7 @@ def test_each_figure_of_a_known_tree(tmp_path: Path) -> None:
         "pkg.c": ["VERDICTS"],
         "pkg.d": [],
     }
+    assert figures.beside_all == {"pkg": [], "pkg.a": ["g"], "pkg.c": []}
     # f is one object re-exported twice; VERDICTS two objects of one name.
     assert figures.collisions == {"VERDICTS": ["pkg.a._impl:VERDICTS", "pkg.c._v:VERDICTS"]}
     assert figures.circles == ["pkg.d._x -> pkg.d._y -> pkg.d._x"]
@@ -109,6 +115,7 @@ def test_each_figure_of_a_known_tree(tmp_path: Path) -> None:
         "imports_of_another_packages_private_modules": 4,
         "public_names": 6,
         "public_names_distinct": 4,
+        "names_beside_all": 1,
         "public_name_collisions": 1,
         "import_circles": 1,
     }
