@@ -407,7 +407,7 @@ def test_the_summary_notes_deprecated_defaults_and_models_without_failing(
 ) -> None:
     from agentic_chunking import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL
     from agentic_chunking.client import _config as _client_config
-    from agentic_chunking.suite.plugin import sdk_notices
+    from agentic_chunking.suite._summary import sdk_notices
 
     retired = {DEFAULT_MODEL: "May 1st, 2099", "claude-old": "June 2nd, 2099"}
     monkeypatch.setattr(_client_config, "sdk_model_table", lambda: (("claude-new",), retired))
