@@ -27,10 +27,10 @@ from typing import Any
 import pytest
 
 from agentic_chunking import client as client_api
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply, user_text
 from agentic_chunking.cli import main
 from agentic_chunking.client import _anthropic as _client
 from agentic_chunking.pipeline._prompts import load_prompt
-from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
 
 KEY = "sk-ant-faults-test-key"
 REPO = Path(__file__).resolve().parent.parent

@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from agentic_chunking._loopback import FakeChatCompletionsServer, FakeMessagesServer, FakeReply
 from agentic_chunking.client import make_client
 from agentic_chunking.report import RunResults, build_report, load_results, write_results
 from agentic_chunking.suite import ReferenceServer, find_secrets, load_case, load_replies
 from agentic_chunking.suite.plugin import SYSTEMIC_EXIT_CODE
-from agentic_chunking.testing import FakeChatCompletionsServer, FakeMessagesServer, FakeReply
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = ("TC-001", "TC-030")  # one that passes, one whose expected error is max_tokens
