@@ -1,12 +1,18 @@
 """What every entry point shares (the CLI, ``python -m agentic_chunking.suite``, the suite
-plugin's report phase): SIGTERM as an exception, and one line for an unexpected one.
+plugin): the one owner of the stop signals, and one line for an unexpected exception.
 
 Guarantees:
-- ``handle_stop_signals()`` makes SIGTERM raise ``Terminated`` in the main thread, so the
-  command unwinds as it does for Ctrl-C (a staged recording is dropped, no file is left
-  half-written) and ends with one line and ``EXIT_TERMINATED``; both signals are noted, so
-  that an exception a library made of one (numpy turns a KeyboardInterrupt during its
-  import into an ImportError) still ends as the signal does (``stop_signal_seen``);
+- ``handle_stop_signals()`` is the only code that installs SIGINT and SIGTERM handlers;
+  the command line and the suite's pytest plugin both call it. By default SIGTERM raises
+  ``Terminated`` in the main thread, so the command unwinds as it does for Ctrl-C (a
+  staged recording is dropped, no file is left half-written) and ends with one line and
+  ``EXIT_TERMINATED``. Every stop signal is noted in one process-wide record, so that an
+  exception a library made of one (numpy turns a KeyboardInterrupt during its import into
+  an ImportError) still ends as the signal does (``stop_signal_seen``), and a session run
+  in-process by another (as pytester does) stops the outer one too;
+- with ``StopHandling(end_now=...)`` (the suite), a second stop signal, or ``grace_s``
+  after a SIGTERM, calls ``end_now`` with the first signal's exit status, which ends the
+  process (``end_process``): a library that swallows the interrupt cannot keep it running;
 - ``unexpected_error_line(command, error)`` writes the full trace of an exception nobody
   foresaw to a file of its own (never deleted) and returns the one line that names the
   command, the cause and that file; the entry point then exits ``EXIT_SOFTWARE``.
@@ -14,10 +20,15 @@ Guarantees:
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
+from typing import Any, NoReturn
 
 from ._shown import redact
 
@@ -42,27 +53,88 @@ class Terminated(BaseException):
 
 
 _SEEN: list[int] = []
-"""The stop signals received since ``handle_stop_signals``, in order."""
+"""The stop signals this process received since ``handle_stop_signals``, in order."""
 
 
-def _stop(signum: int, frame: FrameType | None) -> None:
+@dataclass(frozen=True)
+class StopHandling:
+    """How the running command unwinds on a stop signal (``handle_stop_signals``)."""
+
+    sigterm_raises: type[BaseException] = Terminated
+    """What the first SIGTERM raises in the main thread (SIGINT raises KeyboardInterrupt):
+    ``Terminated``, or KeyboardInterrupt where only that unwinds cleanly (a pytest session)."""
+    end_now: Callable[[int], object] | None = None
+    """Without it every stop signal raises. With it, a second stop signal, or ``grace_s``
+    after a SIGTERM, calls it with the exit status of the first signal; it must end the
+    process (``end_process``)."""
+    grace_s: float | None = None
+    """After a SIGTERM, how long the process has to unwind before ``end_now``."""
+    quiet_unraisable: bool = False
+    """Once stopping, say nothing of an exception raised where none can be (``__del__``)."""
+
+
+def _quiet(unraisable: Any) -> None:
+    """Say nothing of an exception raised where none can be (``__del__``) once stopping."""
+
+
+def _stop(handling: StopHandling, signum: int) -> None:
+    """Note ``signum``; under ``end_now`` a second signal ends the process now; else raise."""
+    again = bool(_SEEN)
     _SEEN.append(signum)
+    if again and handling.end_now is not None:
+        handling.end_now(stop_status())
+    if handling.quiet_unraisable:
+        # Objects the interrupted code left half-built (an SDK's HTTP client whose
+        # constructor the signal cut short) fail in __del__ as the run unwinds, and Python
+        # prints each such failure as a traceback ("Exception ignored in ..."): noise.
+        sys.unraisablehook = _quiet
+    if signum == signal.SIGTERM and handling.end_now is not None and handling.grace_s:
+        timer = threading.Timer(handling.grace_s, handling.end_now, args=(EXIT_TERMINATED,))
+        timer.daemon = True
+        timer.start()
     if signum == signal.SIGTERM:
-        raise Terminated()
+        raise handling.sigterm_raises()
     raise KeyboardInterrupt
 
 
-def handle_stop_signals() -> None:
-    """SIGINT raises KeyboardInterrupt and SIGTERM ``Terminated`` in the main thread, each
-    noted for ``stop_signal_seen`` (no-op outside the main thread)."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGINT, _stop)
-        signal.signal(signal.SIGTERM, _stop)
+def handle_stop_signals(handling: StopHandling | None = None) -> Callable[[], None]:
+    """Make SIGINT and SIGTERM unwind the main thread as ``handling`` says (by default:
+    KeyboardInterrupt and ``Terminated``), each noted for ``stop_signal_seen``; the function
+    that puts back the handlers from before (no-op outside the main thread)."""
+    if threading.current_thread() is not threading.main_thread():
+        return lambda: None
+    chosen = handling or StopHandling()
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        _stop(chosen, signum)
+
+    before = {signum: signal.signal(signum, handler) for signum in (signal.SIGTERM, signal.SIGINT)}
+
+    def restore() -> None:
+        for signum, previous in before.items():
+            if previous is not None:
+                signal.signal(signum, previous)
+
+    return restore
 
 
 def stop_signal_seen() -> int | None:
     """The first stop signal received since ``handle_stop_signals``, or None."""
     return _SEEN[0] if _SEEN else None
+
+
+def stop_status() -> int:
+    """The exit status of the stop under way: ``EXIT_TERMINATED`` when the first stop
+    signal was SIGTERM, else ``EXIT_INTERRUPTED`` (Ctrl-C, or a KeyboardInterrupt that no
+    signal raised)."""
+    return EXIT_TERMINATED if stop_signal_seen() == signal.SIGTERM else EXIT_INTERRUPTED
+
+
+def end_process(status: int, line: str) -> NoReturn:
+    """End the process at once (no thread waited for, no handler run) with ``status``,
+    after ``line`` on stderr (written whole, even from a signal handler)."""
+    os.write(2, f"{line}\n".encode())
+    os._exit(status)
 
 
 def write_trace(error: BaseException, command: str) -> Path:

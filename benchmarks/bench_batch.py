@@ -40,15 +40,15 @@ from _generated import themed_propositions
 from _results import add_options, keep
 
 from agentic_chunking import AgenticChunkInput, chunk_text_agentic
-from agentic_chunking._models import AgenticResponse
-from agentic_chunking.client import ANTHROPIC, OPENAI, BatchClient, ModelClient, calls_cost_usd
-from agentic_chunking.testing import (
+from agentic_chunking._loopback import (
     FakeBatchAPIServer,
     FakeMessageBatchesServer,
     FakeMessagesServer,
     ParagraphModel,
     ScriptedPipeline,
 )
+from agentic_chunking._models import AgenticResponse
+from agentic_chunking.client import ANTHROPIC, OPENAI, BatchClient, ModelClient, calls_cost_usd
 
 PRICED = "claude-sonnet-4-6"
 """The listed price both runs are costed at (the fakes' model is ``reference``)."""

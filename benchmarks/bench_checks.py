@@ -195,11 +195,11 @@ def _reference_findings(
     reference replies, judged exactly as the suite judges them (a loopback server serves
     the replies); ``propositions`` counts the propositions checked, and the list passed
     as ``propositions`` receives them."""
+    from agentic_chunking._loopback import FakeMessagesServer
     from agentic_chunking.client import make_client
     from agentic_chunking.suite import load_cases
     from agentic_chunking.suite._replies import REFERENCE_MODEL, ReferenceServer, load_replies
     from agentic_chunking.suite._runner import judge, run_pipeline
-    from agentic_chunking.testing import FakeMessagesServer
 
     cases_dir = ROOT / "cases"
     counts: Counter[str] = Counter()

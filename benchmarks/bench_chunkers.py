@@ -38,11 +38,11 @@ from pathlib import Path
 
 from markupsafe import escape
 
+from agentic_chunking._loopback import FakeChatCompletionsServer
 from agentic_chunking.report import RunResults, compare_runs, load_results, render_report
 from agentic_chunking.report._results import results_stem
 from agentic_chunking.suite import case_files
 from agentic_chunking.suite._loopback import LoopbackModel
-from agentic_chunking.testing import FakeChatCompletionsServer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 

@@ -30,11 +30,11 @@ from _generated import near_limit_texts
 from _results import add_options, keep
 
 from agentic_chunking import AgenticChunkInput, chunk_text_agentic, plan_batches
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply, ScriptedPipeline, system_text
 from agentic_chunking.client import make_client
 from agentic_chunking.pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from agentic_chunking.pipeline._prompts import load_prompt
 from agentic_chunking.pipeline._run import DEFAULT_MAX_CONCURRENCY
-from agentic_chunking.testing import FakeMessagesServer, FakeReply, ScriptedPipeline, system_text
 
 MOST_IN_FLIGHT = 8
 

@@ -36,8 +36,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _results import add_options, keep
 
+from agentic_chunking._loopback import FakeMessagesServer, ParagraphModel
 from agentic_chunking.corpus import Ledger
-from agentic_chunking.testing import FakeMessagesServer, ParagraphModel
 
 KEY = "sk-ant-bench-corpus"
 CONCURRENCY = 16
@@ -224,7 +224,7 @@ def _summary_cost(err: str) -> float:
 
 def batch_against_sync(documents: int) -> dict[str, Any]:
     """The same corpus synchronously and with --batch: same OUT, and the cost ratio."""
-    from agentic_chunking.testing import FakeMessageBatchesServer
+    from agentic_chunking._loopback import FakeMessageBatchesServer
 
     with tempfile.TemporaryDirectory() as work:
         corpus = Path(work) / "corpus.jsonl"

@@ -25,11 +25,11 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _results import add_options, keep
 
 from agentic_chunking import AgenticResponse
+from agentic_chunking._loopback import FakeMessagesServer
 from agentic_chunking.client import make_client
 from agentic_chunking.suite._cases import load_cases
 from agentic_chunking.suite._replies import REFERENCE_MODEL, ReferenceServer, load_replies
 from agentic_chunking.suite._runner import run_pipeline
-from agentic_chunking.testing import FakeMessagesServer
 
 ROOT = Path(__file__).resolve().parent.parent
 QUICK_CASES = 4

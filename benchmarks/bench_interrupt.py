@@ -32,9 +32,9 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _generated import near_limit_texts
 from _results import add_options, keep
 
+from agentic_chunking._loopback import FakeMessagesServer, ScriptedPipeline
 from agentic_chunking.pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from agentic_chunking.pipeline._run import DEFAULT_MAX_CONCURRENCY
-from agentic_chunking.testing import FakeMessagesServer, ScriptedPipeline
 
 
 @dataclass(frozen=True)

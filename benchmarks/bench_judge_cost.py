@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _results import add_options, keep
 
+from agentic_chunking._loopback import FakeMessagesServer
 from agentic_chunking.client import (
     DEFAULT_MODEL,
     PRICES_PER_MILLION,
@@ -38,7 +39,6 @@ from agentic_chunking.client import (
 from agentic_chunking.pipeline._prompts import PROMPT_VERSIONS, load_prompt
 from agentic_chunking.suite import REFERENCE_MODEL, ReferenceServer, load_cases, load_replies
 from agentic_chunking.suite._runner import run_case
-from agentic_chunking.testing import FakeMessagesServer
 
 CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
 QUICK_CASES = 4

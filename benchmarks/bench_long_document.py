@@ -36,10 +36,10 @@ from _generated import themed_propositions
 from _results import add_options, keep
 
 from agentic_chunking import AgenticChunkInput, AgenticResponse, chunk_text_agentic, plan_batches
+from agentic_chunking._loopback import FakeMessagesServer, ScriptedPipeline
 from agentic_chunking.client import make_client
 from agentic_chunking.pipeline import _grouping
 from agentic_chunking.pipeline._run import DEFAULT_GROUPING_MAX_TOKENS
-from agentic_chunking.testing import FakeMessagesServer, ScriptedPipeline
 
 PER_CHUNK = 25
 CONCURRENCY = 4

@@ -39,12 +39,12 @@ from _generated import themed_propositions
 from _results import add_options, keep
 
 from agentic_chunking import AgenticChunkInput, chunk_text_agentic, plan_batches
+from agentic_chunking._loopback import FakeMessagesServer, ScriptedPipeline
 from agentic_chunking._models import estimate_tokens
 from agentic_chunking.client import make_client
 from agentic_chunking.pipeline._prechunk import pre_chunk_for_extraction
 from agentic_chunking.pipeline._prompts import extraction_user_message, load_prompt
 from agentic_chunking.suite._cases import load_cases
-from agentic_chunking.testing import FakeMessagesServer, ScriptedPipeline
 
 ROOT = Path(__file__).resolve().parent.parent
 LONG_SIZE, QUICK_SIZE, QUICK_CASES = 338_000, 20_000, 4

@@ -140,11 +140,11 @@ def _runs(validation: Path) -> tuple[list[Run], list[Run], list[Run], list[Run]]
 def _reference_runs() -> list[Run]:
     """The propositions of the 32 reference cases (the replies served by a loopback
     server through the real pipeline, as ``bench_checks.py`` does)."""
+    from agentic_chunking._loopback import FakeMessagesServer
     from agentic_chunking.client import make_client
     from agentic_chunking.suite import load_cases
     from agentic_chunking.suite._replies import REFERENCE_MODEL, ReferenceServer, load_replies
     from agentic_chunking.suite._runner import run_pipeline
-    from agentic_chunking.testing import FakeMessagesServer
 
     runs: list[Run] = []
     reference = ReferenceServer()

@@ -36,13 +36,13 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _generated import themed_propositions
 from _results import add_options, keep
 
+from agentic_chunking._loopback import VerbatimModel
 from agentic_chunking.checks._align import align, source_sentences
 from agentic_chunking.pipeline._assemble import assemble
 from agentic_chunking.pipeline._batches import plan_batches
 from agentic_chunking.pipeline._document import paragraph_inputs
 from agentic_chunking.pipeline._partition import Merged, merge_duplicates
 from agentic_chunking.pipeline._provenance import locate
-from agentic_chunking.testing import VerbatimModel
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -22,13 +22,13 @@ from pathlib import Path
 import yaml
 
 from agentic_chunking._files import write_text_atomic
+from agentic_chunking._loopback import FakeMessagesServer
 from agentic_chunking.checks._language import profile
 from agentic_chunking.client import make_client
 from agentic_chunking.judge import candidate_pairs, number_propositions, number_sentences
 from agentic_chunking.suite._cases import load_cases
 from agentic_chunking.suite._replies import REFERENCE_MODEL, ReferenceServer, load_replies
 from agentic_chunking.suite._runner import run_pipeline
-from agentic_chunking.testing import FakeMessagesServer
 
 ROOT = Path(__file__).resolve().parent.parent
 MARKER = "# judge: the reference judge's verdicts"

@@ -66,10 +66,10 @@ def hashing(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture(scope="session")
 def reference_outputs() -> list[tuple[Any, Any]]:
     """The 32 cases' outputs from their hand-written reference replies."""
+    from agentic_chunking._loopback import FakeMessagesServer
     from agentic_chunking.client import make_client
     from agentic_chunking.suite import ReferenceServer, load_cases, load_replies
     from agentic_chunking.suite._runner import run_pipeline
-    from agentic_chunking.testing import FakeMessagesServer
 
     repo = Path(__file__).resolve().parent.parent
     reference = ReferenceServer()

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from agentic_chunking._errors import InputError
+from agentic_chunking._loopback import FakeMessagesServer, ScriptedPipeline
 from agentic_chunking.adapters._convert import chonkie_chunks, convert, langchain_chunks
 from agentic_chunking.adapters._documents import PROVENANCE_KEYS, ChunkingFailed
 from agentic_chunking.cli import main
 from agentic_chunking.client import make_client
-from agentic_chunking.testing import FakeMessagesServer, ScriptedPipeline
 
 langchain_core = pytest.importorskip("langchain_core")
 llama_index_core = pytest.importorskip("llama_index.core")

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agentic_chunking._errors import InputError
+from agentic_chunking._loopback import FakeMessagesServer, ParagraphModel
 from agentic_chunking._models import AgenticChunk, AgenticResponse
 from agentic_chunking.adapters._loading import (
     HIDDEN_KEYS,
@@ -29,7 +30,6 @@ from agentic_chunking.adapters._loading import (
 )
 from agentic_chunking.cli import main
 from agentic_chunking.corpus import OutputWriter
-from agentic_chunking.testing import FakeMessagesServer, ParagraphModel
 
 pytest.importorskip("langchain_core")
 pytest.importorskip("llama_index.core")

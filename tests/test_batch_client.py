@@ -12,6 +12,12 @@ from typing import Any
 import pytest
 
 from agentic_chunking import AgenticChunkInput, CallUsage, ModelCallError, chunk_text_agentic
+from agentic_chunking._loopback import (
+    FakeBatchAPIServer,
+    FakeMessageBatchesServer,
+    FakeReply,
+    ScriptedPipeline,
+)
 from agentic_chunking._models import AgenticResponse
 from agentic_chunking.client import (
     ANTHROPIC,
@@ -22,12 +28,6 @@ from agentic_chunking.client import (
     ModelClient,
     calls_cost_usd,
     estimate_cost_usd,
-)
-from agentic_chunking.testing import (
-    FakeBatchAPIServer,
-    FakeMessageBatchesServer,
-    FakeReply,
-    ScriptedPipeline,
 )
 
 FAST = {"poll_interval_s": 0.02, "quiet_s": 0.1, "max_retries": 0}

@@ -16,16 +16,16 @@ from typing import Any
 
 import pytest
 
-from agentic_chunking.client import ANTHROPIC, OPENAI, BatchClient
-from agentic_chunking.corpus import CorpusSettings, chunk_corpus, open_corpus
-from agentic_chunking.corpus import _run as corpus_run
-from agentic_chunking.testing import (
+from agentic_chunking._loopback import (
     FakeBatchAPIServer,
     FakeMessageBatchesServer,
     FakeReply,
     ParagraphModel,
     system_text,
 )
+from agentic_chunking.client import ANTHROPIC, OPENAI, BatchClient
+from agentic_chunking.corpus import CorpusSettings, chunk_corpus, open_corpus
+from agentic_chunking.corpus import _run as corpus_run
 
 
 def test_threads_meeting_the_lexicon_together_load_it_once() -> None:

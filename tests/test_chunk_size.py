@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 
 from agentic_chunking import chunk_text_agentic
+from agentic_chunking._loopback import FakeMessagesServer, ParagraphModel
 from agentic_chunking.cli import main
 from agentic_chunking.cli._chunk import chunk_size_warning
 from agentic_chunking.client import make_client
 from agentic_chunking.pipeline._run import DEFAULT_MAX_CHUNK_TOKENS
 from agentic_chunking.semantic import MiniLMEmbedder
 from agentic_chunking.semantic._splitter import ADAPTIVE_MAX_TOKENS
-from agentic_chunking.testing import FakeMessagesServer, ParagraphModel
 
 DATA = Path(__file__).resolve().parent.parent / "agentic_chunking" / "evaluate" / "data"
 PROSE = ("chatlogs.md", "finance.md", "pubmed.md", "state_of_the_union.md", "wikitexts.md")

@@ -13,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from agentic_chunking._loopback import FakeChatCompletionsServer, FakeMessagesServer, user_text
 from agentic_chunking.cli import main
 from agentic_chunking.judge import load_calibration, read_judge_request
-from agentic_chunking.testing import FakeChatCompletionsServer, FakeMessagesServer, user_text
 
 REPO = Path(__file__).resolve().parent.parent
 DATA = REPO / "benchmarks" / "data" / "judge_calibration.jsonl"

@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from agentic_chunking import AgenticChunk, AgenticResponse
+from agentic_chunking._loopback import FakeChatCompletionsServer, FakeMessagesServer, user_text
 from agentic_chunking.checks import COVERAGE, ERROR, NO_INVENTION, SELF_CONTAINED
 from agentic_chunking.cli import EXIT_USAGE, main
 from agentic_chunking.judge import CHECK_NOT_RUN, read_judge_request
 from agentic_chunking.pipeline._prompts import load_prompt
-from agentic_chunking.testing import FakeChatCompletionsServer, FakeMessagesServer, user_text
 
 KEY = "sk-ant-check-test-key"
 GOOD = [

@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from agentic_chunking import DEFAULT_MODEL
+from agentic_chunking._loopback import FakeMessagesServer, user_text
 from agentic_chunking.cli import main
 from agentic_chunking.pipeline._prompts import load_prompt
-from agentic_chunking.testing import FakeMessagesServer, user_text
 
 KEY = "sk-ant-cli-test-key"
 

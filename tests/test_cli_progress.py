@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from agentic_chunking import AgenticChunkInput, chunk_text_agentic
+from agentic_chunking._loopback import FakeMessagesServer, user_text
 from agentic_chunking._models import AgenticResponse
 from agentic_chunking._warning import SPLIT_THEME, PipelineWarning
 from agentic_chunking.cli import main
@@ -20,7 +21,6 @@ from agentic_chunking.cli._progress import RunDisplay
 from agentic_chunking.client import make_client
 from agentic_chunking.pipeline._plan import ProgressEvent
 from agentic_chunking.pipeline._prompts import load_prompt
-from agentic_chunking.testing import FakeMessagesServer, user_text
 
 KEY = "sk-ant-progress-test-key"
 PARAGRAPHS = [f"Fact number {i} is true." for i in range(1, 6)]

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply, user_text
 from agentic_chunking._models import CallUsage
 from agentic_chunking.cli import main
 from agentic_chunking.client import ModelReply
 from agentic_chunking.pipeline import _cache
 from agentic_chunking.pipeline._cache import ReplyCache, request_key
 from agentic_chunking.pipeline._prompts import load_prompt
-from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
 
 KEY = "sk-ant-resume-test-key"
 REPO = Path(__file__).resolve().parent.parent

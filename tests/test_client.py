@@ -9,9 +9,9 @@ import anthropic
 import pytest
 
 from agentic_chunking import ConfigurationError, ModelCallError
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply
 from agentic_chunking.client import DEFAULT_MODEL, call_model, make_client, resolve_model
 from agentic_chunking.client import _config as client_config
-from agentic_chunking.testing import FakeMessagesServer, FakeReply
 
 KEY = "sk-ant-client-test-key"
 

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply, ParagraphModel
 from agentic_chunking.cli import main
 from agentic_chunking.client import ModelClient, RequestLimits, _limits, retry_after_seconds
-from agentic_chunking.testing import FakeMessagesServer, FakeReply, ParagraphModel
 
 
 class Clock:

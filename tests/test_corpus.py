@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from agentic_chunking._loopback import FakeMessagesServer, ParagraphModel
 from agentic_chunking.checks._language import stem
 from agentic_chunking.cli import main
 from agentic_chunking.client import DEFAULT_MODEL, ModelClient
@@ -28,7 +29,6 @@ from agentic_chunking.corpus import (
     read_records,
 )
 from agentic_chunking.pipeline._cache import ReplyCache
-from agentic_chunking.testing import FakeMessagesServer, ParagraphModel
 
 KEY = "sk-ant-corpus-test-key"
 

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from agentic_chunking.cli import main
-from agentic_chunking.corpus import Ledger, read_records
-from agentic_chunking.testing import (
+from agentic_chunking._loopback import (
     FakeBatchAPIServer,
     FakeMessageBatchesServer,
     FakeMessagesServer,
     ParagraphModel,
 )
+from agentic_chunking.cli import main
+from agentic_chunking.corpus import Ledger, read_records
 
 KEY = "sk-ant-batch-corpus-key"
 

@@ -10,13 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from agentic_chunking.cli import main
-from agentic_chunking.corpus import Ledger, read_records
-from agentic_chunking.testing import (
+from agentic_chunking._loopback import (
     FakeMessageBatchesServer,
     FakeMessagesServer,
     ParagraphModel,
 )
+from agentic_chunking.cli import main
+from agentic_chunking.corpus import Ledger, read_records
 
 ray = pytest.importorskip("ray", reason="the ray extra is not installed")
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from embedders import TableEmbedder
 
 from agentic_chunking._errors import InputError
 from agentic_chunking.cli import main
@@ -30,7 +31,6 @@ from agentic_chunking.evaluate import (
     render_html,
     sweep_specs,
 )
-from agentic_chunking.testing import TableEmbedder
 
 PARAGRAPHS = [
     "Insulin lowers blood sugar in the body.",
@@ -216,7 +216,7 @@ def test_sweep_specs_cover_the_grid() -> None:
 
 
 FACTORY = f"""
-from agentic_chunking.testing import TableEmbedder
+from embedders import TableEmbedder
 TABLE = {TABLE!r}
 
 def table():

@@ -27,10 +27,10 @@ from typing import Any
 import pytest
 
 from agentic_chunking import client as client_api
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply, user_text
 from agentic_chunking.cli import main
 from agentic_chunking.client import _anthropic as _client
 from agentic_chunking.pipeline._prompts import load_prompt
-from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
 
 KEY = "sk-ant-faults-test-key"
 REPO = Path(__file__).resolve().parent.parent
@@ -1571,7 +1571,7 @@ def test_an_unexpected_error_in_the_report_phase_is_one_line_and_exit_70(
     def defect(*args: object, **options: object) -> Path:
         raise ZeroDivisionError("a defect of ours")
 
-    monkeypatch.setattr("agentic_chunking.suite.plugin.build_report", defect)
+    monkeypatch.setattr("agentic_chunking.suite._saving.build_report", defect)
     result = run_suite(suite_copy)
     output = result.stdout.str()
     assert result.ret == 70 and "Traceback" not in output
@@ -1589,7 +1589,7 @@ def test_ctrl_c_in_the_report_phase_is_130_and_one_line(
     def interrupted(*args: object, **options: object) -> Path:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("agentic_chunking.suite.plugin.build_report", interrupted)
+    monkeypatch.setattr("agentic_chunking.suite._saving.build_report", interrupted)
     result = run_suite(suite_copy)
     output = result.stdout.str()
     assert result.ret == 130 and "Traceback" not in output + result.stderr.str()
@@ -1626,7 +1626,7 @@ def test_an_unexpected_error_while_merging_results_still_saves_them_elsewhere(
     def defect(*args: object, **options: object) -> None:
         raise TypeError("a defect of ours")
 
-    monkeypatch.setattr("agentic_chunking.suite.plugin.record_run", defect)
+    monkeypatch.setattr("agentic_chunking.suite._saving.record_run", defect)
     result = run_suite(suite_copy)
     output = result.stdout.str()
     assert result.ret == 70 and "Traceback" not in output
@@ -1722,14 +1722,14 @@ def test_a_well_shaped_key_is_accepted_and_a_blank_one_is_called_missing(
 def test_the_suite_refuses_a_key_of_the_wrong_shape_before_recording(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from agentic_chunking.suite.plugin import _check_record_settings
+    from agentic_chunking.suite._config import check_record_settings
 
     monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-one\ttwo")
     with pytest.raises(pytest.UsageError, match="contains a whitespace character") as caught:
-        _check_record_settings("claude-sonnet-4-6", None, None)
+        check_record_settings("claude-sonnet-4-6", None, None)
     assert "sk-ant-one" not in str(caught.value)
     monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
-    _check_record_settings("claude-sonnet-4-6", None, None)  # a well-shaped key passes
+    check_record_settings("claude-sonnet-4-6", None, None)  # a well-shaped key passes
 
 
 def _echoing_error(status: int) -> FakeReply:

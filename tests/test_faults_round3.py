@@ -21,13 +21,13 @@ import pytest
 
 from agentic_chunking import _shown
 from agentic_chunking._errors import InputError
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply, user_text
 from agentic_chunking._models import CallUsage
 from agentic_chunking._shown import find_secrets, redact, redact_data
 from agentic_chunking.cli import main
 from agentic_chunking.client import ModelReply
 from agentic_chunking.pipeline._cache import ReplyCache
 from agentic_chunking.pipeline._prompts import load_prompt
-from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
 
 KEY = "sk-ant-round3-test-key-0123456789"
 PASSWORD = "hunter2-url-password"

@@ -11,6 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from agentic_chunking import AgenticChunkInput, chunk_text_agentic
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply, ScriptedPipeline
 from agentic_chunking.client import make_client
 from agentic_chunking.pipeline._grouping import (
     MAX_WINDOW_INPUT_TOKENS,
@@ -18,7 +19,6 @@ from agentic_chunking.pipeline._grouping import (
     estimate_output_tokens,
     plan_windows,
 )
-from agentic_chunking.testing import FakeMessagesServer, FakeReply, ScriptedPipeline
 
 THEMES = {"Glacier": "Glaciers", "Lithium": "Batteries", "Zoning": "Zoning"}
 

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 import agentic_chunking.judge as judge_api
 from agentic_chunking import DEFAULT_JUDGE_MODEL
 from agentic_chunking._errors import ConfigurationError, InputError, ReplyParseError
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply, user_text
 from agentic_chunking._models import AgenticChunk, AgenticChunkInput, AgenticResponse
 from agentic_chunking.checks import (
     NO_DUPLICATION,
@@ -42,7 +43,6 @@ from agentic_chunking.judge import (
 from agentic_chunking.pipeline._prompts import load_prompt
 from agentic_chunking.report import CheckResult, FindingRecord
 from agentic_chunking.report._records import JUDGE_STATUSES as RECORD_JUDGE_STATUSES
-from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
 
 SOURCE = (
     "The Medici Bank opened branches in Rome and Venice. Pruning is not needed after frost "

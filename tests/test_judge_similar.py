@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from embedders import MEANING_EXAMPLES, TableEmbedder
 
 from agentic_chunking import AgenticChunk, AgenticChunkInput, AgenticResponse
 from agentic_chunking.checks import ERROR, NO_DUPLICATION, WARNING, find_duplicates
@@ -34,7 +35,6 @@ from agentic_chunking.semantic._duplicates import (
     SimilarityFinder,
     default_finder,
 )
-from agentic_chunking.testing import MEANING_EXAMPLES, TableEmbedder
 
 # one fact, the same fact reworded (no lexical rule sees them), another fact about the
 # same subject, and an unrelated one: the fake embedder's table

@@ -21,6 +21,7 @@ import yaml
 
 from agentic_chunking import AgenticChunkInput, chunk_text_agentic
 from agentic_chunking._errors import CassetteError, ConfigurationError, ModelCallError
+from agentic_chunking._loopback import FakeChatCompletionsServer, FakeMessagesServer, FakeReply
 from agentic_chunking.client import (
     ANTHROPIC,
     OPENAI,
@@ -45,7 +46,6 @@ from agentic_chunking.suite import (
 )
 from agentic_chunking.suite._cassettes import cassette_dir, cassette_path, vcr_config
 from agentic_chunking.suite._systemic import systemic_failure
-from agentic_chunking.testing import FakeChatCompletionsServer, FakeMessagesServer, FakeReply
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"

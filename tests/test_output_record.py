@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from agentic_chunking import AgenticChunkInput, AgenticResponse, chunk_text_agentic
 from agentic_chunking._errors import InputError
+from agentic_chunking._loopback import FakeMessagesServer, ScriptedPipeline, user_text
 from agentic_chunking._models import AgenticChunk, estimate_tokens, merge_spans
 from agentic_chunking._text import split_sentences
 from agentic_chunking._warning import NO_SOURCE_OFFSETS, SPLIT_THEME, UNALIGNED_PROPOSITION
@@ -31,7 +32,6 @@ from agentic_chunking.pipeline._assemble import assemble, parts_within
 from agentic_chunking.pipeline._document import paragraph_inputs
 from agentic_chunking.pipeline._partition import Merged
 from agentic_chunking.pipeline._prompts import load_prompt
-from agentic_chunking.testing import FakeMessagesServer, ScriptedPipeline, user_text
 
 REPO = Path(__file__).resolve().parent.parent
 KEY = "sk-ant-output-test-key"

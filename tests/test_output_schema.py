@@ -18,6 +18,7 @@ import jsonschema
 import pytest
 
 from agentic_chunking import AgenticResponse
+from agentic_chunking._loopback import FakeMessagesServer, user_text
 from agentic_chunking._schema import (
     CHUNK_SCHEMA_FILE,
     RESPONSE_SCHEMA_FILE,
@@ -28,7 +29,6 @@ from agentic_chunking._schema import (
 )
 from agentic_chunking.cli import main
 from agentic_chunking.pipeline._prompts import load_prompt
-from agentic_chunking.testing import FakeMessagesServer, user_text
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMA_DIR = REPO / "schemas"
@@ -134,8 +134,8 @@ def test_an_edited_output_does_not_meet_the_schema(
 def test_every_line_of_a_corpus_output_is_a_chunk_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    from agentic_chunking._loopback import ParagraphModel
     from agentic_chunking.corpus import read_records
-    from agentic_chunking.testing import ParagraphModel
 
     lines = [
         {"document_id": "doc-1", "text": "Alpha is one.\n\nBeta is two.\n", "metadata": {"y": 1}},

@@ -19,10 +19,10 @@ from agentic_chunking import (
     ModelCallError,
 )
 from agentic_chunking import chunk_text_agentic as _chunk_text_agentic
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply, user_text
 from agentic_chunking._warning import NO_SOURCE_OFFSETS
 from agentic_chunking.client import make_client
 from agentic_chunking.pipeline._prompts import load_prompt
-from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
 
 KEY = "sk-ant-test-secret-0123456789"
 

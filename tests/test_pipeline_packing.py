@@ -11,13 +11,13 @@ from typing import Any
 import pytest
 
 from agentic_chunking import AgenticChunkInput, chunk_text_agentic, plan_batches
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply, ScriptedPipeline, user_text
 from agentic_chunking._models import estimate_tokens
 from agentic_chunking.client import make_client
 from agentic_chunking.pipeline._batches import Batch, Segment
 from agentic_chunking.pipeline._plan import plan_run
 from agentic_chunking.pipeline._prompts import load_prompt
 from agentic_chunking.pipeline._provenance import locate
-from agentic_chunking.testing import FakeMessagesServer, FakeReply, ScriptedPipeline, user_text
 
 LIVER = "The human liver filters blood. It also stores glycogen."
 ZONING = "Zoning ordinances regulate land use in cities."

@@ -9,6 +9,7 @@ import io
 import pytest
 
 from agentic_chunking import AgenticChunkInput
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply
 from agentic_chunking._models import AgenticResponse, CallUsage
 from agentic_chunking.cli._progress import RunDisplay
 from agentic_chunking.client import (
@@ -21,7 +22,6 @@ from agentic_chunking.client import (
 from agentic_chunking.pipeline import _plan
 from agentic_chunking.pipeline._plan import plan_run
 from agentic_chunking.pipeline._prompts import load_prompt
-from agentic_chunking.testing import FakeMessagesServer, FakeReply
 
 MODEL = "claude-sonnet-4-5"
 LONG_SYSTEM = "Follow these instructions with care. " * 150  # 5,550 characters: ~1,387 tokens
@@ -123,7 +123,7 @@ def test_the_summary_prices_prompt_cache_tokens_at_their_rates() -> None:
 
 
 def test_the_fakes_read_a_system_prompt_sent_as_cached_blocks() -> None:
-    from agentic_chunking.testing import system_text
+    from agentic_chunking._loopback import system_text
 
     blocks = [{"type": "text", "text": "abc", "cache_control": {"type": "ephemeral"}}]
     assert system_text({"system": blocks}) == "abc" == system_text({"system": "abc"})

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from agentic_chunking._errors import InputError
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply
 from agentic_chunking.client import make_client
 from agentic_chunking.mutations import OPERATORS, Mutation
 from agentic_chunking.mutations._operators import invent_fact
@@ -29,7 +30,6 @@ from agentic_chunking.suite import ReferenceServer, load_cases, load_replies, ru
 from agentic_chunking.suite._cases import Case
 from agentic_chunking.suite._mutation import mutate_replies
 from agentic_chunking.suite._runner import run_pipeline
-from agentic_chunking.testing import FakeMessagesServer, FakeReply
 
 if TYPE_CHECKING:
     import anthropic

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from embedders import MEANING_EXAMPLES, TableEmbedder
 
 from agentic_chunking.semantic import CachedEmbedder, HashingEmbedder
 from agentic_chunking.semantic import _duplicates as semantic_duplicates
@@ -19,7 +20,6 @@ from agentic_chunking.semantic._duplicates import (
     SimilarPair,
     default_finder,
 )
-from agentic_chunking.testing import MEANING_EXAMPLES, TableEmbedder
 
 # one fact, the same fact reworded (no lexical rule sees them), another fact about the
 # same subject, and an unrelated one: the fake embedder's table

@@ -25,9 +25,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from embedders import TableEmbedder
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agentic_chunking._loopback import FakeMessagesServer, VerbatimModel
 from agentic_chunking._models import AgenticChunkInput, Span
 from agentic_chunking.checks._duplicates import certainly_same_fact
 from agentic_chunking.cli import main
@@ -36,7 +38,6 @@ from agentic_chunking.evaluate._scoring import score
 from agentic_chunking.pipeline._batches import Batch, plan_batches
 from agentic_chunking.pipeline._document import paragraph_inputs
 from agentic_chunking.pipeline._provenance import locate
-from agentic_chunking.testing import FakeMessagesServer, TableEmbedder, VerbatimModel
 
 DATA = Path(__file__).resolve().parents[1] / "agentic_chunking" / "evaluate" / "data"
 LICENSES = Path("/usr/share/common-licenses")

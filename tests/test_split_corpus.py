@@ -17,10 +17,10 @@ from typing import Any
 
 import pytest
 
+from agentic_chunking._loopback import FakeMessagesServer, ParagraphModel
 from agentic_chunking.cli import main
 from agentic_chunking.corpus import Ledger, open_corpus, read_records, split_corpus
 from agentic_chunking.semantic import HashingEmbedder, MiniLMEmbedder, SemanticSplitter
-from agentic_chunking.testing import FakeMessagesServer, ParagraphModel
 
 KEY = "sk-ant-split-corpus-test-key"
 

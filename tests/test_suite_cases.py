@@ -163,9 +163,9 @@ def test_scrubbing_drops_secrets_and_account_headers_and_error_replies() -> None
 
 
 def test_a_case_may_fix_pipeline_settings_and_they_reach_every_request(tmp_path: Path) -> None:
+    from agentic_chunking._loopback import FakeMessagesServer, FakeReply
     from agentic_chunking.client import make_client
     from agentic_chunking.suite._runner import run_pipeline
-    from agentic_chunking.testing import FakeMessagesServer, FakeReply
 
     case = load_case(
         _write(

@@ -13,11 +13,11 @@ import pytest
 from test_suite_plugin import INNER, REPO, _libraries_loaded, project
 
 from agentic_chunking import AgenticResponse
+from agentic_chunking._loopback import FakeChatCompletionsServer
 from agentic_chunking.adapters._chunkers import ChunkerOutputError, read_propositions
 from agentic_chunking.suite import load_cases
 from agentic_chunking.suite._chunkers import Chunker, ChunkerError, as_response, not_applicable
 from agentic_chunking.suite._loopback import LoopbackModel
-from agentic_chunking.testing import FakeChatCompletionsServer
 
 __all__ = ["_libraries_loaded", "project"]  # fixtures, used by name
 

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from agentic_chunking._errors import CassetteError, InputError
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply, user_text
 from agentic_chunking.checks import NO_INVENTION
 from agentic_chunking.client import make_client
 from agentic_chunking.judge import (
@@ -30,7 +31,6 @@ from agentic_chunking.suite import ReferenceServer, load_case, load_replies, run
 from agentic_chunking.suite._cassettes import vcr_config
 from agentic_chunking.suite._judging import JUDGE_CHECK, suite_judge_model
 from agentic_chunking.suite._mutation import kill_matrix
-from agentic_chunking.testing import FakeMessagesServer, FakeReply, user_text
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "cases"

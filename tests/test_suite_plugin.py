@@ -15,11 +15,11 @@ from pathlib import Path
 import pytest
 import yaml
 
+from agentic_chunking._loopback import FakeChatCompletionsServer, FakeMessagesServer, FakeReply
 from agentic_chunking.client import make_client
 from agentic_chunking.report import RunResults, build_report, load_results, write_results
 from agentic_chunking.suite import ReferenceServer, find_secrets, load_case, load_replies
 from agentic_chunking.suite.plugin import SYSTEMIC_EXIT_CODE
-from agentic_chunking.testing import FakeChatCompletionsServer, FakeMessagesServer, FakeReply
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = ("TC-001", "TC-030")  # one that passes, one whose expected error is max_tokens
@@ -407,7 +407,7 @@ def test_the_summary_notes_deprecated_defaults_and_models_without_failing(
 ) -> None:
     from agentic_chunking import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL
     from agentic_chunking.client import _config as _client_config
-    from agentic_chunking.suite.plugin import sdk_notices
+    from agentic_chunking.suite._summary import sdk_notices
 
     retired = {DEFAULT_MODEL: "May 1st, 2099", "claude-old": "June 2nd, 2099"}
     monkeypatch.setattr(_client_config, "sdk_model_table", lambda: (("claude-new",), retired))

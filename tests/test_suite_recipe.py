@@ -23,12 +23,12 @@ from pathlib import Path
 import pytest
 from test_suite_plugin import INNER, REPO, _libraries_loaded, project
 
+from agentic_chunking._loopback import FakeChatCompletionsServer, FakeMessagesServer
 from agentic_chunking.cli import main
 from agentic_chunking.report import at_or_above
 from agentic_chunking.report._results import results_stem
 from agentic_chunking.suite._judge_options import replay_judge
 from agentic_chunking.suite._loopback import Edit, LoopbackModel
-from agentic_chunking.testing import FakeChatCompletionsServer, FakeMessagesServer
 
 __all__ = ["_libraries_loaded", "project"]  # fixtures, used by name
 

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply
 from agentic_chunking.suite import ReferenceServer, load_case, load_replies
-from agentic_chunking.testing import FakeMessagesServer, FakeReply
 
 REPO = Path(__file__).resolve().parent.parent
 CASE = "TC-001"  # one extraction call, then one grouping call

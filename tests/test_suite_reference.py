@@ -80,12 +80,12 @@ def test_the_judge_v2_reference_replies_decide_what_the_judge_v1_ones_did() -> N
     """Every case's reference judge, served in judge-v2 form and read by the v2 reader, gives
     the verdicts and pair decisions the judge-v1 reply files gave (snapshot taken before the
     conversion), and each supported verdict cites sentences of its own source."""
+    from agentic_chunking._loopback import FakeMessagesServer
     from agentic_chunking.client import make_client
     from agentic_chunking.judge import number_propositions
     from agentic_chunking.suite import ReferenceServer, load_cases, load_replies
     from agentic_chunking.suite._judging import judge_case
     from agentic_chunking.suite._runner import run_pipeline
-    from agentic_chunking.testing import FakeMessagesServer
 
     before = json.loads((REPO / "tests/fixtures/reference_judge_decisions.json").read_text())
     reference = ReferenceServer()

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from agentic_chunking.testing import ERROR_TYPES, FakeMessagesServer, FakeReply, user_text
+from agentic_chunking._loopback import ERROR_TYPES, FakeMessagesServer, FakeReply, user_text
 
 
 def post(
@@ -139,3 +139,13 @@ def test_enforce_max_tokens_cuts_a_long_reply_as_the_api_does() -> None:
     with FakeMessagesServer([long]) as server:  # off by default: served as written
         _status, _headers, payload = post(server, BODY)
     assert payload["content"][0]["text"] == long and payload["stop_reason"] == "end_turn"
+
+
+def test_the_testing_module_re_exports_every_loopback_name_unchanged() -> None:
+    """``agentic_chunking.testing`` stays one release as a re-export of ``_loopback``: the
+    docs name it, and tests written against it import it."""
+    import agentic_chunking._loopback as loopback
+    import agentic_chunking.testing as testing
+
+    assert sorted(testing.__all__) == sorted(loopback.__all__)
+    assert all(getattr(testing, name) is getattr(loopback, name) for name in loopback.__all__)

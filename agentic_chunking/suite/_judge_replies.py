@@ -19,8 +19,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from .._loopback import FakeReply
 from ..judge import PairVerdict, PropositionVerdict, read_judge_request
-from ..testing import FakeReply
 
 
 class _Strict(BaseModel):

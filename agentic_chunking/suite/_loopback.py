@@ -29,10 +29,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from .._loopback import FakeReply, system_text, user_text
 from ..judge import PairVerdict, PropositionVerdict, read_judge_request
 from ..pipeline._parse import parse_propositions
 from ..pipeline._prompts import load_prompt
-from ..testing import FakeReply, system_text, user_text
 from ._cases import Case, load_cases
 from ._replies import (
     ExtractionReply,

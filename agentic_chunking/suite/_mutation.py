@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .._errors import InputError
+from .._loopback import FakeMessagesServer
 from .._models import AgenticResponse
 from .._text import split_sentences
 from ..checks import (
@@ -41,7 +42,6 @@ from ..mutations import (
     possibly_equivalent,
 )
 from ..pipeline._parse import parse_propositions_strict
-from ..testing import FakeMessagesServer
 from ._cases import Case, load_cases
 from ._replies import (
     REFERENCE_MODEL,

@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .._errors import CaseError, ModelCallError
+from .._loopback import fake_server_for
 from .._models import AgenticResponse
 from ..client import ModelClient, parse_model
 from ..judge import Judgement
-from ..testing import fake_server_for
 from ._cases import Case, load_cases
 from ._cassettes import StagedPersister, cassette_path, vcr_config
 from ._judging import judge_case

@@ -28,11 +28,11 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from .._errors import CaseError, ConfigurationError
+from .._loopback import FakeReply, system_text
 from ..client import parse_model
 from ..pipeline._batches import plan_batches
 from ..pipeline._partition import normalise_space
 from ..pipeline._prompts import extraction_user_message, load_prompt
-from ..testing import FakeReply, system_text
 from ._cases import Case, _describe, safe_load_yaml
 from ._judge_replies import JudgeReplies, answer_judge_request
 
