@@ -369,6 +369,14 @@ def _hedge_context(
     )
 
 
+def _modal(toks: tuple[Token, ...], i: int) -> bool:
+    """Is ``toks[i]`` a modal verb or hedge (:data:`MODALS`, or "can")? Not before a number:
+    "may 15, 2019", "22 May 2022" and "between April and May 2011" name a month."""
+    if toks[i].norm not in MODALS and toks[i].norm != "can":
+        return False
+    return not (i + 1 < len(toks) and toks[i + 1].number)
+
+
 def _restates_clause(toks: tuple[Token, ...], i: int, said: frozenset[str], head: str) -> bool:
     """Does the proposition restate the clause of the hedge at ``toks[i]``: RESTATED of its
     content words, or the word right before the hedge and the one it governs ("The cathode
@@ -423,10 +431,18 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
                 )
             )
     problems += _quantifier_problems(prop_toks, window, restated)
-    prop_modal = {t.norm for i, t in enumerate(prop_toks) if not (i and t.capitalised)} & (
-        MODALS | {"can"}
-    )  # "in May" is a month
-    window_modal = {t.norm for s in window.members for t in _toks(s.text)} & (MODALS | {"can"})
+    prop_modal = {
+        t.norm
+        for i, t in enumerate(prop_toks)
+        if _modal(prop_toks, i) and not (i and t.capitalised)
+    }  # "in May" is a month
+    window_modal = {
+        t.norm
+        for s in window.members
+        for ts in [_toks(s.text)]
+        for i, t in enumerate(ts)
+        if _modal(ts, i)
+    }
     said = frozenset(  # every content word the proposition says ("changing the sequence")
         stem(t.norm)
         for t in prop_toks
@@ -443,13 +459,19 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
     hardened = {  # the words a hedge became certain on: "may cause" -> "will cause"
         w for i, t in enumerate(prop_toks) if t.norm == "will" for w in _scope(prop_toks, i)[:1]
     }
+    hedged = {  # the words the proposition itself hedges: "may be paid" keeps "may"
+        scope[0]
+        for i in range(len(prop_toks))
+        if _modal(prop_toks, i) and (scope := _scope(prop_toks, i))
+    }
     governing = {  # the window's hedges on a word the proposition keeps, unhedged there
         toks[i].norm
         for toks, only in _hedge_context(window, said)
         for i in range(len(toks))
-        if toks[i].norm in MODALS | {"can"}
+        if _modal(toks, i)
         and (scope := _scope(toks, i))
         and scope[0] in kept
+        and scope[0] not in hedged
         and (only is None or scope[0] in only)
         and (not prop_modal or scope[0] in hardened)
         and _restates_clause(toks, i, said, scope[0])
