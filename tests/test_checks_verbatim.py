@@ -190,8 +190,75 @@ def test_every_generated_shape_given_back_verbatim_draws_none_of_the_three(index
     document = corpus.generated()[index]
     source = source_text(paragraph_inputs(document.text))
     sentences = split_sentences(source)
-    for propositions in (sentences, list(corpus.runs(sentences, [2, 3, 1, 4]))):
+    for propositions in (
+        sentences,
+        list(corpus.runs(sentences, [2, 3, 1, 4])),
+        corpus.paragraphs(source),  # a heading or a "Files:" block the segmenter joins
+    ):
         assert not broken(checked(propositions, source)), document.name
+
+
+# A paragraph given back whole, where the segmenter joined a heading to the sentence after
+# it or two "Files:" blocks into one sentence: the quantifier opening a line, the year of
+# the block quoted, are the source's own; the same words changed still draw their finding.
+_SECTION = (
+    "3.1. Distribution of Source Form\n\n{} distribution of the server in source form must"
+    " be under the terms of this License. You must inform recipients of the terms."
+)
+_ALL = "All distribution of the server in source form must be under the terms of this License."
+_WARRANTY = (
+    "3.2. Warranty\n\nNo warranty is given for the server, and only the author may change"
+    " this notice."
+)
+_BLOCKS = (
+    "License: Unicode\nComment: http://www.unicode.org/copyright.html\n\nFiles: src/*\n"
+    "Copyright: Copyright 2009 The Foo Authors. All rights reserved.\nLicense: BSD-3-clause"
+    "\n\nFiles: src/version.h\nCopyright: Copyright 2012 The Foo Authors.\n"
+    "License: BSD-3-clause"
+)
+_YEARS = "Files: *\nCopyright: 2001-2005 Jane Doe\nLicense: GPL-2+\n\nFiles: debian/*\n"
+_YEARS += "Copyright: 2009 Tom Baker\nLicense: BSD-3-clause"
+
+
+def _kinds(proposition: str, text: str) -> set[tuple[str, str]]:
+    source = source_text(paragraph_inputs(text))
+    return {(f.kind, f.severity) for f in find_inventions([proposition], source)}
+
+
+@pytest.mark.parametrize(
+    ("proposition", "text"),
+    [
+        (_ALL, _SECTION.format("All")),
+        (_WARRANTY.split("\n\n")[1], _WARRANTY),
+        (_BLOCKS.split("\n\n")[1], _BLOCKS),
+        (" ".join(_BLOCKS.split("\n\n")[1].split()), _BLOCKS),
+        (_YEARS.split("\n\n")[0], _YEARS),
+        # a question and its bare-number answer, one paragraph
+        (
+            "what is this increase as a percent of the 2014 losses? 0.37738",
+            "the losses rose from 2013 to 2014. what is this increase as a percent of the"
+            " 2014 losses? 0.37738",
+        ),
+    ],
+)
+def test_a_paragraph_the_segmenter_joined_otherwise_draws_no_error(
+    proposition: str, text: str
+) -> None:
+    assert not {k for k in _kinds(proposition, text) if k[1] == ERROR}
+
+
+@pytest.mark.parametrize(
+    ("proposition", "text", "kind"),
+    [
+        (_ALL, _SECTION.format("Any"), "added_quantifier"),
+        ("A warranty is given for the server.", _WARRANTY, "lost_negation"),
+        (_YEARS.split("\n\n")[0].replace("2005", "2009"), _YEARS, "moved_number"),
+    ],
+)
+def test_a_paragraph_the_segmenter_joined_otherwise_still_shows_a_change(
+    proposition: str, text: str, kind: str
+) -> None:
+    assert kind in {k for k, _ in _kinds(proposition, text)}
 
 
 # b. Evidence: (source, a defective proposition, the error kind it must draw). The cited

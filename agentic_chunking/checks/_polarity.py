@@ -18,6 +18,7 @@ after the comma, which a proposition may restate alone.
 from __future__ import annotations
 
 import re
+from dataclasses import astuple
 from functools import lru_cache
 
 from ._align import Window
@@ -83,12 +84,13 @@ _BREAK = Token(",", ",", False, False)
 _STOP = Token(".", ".", False, False)
 """Where one sentence ends and the next begins inside a text (a proposition may quote
 several): the word after it opens a sentence, its capital no mark of a name."""
-_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s)")
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s)|\n[^\S\n]*(?=\n)")
 
 
 def _sentences(text: str) -> list[str]:
     """``text`` cut after each ". ! ?" (and its closing quotes or brackets) that a space
-    follows: the sentences a proposition may quote, each whole."""
+    follows, and at each blank line (a heading the segmenter joined to the sentence after
+    it): the sentences a proposition may quote, each whole."""
     pieces: list[str] = []
     start = 0
     for end in _SENTENCE_END.finditer(text):
@@ -102,6 +104,28 @@ _IMPLICIT_NEGATION = re.compile(r"(?i)\s+(?:yet|fail|fails|failed|failing)\s+to\
 qualify" (did not qualify); "never" is a negation word itself."""
 
 
+class _LineStart(Token):
+    """A capitalised word that opens a line of its text ("Distribution of Source Form\n\n
+    All distribution ...": a heading the segmenter joined to the sentence after it): its
+    capital, like a sentence's first word's, is no mark of a name."""
+
+
+def _line_starts(piece: str) -> frozenset[int]:
+    """The indices, among ``tokens(piece)``, of the first word of each line after the
+    first (none if cutting the text at its line breaks would tokenise it otherwise)."""
+    lines = piece.split("\n")
+    if len(lines) == 1:
+        return frozenset()
+    starts: set[int] = set()
+    count = 0
+    for k, line in enumerate(lines):
+        found = tokens(line)
+        if k and found:
+            starts.add(count)
+        count += len(found)
+    return frozenset(starts) if count == len(tokens(piece)) else frozenset()
+
+
 @lru_cache(maxsize=8192)
 def _toks(text: str) -> tuple[Token, ...]:
     """The tokens of ``text`` with each quoted title read as one name ("Title") and a
@@ -110,8 +134,8 @@ def _toks(text: str) -> tuple[Token, ...]:
     bacteria": "can" governs the part after the comma), a ``_STOP`` where one sentence
     ends and the next begins. A quotation is read within its sentence, as in the source
     sentence alone (an unclosed quotation mark does not make the next sentences a
-    title). The tokens alone if cutting the text at its punctuation would tokenise it
-    otherwise."""
+    title). A capitalised word opening a line is a :class:`_LineStart`. The tokens alone
+    if cutting the text at its punctuation would tokenise it otherwise."""
     pieces = [
         _IMPLICIT_NEGATION.sub(" not to", TITLE.sub(" Title ", sentence))
         for sentence in _sentences(text)
@@ -121,13 +145,18 @@ def _toks(text: str) -> tuple[Token, ...]:
     if [t for parts in sentences for part in parts for t in part] != list(whole):
         return whole
     out: list[Token] = []
-    for parts in sentences:
+    for piece, parts in zip(pieces, sentences, strict=True):
         stop = bool(out)
+        starts = _line_starts(piece)
+        count = 0
         for part in parts:
             if part:
                 out += [_STOP if stop else _BREAK] if out else []
                 stop = False
-                out += part
+                for tok in part:
+                    line_start = count in starts and tok.capitalised
+                    out.append(_LineStart(*astuple(tok)) if line_start else tok)
+                    count += 1
     return tuple(out)
 
 
@@ -135,7 +164,7 @@ def _in_name(toks: tuple[Token, ...], i: int) -> bool:
     """A capitalised word after the first of its sentence, or a first word the next
     capitalised word continues ("Nobody's Fool is a film", "No Country for Old Men won"):
     part of a name or title."""
-    if i == 0 or toks[i - 1] is _STOP:  # a sentence's first word
+    if i == 0 or toks[i - 1] is _STOP or isinstance(toks[i], _LineStart):  # a first word
         return i + 1 < len(toks) and toks[i].capitalised and toks[i + 1].capitalised
     return toks[i].capitalised
 
@@ -434,7 +463,7 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
     prop_modal = {
         t.norm
         for i, t in enumerate(prop_toks)
-        if _modal(prop_toks, i) and not (i and t.capitalised)
+        if _modal(prop_toks, i) and not (i and t.capitalised and not isinstance(t, _LineStart))
     }  # "in May" is a month
     window_modal = {
         t.norm
