@@ -474,3 +474,49 @@ def test_a_proposition_quoting_the_end_of_one_sentence_and_the_next_covers_both(
     stated = coverage(propositions, source)
     assert stated.covered == stated.facts == 3
     clear_caches()
+
+
+# The segmenter's sentences and a paragraph need not line up: it joins a paragraph to the
+# next one across a blank line, or cuts inside a word ("1 @.@ 6 km" into "1 @." and "@ 6
+# km"). A paragraph given back whole quotes the source all the same (PubMed and Wikipedia
+# text of Chroma's corpora).
+_SIX = (
+    "Six other reactions exert strong positive control in the reference state on the total"
+    " concentration of \u03b2-catenin (concentration (C\u03b2cati \u2245 1). To this group"
+    " belong the reactions participating in the disassembly of the destruction complex"
+    " APC*/axin*/GSK3\u03b2, which are described by the rate constants k\u2212\n7 for the"
+    " dissociation of the APC/axin complex, k\u2212\n6 for the dissociation of GSK3\u03b2 from"
+    " the destruction complex, and k\n5 for the dephosphorylation of the APC and axin in the"
+    " destruction complex. Other steps with a high positive control are the dissociation of"
+    " \u03b2-catenin from the destruction complex (rate constant: k\u2212\n8), axin"
+    " degradation (rate constant: k\n15), and \u03b2-catenin synthesis (\u03bd\n12)."
+)
+_JOINED = (
+    "Similar strong negative control is exerted by \u03b2-catenin binding to the"
+    " phosphorylated destruction complex (rate constant: k\n8), the phosphorylation of"
+    " \u03b2-catenin in the destruction complex (rate constant: k\n9), and the synthesis of"
+    f" axin (\u03bd\n14).\n\n{_SIX}\n\nThere are many reactions exerting almost no control on"
+    " \u03b2-catenin levels in the reference state."
+)
+_ROAD = (
+    "N @-@ 88 starts at the state line in Banner County , where WYO 151 ends , and travels"
+    " northeast . The road quickly bends east after less than one mile ( 1 @.@ 6 km ) , and"
+    " continues in a straight line . For the next twenty miles ( 32 km ) , N @-@ 88 meets"
+    " minor streets . It then turns south at N @-@ 71 . The route crosses Pumpkin Creek ."
+    " It ends at an intersection in Bridgeport . The route was designated in 1937 ."
+)
+
+
+def test_a_paragraph_of_sentences_joined_across_a_blank_line_keeps_its_polarity() -> None:
+    assert not [f for f in find_inventions([_SIX], _JOINED) if f.is_error]
+    # the paragraph after the blank line restated without its "no" still loses it
+    dropped = f"{_SIX} There are many reactions exerting control on \u03b2-catenin levels."
+    assert "lost_negation" in {f.kind for f in find_inventions([dropped], _JOINED)}
+
+
+def test_a_paragraph_the_segmenter_cut_inside_a_word_is_covered() -> None:
+    assert any(s.endswith("1 @.") for s in split_sentences(_ROAD))  # the shape
+    stated = coverage([_ROAD], _ROAD)
+    assert stated.covered == stated.facts
+    half = coverage(["The route crosses Pumpkin Creek ."], _ROAD)
+    assert half.covered < half.facts

@@ -21,7 +21,7 @@ import re
 from dataclasses import astuple
 from functools import lru_cache
 
-from ._align import Window
+from ._align import Window, _sentence
 from ._finding import (
     ADDED_NEGATION,
     ADDED_QUANTIFIER,
@@ -423,10 +423,39 @@ def _restates_clause(toks: tuple[Token, ...], i: int, said: frozenset[str], head
     )
 
 
+_BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
+
+
+def _quoted_window(proposition: str, window: Window) -> Window:
+    """The window cut to the blocks (between blank lines) that a proposition quoting it
+    word for word reaches, when the segmenter joined a paragraph it does not quote to
+    one it does ("... (v 12).\n\nThere are many reactions exerting almost no control
+    ..."): a negation, quantifier or hedge past a blank line governs nothing the
+    proposition says. The window itself otherwise."""
+    blocks = [b for s in window.members for b in _BLANK_LINE.split(s.text) if b.strip()]
+    flats = [" ".join(b.split()) for b in blocks]
+    text = " ".join(proposition.split())
+    at = " ".join(flats).find(text)
+    if at < 0 or not text:
+        return window
+    end = at + len(text)
+    kept: list[str] = []
+    position = 0
+    for block, flat in zip(blocks, flats, strict=True):
+        if position < end and at < position + len(flat):
+            kept.append(block)
+        position += len(flat) + 1
+    if len(kept) == len(blocks):
+        return window
+    return Window(tuple(_sentence(b) for b in kept), 0, len(kept))
+
+
 def polarity_findings(proposition: str, window: Window) -> list[Problem]:
     """(kind, reason, severity) of each negation, quantifier or modality the proposition
     adds to or loses from the aligned window (empty when they agree); the severity is an
-    error only for a minimal edit of one restated clause (see the module)."""
+    error only for a minimal edit of one restated clause (see the module). A proposition
+    quoting the window is judged against the blocks it quotes (:func:`_quoted_window`)."""
+    window = _quoted_window(proposition, window)
     prop_toks = _toks(proposition)
     restated = restated_clauses(proposition, window)
     problems: list[Problem] = []
