@@ -48,6 +48,7 @@ from agentic_chunking.checks import (
     find_not_self_contained,
 )
 from agentic_chunking.checks._finding import CUT_OFF
+from agentic_chunking.checks._language import tokens
 from agentic_chunking.judge._assess import assess, source_text
 from agentic_chunking.pipeline._document import paragraph_inputs
 
@@ -520,3 +521,19 @@ def test_a_paragraph_the_segmenter_cut_inside_a_word_is_covered() -> None:
     assert stated.covered == stated.facts
     half = coverage(["The route crosses Pumpkin Creek ."], _ROAD)
     assert half.covered < half.facts
+
+
+def test_a_blank_line_ends_a_number_run_and_makes_a_last_one_the_pronoun() -> None:
+    # a changelog sentence the segmenter ran across two paragraphs: "correct one" is no
+    # number 1 that the paragraph given back alone would have lost
+    source = (
+        "[ Ann Lee ]\n  * d/copyright: Change Format URL to correct one\n\n[ Hugh Smith ]\n"
+        "  * debian/control: Mark libfoo-dev Multi-Arch: same (Closes: #907792).\n  *\n"
+        "libfoo-udeb: Install the shared library files (Closes: #917909)."
+    )
+    paragraphs = corpus.paragraphs(source)
+    stated = coverage(paragraphs, source)
+    assert stated.covered == stated.facts
+    # a "one" that counts, and a number run across a single line break, are still read
+    numbers = [t.norm for t in tokens("took one hour, twenty\nfive days\n\nfive\n\nmillion")]
+    assert numbers == ["took", "1", "hour", "25", "days", "5", "million"]
