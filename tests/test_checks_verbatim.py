@@ -1,9 +1,10 @@
 """Invariants of the checks on text nobody here wrote (issue 40, item 1).
 
 a. Verbatim: a sentence of a document given back unchanged as a proposition, alone or in
-   a run of consecutive sentences joined by a space, gets no ``no_invention`` error and
-   no ``cut_off`` error when it closes with ". ! ?"; an output that gives every sentence
-   back, alone or in runs, covers every sentence of the source.
+   a run of consecutive sentences joined by a space, or a paragraph given back whole,
+   gets no ``no_invention`` error and no ``cut_off`` error when it closes with ". ! ?";
+   an output that gives every sentence back, alone, in runs or by paragraphs, covers
+   every sentence of the source.
 b. Evidence: an error never stands against its own evidence: the source sentence(s) a
    finding cites, given as the proposition, draw no error of that rule.
 c. Faithful restatement: a proposition restating one source sentence with only the edits
@@ -172,6 +173,8 @@ def test_a_verbatim_sentence_or_run_draws_no_error_of_invention_or_cut_off(
     propositions = run_cut(sentences, start, length)
     findings = checked(propositions, source)
     assert not broken(findings), document.name
+    paragraphs = corpus.paragraphs(source)  # sentences of the segmenter need not line up
+    assert not broken(checked(paragraphs, source)), document.name
 
 
 @RUNS
@@ -181,7 +184,8 @@ def test_an_output_giving_every_sentence_back_covers_every_sentence(data: st.Dat
     source = source_text(paragraph_inputs(document.text))
     sentences = split_sentences(source)
     lengths = data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=6))
-    for propositions in (sentences, list(corpus.runs(sentences, lengths))):
+    outputs = (sentences, list(corpus.runs(sentences, lengths)), corpus.paragraphs(source))
+    for propositions in outputs:
         stated = coverage(propositions, source)
         assert stated.covered == stated.facts, (document.name, stated.uncovered[:3])
 
