@@ -12,7 +12,9 @@ Shared by ``benchmarks/bench_verbatim.py`` (every document) and
   ``/usr/share/doc/*/copyright`` (their first document each: the files run to megabytes);
 - generated documents (:func:`generated`) of the shapes the checks have stumbled on:
   numbered lists ("13. accounts payable ..."), changelog headers and entries,
-  "Files:"/"Copyright:"/"License:" blocks, markdown headings, chat logs with speaker
+  "Files:"/"Copyright:"/"License:" blocks (two of them the segmenter joins into one
+  sentence), numbered licence sections whose heading the segmenter joins to an "All ..."
+  or "No ..." sentence, markdown headings, chat logs with speaker
   tags, citation markers ("[16]"), quotes, abbreviations, sentences ending on a verb or
   adverb, contractions with a negation, "nearly all", "Only" at the end of a line.
 
@@ -252,15 +254,41 @@ def _changelog(rng: random.Random) -> str:
 def _copyright(rng: random.Random) -> str:
     person = rng.choice(_PEOPLE)
     year = rng.randint(1995, 2015)
+    package = rng.choice(_PACKAGES)
+    authors = f"The {package.capitalize()} Authors"
+    later = year + rng.randint(1, 9)
     return (
         "Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\n"
-        f"Upstream-Name: {rng.choice(_PACKAGES)}\n\n"
+        f"Upstream-Name: {package}\n\n"
         f"Files: *\nCopyright: {year}-{year + rng.randint(1, 9)} {person}\n"
         f"License: GPL-{rng.choice([2, 3])}+\n\n"
         f"Files: debian/*\nCopyright: {year + 1} {rng.choice(_PEOPLE)}\nLicense: BSD-3-clause\n\n"
+        # blocks the segmenter joins into one sentence, each with its own year
+        f"License: Unicode\nComment: http://www.unicode.org/copyright.html\n\n"
+        f"Files: src/*\nCopyright: Copyright {year} {authors}. All rights reserved.\n"
+        f"License: BSD-3-clause\n\n"
+        f"Files: src/version.h\nCopyright: Copyright {later} {authors}.\n"
+        "License: BSD-3-clause\n\n"
         "License: BSD-3-clause\n Redistribution and use in source and binary forms, with or"
         " without\n modification, are permitted provided that the following conditions are"
         " met."
+    )
+
+
+def _licence_sections(rng: random.Random) -> str:
+    """Numbered section headings with no closing mark, each before a paragraph that opens
+    with a quantifier or negation: the segmenter joins heading and sentence."""
+    section = rng.randint(1, 9)
+    noun = rng.choice(_NOUNS)
+    return (
+        f"{section}.1. Distribution of Source Form\n\n"
+        f"All distribution of {noun} in source form must be under the terms of this"
+        f" License. You must inform recipients of the terms.\n\n"
+        f"{section}.2. Warranty\n\n"
+        f"No warranty is given for {noun}, and only the author may change this"
+        f" notice.\n\n"
+        f"{section}.3. Notices\n\n"
+        f"Every copy of {noun} must keep this notice in {rng.randint(2001, 2024)}."
     )
 
 
@@ -305,7 +333,16 @@ def _prose(rng: random.Random) -> str:
     return " ".join(sentences)
 
 
-_SHAPES = (_numbered_list, _changelog, _copyright, _headings, _chat, _citations, _prose)
+_SHAPES = (
+    _numbered_list,
+    _changelog,
+    _copyright,
+    _licence_sections,
+    _headings,
+    _chat,
+    _citations,
+    _prose,
+)
 
 
 def generated(count: int = GENERATED, seed: int = 0) -> list[Document]:
@@ -333,6 +370,14 @@ def sources() -> dict[str, list[Document]]:
 def documents() -> list[Document]:
     """Every document of the corpus, source after source."""
     return [d for docs in sources().values() for d in docs]
+
+
+def paragraphs(source: str) -> list[str]:
+    """The paragraphs of ``source`` (blocks between blank lines), each whole: the
+    propositions of an output that gives the source back a paragraph at a time, which
+    the segmenter's sentences need not line up with (a heading joined to the sentence
+    after it, two "Files:" blocks joined into one sentence)."""
+    return [p.strip() for p in re.split(r"\n[^\S\n]*\n", source) if p.strip()]
 
 
 def runs(sentences: Sequence[str], lengths: Sequence[int]) -> Iterator[str]:

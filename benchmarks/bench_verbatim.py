@@ -3,12 +3,13 @@
 Data: the verbatim corpus of ``benchmarks/_verbatim.py`` (Chroma's five corpora, the
 licence texts of base-files, the first document of each Debian changelog and copyright
 file, generated documents of the shapes real ones have; a path absent here is skipped).
-For each document, two outputs, each checked as ``agentic-chunking check`` checks it
+For each document, three outputs, each checked as ``agentic-chunking check`` checks it
 (``judge._assess.assess`` against ``judge._assess.source_text`` of the document's
-paragraphs): every sentence alone as a proposition, and the sentences in runs of 1 to 4
-consecutive ones joined by a space.
+paragraphs): every sentence alone as a proposition, the sentences in runs of 1 to 4
+consecutive ones joined by a space, and every paragraph whole (blocks between blank
+lines, which the segmenter's sentences need not line up with).
 
-Printed: the findings per rule, kind and severity, alone and in runs; the three counts
+Printed: the findings per rule, kind and severity, per output; the three counts
 whose goal is 0 (a ``no_invention`` error, a ``cut_off`` error on a proposition closed by
 ". ! ?", a source sentence not counted as covered); and the twenty most common findings
 of any severity, with one example each, for a reader's verdict. The unresolved-pronoun
@@ -29,7 +30,7 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from _results import add_options, keep
-from _verbatim import Document, runs, sources
+from _verbatim import Document, paragraphs, runs, sources
 
 from agentic_chunking._models import AgenticChunk, AgenticResponse
 from agentic_chunking._text import split_sentences
@@ -46,7 +47,7 @@ from agentic_chunking.pipeline._document import paragraph_inputs
 QUICK_DOCUMENTS = 3
 RULES = (NO_INVENTION, SELF_CONTAINED)
 RUN_LENGTHS = (2, 3, 1, 4)
-MODES = ("alone", "runs")
+MODES = ("alone", "runs", "paragraphs")
 CLOSED = (".", "!", "?")
 
 Row = tuple[str, str, str, str, str, str, str]
@@ -62,10 +63,15 @@ def response(propositions: Sequence[str]) -> AgenticResponse:
 
 
 def outputs(source: str, shift: int = 0) -> dict[str, list[str]]:
-    """The two verbatim outputs of ``source``: each sentence alone, and runs of them."""
+    """The three verbatim outputs of ``source``: each sentence alone, runs of them, and
+    each paragraph whole."""
     sentences = split_sentences(source)
     lengths = RUN_LENGTHS[shift % len(RUN_LENGTHS) :] + RUN_LENGTHS[: shift % len(RUN_LENGTHS)]
-    return {"alone": sentences, "runs": list(runs(sentences, lengths))}
+    return {
+        "alone": sentences,
+        "runs": list(runs(sentences, lengths)),
+        "paragraphs": paragraphs(source),
+    }
 
 
 def goal_missed(rule: str, kind: str, severity: str, proposition: str) -> bool:
@@ -80,7 +86,7 @@ def goal_missed(rule: str, kind: str, severity: str, proposition: str) -> bool:
 
 
 def check_document(item: tuple[int, Document]) -> tuple[int, int, list[Row]]:
-    """The findings of both verbatim outputs of one document: (sentences, propositions,
+    """The findings of the verbatim outputs of one document: (sentences, propositions,
     rows)."""
     index, document = item
     source = source_text(paragraph_inputs(document.text))
@@ -135,13 +141,14 @@ def main(argv: list[str] | None = None) -> int:
         figures[f"documents {name}"] = len(docs)
     figures["documents"] = len(documents)
     figures["sentences"] = sentences
-    figures["propositions checked (alone and in runs)"] = propositions
+    figures["propositions checked (alone, in runs, paragraphs)"] = propositions
     print(f"{len(documents)} documents, {sentences} sentences, {propositions} propositions")
     by_kind = Counter((r[1], r[2], r[3], r[0]) for r in rows)
-    print("\nfindings per rule, kind and severity (alone / in runs):")
+    print("\nfindings per rule, kind and severity (alone / in runs / paragraphs):")
     for rule, kind, severity in sorted({k[:3] for k in by_kind}):
         counts = [by_kind[(rule, kind, severity, mode)] for mode in MODES]
-        print(f"  {rule:<15} {kind:<22} {severity:<8} {counts[0]:>6} / {counts[1]:>6}")
+        shown = " / ".join(f"{c:>6}" for c in counts)
+        print(f"  {rule:<15} {kind:<22} {severity:<8} {shown}")
         for mode, count in zip(MODES, counts, strict=True):
             figures[f"findings {rule} {kind} {severity} {mode}"] = count
     goals = {
@@ -151,10 +158,10 @@ def main(argv: list[str] | None = None) -> int:
         ],
         "uncovered sentences": [r for r in rows if r[1] == COVERAGE],
     }
-    print("\ngoal 0 (alone / in runs):")
+    print("\ngoal 0 (alone / in runs / paragraphs):")
     for label, missed in goals.items():
         counts = [sum(r[0] == mode for r in missed) for mode in MODES]
-        print(f"  {label:<40} {counts[0]:>6} / {counts[1]:>6}")
+        print(f"  {label:<40} " + " / ".join(f"{c:>6}" for c in counts))
         for mode, count in zip(MODES, counts, strict=True):
             figures[f"goal 0: {label} {mode}"] = count
         for row in missed[: args.show]:
@@ -163,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     example = {}
     for r in rows:
         example.setdefault((r[1], r[2], r[3], r[4]), r)
-    print(f"\nthe {args.show} most common findings (any severity, alone and in runs):")
+    print(f"\nthe {args.show} most common findings (any severity, every output):")
     for rank, (key, count) in enumerate(common.most_common(args.show), 1):
         rule, kind, severity, reason = key
         row = example[key]

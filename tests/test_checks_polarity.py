@@ -208,3 +208,64 @@ def test_not_x_but_y_restated_as_x_loses_its_negation() -> None:
     source = "The letter was written not by Anna, but by Ben."
     assert _kinds("The letter was written by Anna.", source) == [("lost_negation", "error")]
     assert _kinds("The letter was written by Ben.", source) == []
+
+
+# A hedge the proposition keeps on the same word is kept, whatever else the proposition
+# says: a run of sentences given back word for word may harden another clause ("will pay")
+# or write the modal in capitals; a modal before a number is a month ("May 19, 2001").
+_DIVIDENDS = (
+    "As of January 31, there were 5271 holders of record. Dividends are considered"
+    " quarterly by the board, may be paid only when approved by the board, and will depend"
+    " on our financial condition. There can be no assurance that we will pay a dividend at"
+    " the rates we have paid historically."
+)
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
+        (_DIVIDENDS, _DIVIDENDS),
+        (
+            "If anybody thinks the army will stop at the border, it will not. But the"
+            " border guards can stop the army.",
+            "If anybody thinks the army will stop at the border, it will not. But the"
+            " border guards can stop the army.",
+        ),
+        (
+            "IN NO EVENT WILL ANY COPYRIGHT HOLDER, OR ANY OTHER PARTY WHO MAY MODIFY THE"
+            " PROGRAM, BE LIABLE TO YOU FOR DAMAGES.",
+            "IN NO EVENT WILL ANY COPYRIGHT HOLDER, OR ANY OTHER PARTY WHO MAY MODIFY THE"
+            " PROGRAM, BE LIABLE TO YOU FOR DAMAGES.",
+        ),
+        (
+            "The museum opened on May 19, 2001 in the Tower Building.",
+            "The museum opened in 2001 in the Tower Building.",
+        ),
+        ("on may 15, 2019, the board declared a dividend.", "The board declared a dividend."),
+    ],
+)
+def test_a_hedge_the_proposition_keeps_on_its_word_is_no_changed_modality(
+    source: str, proposition: str
+) -> None:
+    assert "changed_modality" not in [kind for kind, _ in _kinds(proposition, source)]
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition"),
+    [
+        ("Smoking may cause cancer.", "Smoking causes cancer."),
+        ("Smoking may cause cancer.", "Smoking will cause cancer."),
+        ("Smoking causes cancer.", "Smoking may cause cancer."),
+        # the run keeps "will pay" of another clause, but drops the hedge of "paid"
+        (_DIVIDENDS, _DIVIDENDS.replace("may be paid", "are paid")),
+        # "will" of another word is no hedge of "paid"
+        (
+            "Dividends may be paid when approved. The board will report losses.",
+            "Dividends are paid when approved. The board will report losses.",
+        ),
+    ],
+)
+def test_a_hedge_dropped_or_added_beside_a_kept_one_is_a_changed_modality(
+    source: str, proposition: str
+) -> None:
+    assert ("changed_modality", "warning") in _kinds(proposition, source)

@@ -351,31 +351,29 @@ def _best(
 
 
 @lru_cache(maxsize=256)
-def _flat_source(source: str) -> tuple[str, tuple[int, ...]]:
+@lru_cache(maxsize=256)
+def _flat_source(source: str, joined: bool = False) -> tuple[str, tuple[int, ...]]:
     """The sentences of ``source`` with each run of whitespace made one space, joined by
-    one space, and where each sentence starts in that text."""
+    one space (``joined``: by one space only where the source has whitespace between
+    them, else by nothing: the segmenter may cut inside a word, "1 @.@ 6 km" into "1 @."
+    and "@ 6 km"), and where each sentence starts in that text."""
+    offsets = sentence_offsets(source)
     starts: list[int] = []
     position = 0
     flat = []
-    for sentence in source_sentences(source):
+    for k, sentence in enumerate(source_sentences(source)):
         text = " ".join(sentence.text.split())
+        if k:
+            apart = not joined or offsets[k - 1][1] < offsets[k][0]
+            flat.append(" " if apart else "")
+            position += int(apart)
         starts.append(position)
         flat.append(text)
-        position += len(text) + 1
-    return " ".join(flat), tuple(starts)
+        position += len(text)
+    return "".join(flat), tuple(starts)
 
 
-@lru_cache(maxsize=8192)
-def quotations(proposition: str, source: str) -> tuple[tuple[int, int], ...]:
-    """Where ``proposition`` quotes ``source`` word for word (whitespace aside): for each
-    occurrence that starts and ends at word boundaries, the sentences ``(first, last +
-    1)`` it quotes from, wherever it starts and ends (the end of one sentence and the next
-    whole: an output that cuts the source elsewhere than the segmenter). Empty when it
-    quotes nothing or holds no word."""
-    text = " ".join(proposition.split())
-    if not any(c.isalnum() for c in text):
-        return ()
-    flat, starts = _flat_source(source)
+def _quoted_in(text: str, flat: str, starts: tuple[int, ...]) -> list[tuple[int, int]]:
     found: list[tuple[int, int]] = []
     at = flat.find(text)
     while at >= 0:
@@ -387,7 +385,22 @@ def quotations(proposition: str, source: str) -> tuple[tuple[int, int], ...]:
         ):
             found.append((bisect_right(starts, at) - 1, bisect_right(starts, end - 1)))
         at = flat.find(text, at + 1)
-    return tuple(found)
+    return found
+
+
+@lru_cache(maxsize=8192)
+def quotations(proposition: str, source: str) -> tuple[tuple[int, int], ...]:
+    """Where ``proposition`` quotes ``source`` word for word (whitespace aside): for each
+    occurrence that starts and ends at word boundaries, the sentences ``(first, last +
+    1)`` it quotes from, wherever it starts and ends (the end of one sentence and the next
+    whole: an output that cuts the source elsewhere than the segmenter). Sentences are
+    read joined by a space, or, failing that, as the source joins them (no space where
+    the segmenter cut inside a word). Empty when it quotes nothing or holds no word."""
+    text = " ".join(proposition.split())
+    if not any(c.isalnum() for c in text):
+        return ()
+    found = _quoted_in(text, *_flat_source(source))
+    return tuple(found or _quoted_in(text, *_flat_source(source, joined=True)))
 
 
 @lru_cache(maxsize=8192)

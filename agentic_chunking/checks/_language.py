@@ -279,8 +279,12 @@ def _amount(match: re.Match[str]) -> str:
     return f"{match.group(2)}{scale} {_CURRENCY_NAME[match.group(1)]}"
 
 
-_TOKEN = re.compile(r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?|[^\W\d_]+|[.!?;:,](?=\s|$)")
-_BREAK = frozenset(".!?;:,")
+_TOKEN = re.compile(
+    r"\d+(?:[.,]\d+)*(?:st|nd|rd|th|s)?|[^\W\d_]+|[.!?;:,](?=\s|$)|\n(?=[^\S\n]*\n)"
+)
+_BREAK = frozenset(".!?;:,\n")
+"""Punctuation and a blank line ("\n" before it): they stop a number run and make a last
+"one" the pronoun ("... correct one\n\n[ Hugh ..."), and are no tokens themselves."""
 _ORDINAL_SUFFIX = re.compile(r"(?<=\d)(st|nd|rd|th|s)$")
 
 

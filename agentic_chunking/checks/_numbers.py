@@ -289,9 +289,20 @@ def _clauses(toks: tuple[Token, ...]) -> list[_Clause]:
     return clauses
 
 
-def _clauses_with(toks: tuple[Token, ...], number: str) -> list[frozenset[str]]:
-    """The content stems of each clause (see :func:`_clauses`) that holds ``number``."""
-    return [c.words for c in _clauses(toks) if number in c.numbers]
+_BLANK_LINE = re.compile(r"\n[^\S\n]*\n\s*")
+
+
+def _text_clauses(text: str) -> list[_Clause]:
+    """The clauses of a sentence of the source (see :func:`_clauses`), a blank line ending
+    one too: the segmenter may join two blocks ("Files: *\nCopyright: 2009 Ann\n\nFiles:
+    debian/*\nCopyright: 2012 Ben"), whose numbers are bound each to its own block."""
+    return [c for block in _BLANK_LINE.split(text) for c in _clauses(tokens(block))]
+
+
+def _clauses_with(text: str, number: str) -> list[frozenset[str]]:
+    """The content stems of each clause of ``text`` (see :func:`_text_clauses`) that holds
+    ``number``."""
+    return [c.words for c in _text_clauses(text) if number in c.numbers]
 
 
 def _kept(prop: Profile, words: frozenset[str], numbers: frozenset[str]) -> int:
@@ -316,14 +327,17 @@ def displaced_numbers(prop: Profile, window: Window) -> list[tuple[str, str]]:
     restated), "The toll rose from 5.5 dollars in 2010 to 5.75 dollars in 2021" (bound
     as the source binds them), "Gaudi worked on the Sagrada Familia until 1926" (only
     names of the other clause)."""
-    clauses = [c for member in window.members for c in _clauses(tokens(member.text))]
+    clauses = [c for member in window.members for c in _text_clauses(member.text)]
     found: list[tuple[str, str]] = []
     for number in sorted(prop.numbers):
         own = [c for c in clauses if number in c.numbers]
         if not own or any((c.numbers - {number}) & prop.numbers for c in own):
             continue  # not the window's, or stated with another number of its own clause
-        if any(c.plain and 2 * _kept(prop, c.plain, frozenset()) > len(c.plain) for c in own):
-            continue  # its own clause restated
+        if any(
+            not c.words or (c.plain and 2 * _kept(prop, c.plain, frozenset()) > len(c.plain))
+            for c in own
+        ):
+            continue  # its own clause restated, or the number is a clause alone ("? 0.37")
         best_own = max(_kept(prop, c.plain, c.numbers - {number}) for c in own)
         for clause in clauses:
             left_out = sorted(clause.numbers - prop.numbers)
@@ -342,7 +356,7 @@ def _bound(prop: Profile, number: str, window: Window) -> bool:
     that holds it share a content word (or name) with the proposition? ("up to 60,000
     worker bees" does not share one with "The queen lays 60,000 eggs a day".)"""
     for sentence in window.members:
-        for clause in _clauses_with(tokens(sentence.text), number):
+        for clause in _clauses_with(sentence.text, number):
             if not clause or any(stems_match(w, c) for w in prop.content for c in clause):
                 return True  # a clause of bare numbers binds nothing
     return False

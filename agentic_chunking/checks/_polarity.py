@@ -18,9 +18,10 @@ after the comma, which a proposition may restate alone.
 from __future__ import annotations
 
 import re
+from dataclasses import astuple
 from functools import lru_cache
 
-from ._align import Window
+from ._align import Window, _sentence
 from ._finding import (
     ADDED_NEGATION,
     ADDED_QUANTIFIER,
@@ -83,12 +84,13 @@ _BREAK = Token(",", ",", False, False)
 _STOP = Token(".", ".", False, False)
 """Where one sentence ends and the next begins inside a text (a proposition may quote
 several): the word after it opens a sentence, its capital no mark of a name."""
-_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s)")
+_SENTENCE_END = re.compile(r"[.!?][\"'\u201d\u2019)\]]*(?=\s)|\n[^\S\n]*(?=\n)")
 
 
 def _sentences(text: str) -> list[str]:
     """``text`` cut after each ". ! ?" (and its closing quotes or brackets) that a space
-    follows: the sentences a proposition may quote, each whole."""
+    follows, and at each blank line (a heading the segmenter joined to the sentence after
+    it): the sentences a proposition may quote, each whole."""
     pieces: list[str] = []
     start = 0
     for end in _SENTENCE_END.finditer(text):
@@ -102,6 +104,28 @@ _IMPLICIT_NEGATION = re.compile(r"(?i)\s+(?:yet|fail|fails|failed|failing)\s+to\
 qualify" (did not qualify); "never" is a negation word itself."""
 
 
+class _LineStart(Token):
+    """A capitalised word that opens a line of its text ("Distribution of Source Form\n\n
+    All distribution ...": a heading the segmenter joined to the sentence after it): its
+    capital, like a sentence's first word's, is no mark of a name."""
+
+
+def _line_starts(piece: str) -> frozenset[int]:
+    """The indices, among ``tokens(piece)``, of the first word of each line after the
+    first (none if cutting the text at its line breaks would tokenise it otherwise)."""
+    lines = piece.split("\n")
+    if len(lines) == 1:
+        return frozenset()
+    starts: set[int] = set()
+    count = 0
+    for k, line in enumerate(lines):
+        found = tokens(line)
+        if k and found:
+            starts.add(count)
+        count += len(found)
+    return frozenset(starts) if count == len(tokens(piece)) else frozenset()
+
+
 @lru_cache(maxsize=8192)
 def _toks(text: str) -> tuple[Token, ...]:
     """The tokens of ``text`` with each quoted title read as one name ("Title") and a
@@ -110,8 +134,8 @@ def _toks(text: str) -> tuple[Token, ...]:
     bacteria": "can" governs the part after the comma), a ``_STOP`` where one sentence
     ends and the next begins. A quotation is read within its sentence, as in the source
     sentence alone (an unclosed quotation mark does not make the next sentences a
-    title). The tokens alone if cutting the text at its punctuation would tokenise it
-    otherwise."""
+    title). A capitalised word opening a line is a :class:`_LineStart`. The tokens alone
+    if cutting the text at its punctuation would tokenise it otherwise."""
     pieces = [
         _IMPLICIT_NEGATION.sub(" not to", TITLE.sub(" Title ", sentence))
         for sentence in _sentences(text)
@@ -121,13 +145,18 @@ def _toks(text: str) -> tuple[Token, ...]:
     if [t for parts in sentences for part in parts for t in part] != list(whole):
         return whole
     out: list[Token] = []
-    for parts in sentences:
+    for piece, parts in zip(pieces, sentences, strict=True):
         stop = bool(out)
+        starts = _line_starts(piece)
+        count = 0
         for part in parts:
             if part:
                 out += [_STOP if stop else _BREAK] if out else []
                 stop = False
-                out += part
+                for tok in part:
+                    line_start = count in starts and tok.capitalised
+                    out.append(_LineStart(*astuple(tok)) if line_start else tok)
+                    count += 1
     return tuple(out)
 
 
@@ -135,7 +164,7 @@ def _in_name(toks: tuple[Token, ...], i: int) -> bool:
     """A capitalised word after the first of its sentence, or a first word the next
     capitalised word continues ("Nobody's Fool is a film", "No Country for Old Men won"):
     part of a name or title."""
-    if i == 0 or toks[i - 1] is _STOP:  # a sentence's first word
+    if i == 0 or toks[i - 1] is _STOP or isinstance(toks[i], _LineStart):  # a first word
         return i + 1 < len(toks) and toks[i].capitalised and toks[i + 1].capitalised
     return toks[i].capitalised
 
@@ -369,6 +398,14 @@ def _hedge_context(
     )
 
 
+def _modal(toks: tuple[Token, ...], i: int) -> bool:
+    """Is ``toks[i]`` a modal verb or hedge (:data:`MODALS`, or "can")? Not before a number:
+    "may 15, 2019", "22 May 2022" and "between April and May 2011" name a month."""
+    if toks[i].norm not in MODALS and toks[i].norm != "can":
+        return False
+    return not (i + 1 < len(toks) and toks[i + 1].number)
+
+
 def _restates_clause(toks: tuple[Token, ...], i: int, said: frozenset[str], head: str) -> bool:
     """Does the proposition restate the clause of the hedge at ``toks[i]``: RESTATED of its
     content words, or the word right before the hedge and the one it governs ("The cathode
@@ -386,10 +423,39 @@ def _restates_clause(toks: tuple[Token, ...], i: int, said: frozenset[str], head
     )
 
 
+_BLANK_LINE = re.compile(r"\n[^\S\n]*\n")
+
+
+def _quoted_window(proposition: str, window: Window) -> Window:
+    """The window cut to the blocks (between blank lines) that a proposition quoting it
+    word for word reaches, when the segmenter joined a paragraph it does not quote to
+    one it does ("... (v 12).\n\nThere are many reactions exerting almost no control
+    ..."): a negation, quantifier or hedge past a blank line governs nothing the
+    proposition says. The window itself otherwise."""
+    blocks = [b for s in window.members for b in _BLANK_LINE.split(s.text) if b.strip()]
+    flats = [" ".join(b.split()) for b in blocks]
+    text = " ".join(proposition.split())
+    at = " ".join(flats).find(text)
+    if at < 0 or not text:
+        return window
+    end = at + len(text)
+    kept: list[str] = []
+    position = 0
+    for block, flat in zip(blocks, flats, strict=True):
+        if position < end and at < position + len(flat):
+            kept.append(block)
+        position += len(flat) + 1
+    if len(kept) == len(blocks):
+        return window
+    return Window(tuple(_sentence(b) for b in kept), 0, len(kept))
+
+
 def polarity_findings(proposition: str, window: Window) -> list[Problem]:
     """(kind, reason, severity) of each negation, quantifier or modality the proposition
     adds to or loses from the aligned window (empty when they agree); the severity is an
-    error only for a minimal edit of one restated clause (see the module)."""
+    error only for a minimal edit of one restated clause (see the module). A proposition
+    quoting the window is judged against the blocks it quotes (:func:`_quoted_window`)."""
+    window = _quoted_window(proposition, window)
     prop_toks = _toks(proposition)
     restated = restated_clauses(proposition, window)
     problems: list[Problem] = []
@@ -423,10 +489,18 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
                 )
             )
     problems += _quantifier_problems(prop_toks, window, restated)
-    prop_modal = {t.norm for i, t in enumerate(prop_toks) if not (i and t.capitalised)} & (
-        MODALS | {"can"}
-    )  # "in May" is a month
-    window_modal = {t.norm for s in window.members for t in _toks(s.text)} & (MODALS | {"can"})
+    prop_modal = {
+        t.norm
+        for i, t in enumerate(prop_toks)
+        if _modal(prop_toks, i) and not (i and t.capitalised and not isinstance(t, _LineStart))
+    }  # "in May" is a month
+    window_modal = {
+        t.norm
+        for s in window.members
+        for ts in [_toks(s.text)]
+        for i, t in enumerate(ts)
+        if _modal(ts, i)
+    }
     said = frozenset(  # every content word the proposition says ("changing the sequence")
         stem(t.norm)
         for t in prop_toks
@@ -443,13 +517,19 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
     hardened = {  # the words a hedge became certain on: "may cause" -> "will cause"
         w for i, t in enumerate(prop_toks) if t.norm == "will" for w in _scope(prop_toks, i)[:1]
     }
+    hedged = {  # the words the proposition itself hedges: "may be paid" keeps "may"
+        scope[0]
+        for i in range(len(prop_toks))
+        if _modal(prop_toks, i) and (scope := _scope(prop_toks, i))
+    }
     governing = {  # the window's hedges on a word the proposition keeps, unhedged there
         toks[i].norm
         for toks, only in _hedge_context(window, said)
         for i in range(len(toks))
-        if toks[i].norm in MODALS | {"can"}
+        if _modal(toks, i)
         and (scope := _scope(toks, i))
         and scope[0] in kept
+        and scope[0] not in hedged
         and (only is None or scope[0] in only)
         and (not prop_modal or scope[0] in hardened)
         and _restates_clause(toks, i, said, scope[0])

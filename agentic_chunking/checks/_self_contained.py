@@ -303,12 +303,13 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
     problems = _form_problems(text)
     toks = tokens(text)
     words = [t.norm for t in toks]
+    closed = bool(_END.search(text))  # a source may close a fragment so: at most a warning
     if words and words[0] in _RELATIVES and not text.endswith("?"):
         problems.append(
             (
                 CUT_OFF,
                 f"opens with the relative {words[0]!r}: a clause cut from its sentence",
-                ERROR,
+                WARNING if closed else ERROR,
             )
         )
     elif (
@@ -323,7 +324,7 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
             (
                 CUT_OFF,
                 f"a subordinate clause ({words[0]!r} ...) without a main clause",
-                ERROR if conjunction else WARNING,
+                ERROR if conjunction and not closed else WARNING,
             )
         )
     elif (certainly_verbless(toks) or not _has_finite_verb(text)) and finite_verb(text) is not True:
@@ -347,7 +348,8 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
         and not (len(toks) > 1 and toks[-1].capitalised)  # "in May", "Sixx:A.M.": a name
     ):
         elliptic = words[-1] in AUXILIARIES and {"than", "as"} & set(words[-5:])
-        if not elliptic:  # "... more pious than Mary had been" is complete
+        if not elliptic and not (closed and _elided_verb_phrase(toks)):
+            # "... more pious than Mary had been", "However, its output is." are complete
             problems.append(_dangling(text, words))
     return tuple(problems)
 
@@ -403,15 +405,56 @@ def _elliptic(text: str, words: list[str]) -> bool:
     )
 
 
+_FINITE_AUXILIARIES = AUXILIARIES - word_set("be been being")
+_ELIDED_TAIL = word_set("be been have")
+"""What may follow a finite auxiliary at the end of an elided verb phrase: "It has been.",
+"It will be.", "They must have." (not "being": "is being." is a verb phrase cut off)."""
+_SUBJECTS = word_set("i you he she it we they there this that these those one who")
+
+
+def _elided_verb_phrase(toks: tuple[Token, ...]) -> bool:
+    """Does the text end on a finite auxiliary right after its subject (adverbs and a
+    negation between): a verb phrase elided, the sentence complete ("However, its output
+    is.", "... where the limits were.", "..., but they did.", "It has been.")? The subject
+    is a pronoun, a name or a content word; never an article, a preposition or a
+    conjunction ("... by the is.")."""
+    words = [t.norm for t in toks]
+    k = len(words) - 1
+    while k > 0 and words[k] in _ELIDED_TAIL and words[k - 1] in AUXILIARIES:
+        k -= 1  # "has been", "will be", "could have been"
+    if k < 1 or words[k] not in _FINITE_AUXILIARIES:
+        return False
+    j = k - 1
+    while j > 0 and (
+        words[j] in NEGATIONS
+        or words[j] in _ADVERBS
+        or (words[j] not in GLUE_WORDS and _adverb(words[j]))  # "to" is no adverb here
+    ):
+        j -= 1  # "it certainly is", "they still have", "it is not"
+    subject = words[j]
+    if subject in _SUBJECTS:
+        return True
+    return not (subject in GLUE_WORDS or subject in _PREPOSITIONS or toks[j].number)
+
+
 def _dangling(text: str, words: list[str]) -> Problem:
     """The finding of a proposition ending on an auxiliary, "to", "of", an article or a
-    conjunction: an error, unless it is closed by ". ! ?" and ends as a complete sentence
-    may (:func:`_elliptic`: "... where the limits were.", "But it isn't needed to."), then
-    a warning. An article or conjunction right before the mark is an error ("The bridge
-    was opened by the."), and so is a bare "The bridge was."."""
+    conjunction: an error when no ". ! ?" closes it (a cut text); closed, a warning (a
+    source may itself write a fragment so: "... the.", "... is being."), with a reason
+    that says whether it ends as a complete sentence may (:func:`_elliptic`: "This was
+    what we had expected the course to do.", "But it isn't needed to.") or as a cut one
+    ("The bridge was opened by the."). A finite auxiliary after its subject is no finding
+    at all (:func:`_elided_verb_phrase`)."""
     last = words[-1]
-    if not _END.search(text) or _DANGLING.search(text) or not _elliptic(text, words):
+    if not _END.search(text):
         return (CUT_OFF, f"ends on {last!r}: cut off", ERROR)
+    if _DANGLING.search(text) or not _elliptic(text, words):
+        return (
+            CUT_OFF,
+            f"ends on {last!r}: cut off, though closed as a sentence (a source may write"
+            " a fragment so)",
+            WARNING,
+        )
     return (
         CUT_OFF,
         f"ends on {last!r}: perhaps cut off (a complete sentence may end so after"
@@ -425,9 +468,12 @@ def find_not_self_contained(propositions: list[str]) -> list[Finding]:
     sentence reading correctly on its own, one finding per problem.
 
     Errors (certain): ``cut_off``, empty, a clause opening with a relative ("Which
-    makes ..."), a subordinate clause alone ("Because the anode expands."), a proposition
-    ending on a dangling word ("and", "the", "is"; with a closing ". ! ?" only an article
-    or conjunction: "... where the limits were." and "... needed to." are warnings);
+    makes ..."), a subordinate clause alone ("Because the anode expands"), a proposition
+    ending on a dangling word ("and", "the", "is"); closed by ". ! ?", each of these is a
+    warning (a source may write such a fragment itself: "... opened by the.", "Which is
+    the GNU ..."), and a finite auxiliary after its subject ("However, its output is.",
+    "... where the limits were.") is a complete sentence with its verb phrase elided, no
+    finding;
     ``no_finite_verb`` when no word can be a finite verb in lemminflect's lexicon ("Street
     lamps and park benches."). Warnings: ``no_finite_verb`` when only the heuristic
     (``_has_finite_verb``) finds none;
