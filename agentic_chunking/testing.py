@@ -50,6 +50,7 @@ __all__ = [
     "FakeMessageBatchesServer",
     "FakeMessagesServer",
     "FakeReply",
+    "PollFault",
     "RecordedRequest",
     "ScriptedPipeline",
     "VerbatimModel",
@@ -694,6 +695,10 @@ processed within the batch's window), ``canceled`` (the batch cancelled before i
 BatchFault = Callable[[str, int], "str | None"]
 """``fault(custom_id, submission)``: a kind of BATCH_FAULTS for the ``submission``-th
 (1-based) submission of that request, or None to answer it with the scripted reply."""
+PollFault = Callable[[str, int], "int | None"]
+"""``poll_fault(batch_id, poll)``: the HTTP status to answer the ``poll``-th (1-based)
+retrieval of that batch with instead of its state (a proxy that does not pass batch
+retrievals through: 404; one that is overloaded: 503), or None to answer it."""
 _EXPIRED_TEXT = "This request could not be executed before the completion window expired."
 _CANCELLED_TEXT = "This request was not executed because the batch was cancelled."
 
@@ -726,14 +731,17 @@ class _BatchBook:
         polls_to_end: int,
         fault: BatchFault | None,
         cancel_batches: Iterable[int],
+        poll_fault: PollFault | None = None,
     ) -> None:
         if polls_to_end < 1:
             raise ValueError("polls_to_end must be 1 or more")
         self.polls_to_end = polls_to_end
         self.fault = fault
         self.cancel_batches = frozenset(cancel_batches)
+        self.poll_fault = poll_fault
         self.submissions: dict[str, int] = {}
         self.batches: dict[str, FakeBatch] = {}
+        self.refused_polls: dict[str, int] = {}
         self.lock = threading.Lock()
 
     def create(self, prefix: str, requests: Sequence[tuple[str, Any]]) -> FakeBatch | str:
@@ -753,6 +761,19 @@ class _BatchBook:
             batch = FakeBatch(id=f"{prefix}{number:06d}", number=number, requests=numbered)
             self.batches[batch.id] = batch
         return batch
+
+    def refused(self, batch_id: str) -> int | None:
+        """The HTTP status ``poll_fault`` scripts for this retrieval of ``batch_id`` (counted
+        in ``refused_polls``), or None: the retrieval is answered."""
+        if self.poll_fault is None:
+            return None
+        with self.lock:
+            seen = self.refused_polls.get(batch_id, 0)
+            answered = self.batches[batch_id].polls if batch_id in self.batches else 0
+            status = self.poll_fault(batch_id, seen + answered + 1)
+            if status is not None:
+                self.refused_polls[batch_id] = seen + 1
+            return status
 
     def poll(self, batch_id: str, answer: Callable[[Any], FakeReply]) -> FakeBatch | None:
         """Count one retrieval of ``batch_id``; end it when due (None: no such batch)."""
@@ -823,7 +844,9 @@ class FakeMessageBatchesServer(FakeMessagesServer):
     handler as a synchronous request (a ``ScriptedPipeline`` answers both), when the batch
     ends: at its ``polls_to_end``-th retrieval, or at the first retrieval after a cancel
     (every request then ``canceled``); batches numbered in ``cancel_batches`` (1-based) are
-    cancelled by the server itself; ``fault`` scripts requests that fail (BatchFault).
+    cancelled by the server itself; ``fault`` scripts requests that fail (BatchFault);
+    ``poll_fault`` scripts retrievals answered with an HTTP error instead (PollFault: a
+    proxy that does not pass them through), counted in ``book.refused_polls``.
     ``book.submissions`` counts the submissions of each custom_id, ``book.batches`` the
     batches. Bounded: it stops serving by itself after ``lifetime_s`` seconds.
     """
@@ -836,11 +859,15 @@ class FakeMessageBatchesServer(FakeMessagesServer):
         polls_to_end: int = 1,
         fault: BatchFault | None = None,
         cancel_batches: Iterable[int] = (),
+        poll_fault: PollFault | None = None,
         lifetime_s: float = 300.0,
     ) -> None:
         super().__init__(replies, handler=handler)
         self.book = _BatchBook(
-            polls_to_end=polls_to_end, fault=fault, cancel_batches=cancel_batches
+            polls_to_end=polls_to_end,
+            fault=fault,
+            cancel_batches=cancel_batches,
+            poll_fault=poll_fault,
         )
         self._lifetime = _Lifetime(self, lifetime_s)
 
@@ -882,6 +909,10 @@ class FakeMessageBatchesServer(FakeMessagesServer):
             if batch is not None:
                 return self._refuse(f"batch {batch_id} has not ended: no results yet")
         elif method == "GET" and action is None:
+            refused = self.book.refused(batch_id)
+            if refused is not None:
+                text = f"scripted HTTP {refused} for a retrieval of {batch_id}"
+                return _Response(refused, _error_json(FakeReply(status=refused, text=text)))
             batch = self.book.poll(batch_id, self._next_reply)
         else:
             return super()._answer(method, path, headers, body)
@@ -944,11 +975,15 @@ class FakeBatchAPIServer(FakeChatCompletionsServer):
         polls_to_end: int = 1,
         fault: BatchFault | None = None,
         cancel_batches: Iterable[int] = (),
+        poll_fault: PollFault | None = None,
         lifetime_s: float = 300.0,
     ) -> None:
         super().__init__(replies, handler=handler)
         self.book = _BatchBook(
-            polls_to_end=polls_to_end, fault=fault, cancel_batches=cancel_batches
+            polls_to_end=polls_to_end,
+            fault=fault,
+            cancel_batches=cancel_batches,
+            poll_fault=poll_fault,
         )
         self.files: dict[str, bytes] = {}
         self._raw = threading.local()
@@ -986,6 +1021,9 @@ class FakeBatchAPIServer(FakeChatCompletionsServer):
         if method == "POST" and action == "/cancel":
             batch = self.book.cancel(batch_id)
         elif method == "GET" and action is None:
+            refused = self.book.refused(batch_id)
+            if refused is not None:
+                return self._refuse(f"scripted HTTP {refused} for {batch_id}", status=refused)
             batch = self.book.poll(batch_id, self._reply_to)
         else:
             return super()._answer(method, path, headers, body)

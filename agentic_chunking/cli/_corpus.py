@@ -34,10 +34,13 @@ from .._files import remove_stale_temps
 from .._shown import redact
 from ..client import (
     API_KEY_ENV_VAR,
+    BASE_URL_ENV_VAR,
     OPENAI,
     OPENAI_API_KEY_ENV_VAR,
+    OPENAI_BASE_URL_ENV_VAR,
     BatchClient,
     BatchProgress,
+    BatchUnreachableError,
     ModelClient,
     ModelReply,
     RequestLimits,
@@ -181,6 +184,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"with --batch, seconds between two looks at a batch in flight "
         f"(default {DEFAULT_POLL_INTERVAL_S:g})",
     )
+    parser.add_argument(
+        "--forget-batch",
+        action="append",
+        default=[],
+        metavar="BATCH_ID",
+        help="give up a batch the ledger holds (one a run submitted, not yet collected): its "
+        "requests are sent again and PAID AGAIN; for a batch the provider no longer has "
+        "(deleted, another account). Repeatable",
+    )
     add_selection_options(parser)
     parser.add_argument(
         "--engine",
@@ -280,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
         except LedgerError as error:
             raise InputError(str(error)) from None
         tally = _Tally(total=len(scan.document_ids), quiet=args.quiet)
-        for provider, batch_id, custom_ids in list(ledger.batches()):  # a killed run's batches
+        for provider, batch_id, custom_ids in _forget(ledger, args.forget_batch):
             if isinstance(client, BatchClient) and _configured(client, provider):
                 client.attach(provider, {batch_id: custom_ids})
             else:  # not collected by this run: named, and its requests never sent again
@@ -333,6 +345,9 @@ def run(args: argparse.Namespace) -> int:
         tally.close()
         _say(resume_line(ledger, ledger_path, output))
         raise
+    except BatchUnreachableError as error:  # a proxy that loses batches: nothing sent again
+        tally.close()
+        raise ConfigurationError(_unreachable_line(error, ledger, ledger_path, output)) from None
     except (InputError, LedgerError) as error:  # a full disk under OUT or the ledger
         tally.close()
         raise InputError(_stopped_line(error, mark_fallback(cache))) from None
@@ -451,6 +466,40 @@ def _held_line(provider: str, batch_id: str, requests: int) -> str:
         f"is not collected by this run: rerun the same command with --batch and {key} set "
         "to collect it; this run sends none "
         "of its requests again (their documents fail until then)"
+    )
+
+
+def _forget(ledger: Ledger, forget: list[str]) -> list[tuple[str, str, list[str]]]:
+    """The batches the ledger holds, less those ``--forget-batch`` names, which are removed
+    from it (each said in one line: its requests are sent and paid again). An id the
+    ledger does not hold is said too (a rerun of the same command forgot it already)."""
+    kept = []
+    held = list(ledger.batches())
+    for provider, batch_id, custom_ids in held:
+        if batch_id not in forget:
+            kept.append((provider, batch_id, custom_ids))
+            continue
+        ledger.remove_batch(provider, batch_id)
+        _say(
+            f"forgot the {provider} batch {batch_id} ({len(custom_ids):,} requests), as "
+            "--forget-batch asks: its requests are sent again and paid again (the batch is "
+            "not cancelled: if it still runs at the provider, cancel it there)"
+        )
+    for batch_id in sorted(set(forget) - {b for _, b, _ in held}):
+        _say(f"--forget-batch {batch_id}: the ledger holds no such batch; nothing to forget")
+    return kept
+
+
+def _unreachable_line(
+    error: BatchUnreachableError, ledger: Ledger, ledger_path: Path, output: Path
+) -> str:
+    """The one line of a run stopped by a batch it cannot retrieve: the client's account
+    (batch, status, what to check), the way to collect it, the way to give it up."""
+    variable = OPENAI_BASE_URL_ENV_VAR if error.provider == OPENAI else BASE_URL_ENV_VAR
+    return (
+        f"{error} (the base URL: --base-url or {variable}). Once fixed, rerun the same "
+        "command to collect the batch; to give it up and pay for its requests again, rerun "
+        f"with --forget-batch {error.batch_id}. {resume_line(ledger, ledger_path, output)}"
     )
 
 
@@ -620,13 +669,10 @@ class _Tally:
 
     @property
     def ended_batches(self) -> list[tuple[str, str]]:
-        """(provider, batch id) of each batch that ended (or that the provider lost)."""
+        """(provider, batch id) of each batch that ended (an unreachable one stays in the
+        ledger: only ``--forget-batch`` gives it up)."""
         with self._lock:
-            return [
-                (p.provider, p.batch_id)
-                for p in self._batches.values()
-                if p.status in ("ended", "lost")
-            ]
+            return [(p.provider, p.batch_id) for p in self._batches.values() if p.status == "ended"]
 
     def _cost_text(self) -> str:
         return "" if self.cost is None else f", ${self.cost:.4f}"
