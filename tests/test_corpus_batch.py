@@ -348,3 +348,63 @@ def test_transient_poll_failures_are_retried_and_nothing_is_sent_twice(
         assert set(server.book.submissions.values()) == {1}
         assert all(n >= 2 for n in server.book.refused_polls.values())
     assert len(read_records(out)) == 6
+
+
+# -- progress while a batch is in flight ------------------------------------------------
+
+
+def test_off_a_terminal_a_batch_in_flight_is_shown_at_least_every_interval(
+    tmp_path: Path,
+    anthropic_env: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    import agentic_chunking.cli._progress as progress
+
+    anthropic_env.setattr(progress, "PROGRESS_EVERY_S", 0.05)
+    corpus, out = _corpus(tmp_path, 3), tmp_path / "out.jsonl"
+    with FakeMessageBatchesServer(handler=ParagraphModel(), polls_to_end=8) as server:
+        anthropic_env.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        assert main(["corpus", str(corpus), "-o", str(out), "--batch", "--batch-poll", "0.1"]) == 0
+    err = capsys.readouterr().err
+    waiting = [
+        line
+        for line in err.splitlines()
+        if line.startswith("agentic-chunking corpus: 0 of 3 documents")
+        and "; batches: 0 of 3 requests answered, 1 in flight (" in line
+    ]
+    assert waiting, err
+    assert "\r" not in err and "<" not in err  # no bar, no ETA
+
+
+class _Terminal:
+    """A stream that says it is a terminal (for the bar), keeping what was written."""
+
+    def __init__(self) -> None:
+        self.text = ""
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("batched", [False, True])
+def test_the_bar_shows_an_eta_except_under_batch(batched: bool) -> None:
+    """Under --batch the bar's ETA said 20 min 40 s before the run ended: documents end in
+    bursts, when a round's batch does, and their rate says nothing of the next batch."""
+    from agentic_chunking.cli._corpus import _Tally
+    from agentic_chunking.corpus import DocumentResult
+
+    stream = _Terminal()
+    tally = _Tally(total=4, quiet=False, batched=batched, stream=stream)  # type: ignore[arg-type]
+    for n in range(2):
+        time.sleep(0.15)  # past tqdm's least interval between two redraws
+        tally.add(DocumentResult(f"d{n}", n, "done"))
+    tally.close()
+    assert "2/4" in stream.text
+    assert ("<" in stream.text) is not batched  # tqdm's ETA: "[elapsed<remaining, rate]"

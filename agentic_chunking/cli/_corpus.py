@@ -26,7 +26,7 @@ import threading
 import time
 from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 from .._entry import Terminated
 from .._errors import ConfigurationError, InputError, ModelCallError
@@ -80,6 +80,7 @@ from ._io import (
     resume_line,
     seconds_up_to,
 )
+from ._progress import Heartbeat, _is_terminal
 
 PREFIX = "agentic-chunking corpus: "
 LEVEL4_SUFFIX = ".level4.jsonl"
@@ -291,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
             ledger = Ledger(ledger_path)
         except LedgerError as error:
             raise InputError(str(error)) from None
-        tally = _Tally(total=len(scan.document_ids), quiet=args.quiet)
+        tally = _Tally(total=len(scan.document_ids), quiet=args.quiet, batched=args.batch)
         for provider, batch_id, custom_ids in _forget(ledger, args.forget_batch):
             if isinstance(client, BatchClient) and _configured(client, provider):
                 client.attach(provider, {batch_id: custom_ids})
@@ -617,10 +618,22 @@ def _print_plan(
 
 
 class _Tally:
-    """Documents done of total, ETA, tokens and cost so far (a tqdm bar on stderr), and the
-    run's summary line."""
+    """Documents done of total, tokens and cost so far, and the run's summary line.
 
-    def __init__(self, *, total: int, quiet: bool) -> None:
+    On a terminal, a tqdm bar on stderr, with an ETA except under ``--batch`` (``batched``:
+    the documents end in bursts, when a round's batch does, so their rate says nothing of
+    the hours a batch may take). Off a terminal (a log, a pipe, CI), a Heartbeat: a plain
+    line with the same figures at least every PROGRESS_EVERY_S seconds, whether or not a
+    document finished meanwhile. Nothing when ``quiet``."""
+
+    def __init__(
+        self,
+        *,
+        total: int,
+        quiet: bool,
+        batched: bool = False,
+        stream: IO[str] | None = None,
+    ) -> None:
         from tqdm import tqdm
 
         self.counts = {"done": 0, "skipped": 0, "failed": 0}
@@ -628,15 +641,41 @@ class _Tally:
         """The documents that are files of no text (``not_text``): listed, not failed."""
         self.calls = self.cached = self.tokens_in = self.tokens_out = 0
         self.cost: float | None = 0.0
+        self._total = total
         self._batches: dict[str, BatchProgress] = {}
         self._lock = threading.Lock()
+        stream = stream if stream is not None else sys.stderr
+        terminal = _is_terminal(stream)
         self._bar = tqdm(
             total=total,
             unit="doc",
-            disable=quiet,
-            file=sys.stderr,
+            disable=quiet or not terminal,
+            file=stream,
             dynamic_ncols=True,
             desc="documents",
+            bar_format=NO_ETA_BAR if batched else None,
+        )
+        self._beat = Heartbeat(PREFIX, stream=stream, quiet=quiet or terminal).__enter__()
+        self._beat.status(self._status())
+
+    def _status(self) -> str:
+        """The figures so far, in words (the Heartbeat's line)."""
+        finished = sum(self.counts.values()) + len(self.set_aside)
+        c = self.counts
+        with self._lock:
+            states = list(self._batches.values())
+        batches = ""
+        if states:
+            answered = sum(p.succeeded + p.errored + p.canceled + p.expired for p in states)
+            waiting = sum(p.status not in ("ended", "unreachable") for p in states)
+            batches = (
+                f"; batches: {answered:,} of {sum(p.requests for p in states):,} requests "
+                f"answered, {waiting:,} in flight"
+            )
+        return (
+            f"{finished:,} of {self._total:,} documents ({c['done']:,} done, {c['skipped']:,} "
+            f"skipped, {c['failed']:,} failed); {self.tokens_in:,} in / {self.tokens_out:,} "
+            f"out tokens{self._cost_text()}{batches}"
         )
 
     def add(self, result: DocumentResult) -> None:
@@ -655,6 +694,7 @@ class _Tally:
             refresh=False,
         )
         self._bar.update(1)
+        self._beat.status(self._status())
 
     def batch(self, progress: BatchProgress) -> None:
         """A batch's state (from the batch client's thread): the bar shows the requests
@@ -666,6 +706,7 @@ class _Tally:
         self._bar.set_postfix_str(
             f"batches: {answered:,} of {sum(p.requests for p in states):,} requests answered"
         )
+        self._beat.status(self._status())
 
     @property
     def ended_batches(self) -> list[tuple[str, str]]:
@@ -679,6 +720,7 @@ class _Tally:
 
     def close(self) -> None:
         self._bar.close()
+        self._beat.__exit__(None, None, None)
 
     def summary(
         self, written: int, output: Path, failures: Path, seconds: float, left_out: int = 0
@@ -705,6 +747,10 @@ class _Tally:
             f"not UTF-8 or empty) and set aside, not failed: {names}; listed in {failures} "
             f"(error_kind not_text); leave {'it' if count == 1 else 'them'} out with --exclude"
         )
+
+
+NO_ETA_BAR = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]"
+"""The ``--batch`` bar: tqdm's own, less the ETA and the rate (see _Tally)."""
 
 
 def _say(line: str) -> None:
