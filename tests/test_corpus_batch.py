@@ -264,7 +264,9 @@ def test_a_proxy_that_refuses_batch_polls_stops_the_run_and_pays_for_nothing_twi
     with kind(
         handler=ParagraphModel(), poll_fault=lambda batch_id, poll: status, lifetime_s=30
     ) as server:
+        # --timeout: the old code's loop, once the fake's lifetime ends, fails in seconds
         command = ["corpus", str(corpus), "-o", str(out), "--batch", *FAST, *model]
+        command += ["--timeout", "5"]
         capsys.readouterr()
         assert main([*command, "--base-url", server.base_url]) == 2
         assert len(server.book.batches) == 1

@@ -21,6 +21,7 @@ then Level 5 in one command, each resumable.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import threading
 import time
@@ -495,12 +496,17 @@ def _unreachable_line(
     error: BatchUnreachableError, ledger: Ledger, ledger_path: Path, output: Path
 ) -> str:
     """The one line of a run stopped by a batch it cannot retrieve: the client's account
-    (batch, status, what to check), the way to collect it, the way to give it up."""
+    (batch, status, what to check), where the work is kept, the way to collect the batch,
+    the way to give it up."""
     variable = OPENAI_BASE_URL_ENV_VAR if error.provider == OPENAI else BASE_URL_ENV_VAR
+    kept = f"{output} was left as it was"
+    with contextlib.suppress(Exception):  # the ledger may be the thing that failed
+        done = ledger.counts().get("done", 0)
+        kept += f" and the {done} finished documents are in the ledger {ledger_path}"
     return (
-        f"{error} (the base URL: --base-url or {variable}). Once fixed, rerun the same "
-        "command to collect the batch; to give it up and pay for its requests again, rerun "
-        f"with --forget-batch {error.batch_id}. {resume_line(ledger, ledger_path, output)}"
+        f"{error}. The base URL is --base-url or {variable}; once it is right, rerun the "
+        f"same command to collect the batch ({kept}); to give the batch up and pay for its "
+        f"requests again, rerun with --forget-batch {error.batch_id}"
     )
 
 

@@ -784,7 +784,7 @@ class BatchClient(ModelClient):
         round: whatever stands at the base URL would take the next batch as it took this
         one (116 paid batches of one request in 240 s, re-submitted silently, before)."""
         requests = len(batch.custom_ids) if batch.custom_ids is not None else None
-        detail = " ".join(str(getattr(exc, "message", None) or exc).split())[:300]
+        detail = " ".join(_server_said(exc).split())[:300]
         where = getattr(self.sdk(batch.provider), "base_url", None)
         counted = f" ({requests:,} requests)" if requests is not None else ""
         error = BatchUnreachableError(
@@ -904,6 +904,18 @@ class BatchClient(ModelClient):
                     )
                     ticket.error.__cause__ = exc
                 self._resume(ticket)
+
+
+def _server_said(exc: Exception) -> str:
+    """The message of an SDK's HTTP error as the server gave it (the ``message`` of its
+    JSON body, Anthropic's ``{"error": {...}}`` or OpenAI's), else the exception's text."""
+    body = getattr(exc, "body", None)
+    if isinstance(body, Mapping):
+        inner = body.get("error", body)
+        said = inner.get("message") if isinstance(inner, Mapping) else None
+        if isinstance(said, str) and said.strip():
+            return said
+    return str(getattr(exc, "message", None) or exc)
 
 
 def _split(requests: list[_Request], count: int, size: int) -> list[list[_Request]]:
