@@ -440,17 +440,64 @@ def test_progress_is_a_record_per_poll_with_the_request_counts(provider: str) ->
         fake.server.stop()
 
 
-def test_an_attached_batch_the_provider_does_not_know_is_dropped_and_its_requests_sent(
+def test_an_attached_batch_the_provider_does_not_know_stops_the_client_and_sends_nothing(
     provider: str,
 ) -> None:
+    """A batch the provider answers 404 for was dropped and its requests submitted again;
+    behind a proxy that answers every poll 404 that made 116 paid batches of one request
+    in 240 s. Now the client stops: the call fails naming the batch and the status, and
+    nothing is submitted."""
+    from agentic_chunking.client import BatchUnreachableError
+
     fake = _fake(provider)
     try:
         records: list[BatchProgress] = []
         with fake.batch_client(progress=records.append) as client:
             client.attach(provider, ["batch_from_another_account"])
+            with pytest.raises(BatchUnreachableError) as raised:
+                _ask(client, fake.model)
+            with pytest.raises(BatchUnreachableError):  # a later call too: the client stopped
+                _ask(client, fake.model, "Another.")
+        assert (raised.value.batch_id, raised.value.status) == ("batch_from_another_account", 404)
+        assert "could not be retrieved: HTTP 404" in str(raised.value)
+        assert [r.status for r in records][:2] == ["attached", "unreachable"]
+        assert fake.server.book.submissions == {}
+    finally:
+        fake.server.stop()
+
+
+@pytest.mark.parametrize("status", [400, 401, 403, 404, 422])
+def test_a_batch_whose_polls_are_refused_for_good_is_never_submitted_again(
+    provider: str, status: int
+) -> None:
+    from agentic_chunking.client import BatchUnreachableError
+
+    fake = _fake(provider, poll_fault=lambda batch_id, poll: status, lifetime_s=30)
+    try:
+        with fake.batch_client() as client:
+            pool = ThreadPoolExecutor(3)
+            asked = [pool.submit(_ask, client, fake.model, f"Say {n}.") for n in range(3)]
+            for future in asked:
+                with pytest.raises(BatchUnreachableError, match=f"HTTP {status}"):
+                    future.result(timeout=60)
+            pool.shutdown()
+        assert len(fake.server.book.batches) == 1
+        assert set(fake.server.book.submissions.values()) == {1}
+        assert sum(fake.server.book.refused_polls.values()) == 1
+    finally:
+        fake.server.stop()
+
+
+@pytest.mark.parametrize("status", [429, 500, 503])
+def test_a_batch_whose_polls_fail_for_a_while_is_collected_without_a_second_submission(
+    provider: str, status: int
+) -> None:
+    fake = _fake(provider, poll_fault=lambda batch_id, poll: status if poll <= 2 else None)
+    try:
+        with fake.batch_client() as client:  # max_retries 0: each failure is the client's
             assert _ask(client, fake.model).text == "reply to Say it."
-        assert [r.status for r in records][:2] == ["attached", "lost"]
         assert list(fake.server.book.submissions.values()) == [1]
+        assert list(fake.server.book.refused_polls.values()) == [2]
     finally:
         fake.server.stop()
 

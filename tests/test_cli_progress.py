@@ -233,3 +233,36 @@ def test_a_quiet_heartbeat_prints_nothing() -> None:
         heartbeat.say("level4")
         time.sleep(0.05)
     assert stream.getvalue() == ""
+
+
+def test_a_heartbeat_whose_reader_went_away_falls_silent_without_a_trace() -> None:
+    """`corpus ... 2>&1 | head -1`: the beat's next line meets a closed pipe. It must not
+    end the beat's thread with a traceback (printed on that same closed stream, or on a
+    log); the command's own next line meets the pipe and ends with 141."""
+    import threading
+    import time
+
+    from agentic_chunking.cli._progress import Heartbeat
+
+    class Gone:
+        writes = 0
+
+        def write(self, text: str) -> int:
+            Gone.writes += 1
+            raise BrokenPipeError(32, "Broken pipe")
+
+        def flush(self) -> None:
+            raise BrokenPipeError(32, "Broken pipe")
+
+    errors: list[BaseException] = []
+    previous = threading.excepthook
+    threading.excepthook = lambda args: errors.append(args.exc_value)  # type: ignore[assignment,misc]
+    try:
+        with Heartbeat("cmd: ", every=0.01, stream=Gone()) as heartbeat:  # type: ignore[arg-type]
+            heartbeat.status("working")
+            time.sleep(0.2)
+            heartbeat.say("still here")  # quiet from the first failure on: no raise
+    finally:
+        threading.excepthook = previous
+    assert errors == []
+    assert Gone.writes == 1  # one attempt, then silence

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -249,3 +251,41 @@ def test_the_default_finds_three_topics_with_the_real_model(
     assert main(["split", str(three_topics)]) == 0
     records = json.loads(capsys.readouterr().out)
     assert [r["start"] for r in records] == THREE_STARTS
+
+
+_CHILD = textwrap.dedent(
+    """
+    import sys
+    import agentic_chunking.semantic._splitter as splitter_module
+    from agentic_chunking.semantic import HashingEmbedder
+
+    splitter_module.MiniLMEmbedder = HashingEmbedder
+    from agentic_chunking.cli import entry
+    sys.argv[0] = "agentic-chunking"
+    entry()
+    """
+)
+
+
+def test_split_into_a_pipe_whose_reader_leaves_after_one_line_exits_141(tmp_path: Path) -> None:
+    """``split DOC | head -1`` exited 0: the reader left during the one large write of the
+    JSON, the pipe took part of it without an error and Python dropped the rest without a
+    word. A reader gone is 141, as for ``check`` and ``chunk``, and no word of success."""
+    doc = tmp_path / "long.md"
+    paragraph = "Cats purr in house {n}. Cats sleep in house {n}. Battery cells store charge {n}."
+    doc.write_text("\n\n".join(paragraph.format(n=n) for n in range(6000)), encoding="utf-8")
+    child = subprocess.Popen(
+        [sys.executable, "-c", _CHILD, "split", str(doc)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    try:
+        assert child.stdout is not None
+        assert child.stdout.readline() == b"[\n"  # the JSON began: more than a pipe holds
+        child.stdout.close()  # as `head -1` does
+        _, err = child.communicate(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 141, err.decode()
+    assert err.decode() == ""  # nothing said of success, no traceback

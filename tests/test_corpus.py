@@ -705,3 +705,51 @@ def test_an_input_the_pipeline_refuses_fails_its_document_on_every_engine(model:
     assert result.status == "failed" and result.error_kind == "input"
     assert result.error is not None and result.error.startswith("twice: input chunk id 'c1'")
     assert not model[1].requests
+
+
+# -- progress off a terminal -------------------------------------------------------------
+
+
+def _progress_lines(err: str, prefix: str = "agentic-chunking corpus: ") -> list[str]:
+    """The Heartbeat's lines: the figures so far, then the time elapsed."""
+    return [line for line in err.splitlines() if line.startswith(prefix) and line.endswith(" in)")]
+
+
+def test_off_a_terminal_a_slow_run_prints_progress_lines_while_it_works(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Off a terminal (a log, CI) a corpus run printed nothing until its summary (or tqdm's
+    redraws, only when a document finished). Now a line with the figures so far comes at
+    least every PROGRESS_EVERY_S (60 s; 0.05 s here), while a slow server answers."""
+    import agentic_chunking.cli._progress as progress
+
+    monkeypatch.setattr(progress, "PROGRESS_EVERY_S", 0.05)
+    script = ParagraphModel(delay_s=0.3)
+    with FakeMessagesServer(handler=script) as server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        monkeypatch.delenv("AGENTIC_CHUNKING_MODEL", raising=False)
+        folder = _folder(tmp_path, 3)
+        out = tmp_path / "out.jsonl"
+        assert main(["corpus", str(folder), "-o", str(out), "--max-concurrency", "1"]) == 0
+    err = capsys.readouterr().err
+    lines = _progress_lines(err)
+    assert lines, err
+    assert lines[0].startswith("agentic-chunking corpus: 0 of 3 documents (0 done, 0 skipped")
+    assert "\r" not in err  # no bar redrawn into the log
+    assert err.splitlines()[-1].startswith("agentic-chunking corpus: 3 done, 0 skipped")
+
+
+def test_quiet_prints_no_progress_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import agentic_chunking.cli._progress as progress
+
+    monkeypatch.setattr(progress, "PROGRESS_EVERY_S", 0.01)
+    with FakeMessagesServer(handler=ParagraphModel(delay_s=0.1)) as server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        monkeypatch.delenv("AGENTIC_CHUNKING_MODEL", raising=False)
+        folder = _folder(tmp_path, 2)
+        assert _corpus([str(folder), "-o", str(tmp_path / "out.jsonl")]) == 0
+    assert _progress_lines(capsys.readouterr().err) == []

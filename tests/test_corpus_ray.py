@@ -243,3 +243,41 @@ def test_sigterm_under_ray_ends_the_run_with_143_and_the_previous_output(tmp_pat
     )
     assert "SIGTERM received" not in err  # no stack frames of Ray's core
     assert out.read_text(encoding="utf-8") == "the previous output\n"
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+def test_under_ray_documents_are_counted_as_each_finishes_not_when_its_task_ends(
+    tmp_path: Path,
+    served: tuple[ParagraphModel, FakeMessagesServer],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Under --engine ray the bar sat at 0/280 for five minutes then jumped to the end: a
+    Ray task of 16 documents gave its results back only when all 16 were done. Now each
+    document's result comes back as it finishes, so the progress lines off a terminal
+    (PROGRESS_EVERY_S; 0.05 s here) count the documents of a task one by one."""
+    import agentic_chunking.cli._progress as progress
+
+    script, _ = served
+    monkeypatch.setattr(progress, "PROGRESS_EVERY_S", 0.05)
+    monkeypatch.setattr(script, "_delay_s", 0.2)  # each document about a second
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(
+        "".join(
+            json.dumps({"document_id": f"d{n}", "text": f"Alpha {n} holds.\n\nBeta {n} too."})
+            + "\n"
+            for n in range(4)  # one Ray task (BATCH_SIZE 16)
+        ),
+        encoding="utf-8",
+    )
+    out = tmp_path / "out.jsonl"
+    run = ["corpus", str(corpus), "-o", str(out), "--engine", "ray", "--max-concurrency", "1"]
+    assert main(run) == 0
+    err = capsys.readouterr().err
+    counted = {
+        line.split(": ", 1)[1].split(" of 4 documents")[0]
+        for line in err.splitlines()
+        if line.startswith("agentic-chunking corpus: ") and " of 4 documents (" in line
+    }
+    assert counted & {"1", "2", "3"}, err  # seen between none and all
+    assert len(read_records(out)) == 8

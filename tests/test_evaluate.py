@@ -325,3 +325,56 @@ def test_each_embedding_batch_reports_its_count_for_the_progress_line() -> None:
     )
     assert names == ["paragraphs"]
     assert sum(counts) == len(QUESTIONS) + len(PARAGRAPHS)  # every text embedded once
+
+
+SLOW_FACTORY = """
+import time
+
+from agentic_chunking.semantic import HashingEmbedder
+
+
+class Slow(HashingEmbedder):
+    def __call__(self, texts, /):
+        time.sleep(0.2)
+        return super().__call__(texts)
+
+
+def slow():
+    return Slow()
+"""
+
+
+def test_off_a_terminal_a_slow_evaluation_says_where_it_is_at_least_every_interval(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """evaluate off a terminal printed two lines in 17 minutes: now the chunker still
+    running (and the texts embedded so far, once some are) at least every PROGRESS_EVERY_S
+    (the one interval of every long command; 0.05 s here) while a slow embedder works."""
+    import agentic_chunking.cli._progress as progress
+
+    monkeypatch.setattr(progress, "PROGRESS_EVERY_S", 0.05)
+    (tmp_path / "eval_slow.py").write_text(SLOW_FACTORY, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    sys.modules.pop("eval_slow", None)
+    (tmp_path / "corpus.jsonl").write_text(json.dumps({"id": "doc", "text": TEXT}) + "\n", "utf-8")
+    _, questions = corpus()
+    lines = [
+        json.dumps(
+            {
+                "question": q.text,
+                "corpus_id": "doc",
+                "references": [{"start_index": a, "end_index": b} for a, b in q.excerpts],
+            }
+        )
+        for q in questions
+    ]
+    (tmp_path / "questions.jsonl").write_text("\n".join(lines) + "\n", "utf-8")
+    command = ["evaluate", str(tmp_path / "corpus.jsonl"), "--questions"]
+    command += [str(tmp_path / "questions.jsonl"), "--embedder", "eval_slow:slow", "--no-cache"]
+    assert main([*command, "--chunker", "fixed,size=4"]) == 0
+    err = capsys.readouterr().err
+    beats = [line for line in err.splitlines() if line.endswith(" in)")]
+    assert beats, err
+    assert all(line.startswith("agentic-chunking evaluate: ") for line in beats)
+    # the chunker at work, repeated while its (slow) embedding runs
+    assert any(line.startswith("agentic-chunking evaluate: fixed,size=4 (") for line in beats), err

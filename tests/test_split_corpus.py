@@ -379,3 +379,45 @@ def test_the_command_makes_one_embedder_for_every_document(
     folder = _folder(tmp_path, 3)
     assert main(["split", str(folder), "-o", str(tmp_path / "l4.jsonl"), "-q"]) == 0
     assert len(read_records(tmp_path / "l4.jsonl")) == 3 and len(made) == 1
+
+
+def test_off_a_terminal_a_slow_split_of_a_corpus_prints_progress_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Off a terminal a corpus split printed nothing until its summary; now a line with
+    the documents split so far comes at least every PROGRESS_EVERY_S (0.05 s here)."""
+    import agentic_chunking.cli._progress as progress
+    import agentic_chunking.semantic._splitter as splitter_module
+
+    class Slow(HashingEmbedder):
+        def __call__(self, texts: list[str], /) -> list[list[float]]:
+            time.sleep(0.2)
+            return super().__call__(texts)
+
+    monkeypatch.setattr(splitter_module, "MiniLMEmbedder", Slow)
+    monkeypatch.setattr(progress, "PROGRESS_EVERY_S", 0.05)
+    folder = _folder(tmp_path, 3)
+    assert main(["split", str(folder), "-o", str(tmp_path / "out.jsonl")]) == 0
+    err = capsys.readouterr().err
+    lines = [line for line in err.splitlines() if line.endswith(" in)")]
+    assert lines and lines[0].startswith("agentic-chunking split: 0 of 5 documents split ("), err
+    assert "\r" not in err
+
+
+def test_split_of_a_folder_whose_stderr_reader_left_exits_141(tmp_path: Path) -> None:
+    """`split FOLDER -o OUT 2>&1 | head -1`: the reader leaves; the run ends with 141 like
+    any command whose output went away, with no trace and OUT written whole or not at
+    all."""
+    folder = _folder(tmp_path, 3)
+    out = tmp_path / "out.jsonl"
+    command = [sys.executable, "-c", _HOLDING_CHILD, "split", str(folder), "-o", str(out)]
+    child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    assert child.stdout is not None
+    child.stdout.close()  # gone before the first line
+    try:
+        child.wait(timeout=120)
+    finally:
+        if child.poll() is None:
+            child.kill()
+    assert child.returncode == 141
+    assert not out.exists() or len(read_records(out)) == 3

@@ -35,7 +35,7 @@ arrival order, for assertions. An exception raised by the handler is kept in
 from __future__ import annotations
 
 from ._batch_api import FakeBatchAPIServer
-from ._book import BATCH_FAULTS, BatchFault, FakeBatch
+from ._book import BATCH_FAULTS, BatchFault, FakeBatch, PollFault
 from ._chat import CHAT_ERROR_CODES, FINISH_REASONS, FakeChatCompletionsServer
 from ._message_batches import FakeMessageBatchesServer
 from ._messages import ERROR_TYPES, FakeMessagesServer
@@ -56,6 +56,7 @@ __all__ = [
     "FakeReply",
     "Handler",
     "ParagraphModel",
+    "PollFault",
     "RecordedRequest",
     "ScriptedPipeline",
     "VerbatimModel",

@@ -9,7 +9,7 @@ import threading
 from collections.abc import Iterable, Mapping
 from typing import Any, Self
 
-from ._book import BATCH_ROUTE, BatchBook, BatchFault, FakeBatch
+from ._book import BATCH_ROUTE, BatchBook, BatchFault, FakeBatch, PollFault
 from ._chat import FakeChatCompletionsServer, as_messages_body
 from ._server import FakeReply, Handler, Lifetime, RecordedRequest, Response
 
@@ -36,10 +36,16 @@ class FakeBatchAPIServer(FakeChatCompletionsServer):
         polls_to_end: int = 1,
         fault: BatchFault | None = None,
         cancel_batches: Iterable[int] = (),
+        poll_fault: PollFault | None = None,
         lifetime_s: float = 300.0,
     ) -> None:
         super().__init__(replies, handler=handler)
-        self.book = BatchBook(polls_to_end=polls_to_end, fault=fault, cancel_batches=cancel_batches)
+        self.book = BatchBook(
+            polls_to_end=polls_to_end,
+            fault=fault,
+            cancel_batches=cancel_batches,
+            poll_fault=poll_fault,
+        )
         self.files: dict[str, bytes] = {}
         self._raw = threading.local()
         self._lifetime = Lifetime(self, lifetime_s)
@@ -76,6 +82,9 @@ class FakeBatchAPIServer(FakeChatCompletionsServer):
         if method == "POST" and action == "/cancel":
             batch = self.book.cancel(batch_id)
         elif method == "GET" and action is None:
+            refused = self.book.refused(batch_id)
+            if refused is not None:
+                return self._refuse(f"scripted HTTP {refused} for {batch_id}", status=refused)
             batch = self.book.poll(batch_id, self._reply_to)
         else:
             return super()._answer(method, path, headers, body)

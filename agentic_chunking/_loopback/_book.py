@@ -19,6 +19,10 @@ processed within the batch's window), ``canceled`` (the batch cancelled before i
 BatchFault = Callable[[str, int], "str | None"]
 """``fault(custom_id, submission)``: a kind of BATCH_FAULTS for the ``submission``-th
 (1-based) submission of that request, or None to answer it with the scripted reply."""
+PollFault = Callable[[str, int], "int | None"]
+"""``poll_fault(batch_id, poll)``: the HTTP status to answer the ``poll``-th (1-based)
+retrieval of that batch with instead of its state (a proxy that does not pass batch
+retrievals through: 404; one that is overloaded: 503), or None to answer it."""
 
 
 BATCH_ROUTE = re.compile(r"^/v1/(?:messages/)?batches/([^/?]+)(/results|/cancel)?$")
@@ -52,14 +56,17 @@ class BatchBook:
         polls_to_end: int,
         fault: BatchFault | None,
         cancel_batches: Iterable[int],
+        poll_fault: PollFault | None = None,
     ) -> None:
         if polls_to_end < 1:
             raise ValueError("polls_to_end must be 1 or more")
         self.polls_to_end = polls_to_end
         self.fault = fault
         self.cancel_batches = frozenset(cancel_batches)
+        self.poll_fault = poll_fault
         self.submissions: dict[str, int] = {}
         self.batches: dict[str, FakeBatch] = {}
+        self.refused_polls: dict[str, int] = {}
         self.lock = threading.Lock()
 
     def create(self, prefix: str, requests: Sequence[tuple[str, Any]]) -> FakeBatch | str:
@@ -79,6 +86,19 @@ class BatchBook:
             batch = FakeBatch(id=f"{prefix}{number:06d}", number=number, requests=numbered)
             self.batches[batch.id] = batch
         return batch
+
+    def refused(self, batch_id: str) -> int | None:
+        """The HTTP status ``poll_fault`` scripts for this retrieval of ``batch_id`` (counted
+        in ``refused_polls``), or None: the retrieval is answered."""
+        if self.poll_fault is None:
+            return None
+        with self.lock:
+            seen = self.refused_polls.get(batch_id, 0)
+            answered = self.batches[batch_id].polls if batch_id in self.batches else 0
+            status = self.poll_fault(batch_id, seen + answered + 1)
+            if status is not None:
+                self.refused_polls[batch_id] = seen + 1
+            return status
 
     def poll(self, batch_id: str, answer: Callable[[Any], FakeReply]) -> FakeBatch | None:
         """Count one retrieval of ``batch_id``; end it when due (None: no such batch)."""

@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any, Self
 
-from ._book import BATCH_ROUTE, BatchBook, BatchFault, FakeBatch
+from ._book import BATCH_ROUTE, BatchBook, BatchFault, FakeBatch, PollFault
 from ._messages import FakeMessagesServer, anthropic_error_json
 from ._server import FakeReply, Handler, Lifetime, Response
 
@@ -22,7 +22,9 @@ class FakeMessageBatchesServer(FakeMessagesServer):
     handler as a synchronous request (a ``ScriptedPipeline`` answers both), when the batch
     ends: at its ``polls_to_end``-th retrieval, or at the first retrieval after a cancel
     (every request then ``canceled``); batches numbered in ``cancel_batches`` (1-based) are
-    cancelled by the server itself; ``fault`` scripts requests that fail (BatchFault).
+    cancelled by the server itself; ``fault`` scripts requests that fail (BatchFault);
+    ``poll_fault`` scripts retrievals answered with an HTTP error instead (PollFault: a
+    proxy that does not pass them through), counted in ``book.refused_polls``.
     ``book.submissions`` counts the submissions of each custom_id, ``book.batches`` the
     batches. Bounded: it stops serving by itself after ``lifetime_s`` seconds.
     """
@@ -35,10 +37,16 @@ class FakeMessageBatchesServer(FakeMessagesServer):
         polls_to_end: int = 1,
         fault: BatchFault | None = None,
         cancel_batches: Iterable[int] = (),
+        poll_fault: PollFault | None = None,
         lifetime_s: float = 300.0,
     ) -> None:
         super().__init__(replies, handler=handler)
-        self.book = BatchBook(polls_to_end=polls_to_end, fault=fault, cancel_batches=cancel_batches)
+        self.book = BatchBook(
+            polls_to_end=polls_to_end,
+            fault=fault,
+            cancel_batches=cancel_batches,
+            poll_fault=poll_fault,
+        )
         self._lifetime = Lifetime(self, lifetime_s)
 
     def start(self) -> Self:
@@ -79,6 +87,10 @@ class FakeMessageBatchesServer(FakeMessagesServer):
             if batch is not None:
                 return self._refuse(f"batch {batch_id} has not ended: no results yet")
         elif method == "GET" and action is None:
+            refused = self.book.refused(batch_id)
+            if refused is not None:
+                text = f"scripted HTTP {refused} for a retrieval of {batch_id}"
+                return Response(refused, anthropic_error_json(FakeReply(status=refused, text=text)))
             batch = self.book.poll(batch_id, self._next_reply)
         else:
             return super()._answer(method, path, headers, body)

@@ -21,12 +21,13 @@ then Level 5 in one command, each resumable.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import sys
 import threading
 import time
 from collections.abc import Generator, Iterator
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 from .._entry import Terminated
 from .._errors import ConfigurationError, InputError, ModelCallError
@@ -34,10 +35,13 @@ from .._files import remove_stale_temps
 from .._shown import redact
 from ..client import (
     API_KEY_ENV_VAR,
+    BASE_URL_ENV_VAR,
     OPENAI,
     OPENAI_API_KEY_ENV_VAR,
+    OPENAI_BASE_URL_ENV_VAR,
     BatchClient,
     BatchProgress,
+    BatchUnreachableError,
     ModelClient,
     ModelReply,
     RequestLimits,
@@ -77,6 +81,7 @@ from ._io import (
     resume_line,
     seconds_up_to,
 )
+from ._progress import Heartbeat, _is_terminal
 
 PREFIX = "agentic-chunking corpus: "
 LEVEL4_SUFFIX = ".level4.jsonl"
@@ -181,6 +186,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"with --batch, seconds between two looks at a batch in flight "
         f"(default {DEFAULT_POLL_INTERVAL_S:g})",
     )
+    parser.add_argument(
+        "--forget-batch",
+        action="append",
+        default=[],
+        metavar="BATCH_ID",
+        help="give up a batch the ledger holds (one a run submitted, not yet collected): its "
+        "requests are sent again and PAID AGAIN; for a batch the provider no longer has "
+        "(deleted, another account). Repeatable",
+    )
     add_selection_options(parser)
     parser.add_argument(
         "--engine",
@@ -279,8 +293,8 @@ def run(args: argparse.Namespace) -> int:
             ledger = Ledger(ledger_path)
         except LedgerError as error:
             raise InputError(str(error)) from None
-        tally = _Tally(total=len(scan.document_ids), quiet=args.quiet)
-        for provider, batch_id, custom_ids in list(ledger.batches()):  # a killed run's batches
+        tally = _Tally(total=len(scan.document_ids), quiet=args.quiet, batched=args.batch)
+        for provider, batch_id, custom_ids in _forget(ledger, args.forget_batch):
             if isinstance(client, BatchClient) and _configured(client, provider):
                 client.attach(provider, {batch_id: custom_ids})
             else:  # not collected by this run: named, and its requests never sent again
@@ -333,6 +347,9 @@ def run(args: argparse.Namespace) -> int:
         tally.close()
         _say(resume_line(ledger, ledger_path, output))
         raise
+    except BatchUnreachableError as error:  # a proxy that loses batches: nothing sent again
+        tally.close()
+        raise ConfigurationError(_unreachable_line(error, ledger, ledger_path, output)) from None
     except (InputError, LedgerError) as error:  # a full disk under OUT or the ledger
         tally.close()
         raise InputError(_stopped_line(error, mark_fallback(cache))) from None
@@ -454,6 +471,45 @@ def _held_line(provider: str, batch_id: str, requests: int) -> str:
     )
 
 
+def _forget(ledger: Ledger, forget: list[str]) -> list[tuple[str, str, list[str]]]:
+    """The batches the ledger holds, less those ``--forget-batch`` names, which are removed
+    from it (each said in one line: its requests are sent and paid again). An id the
+    ledger does not hold is said too (a rerun of the same command forgot it already)."""
+    kept = []
+    held = list(ledger.batches())
+    for provider, batch_id, custom_ids in held:
+        if batch_id not in forget:
+            kept.append((provider, batch_id, custom_ids))
+            continue
+        ledger.remove_batch(provider, batch_id)
+        _say(
+            f"forgot the {provider} batch {batch_id} ({len(custom_ids):,} requests), as "
+            "--forget-batch asks: its requests are sent again and paid again (the batch is "
+            "not cancelled: if it still runs at the provider, cancel it there)"
+        )
+    for batch_id in sorted(set(forget) - {b for _, b, _ in held}):
+        _say(f"--forget-batch {batch_id}: the ledger holds no such batch; nothing to forget")
+    return kept
+
+
+def _unreachable_line(
+    error: BatchUnreachableError, ledger: Ledger, ledger_path: Path, output: Path
+) -> str:
+    """The one line of a run stopped by a batch it cannot retrieve: the client's account
+    (batch, status, what to check), where the work is kept, the way to collect the batch,
+    the way to give it up."""
+    variable = OPENAI_BASE_URL_ENV_VAR if error.provider == OPENAI else BASE_URL_ENV_VAR
+    kept = f"{output} was left as it was"
+    with contextlib.suppress(Exception):  # the ledger may be the thing that failed
+        done = ledger.counts().get("done", 0)
+        kept += f" and the {done} finished documents are in the ledger {ledger_path}"
+    return (
+        f"{error}. The base URL is --base-url or {variable}; once it is right, rerun the "
+        f"same command to collect the batch ({kept}); to give the batch up and pay for its "
+        f"requests again, rerun with --forget-batch {error.batch_id}"
+    )
+
+
 def _opened(thing: _Made | None) -> _Made:
     """``thing``, made before the batch client reports or sends anything (its hooks are
     given before the ledger and the progress bar exist, so that no key means no file)."""
@@ -568,10 +624,22 @@ def _print_plan(
 
 
 class _Tally:
-    """Documents done of total, ETA, tokens and cost so far (a tqdm bar on stderr), and the
-    run's summary line."""
+    """Documents done of total, tokens and cost so far, and the run's summary line.
 
-    def __init__(self, *, total: int, quiet: bool) -> None:
+    On a terminal, a tqdm bar on stderr, with an ETA except under ``--batch`` (``batched``:
+    the documents end in bursts, when a round's batch does, so their rate says nothing of
+    the hours a batch may take). Off a terminal (a log, a pipe, CI), a Heartbeat: a plain
+    line with the same figures at least every PROGRESS_EVERY_S seconds, whether or not a
+    document finished meanwhile. Nothing when ``quiet``."""
+
+    def __init__(
+        self,
+        *,
+        total: int,
+        quiet: bool,
+        batched: bool = False,
+        stream: IO[str] | None = None,
+    ) -> None:
         from tqdm import tqdm
 
         self.counts = {"done": 0, "skipped": 0, "failed": 0}
@@ -579,15 +647,41 @@ class _Tally:
         """The documents that are files of no text (``not_text``): listed, not failed."""
         self.calls = self.cached = self.tokens_in = self.tokens_out = 0
         self.cost: float | None = 0.0
+        self._total = total
         self._batches: dict[str, BatchProgress] = {}
         self._lock = threading.Lock()
+        stream = stream if stream is not None else sys.stderr
+        terminal = _is_terminal(stream)
         self._bar = tqdm(
             total=total,
             unit="doc",
-            disable=quiet,
-            file=sys.stderr,
+            disable=quiet or not terminal,
+            file=stream,
             dynamic_ncols=True,
             desc="documents",
+            bar_format=NO_ETA_BAR if batched else None,
+        )
+        self._beat = Heartbeat(PREFIX, stream=stream, quiet=quiet or terminal).__enter__()
+        self._beat.status(self._status())
+
+    def _status(self) -> str:
+        """The figures so far, in words (the Heartbeat's line)."""
+        finished = sum(self.counts.values()) + len(self.set_aside)
+        c = self.counts
+        with self._lock:
+            states = list(self._batches.values())
+        batches = ""
+        if states:
+            answered = sum(p.succeeded + p.errored + p.canceled + p.expired for p in states)
+            waiting = sum(p.status not in ("ended", "unreachable") for p in states)
+            batches = (
+                f"; batches: {answered:,} of {sum(p.requests for p in states):,} requests "
+                f"answered, {waiting:,} in flight"
+            )
+        return (
+            f"{finished:,} of {self._total:,} documents ({c['done']:,} done, {c['skipped']:,} "
+            f"skipped, {c['failed']:,} failed); {self.tokens_in:,} in / {self.tokens_out:,} "
+            f"out tokens{self._cost_text()}{batches}"
         )
 
     def add(self, result: DocumentResult) -> None:
@@ -606,6 +700,7 @@ class _Tally:
             refresh=False,
         )
         self._bar.update(1)
+        self._beat.status(self._status())
 
     def batch(self, progress: BatchProgress) -> None:
         """A batch's state (from the batch client's thread): the bar shows the requests
@@ -617,22 +712,21 @@ class _Tally:
         self._bar.set_postfix_str(
             f"batches: {answered:,} of {sum(p.requests for p in states):,} requests answered"
         )
+        self._beat.status(self._status())
 
     @property
     def ended_batches(self) -> list[tuple[str, str]]:
-        """(provider, batch id) of each batch that ended (or that the provider lost)."""
+        """(provider, batch id) of each batch that ended (an unreachable one stays in the
+        ledger: only ``--forget-batch`` gives it up)."""
         with self._lock:
-            return [
-                (p.provider, p.batch_id)
-                for p in self._batches.values()
-                if p.status in ("ended", "lost")
-            ]
+            return [(p.provider, p.batch_id) for p in self._batches.values() if p.status == "ended"]
 
     def _cost_text(self) -> str:
         return "" if self.cost is None else f", ${self.cost:.4f}"
 
     def close(self) -> None:
         self._bar.close()
+        self._beat.__exit__(None, None, None)
 
     def summary(
         self, written: int, output: Path, failures: Path, seconds: float, left_out: int = 0
@@ -659,6 +753,10 @@ class _Tally:
             f"not UTF-8 or empty) and set aside, not failed: {names}; listed in {failures} "
             f"(error_kind not_text); leave {'it' if count == 1 else 'them'} out with --exclude"
         )
+
+
+NO_ETA_BAR = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]"
+"""The ``--batch`` bar: tqdm's own, less the ETA and the rate (see _Tally)."""
 
 
 def _say(line: str) -> None:

@@ -22,9 +22,6 @@ from .._errors import InputError
 from ._io import check_distinct_outputs, check_output_path, int_at_least, output_path
 from ._progress import Heartbeat
 
-HEARTBEAT_SECONDS = 60.0
-"""Off a terminal too, a line at least this often: which chunker, texts embedded so far."""
-
 DEFAULT_CHUNKERS = ("level4", "level4-solon", "fixed,size=256", "recursive,size=256")
 DEFAULT_SWEEP_BASE = "level4-solon"
 
@@ -188,7 +185,7 @@ def run(args: argparse.Namespace) -> int:
     cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
 
     embedded = {"texts": 0}
-    with Heartbeat("agentic-chunking evaluate: ", every=HEARTBEAT_SECONDS) as heartbeat:
+    with Heartbeat("agentic-chunking evaluate: ") as heartbeat:
         current = {"name": "the questions"}
 
         def progress(name: str) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
 import os
 import sys
@@ -237,10 +238,33 @@ def write_json(data: Any, output: Path | None) -> None:
     """Write ``data`` as indented UTF-8 JSON to ``output``, or to stdout when it is None."""
     text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     if output is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()  # a reader that went away fails here, before any word of success
+        write_stdout(text)  # a reader that went away fails here, before any word of success
         return
     write_output_text(text, output)
+
+
+def write_stdout(text: str) -> None:
+    """Write ``text`` whole to stdout and flush, or raise BrokenPipeError (``main`` makes it
+    exit 141, silently) when stdout's reader went away before taking all of it.
+
+    A pipe whose reader leaves during one large write takes part of it without an error,
+    and Python's buffered writer then drops the rest without a word (``split DOC | head -1``
+    exited 0): so the bytes are handed over until every one is taken, and the write after
+    a partial one meets the closed pipe (EPIPE)."""
+    sys.stdout.flush()
+    below = getattr(sys.stdout, "buffer", None)
+    if below is None:  # a text stream with no bytes below it (a StringIO)
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    encoding = getattr(sys.stdout, "encoding", None) or "utf-8"
+    data = memoryview(text.encode(encoding, getattr(sys.stdout, "errors", None) or "strict"))
+    while data:
+        taken = below.write(data)
+        if not taken:  # a blocking pipe takes a byte or raises: nothing taken is a reader gone
+            raise BrokenPipeError(errno.EPIPE, os.strerror(errno.EPIPE))
+        data = data[taken:]
+    below.flush()
 
 
 def output_path(value: str) -> Path:

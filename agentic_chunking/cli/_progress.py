@@ -27,6 +27,10 @@ from ..client import calls_cost_usd, estimate_cost_usd
 from ..pipeline._plan import ProgressEvent
 from ..report._warnings import warning_groups, warning_summary
 
+PROGRESS_EVERY_S = 60.0
+"""Off a terminal, the longest a long command (corpus, ``--batch``, ``--engine ray``, split
+over a corpus, evaluate) goes without a progress line (Heartbeat's default; a test sets
+a short one)."""
 EXAMPLES = 3
 """Messages shown per warning kind; the rest are counted, and all are in the output."""
 EXAMPLE_CHARS = 160
@@ -154,25 +158,28 @@ class RunDisplay:
 
 
 class Heartbeat:
-    """A line on ``stream`` at least every ``every`` seconds while a long command works.
+    """A line on ``stream`` at least every ``every`` seconds (default PROGRESS_EVERY_S, read
+    when made) while a long command works.
 
     ``say`` prints a line at once and restarts the count; ``status`` only records what is
     being done, and a background thread prints it (with the time elapsed) whenever
     ``every`` seconds pass with no line, so a log file or CI shows the run alive and where
     it is even when one step (embedding a corpus, waiting for a batch) takes many minutes.
-    Use as a context manager; the thread stops on exit. Nothing is printed when ``quiet``.
+    Use as a context manager; the thread stops on exit. Nothing is printed when ``quiet``,
+    nor after a write failed (the reader of a pipe went away: the command's own next write
+    meets it and ends with 141; the beat never prints a trace).
     """
 
     def __init__(
         self,
         prefix: str,
         *,
-        every: float = 60.0,
+        every: float | None = None,
         stream: IO[str] | None = None,
         quiet: bool = False,
     ) -> None:
         self._prefix = prefix
-        self._every = every
+        self._every = PROGRESS_EVERY_S if every is None else every
         self._stream = stream if stream is not None else sys.stderr
         self._quiet = quiet
         self._status = "starting"
@@ -204,7 +211,7 @@ class Heartbeat:
             self._status = text
             self._last = time.monotonic()
             if not self._quiet:
-                print(f"{self._prefix}{text}", file=self._stream, flush=True)
+                self._print(text)
 
     def status(self, text: str) -> None:
         """Record what is being done; printed by the next beat, not now."""
@@ -219,7 +226,17 @@ class Heartbeat:
                     continue
                 self._last = now
                 elapsed = _duration(now - self._started)
-                print(f"{self._prefix}{self._status} ({elapsed} in)", file=self._stream, flush=True)
+                if not self._print(f"{self._status} ({elapsed} in)"):
+                    return
+
+    def _print(self, text: str) -> bool:
+        """Print one line (under the lock); False, and quiet from now, when it failed."""
+        try:
+            print(f"{self._prefix}{text}", file=self._stream, flush=True)
+        except (OSError, ValueError):  # a pipe whose reader left, a stream closed
+            self._quiet = True
+            return False
+        return True
 
 
 def _duration(seconds: float) -> str:

@@ -49,6 +49,7 @@ from ._io import (
     resume_line,
     write_json,
 )
+from ._progress import Heartbeat, _is_terminal
 
 if TYPE_CHECKING:
     from ..semantic import SemanticChunk, SemanticSplitter
@@ -315,7 +316,7 @@ def split_corpus_into(
         short += _short_overlaps(splitter, text, made, splitter.overlap_sentences)
 
     started = time.monotonic()
-    with documents_bar(sys.stderr, len(scan.document_ids), quiet) as bar:
+    with documents_bar(sys.stderr, len(scan.document_ids), quiet, prefix) as bar:
         try:
             with OutputWriter(output) as out, OutputWriter(failures_path) as failures:
                 for result in split_corpus(
@@ -381,12 +382,26 @@ def _say(prefix: str, line: str) -> None:
 
 
 @contextmanager
-def documents_bar(stream: TextIO, total: int, quiet: bool) -> Iterator[Callable[[], None]]:
+def documents_bar(
+    stream: TextIO, total: int, quiet: bool, prefix: str = PREFIX
+) -> Iterator[Callable[[], None]]:
     """A tqdm bar of the documents done on ``stream`` when it is a terminal and not
-    ``quiet``; yields the function to call once a document."""
-    isatty = getattr(stream, "isatty", None)
-    if quiet or not (callable(isatty) and isatty()):
+    ``quiet``; off a terminal a Heartbeat line (``prefix``, the documents split so far) at
+    least every PROGRESS_EVERY_S seconds. Yields the function to call once a document."""
+    if quiet:
         yield lambda: None
+        return
+    if not _is_terminal(stream):
+        done = 0
+        with Heartbeat(prefix, stream=stream) as beat:
+
+            def count() -> None:
+                nonlocal done
+                done += 1
+                beat.status(f"{done:,} of {total:,} documents split")
+
+            beat.status(f"0 of {total:,} documents split")
+            yield count
         return
     from tqdm import tqdm
 

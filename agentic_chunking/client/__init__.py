@@ -22,6 +22,7 @@ from ._anthropic import ModelReply as ModelReply
 from ._anthropic import make_client
 from ._batch import BatchClient, BatchProgress
 from ._batch import BatchParticipant as BatchParticipant
+from ._batch import BatchUnreachableError as BatchUnreachableError
 from ._batch import CountedTasks as CountedTasks
 from ._batch import batch_custom_id as batch_custom_id
 from ._batch import idle as idle

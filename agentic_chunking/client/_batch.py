@@ -41,6 +41,13 @@ Guarantees:
   being submitted again; results nobody has asked for yet are kept for later calls;
 - ``progress`` receives a BatchProgress record for each batch submitted, attached, polled
   and ended (request counts by state), never a sentence;
+- a batch whose retrieval is refused with a status the same retrieval meets again (a
+  4xx but 408, 409 and 429: a proxy that does not pass it through, another key, a batch
+  deleted) is never submitted again: the client stops, every waiting call (and every
+  later one) fails with a BatchUnreachableError naming the batch and the status, and no
+  further round goes; a transient failure (429, 5xx, the network) is retried at the next
+  poll, and after MAX_POLL_FAILURES in a row its callers get a ModelCallError (the batch
+  may still end: a rerun attaches to it);
 - ``close`` never cancels a batch (a rerun can attach to it): the calls still waiting fail
   with a ModelCallError naming the batches in flight.
 """
@@ -75,6 +82,7 @@ __all__ = [
     "BatchClient",
     "BatchParticipant",
     "BatchProgress",
+    "BatchUnreachableError",
     "CountedTasks",
     "batch_custom_id",
     "idle",
@@ -104,6 +112,9 @@ OPENAI_ENDPOINT = "/v1/chat/completions"
 MAX_POLL_FAILURES = 5
 """Consecutive failed retrievals of a batch after which its callers are told (the batch
 itself may still end: a rerun attaches to it)."""
+_TRANSIENT_STATUSES = frozenset({408, 409, 429})
+"""The 4xx statuses a later retrieval may not meet (as the SDKs retry them); every other
+4xx of a retrieval makes the batch unreachable (BatchUnreachableError)."""
 _NOT_RETRIED = frozenset(
     {
         "invalid_request_error",
@@ -122,8 +133,9 @@ class BatchProgress:
     """The state of one batch, as the provider counts its requests.
 
     ``status``: ``submitted`` (accepted by the provider), ``attached`` (an earlier run's
-    batch, given to ``attach``), ``in_progress``, ``canceling``, ``ended``, or ``lost``
-    (the provider no longer knows it: its requests are submitted again). ``round`` is
+    batch, given to ``attach``), ``in_progress``, ``canceling``, ``ended``, or
+    ``unreachable`` (its retrieval refused for good: the client stopped, the batch may
+    still end; see BatchUnreachableError). ``round`` is
     the client's submission round that made it (1-based; 0 for an attached batch). Until
     a batch ends, OpenAI counts only succeeded and failed requests (``errored`` here);
     the ``ended`` record counts each request by its result.
@@ -139,6 +151,43 @@ class BatchProgress:
     errored: int = 0
     canceled: int = 0
     expired: int = 0
+
+
+class BatchUnreachableError(ConfigurationError):
+    """A batch in flight whose retrieval the provider (or what stands in its place at the
+    base URL) refused with ``status``, a status the same retrieval meets again: a 404 from
+    a proxy that does not pass batch retrievals through, a 401 or 403 for another key, a
+    batch deleted. The batch was accepted (and is paid for); none of its ``requests``
+    (their number; None when unknown) is submitted again, and the client has stopped.
+    ``provider`` and ``batch_id`` name it; ``detail`` is what the server said."""
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: str,
+        batch_id: str,
+        status: int,
+        requests: int | None,
+        detail: str,
+    ) -> None:
+        super().__init__(message)
+        self.provider = provider
+        self.batch_id = batch_id
+        self.status = status
+        self.requests = requests
+        self.detail = detail
+
+    def copy(self) -> BatchUnreachableError:
+        """The same error, a new instance (one for each caller: each gets its own trace)."""
+        return BatchUnreachableError(
+            str(self),
+            provider=self.provider,
+            batch_id=self.batch_id,
+            status=self.status,
+            requests=self.requests,
+            detail=self.detail,
+        )
 
 
 OnSubmitted = Callable[[str, str, tuple[str, ...]], None]
@@ -385,6 +434,7 @@ class BatchClient(ModelClient):
         self._last_arrival = 0.0
         self._round = 0
         self._closed = False
+        self._unreachable: BatchUnreachableError | None = None
         self._thread: threading.Thread | None = None
 
     # -- the caller's side -------------------------------------------------------------
@@ -407,6 +457,8 @@ class BatchClient(ModelClient):
         ticket = _Ticket(stage=stage, batch=batch, participant=_PARTICIPANT.get())
         request = self._request(ref.provider, ref.name, system, messages, max_tokens)
         with self._cond:
+            if self._unreachable is not None:
+                raise self._unreachable.copy()
             if self._closed:
                 raise ModelCallError(
                     f"{_where(stage, batch)}: the batch client is closed", stage=stage, batch=batch
@@ -595,6 +647,8 @@ class BatchClient(ModelClient):
                 if round_:
                     self._submit(round_)
                 for batch in polls:
+                    if self._closed:  # a batch found unreachable: no other is polled
+                        break
                     self._poll(batch)
         except BaseException as exc:  # a callback's or the SDK's surprise: fail, never hang
             self._fail_everything(exc)
@@ -699,9 +753,12 @@ class BatchClient(ModelClient):
         self._dispatch(batch, results)
 
     def _poll_failed(self, batch: _InFlight, exc: Exception) -> None:
+        status = getattr(exc, "status_code", None)
+        if isinstance(status, int) and 400 <= status < 500 and status not in _TRANSIENT_STATUSES:
+            self._stop_unreachable(batch, status, exc)
+            return
         batch.failures += 1
-        lost = getattr(exc, "status_code", None) == 404
-        if not lost and batch.failures < MAX_POLL_FAILURES:
+        if batch.failures < MAX_POLL_FAILURES:
             batch.next_poll = time.monotonic() + self._poll_interval_s
             return
         with self._cond:
@@ -709,15 +766,7 @@ class BatchClient(ModelClient):
             mine = [r for c, r in self._waiting.items() if c in (batch.custom_ids or ())]
             for request in mine:
                 del self._waiting[request.custom_id]
-                if lost:  # the provider no longer has it: submit its requests again
-                    self._queue(request)
             self._cond.notify_all()
-        if lost:
-            count = len(batch.custom_ids or ())
-            self._report(
-                BatchProgress(batch.provider, batch.batch_id, batch.round, "lost", count, 0)
-            )
-            return
         for request in mine:
             for ticket in request.tickets:
                 ticket.error = ModelCallError(
@@ -728,6 +777,36 @@ class BatchClient(ModelClient):
                     batch=ticket.batch,
                 )
                 self._resume(ticket)
+
+    def _stop_unreachable(self, batch: _InFlight, status: int, exc: Exception) -> None:
+        """``batch`` cannot be retrieved, and will not be by asking again: stop (see
+        BatchUnreachableError). Its requests are never submitted again, nor is any other
+        round: whatever stands at the base URL would take the next batch as it took this
+        one (116 paid batches of one request in 240 s, re-submitted silently, before)."""
+        requests = len(batch.custom_ids) if batch.custom_ids is not None else None
+        detail = " ".join(_server_said(exc).split())[:300]
+        where = getattr(self.sdk(batch.provider), "base_url", None)
+        counted = f" ({requests:,} requests)" if requests is not None else ""
+        error = BatchUnreachableError(
+            f"the {batch.provider} batch {batch.batch_id}{counted} could not be retrieved: "
+            f"HTTP {status} ({detail}){f' from {where}' if where else ''}; it was accepted, "
+            "so it is paid for and may still end: check the base URL, any proxy in between "
+            "(it must pass the retrieval of a batch through) and the key; none of its "
+            "requests is submitted again",
+            provider=batch.provider,
+            batch_id=batch.batch_id,
+            status=status,
+            requests=requests,
+            detail=detail,
+        )
+        self._report(
+            BatchProgress(
+                batch.provider, batch.batch_id, batch.round, "unreachable", requests or 0, 0
+            )
+        )
+        with self._cond:
+            self._unreachable = error
+        self._fail_everything(error)
 
     def _dispatch(self, batch: _InFlight, results: Mapping[str, _Result]) -> None:
         """Answer the callers of each result; requeue, fail or hand back the others."""
@@ -814,14 +893,29 @@ class BatchClient(ModelClient):
             self._waiting.clear()
         for request in waiting:
             for ticket in request.tickets:
-                ticket.error = ModelCallError(
-                    f"{_where(ticket.stage, ticket.batch)}: the batch client stopped "
-                    f"({type(exc).__name__}: {exc})",
-                    stage=ticket.stage,
-                    batch=ticket.batch,
-                )
-                ticket.error.__cause__ = exc
+                if isinstance(exc, BatchUnreachableError):
+                    ticket.error = exc.copy()
+                else:
+                    ticket.error = ModelCallError(
+                        f"{_where(ticket.stage, ticket.batch)}: the batch client stopped "
+                        f"({type(exc).__name__}: {exc})",
+                        stage=ticket.stage,
+                        batch=ticket.batch,
+                    )
+                    ticket.error.__cause__ = exc
                 self._resume(ticket)
+
+
+def _server_said(exc: Exception) -> str:
+    """The message of an SDK's HTTP error as the server gave it (the ``message`` of its
+    JSON body, Anthropic's ``{"error": {...}}`` or OpenAI's), else the exception's text."""
+    body = getattr(exc, "body", None)
+    if isinstance(body, Mapping):
+        inner = body.get("error", body)
+        said = inner.get("message") if isinstance(inner, Mapping) else None
+        if isinstance(said, str) and said.strip():
+            return said
+    return str(getattr(exc, "message", None) or exc)
 
 
 def _split(requests: list[_Request], count: int, size: int) -> list[list[_Request]]:
