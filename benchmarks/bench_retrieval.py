@@ -50,7 +50,8 @@ that took its documents and questions): Level 4 (the default, and ``rule=coheren
 against the recursive splitters of the same mean chunk size, at budgets of 250, 500 and
 1,000 tokens: LangChain's RecursiveCharacterTextSplitter at the size whose mean chunk
 (in the package's tokens) is nearest Level 4's default on that set (found by bisection on
-the chunks alone, no embedding), and semchunk and chonkie at 256 tokens where installed.
+the chunks alone, no embedding), and semchunk and chonkie at 256 tokens where installed
+(``--max-tokens N``: Level 4's limit and theirs at N, the results file named ``_maxN``).
 Each chunker chunks and embeds once (a shared cache); each budget is one ranking. For each
 Level 4 variant, splitter and budget: the paired difference of recall over the questions
 and its standard error (``paired_difference``); "leads" or "trails" only where the 95%
@@ -105,6 +106,7 @@ QUICK_CHARACTERS = 8000
 QUICK_QUESTIONS = 10
 QUICK = ("fixed,size=200,overlap=0", "langchain-recursive,size=200,overlap=0")
 SETS = Path(__file__).resolve().parent / "data" / "retrieval"
+RESULTS = Path(__file__).resolve().parent / "results"
 SET_NAMES = ("chroma", "squad", "qasper")
 COMPARE_BUDGETS = (250, 500, 1000)
 COMPARE_LEVEL4 = ("level4", "level4,rule=coherence")
@@ -205,7 +207,9 @@ def compare(args: argparse.Namespace) -> None:
         f"characters, {len(questions)} questions; load average {os.getloadavg()[0]:.1f}"
     )
     started, cpu_started = time.perf_counter(), time.process_time()
-    ours = [memoised(build_chunker(spec, shared)) for spec in COMPARE_LEVEL4]
+    size = args.max_tokens
+    level4 = [spec if size is None else f"{spec},max_tokens={size}" for spec in COMPARE_LEVEL4]
+    ours = [memoised(build_chunker(spec, shared)) for spec in level4]
     splitters: list[Chunker] = []
     figures: dict[str, float | int | str] = {}
     evaluations = []
@@ -214,12 +218,12 @@ def compare(args: argparse.Namespace) -> None:
             first = evaluate(documents, questions, ours, embedder=shared, budget=budget)
             shared.flush()  # the vectors kept under --cache-dir, if given
             target = first.results[0].mean_tokens
-            specs = [f"{name},size=256" for name in SAME_SIZE if name in installed]
+            specs = [f"{name},size={size or 256}" for name in SAME_SIZE if name in installed]
             if "langchain-recursive" in installed:
-                size, mean = matched_size(documents, target, shared)
-                specs.insert(0, f"langchain-recursive,size={size}")
-                print(f"LangChain at {size} tokens: mean chunk {mean:.0f} (Level 4: {target:.0f})")
-                figures["LangChain size matched to Level 4's mean chunk (tokens)"] = size
+                matched, mean = matched_size(documents, target, shared)
+                specs.insert(0, f"langchain-recursive,size={matched}")
+                print(f"LangChain at {matched} tokens: mean {mean:.0f} (Level 4: {target:.0f})")
+                figures["LangChain size matched to Level 4's mean chunk (tokens)"] = matched
             splitters = [memoised(build_chunker(spec, shared)) for spec in specs]
         evaluation = evaluate(
             documents, questions, [*ours, *splitters], embedder=shared, budget=budget
@@ -242,7 +246,7 @@ def compare(args: argparse.Namespace) -> None:
             figures[f"{result.name}: recall at {budget} tokens (%)"] = round(recall, 1)
             print(f"  {result.name:38} recall {recall:5.1f}  chunks {result.chunks}")
         by_name = {r.name: r for r in evaluation.results}
-        for mine in COMPARE_LEVEL4:
+        for mine in level4:
             for other in splitters:
                 mean, error = paired_difference(by_name[mine], by_name[other.name])
                 mean, error = 100 * mean, 100 * error
@@ -256,7 +260,7 @@ def compare(args: argparse.Namespace) -> None:
                 figures[f"{label}: paired difference (points)"] = round(mean, 1)
                 figures[f"{label}: paired standard error (points)"] = round(error, 1)
                 figures[f"{label}: verdict (95% interval)"] = verdict
-                if mine == "level4" and mean < -1.0:
+                if mine == level4[0] and mean < -1.0:
                     below.append(f"{other.name} at {budget} ({mean:+.1f})")
                 print(f"  {label}: {mean:+.1f} ± {error:.1f} (paired SE), {verdict}")
     figures["level4 more than one point below a splitter"] = "; ".join(below) or "nowhere"
@@ -265,7 +269,8 @@ def compare(args: argparse.Namespace) -> None:
     print(f"\nlevel4 more than one point below a splitter: {'; '.join(below) or 'nowhere'}")
     print(f"whole run {wall:.0f} s wall, {cpu:.0f} CPU s; load {os.getloadavg()[0]:.1f}")
     if args.json is None and not args.quick:
-        args.json = Path(__file__).resolve().parent / "results" / f"bench_retrieval_{args.set}.json"
+        suffix = "" if size is None else f"_max{size}"
+        args.json = RESULTS / f"bench_retrieval_{args.set}{suffix}.json"
     keep(
         __file__,
         args,
@@ -296,6 +301,11 @@ def main() -> None:
         "--compare",
         action="store_true",
         help="Level 4 against same-size recursive splitters at 250/500/1,000 tokens",
+    )
+    parser.add_argument(
+        "--max-tokens",
+        type=int,
+        help="--compare: Level 4's size limit (default its own, 256), semchunk and chonkie too",
     )
     parser.add_argument("--embedder", choices=("minilm", "hashing"), default="minilm")
     parser.add_argument("--cache-dir", type=Path, help="embedding cache (default: none)")
