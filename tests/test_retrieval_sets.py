@@ -48,3 +48,50 @@ def test_a_shifted_range_is_refused() -> None:
     moved = dataclasses.replace(question, excerpts=((start + 1, end + 1),))
     with pytest.raises(InputError, match="does not hold its 'content'"):
         check_questions(documents, [moved])
+
+
+def test_the_compare_run_matches_sizes_and_marks_only_clear_differences(tmp_path: Path) -> None:
+    """``bench_retrieval.py --set qasper --quick``: Level 4 and the splitters at three
+    budgets; LangChain's size matched to Level 4's mean chunk; a verdict other than "tie"
+    exactly where the 95% interval excludes zero (checked on the rounded figures, with a
+    margin for the rounding)."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "compare.json"
+    root = SETS.parents[2]
+    done = subprocess.run(
+        [
+            sys.executable,
+            str(root / "benchmarks" / "bench_retrieval.py"),
+            "--set",
+            "qasper",
+            "--quick",
+            "--embedder",
+            "hashing",
+            "--json",
+            str(out),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        cwd=root,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    figures = json.loads(out.read_text("utf-8"))["figures"]
+    for budget in (250, 500, 1000):
+        assert f"level4: recall at {budget} tokens (%)" in figures
+        assert f"level4,rule=coherence: recall at {budget} tokens (%)" in figures
+    sizes = {k: v for k, v in figures.items() if k.endswith(": mean chunk (tokens)")}
+    langchain = [v for k, v in sizes.items() if k.startswith("langchain-recursive")]
+    assert langchain and abs(langchain[0] - sizes["level4: mean chunk (tokens)"]) <= 10
+    verdicts = [k for k in figures if k.endswith(": verdict (95% interval)")]
+    assert len(verdicts) == 2 * 3 * 3 or len(verdicts) == 2 * 3 * 1  # splitters installed
+    for key in verdicts:
+        label = key.removesuffix(": verdict (95% interval)")
+        mean = figures[f"{label}: paired difference (points)"]
+        error = figures[f"{label}: paired standard error (points)"]
+        if abs(mean) - 1.96 * error > 0.2:
+            assert figures[key] == ("leads" if mean > 0 else "trails"), key
+        elif abs(mean) - 1.96 * error < -0.2:
+            assert figures[key] == "tie", key
