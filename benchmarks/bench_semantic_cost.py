@@ -1,6 +1,7 @@
 """Embedding cost of the Level 4 splitter against a straightforward Solon implementation.
 
 Run: python benchmarks/bench_semantic_cost.py [--embedder minilm|hashing] [--repeat 3]
+     [--rules-only] [--cache-dir DIR]
 On cases/sources/six_domains.md, with the same embedder and batch size, prints for each
 scenario the number of texts sent to the embedder and the best wall time of Solon's
 2(N-W) path (every window and every following segment embedded, each split from scratch)
@@ -11,6 +12,18 @@ Last, the default (adaptive) splitter against Solon's defaults on the same docum
 embeds each distinct segment once (its windows are means of segment vectors), so its
 inputs must not exceed the distinct segments, nor Solon's 2(N-W); the line says whether
 they do.
+
+Then the boundary rules' cost on the retrieval benchmarks' documents (issue 43 item 5):
+Chroma's five corpora and the public sets under ``benchmarks/data/retrieval/`` (SQuAD's
+articles, QASPER's papers). Each splitter (the default adaptive rule, the coherence rule)
+splits every document once to fill its memo of vectors, then is timed splitting them all
+again, embedding nothing (the best of ``--repeat``): the rule, the size rule and the
+segmenter, embedding excluded. Figures per set: the coherence rule's time over the
+default's (the issue's bound: 1.2, the rule adding at most 20%), and each rule's time over
+LangChain's recursive splitter at 256 tokens on the same documents (the splitter a user
+would run instead; context, no bound). ``--cache-dir`` reads and keeps the vectors (a
+``bench_retrieval.py --cache-dir`` run's folder fills it), so only the first split
+embeds; ``--rules-only`` runs this part alone. ``--quick``: two SQuAD articles.
 """
 
 from __future__ import annotations
@@ -30,6 +43,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from _results import add_options, keep
 
 from agentic_chunking import estimate_tokens
+from agentic_chunking._errors import InputError
 from agentic_chunking.semantic import (
     HashingEmbedder,
     MiniLMEmbedder,
@@ -37,6 +51,7 @@ from agentic_chunking.semantic import (
     segment_spans,
 )
 
+RETRIEVAL = Path(__file__).resolve().parent / "data" / "retrieval"
 SOURCE = Path(__file__).resolve().parents[1] / "cases" / "sources" / "six_domains.md"
 BATCH = 64
 SWEEP = [0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5]
@@ -159,10 +174,93 @@ def run_adaptive(name: str, text: str, embedder: Any, repeat: int) -> None:
     FIGURES[f"{name}: inputs within the distinct segments"] = bounded
 
 
+def best_time(split: Callable[[str], Any], texts: list[str], repeat: int) -> float:
+    """The least, over ``repeat`` rounds, of the seconds ``split`` takes over all ``texts``."""
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for text in texts:
+            split(text)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def run_rules(embedder: Any, repeat: int, quick: bool, cache_dir: Path | None) -> None:
+    """The boundary rules' time, embedding excluded, on the retrieval benchmarks' documents
+    (the module docstring's last part)."""
+    from agentic_chunking.evaluate import (
+        CachedEmbedder,
+        Document,
+        build_chunker,
+        load_benchmark,
+        load_documents,
+    )
+
+    cached = CachedEmbedder(embedder, cache_dir=cache_dir)
+    sets = {
+        name: [d.text for d in load_documents([RETRIEVAL / name / "documents.jsonl"])]
+        for name in ("squad", "qasper")
+    }
+    if quick:
+        sets = {"squad": sets["squad"][:2]}
+    else:
+        sets = {"chroma": [d.text for d in load_benchmark()[0]], **sets}
+    langchain = None
+    try:
+        langchain = build_chunker("langchain-recursive,size=256", cached)
+    except InputError as error:  # the bench extra missing: the rule ratio alone
+        print(f"LangChain's splitter is not installed ({error}); its ratio is skipped")
+    for name, texts in sets.items():
+        splitters = {
+            "adaptive": SemanticSplitter(cached, batch_size=BATCH),
+            "coherence": SemanticSplitter(cached, batch_size=BATCH, boundary_rule="coherence"),
+        }
+        for splitter in splitters.values():  # fill each memo: the timed splits embed nothing
+            for text in texts:
+                splitter.split(text)
+        cached.flush()
+        computed = cached.computed
+        seconds = {
+            label: best_time(splitter.split, texts, repeat) for label, splitter in splitters.items()
+        }
+        FIGURES[f"{name}: texts embedded during the timed splits (0: embedding excluded)"] = (
+            cached.computed - computed
+        )
+        ratio = seconds["coherence"] / max(seconds["adaptive"], 1e-9)
+        FIGURES[f"{name}: coherence / adaptive split time, embedding excluded (bound 1.2)"] = round(
+            ratio, 2
+        )
+        FIGURES[f"{name}: adaptive split time, embedding excluded (s)"] = round(
+            seconds["adaptive"], 2
+        )
+        line = (
+            f"{name}: {len(texts)} documents, {sum(map(len, texts)):,} characters; split time "
+            f"embedding excluded: adaptive {seconds['adaptive']:.2f} s, coherence "
+            f"{seconds['coherence']:.2f} s (x{ratio:.2f})"
+        )
+        if langchain is not None:
+            chunker = langchain
+            documents = [Document(str(i), t) for i, t in enumerate(texts)]
+            lc = float("inf")
+            for _ in range(repeat):
+                started = time.perf_counter()
+                for document in documents:
+                    chunker.split(document)
+                lc = min(lc, time.perf_counter() - started)
+            for label, spent in seconds.items():
+                FIGURES[f"{name}: {label} / LangChain recursive 256, split time"] = round(
+                    spent / max(lc, 1e-9), 2
+                )
+            line += f"; LangChain recursive 256: {lc:.2f} s"
+        print(line)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--embedder", choices=["minilm", "hashing"], default="minilm")
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--rules-only", action="store_true", help="the boundary rules' cost only")
+    parser.add_argument("--cache-dir", type=Path, help="embedding cache for the rules' part")
     add_options(parser)
     args = parser.parse_args()
     if args.quick:
@@ -172,6 +270,10 @@ def main() -> None:
         args.embedder = "hashing"
     embedder: Any = MiniLMEmbedder() if args.embedder == "minilm" else HashingEmbedder()
     embedder(["warm up: load the model before timing"])
+    if args.rules_only:
+        run_rules(embedder, args.repeat, args.quick, args.cache_dir)
+        keep(__file__, args, FIGURES, embedder=args.embedder, repeat=args.repeat)
+        return
     text = SOURCE.read_text(encoding="utf-8")
     if args.quick:
         text = "\n".join(text.splitlines()[:QUICK_LINES]) + "\n"
@@ -195,6 +297,8 @@ def main() -> None:
     print("the default (adaptive) splitter vs Solon's defaults:")
     run_adaptive("adaptive default", text, embedder, args.repeat)
     run_adaptive("adaptive, repeated status lines", repeated, embedder, args.repeat)
+    print("the boundary rules on the retrieval benchmarks' documents:")
+    run_rules(embedder, args.repeat, args.quick, args.cache_dir)
     keep(__file__, args, FIGURES, embedder=args.embedder, repeat=args.repeat)
 
 
