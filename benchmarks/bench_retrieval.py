@@ -74,7 +74,6 @@ from _results import add_options, keep
 
 from agentic_chunking._models import estimate_tokens
 from agentic_chunking.evaluate import (
-    CachedEmbedder,
     Chunker,
     Document,
     EvalChunk,
@@ -89,7 +88,7 @@ from agentic_chunking.evaluate import (
     paired_difference,
     write_json,
 )
-from agentic_chunking.semantic import Embedder, HashingEmbedder, MiniLMEmbedder
+from agentic_chunking.semantic import CachedEmbedder, Embedder, HashingEmbedder, MiniLMEmbedder
 
 CHROMA_TABLE = (
     "langchain-recursive,size=800,overlap=400",

@@ -189,12 +189,12 @@ def run_rules(embedder: Any, repeat: int, quick: bool, cache_dir: Path | None) -
     """The boundary rules' time, embedding excluded, on the retrieval benchmarks' documents
     (the module docstring's last part)."""
     from agentic_chunking.evaluate import (
-        CachedEmbedder,
         Document,
         build_chunker,
         load_benchmark,
         load_documents,
     )
+    from agentic_chunking.semantic import CachedEmbedder
 
     cached = CachedEmbedder(embedder, cache_dir=cache_dir)
     sets = {

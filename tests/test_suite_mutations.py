@@ -78,12 +78,16 @@ def test_every_operator_is_flagged_on_at_least_95_percent_of_its_cases(
     assert low == {}
 
 
-def test_a_fragment_is_at_least_warned_and_mostly_an_error(
+def test_a_fragment_is_at_least_warned_and_often_an_error(
     outcomes: list[MutationOutcome],
 ) -> None:
+    # Since issue 40, a proposition closed by ". ! ?" is never a cut_off error (sources
+    # write such sentences themselves): "Kubernetes automates the scaling of." is a
+    # warning, and only the verbless and unclosed fragments stay errors (15 of 31 on the
+    # reference replies today; half before that decision).
     fragments = [o for o in outcomes if o.applied and o.operator == "fragment"]
     assert all(o.warned or o.fired for o in fragments)  # visible, or the case fails
-    assert sum(o.killed for o in fragments) >= len(fragments) / 2
+    assert sum(o.killed for o in fragments) >= len(fragments) / 3
 
 
 def test_a_containment_duplicate_is_always_shown_as_a_possible_duplicate(

@@ -11,6 +11,7 @@ cached by content hash (``CachedEmbedder``), on disk with a ``cache_dir``. Outpu
 ``format_table``, ``write_json``, ``write_html``.
 """
 
+from ._chunkers import Chunker as Chunker
 from ._chunkers import build_chunker as build_chunker
 from ._chunkers import fixed_windows as fixed_windows
 from ._chunkers import from_callable
