@@ -52,7 +52,7 @@ import urllib.parse
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -351,6 +351,18 @@ class Context:
             label=label,
             killed=deliberate,
         )
+
+    def uninterrupted(self, args: Sequence[str], source: Path, *, server: Any = None) -> bytes:
+        """OUT of a clean run of ``args`` (with IN ``source`` and this trial's OUT put
+        elsewhere) against a fresh model: what a killed-then-rerun run must write."""
+        fresh = self.root / "fresh"
+        fresh.mkdir(exist_ok=True)
+        out = fresh / self.out.name
+        moved = [str(out) if a == str(self.out) else a for a in args]
+        if server is None:
+            _, server = self.messages_server()
+        self.run(moved, server, label="uninterrupted")
+        return out.read_bytes() if out.exists() else b""
 
     # -- judging ----------------------------------------------------------------------
     def _judge(self, run: Run) -> None:
@@ -1209,6 +1221,553 @@ for _name, _option, _value in LIMITS:
     )
 
 
+# -- more kills, reruns and outputs ------------------------------------------------------
+
+
+def _killed_half_way(
+    context: Context, args: list[str], script: ParagraphModel, server: Any
+) -> None:
+    process = context.start(args, server)
+
+    def ready() -> bool:
+        return script.held >= 1 and _kept(context) >= sum(script.answered.values())
+
+    context.kill_when(process, args, ready)
+    script._hold_after = None
+    script.release.set()
+
+
+@trial("kill")
+def t_sigkill_twice_then_rerun(context: Context) -> None:
+    """Killed half-way, the rerun killed again further on, a third run ends: nothing paid
+    twice, the uninterrupted output."""
+    script, server = context.messages_server(hold_after=4)
+    source = context.folder(8)
+    args = corpus_args(source, context.out, "--max-concurrency", "2")
+    _killed_half_way(context, args, script, server)
+    script._hold_after = sum(script.answered.values()) + 4
+    script.release.clear()
+    _killed_half_way(context, args, script, server)
+    context.run(args, server, label="third run")
+    context.check_out(same_as=reference(8))
+
+
+@trial("kill")
+def t_document_edited_between_kill_and_rerun(context: Context) -> None:
+    """Killed half-way, a finished document edited, then a rerun: the edit is chunked
+    (OUT as a clean run of the edited corpus), nothing paid twice."""
+    script, server = context.messages_server(hold_after=6)
+    source = context.folder(6)
+    args = corpus_args(source, context.out, "--max-concurrency", "2")
+    _killed_half_way(context, args, script, server)
+    (source / "d001.txt").write_text(document(101), encoding="utf-8")
+    context.protect()
+    context.run(args, server, label="rerun")
+    context.check_out(same_as=context.uninterrupted(args, source))
+
+
+@trial("kill")
+def t_settings_changed_after_a_kill(context: Context) -> None:
+    """Killed half-way, rerun with another --max-chunk-tokens: every document redone from
+    the reply cache, none paid again."""
+    script, server = context.messages_server(hold_after=6)
+    source = context.folder(6)
+    args = corpus_args(source, context.out, "--max-concurrency", "2")
+    _killed_half_way(context, args, script, server)
+    changed = [*args, "--max-chunk-tokens", "100"]
+    context.run(changed, server, label="rerun, changed")
+    context.check_out(same_as=context.uninterrupted(changed, source))
+
+
+@trial("kill")
+def t_parquet_out_killed_then_rerun(context: Context) -> None:
+    """OUT.parquet: killed half-way (OUT as it was), the rerun writes a whole Parquet file
+    and leaves no temporary file."""
+    _pyarrow()
+    context.out = context.out_dir / "chunks.parquet"
+    script, server = context.messages_server(hold_after=6)
+    source = context.folder(6)
+    args = corpus_args(source, context.out, "--max-concurrency", "2")
+    _killed_half_way(context, args, script, server)
+    if context.out.exists():
+        context.problem("lost", "a Parquet OUT appeared after a kill")
+    context.run(args, server, label="rerun")
+    context.check_out()
+
+
+@trial("batch")
+def t_openai_batch_killed_then_rerun(context: Context) -> None:
+    """--batch on an OpenAI-compatible server, killed with the batch in flight; the rerun
+    re-attaches and pays for nothing twice."""
+    from agentic_chunking.testing import FakeBatchAPIServer
+
+    script = context.model()
+    server = context.server(FakeBatchAPIServer(handler=script, polls_to_end=10**6))
+    source = context.folder(4)
+    args = corpus_args(source, context.out, "--model", "openai:gpt-4o-mini", *BATCH)
+    process = context.start(args, server)
+    context.kill_when(process, args, lambda: len(server.book.batches) >= 1)
+    server.book.polls_to_end = 1
+    context.run(args, server, label="rerun --batch")
+    context.check_out()
+
+
+@trial("ledger")
+def t_one_ledger_for_two_corpora(context: Context) -> None:
+    """--ledger shared by a run on corpus A and then one on corpus B (the same file names,
+    other texts): B's documents are chunked from B's texts, not skipped as A's."""
+    _, server = context.messages_server()
+    first = context.folder(3)
+    ledger = context.out_dir / "shared.sqlite"
+    context.run(corpus_args(first, context.out_dir / "a.jsonl", "--ledger", str(ledger)), server)
+    other = context.inp / "other"
+    other.mkdir()
+    for number in range(1, 4):
+        (other / f"d{number:03d}.txt").write_text(document(number + 50), encoding="utf-8")
+    context.protect()
+    args = corpus_args(other, context.out, "--ledger", str(ledger))
+    context.run(args, server, label="corpus B")
+    context.check_out(same_as=context.uninterrupted(corpus_args(other, context.out), other))
+
+
+@trial("ledger")
+def t_two_outs_one_ledger_at_once(context: Context) -> None:
+    """Two runs at once with different -o and the same --ledger: the second refused (2)."""
+    script, server = context.messages_server(hold_after=2)
+    source = context.folder(6)
+    ledger = str(context.out_dir / "shared.sqlite")
+    first_args = corpus_args(source, context.out_dir / "a.jsonl", "--ledger", ledger)
+    first = context.start(first_args, server)
+    deadline = time.monotonic() + TIMEOUT_S
+    while script.held < 1 and first.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.02)
+    second = corpus_args(source, context.out, "--ledger", ledger)
+    context.run(second, server, expect=(2,), says="another run", label="second")
+    script._hold_after = None
+    script.release.set()
+    context.finish(first, first_args, label="first")
+
+
+# -- outputs and paths --------------------------------------------------------------------
+
+
+def _path_trial(
+    context: Context, extra: Sequence[str], says: str, *, out: Path | None = None
+) -> None:
+    script, server = context.messages_server()
+    source = context.folder(2)
+    context.run(corpus_args(source, out or context.out, *extra), server, expect=(2,), says=says)
+    if script.answered:
+        context.problem("wrong_exit", "a path refused only after model calls were paid")
+
+
+@trial("paths")
+def t_ledger_is_a_directory(context: Context) -> None:
+    """--ledger naming a directory: exit 2 before any call, naming it."""
+    (context.out_dir / "ledgerdir").mkdir()
+    _path_trial(context, ["--ledger", str(context.out_dir / "ledgerdir")], "ledger")
+
+
+@trial("paths")
+def t_cache_dir_is_a_file(context: Context) -> None:
+    """--cache-dir naming a file: exit 2 before any call, naming it."""
+    (context.out_dir / "cachefile").write_text("x")
+    _path_trial(context, ["--cache-dir", str(context.out_dir / "cachefile")], "cache")
+
+
+@trial("paths")
+def t_out_is_a_directory(context: Context) -> None:
+    """-o naming a directory: exit 2 before any call."""
+    (context.out_dir / "x.jsonl").mkdir()
+    _path_trial(context, [], "directory", out=context.out_dir / "x.jsonl")
+
+
+@trial("paths")
+def t_out_is_the_input_file(context: Context) -> None:
+    """corpus C.jsonl -o C.jsonl: refused (2), the input untouched."""
+    path = context.jsonl("c.jsonl", [{"document_id": "a", "text": document(1)}])
+    _, server = context.messages_server()
+    context.run(
+        ["corpus", str(path), "-o", str(path), "--quiet"], server, expect=(2,), says="input"
+    )
+
+
+@trial("paths")
+def t_read_only_out_folder(context: Context) -> None:
+    """OUT on a read-only filesystem: exit 2 before any call, naming the folder."""
+    disk = _tmpfs(context, "disk", "1m")
+    subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+    _path_trial(context, [], "write|read-only|permission", out=disk / "chunks.jsonl")
+
+
+@trial("disk")
+def t_full_disk_keeps_the_previous_out(context: Context) -> None:
+    """A previous OUT on a tmpfs that fills during the run: exit 2, the previous OUT whole."""
+    disk = _tmpfs(context, "disk", "256k")
+    context.out = disk / "chunks.jsonl"
+    previous = b'{"previous": "output"}\n' * 2000
+    context.out.write_bytes(previous)
+    _, server = context.messages_server()
+    source = context.folder(40, 12)
+    args = corpus_args(source, context.out, "--cache-dir", str(context.out_dir / "replies"))
+    context.run(args, server, expect=(2,), says="space|full|room", label="full")
+    context.check_out(was=previous)
+    _grow(disk)
+    context.run(args, server, label="rerun")
+    context.check_out(same_as=reference(40, 12))
+
+
+@trial("disk")
+def t_full_disk_under_the_cache_dir(context: Context) -> None:
+    """--cache-dir on a 64 KB tmpfs: the run goes on (a warning) or stops (2); a rerun
+    pays for no finished document again."""
+    disk = _tmpfs(context, "disk", "64k")
+    _, server = context.messages_server()
+    source = context.folder(40, 6)
+    args = corpus_args(source, context.out, "--cache-dir", str(disk / "replies"))
+    context.run(args, server, expect=(0, 2), says="space|full|room", label="full")
+    _grow(disk)
+    context.run(args, server, label="rerun")
+    context.check_out(same_as=reference(40, 6))
+
+
+# -- the folder's own files -----------------------------------------------------------------
+
+
+@trial("input")
+def t_named_pipe_inside_the_folder(context: Context) -> None:
+    """A named pipe among a folder's files: set aside or failed with its name, no hang."""
+    source = context.folder(2)
+    os.mkfifo(source / "pipe.txt")
+    _, server = context.messages_server()
+    context.run(corpus_args(source, context.out), server, expect=(0, 1), says="pipe", timeout=60)
+    context.check_out(must_exist=False)
+
+
+@trial("input")
+def t_symlink_loop_inside_the_folder(context: Context) -> None:
+    """A symlink loop among a folder's files: named (failed or set aside), the rest done."""
+    source = context.folder(2)
+    (source / "loop.txt").symlink_to(source / "loop.txt")
+    _, server = context.messages_server()
+    context.run(corpus_args(source, context.out), server, expect=(0, 1), says="loop")
+    context.check_out(must_exist=False)
+
+
+@trial("input")
+def t_symlink_to_a_folder_above(context: Context) -> None:
+    """A symlink to the folder's own parent (a cycle through the tree): no hang, no file
+    read twice for ever; each document once."""
+    source = context.folder(2)
+    (source / "up").symlink_to(context.inp, target_is_directory=True)
+    _, server = context.messages_server()
+    context.run(corpus_args(source, context.out), server, expect=(0, 1, 2), timeout=60)
+    context.check_out(must_exist=False)
+
+
+# -- keys and settings ------------------------------------------------------------------------
+
+
+def _env_trial(context: Context, env: Mapping[str, str], expect: Sequence[int], says: str) -> None:
+    _, server = context.messages_server()
+    source = context.folder(2)
+    context.run(corpus_args(source, context.out), server, expect=expect, says=says, env=env)
+    context.check_out(must_exist=False)
+
+
+@trial("settings")
+def t_key_missing(context: Context) -> None:
+    """No ANTHROPIC_API_KEY: exit 2 naming the variable, before any file."""
+    _env_trial(context, {"ANTHROPIC_API_KEY": ""}, (2,), "ANTHROPIC_API_KEY")
+
+
+@trial("settings")
+def t_key_with_a_newline(context: Context) -> None:
+    """A key pasted with a newline: used without it (0) or refused in one line (2)."""
+    key = KEYS["ANTHROPIC_API_KEY"] + "\n"
+    _env_trial(context, {"ANTHROPIC_API_KEY": key}, (0, 2), "ANTHROPIC_API_KEY")
+
+
+@trial("settings")
+def t_key_with_a_character_outside_ascii(context: Context) -> None:
+    """A key holding 'é' (a bad paste): refused in one line (2), never shown."""
+    key = KEYS["ANTHROPIC_API_KEY"] + "é"
+    _env_trial(context, {"ANTHROPIC_API_KEY": key}, (2,), "ANTHROPIC_API_KEY")
+
+
+@trial("settings")
+def t_base_url_not_a_url(context: Context) -> None:
+    """ANTHROPIC_BASE_URL 'not a url': exit 2 naming the variable."""
+    _env_trial(context, {"ANTHROPIC_BASE_URL": "not a url"}, (2,), "ANTHROPIC_BASE_URL")
+
+
+@trial("settings")
+def t_model_of_an_unknown_provider(context: Context) -> None:
+    """--model foo:bar: exit 2 naming the model."""
+    _, server = context.messages_server()
+    source = context.folder(2)
+    context.run(
+        corpus_args(source, context.out, "--model", "foo:bar"), server, expect=(2,), says="foo"
+    )
+
+
+# -- split over a corpus ----------------------------------------------------------------------
+
+
+@trial("input")
+def t_split_over_a_bad_jsonl(context: Context) -> None:
+    """split over a JSONL with a bad line: exit 2 naming the line."""
+    path = context.jsonl("c.jsonl", [{"document_id": "a", "text": document(1)}, "{oops"])
+    context.run(
+        ["split", str(path), "-o", str(context.out)],
+        None,
+        expect=(2,),
+        says="line 2",
+        timeout=120,
+    )
+    context.check_out(must_exist=False)
+
+
+# -- bad servers ---------------------------------------------------------------------------
+
+
+class _OddBatchServer(FakeMessageBatchesServer):
+    """A batch server whose results file is ``results`` (bytes) instead of the real one."""
+
+    results: bytes = b""
+
+    def _results_jsonl(self, batch: Any) -> bytes:
+        return self.results
+
+
+def _odd_batch_trial(context: Context, results: Callable[[bytes], bytes]) -> None:
+    script = context.model()
+    server = context.server(_OddBatchServer(handler=script, polls_to_end=1))
+    real = FakeMessageBatchesServer._results_jsonl
+
+    def answer(batch: Any) -> bytes:
+        return results(real(server, batch))
+
+    server._results_jsonl = answer  # type: ignore[method-assign]
+    source = context.folder(2)
+    context.run(
+        corpus_args(source, context.out, *BATCH),
+        server,
+        expect=(1, 3),
+        says="batch|result",
+        timeout=60,
+    )
+    context.check_out(must_exist=False)
+
+
+@trial("server")
+def t_batch_results_not_jsonl(context: Context) -> None:
+    """A batch whose results file is not JSONL: its documents fail in one line, no trace."""
+    _odd_batch_trial(context, lambda real: b"<html>502 Bad Gateway</html>\n")
+
+
+@trial("server")
+def t_batch_results_cut_short(context: Context) -> None:
+    """A batch whose results file is cut in the middle of a line: no trace, nothing lost."""
+    _odd_batch_trial(context, lambda real: real[: len(real) // 2])
+
+
+@trial("server")
+def t_batch_results_of_other_requests(context: Context) -> None:
+    """A batch whose results name custom_ids it was never sent: no trace, nothing lost."""
+    _odd_batch_trial(context, lambda real: re.sub(rb'"custom_id": "', b'"custom_id": "x', real))
+
+
+class _RawServer(FakeMessagesServer):
+    """A Messages server that answers every request with one raw response."""
+
+    status = 200
+    payload: bytes | dict[str, Any] = b""
+    headers: ClassVar[dict[str, str]] = {}
+    delay_s = 0.0
+
+    def _answer(self, method: str, path: str, headers: Mapping[str, str], body: Any) -> Any:
+        from agentic_chunking.testing import _Response
+
+        self._record_answer = True
+        return _Response(self.status, self.payload, dict(self.headers), self.delay_s)
+
+
+def _raw_trial(
+    context: Context,
+    *,
+    expect: Sequence[int] = (1, 2, 3),
+    says: str,
+    timeout: float = 90,
+    extra: Sequence[str] = (),
+    **attributes: Any,
+) -> None:
+    server = _RawServer()
+    for name, value in attributes.items():
+        setattr(server, name, value)
+    context.server(server)
+    source = context.folder(2)
+    context.run(
+        corpus_args(source, context.out, *extra),
+        server,
+        expect=expect,
+        says=says,
+        timeout=timeout,
+    )
+    context.check_out(must_exist=False)
+
+
+@trial("server")
+def t_server_answers_200_html(context: Context) -> None:
+    """200 with an HTML page (a captive portal): one line naming the server, no trace."""
+    _raw_trial(
+        context,
+        payload=b"<html><body>Log in to the Wi-Fi</body></html>",
+        headers={"content-type": "text/html"},
+        says="server|message|reply|html",
+    )
+
+
+@trial("server")
+def t_server_answers_json_without_content(context: Context) -> None:
+    """200 with JSON that is not a message: one line, no trace."""
+    _raw_trial(context, payload={"hello": "world"}, says="server|message|reply")
+
+
+@trial("server")
+def t_server_rate_limits_for_ever(context: Context) -> None:
+    """429 with retry-after 1 on every request: the run ends (retries spent), one line."""
+    _raw_trial(
+        context,
+        status=429,
+        headers={"retry-after": "1"},
+        payload={"type": "error", "error": {"type": "rate_limit_error", "message": "slow"}},
+        says="429|rate",
+        timeout=120,
+    )
+
+
+@trial("server")
+def t_server_slower_than_the_timeout(context: Context) -> None:
+    """Every answer after 6 s with --timeout 2: the run ends with one line, no hang."""
+    _raw_trial(
+        context,
+        delay_s=6.0,
+        payload={"type": "error", "error": {"type": "x", "message": "x"}},
+        says="timed out|timeout|time",
+        timeout=120,
+        extra=("--timeout", "2"),
+    )
+
+
+# -- more inputs -----------------------------------------------------------------------------
+
+
+@trial("input")
+def t_include_glob_unbalanced(context: Context) -> None:
+    """--include '[': refused (2) naming the glob, or a glob that matches nothing (2)."""
+    source = context.folder(2)
+    _, server = context.messages_server()
+    context.run(
+        corpus_args(source, context.out, "--include", "["),
+        server,
+        expect=(2,),
+        says=r"\[|glob|include",
+    )
+
+
+@trial("input")
+def t_exclude_everything(context: Context) -> None:
+    """--exclude '*': no document is left: exit 2 in one line."""
+    source = context.folder(2)
+    _, server = context.messages_server()
+    context.run(
+        corpus_args(source, context.out, "--exclude", "*"), server, expect=(2,), says="no document"
+    )
+
+
+@trial("input")
+def t_whitespace_only_document(context: Context) -> None:
+    """A record whose text is only spaces and newlines: named (failed or set aside), the
+    others done."""
+    records = [
+        {"document_id": "blank", "text": " \n\n \t"},
+        {"document_id": "a", "text": document(1)},
+    ]
+    path = context.jsonl("c.jsonl", records)
+    _, server = context.messages_server()
+    context.run(corpus_args(path, context.out), server, expect=(0, 1, 2), says="failed|blank|empty")
+    context.check_out(must_exist=False)
+
+
+@trial("ledger")
+def t_reply_cache_damaged(context: Context) -> None:
+    """Every file of the reply cache cut to half, then a rerun with changed settings (so
+    the documents are redone): no trace, the replies asked again, a whole OUT."""
+    _, server = context.messages_server()
+    source = context.folder(3)
+    args = corpus_args(source, context.out)
+    context.run(args, server, label="first")
+    for path in (context.out_dir / "chunks.replies").glob("*"):
+        if path.is_file():
+            path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    _, again = context.messages_server()  # a reply that cannot be read is asked again
+    changed = [*args, "--max-chunk-tokens", "100"]
+    context.run(changed, again, label="rerun")
+    context.check_out()
+
+
+@trial("ledger")
+def t_ledger_of_another_program(context: Context) -> None:
+    """A SQLite file of another program as the ledger: refused (2) naming it, or used
+    beside its tables (0); never its tables dropped."""
+    ledger = context.out_dir / "chunks.ledger.sqlite"
+    with contextlib.closing(sqlite3.connect(ledger)) as db:
+        db.execute("create table photos (id integer primary key, name text)")
+        db.execute("insert into photos (name) values ('holiday.jpg')")
+        db.commit()
+    _, server = context.messages_server()
+    source = context.folder(2)
+    context.run(corpus_args(source, context.out), server, expect=(0, 2), says="ledger")
+    with contextlib.closing(sqlite3.connect(ledger)) as db:
+        try:
+            kept = db.execute("select count(*) from photos").fetchone()[0]
+        except sqlite3.Error:
+            kept = 0
+    if kept != 1:
+        context.problem("lost", "another program's table in the ledger file was changed")
+
+
+@trial("ledger")
+def t_ledger_of_a_newer_version(context: Context) -> None:
+    """A ledger whose user_version is 99 (a newer release's): refused (2) naming it, or
+    read; no trace."""
+    args, server = _finished_run(context, 2)
+    with contextlib.closing(sqlite3.connect(_ledger(context))) as db:
+        db.execute("pragma user_version = 99")
+        db.commit()
+    context.run(args, server, expect=(0, 2), says="ledger|version", label="newer")
+
+
+@trial("paths")
+def t_out_is_a_symlink_to_a_file_elsewhere(context: Context) -> None:
+    """-o a symbolic link to a file elsewhere: written through the link or refused (2);
+    never the link replaced by a file while the target keeps the old text."""
+    target = context.out_dir / "real.jsonl"
+    target.write_text('{"previous": 1}\n')
+    context.out.symlink_to(target)
+    _, server = context.messages_server()
+    source = context.folder(2)
+    run = context.run(corpus_args(source, context.out), server, expect=(0, 2), says="link")
+    if (
+        run.returncode == 0
+        and not context.out.is_symlink()
+        and target.read_text() == '{"previous": 1}\n'
+    ):
+        context.problem("lost", "the link was replaced by a file; its target kept the old output")
+    context.check_out(must_exist=False)
+
+
 # -- servers and secrets ----------------------------------------------------------------
 
 
@@ -1469,6 +2028,30 @@ def t_ray_sigkill_then_rerun(context: Context) -> None:
     script.release.set()
     context.run(corpus_args(source, context.out), server, label="rerun", timeout=180)
     context.check_out(same_as=reference(4))
+
+
+@trial("ray")
+def t_ray_sigterm(context: Context) -> None:
+    """--engine ray stopped by SIGTERM with requests held: 143, one line, OUT as it was."""
+    _ray()
+    previous = b'{"previous": "output"}\n'
+    context.out.write_bytes(previous)
+    script, server = context.messages_server(hold_after=3)
+    source = context.folder(4)
+    args = corpus_args(source, context.out, "--engine", "ray")
+    process = context.start(args, server)
+    context.kill_when(
+        process,
+        args,
+        lambda: script.held >= 1,
+        sig=signal.SIGTERM,
+        expect=(143,),
+        says="stopped by SIGTERM",
+        within=180,
+    )
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(process.pid, signal.SIGKILL)  # anything of Ray's left in its session
+    context.check_out(was=previous)
 
 
 @trial("ray")
