@@ -2003,6 +2003,10 @@ def t_chunker_that_hangs_then_ctrl_c(context: Context) -> None:
 # -- Ray ----------------------------------------------------------------------------------
 
 
+RAY_ENV = {"RAY_TMPDIR": "/tmp"}
+"""Ray's sockets under /tmp/ray: a trial's own TMPDIR is too deep for them (107 bytes)."""
+
+
 def _ray() -> None:
     import importlib.util
 
@@ -2019,7 +2023,7 @@ def t_ray_sigkill_then_rerun(context: Context) -> None:
     script, server = context.messages_server(hold_after=3)
     source = context.folder(4)
     args = corpus_args(source, context.out, "--engine", "ray")
-    process = context.start(args, server)
+    process = context.start(args, server, RAY_ENV)
     context.kill_when(process, args, lambda: script.held >= 1, within=180)
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)  # Ray's own processes of this session
@@ -2039,7 +2043,7 @@ def t_ray_sigterm(context: Context) -> None:
     script, server = context.messages_server(hold_after=3)
     source = context.folder(4)
     args = corpus_args(source, context.out, "--engine", "ray")
-    process = context.start(args, server)
+    process = context.start(args, server, RAY_ENV)
     context.kill_when(
         process,
         args,
@@ -2051,6 +2055,23 @@ def t_ray_sigterm(context: Context) -> None:
     )
     with contextlib.suppress(ProcessLookupError):
         os.killpg(process.pid, signal.SIGKILL)  # anything of Ray's left in its session
+    context.check_out(was=previous)
+
+
+@trial("ray")
+def t_ray_under_a_deep_tmpdir(context: Context) -> None:
+    """--engine ray under a TMPDIR too deep for Ray's socket paths (107 bytes): exit 2 in
+    one line naming RAY_TMPDIR, OUT as it was."""
+    _ray()
+    previous = b'{"previous": "output"}\n'
+    context.out.write_bytes(previous)
+    deep = context.tmp / ("t" * 60)
+    deep.mkdir()
+    _, server = context.messages_server()
+    source = context.folder(2)
+    args = corpus_args(source, context.out, "--engine", "ray")
+    env = {"TMPDIR": str(deep)}
+    context.run(args, server, expect=(2,), says="RAY_TMPDIR", env=env, timeout=180)
     context.check_out(was=previous)
 
 
