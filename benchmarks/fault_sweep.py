@@ -2138,7 +2138,7 @@ def counts(outcomes: Sequence[Outcome]) -> dict[str, int]:
     table = {kind: sum(kind in o.classes for o in outcomes) for kind in CLASSES}
     table["clear and safe"] = sum(o.clear for o in outcomes)
     table["skipped"] = sum(o.skipped is not None for o in outcomes)
-    table["trial broken"] = sum(o.broken is not None for o in outcomes)
+    table["broken (a defect of the sweep)"] = sum(o.broken is not None for o in outcomes)
     table["trials"] = len(outcomes)
     return table
 
@@ -2174,14 +2174,11 @@ def main(argv: list[str] | None = None) -> int:
         for note in outcome.notes:
             if not note.startswith("note:"):
                 print(f"  {outcome.name}: {note}")
-    figures: dict[str, int | str] = {f"trials {k}": v for k, v in table.items()}
+    figures: dict[str, int | str] = {"trials run": table.pop("trials")}
+    figures.update({f"trials with {kind}": table.pop(kind) for kind in CLASSES})
+    figures.update({f"trials {label}": number for label, number in table.items()})
     figures["failing trials"] = ", ".join(o.name for o in outcomes if o.classes) or "none"
-    keep(
-        __file__,
-        args,
-        figures,
-        **{"trials run": len(outcomes)},
-    )
+    keep(__file__, args, figures, **{"ray trials": sum(o.group == "ray" for o in outcomes)})
     if args.json or not args.quick:
         _write_details(args, outcomes)
     return 0
