@@ -352,7 +352,9 @@ class Context:
             killed=deliberate,
         )
 
-    def uninterrupted(self, args: Sequence[str], source: Path, *, server: Any = None) -> bytes:
+    def uninterrupted(
+        self, args: Sequence[str], source: Path, *, server: Any | bool | None = None
+    ) -> bytes:
         """OUT of a clean run of ``args`` (with IN ``source`` and this trial's OUT put
         elsewhere) against a fresh model: what a killed-then-rerun run must write."""
         fresh = self.root / "fresh"
@@ -361,7 +363,7 @@ class Context:
         moved = [str(out) if a == str(self.out) else a for a in args]
         if server is None:
             _, server = self.messages_server()
-        self.run(moved, server, label="uninterrupted")
+        self.run(moved, server or None, label="uninterrupted", timeout=180)
         return out.read_bytes() if out.exists() else b""
 
     # -- judging ----------------------------------------------------------------------
@@ -1766,6 +1768,98 @@ def t_out_is_a_symlink_to_a_file_elsewhere(context: Context) -> None:
     ):
         context.problem("lost", "the link was replaced by a file; its target kept the old output")
     context.check_out(must_exist=False)
+
+
+# -- split over a corpus, and corpus --level4 ---------------------------------------------
+
+
+def _split_args(source: Path, out: Path) -> list[str]:
+    return ["split", str(source), "-o", str(out), "--quiet"]
+
+
+@trial("split")
+def t_split_sigkill_then_rerun(context: Context) -> None:
+    """split over a folder of 300 documents killed half-way (its ledger holding some),
+    then a rerun: the uninterrupted output, no temporary file left."""
+    source = context.folder(300, 4)
+    previous = b'{"previous": "output"}\n'
+    context.out.write_bytes(previous)
+    args = _split_args(source, context.out)
+    process = context.start(args)
+    ledger = context.out_dir / "chunks.ledger.sqlite"
+    context.kill_when(process, args, lambda: _done(ledger) >= 20, within=120)
+    context.check_out(was=previous)
+    context.run(args, label="rerun", timeout=180)
+    context.check_out(same_as=context.uninterrupted(args, source, server=False))
+
+
+@trial("split")
+def t_split_two_runs_on_one_out(context: Context) -> None:
+    """Two splits on one OUT at once: the second refused (2) or the first finished first."""
+    source = context.folder(300, 4)
+    args = _split_args(source, context.out)
+    first = context.start(args)
+    ledger = context.out_dir / "chunks.ledger.sqlite"
+    deadline = time.monotonic() + 120
+    while first.poll() is None and _done(ledger) < 5 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    context.run(args, expect=(0, 2), says="another run", label="second", timeout=180)
+    context.finish(first, args, label="first", timeout=180)
+    context.check_out()
+
+
+@trial("split")
+def t_split_full_disk_under_out(context: Context) -> None:
+    """split's OUT on a 64 KB tmpfs: exit 2 naming the room to free; the rerun, with
+    room, writes the uninterrupted output."""
+    disk = _tmpfs(context, "disk", "64k")
+    context.out = disk / "chunks.jsonl"
+    source = context.folder(200, 6)
+    args = _split_args(source, context.out)
+    context.run(args, expect=(2,), says="space|full|room", label="full", timeout=180)
+    _grow(disk)
+    context.run(args, label="rerun", timeout=180)
+    context.check_out(same_as=context.uninterrupted(args, source, server=False))
+
+
+@trial("split")
+def t_level4_corpus_killed_then_rerun(context: Context) -> None:
+    """corpus --level4 killed in its Level 5 calls, then a rerun: nothing paid twice, the
+    uninterrupted output."""
+    script, server = context.messages_server(hold_after=4)
+    source = context.folder(6)
+    args = corpus_args(source, context.out, "--level4", "--max-concurrency", "2")
+    _killed_half_way(context, args, script, server)
+    context.run(args, server, label="rerun", timeout=180)
+    context.check_out(same_as=context.uninterrupted(args, source))
+
+
+@trial("chunker")
+def t_evaluate_sigterm_while_a_chunker_hangs(context: Context) -> None:
+    """SIGTERM while an evaluate --chunker callable sleeps: 143, one line, no --json file."""
+    (context.inp / "sweep_chunkers.py").write_text(CHUNKERS, "utf-8")
+    corpus = context.jsonl("corpus.jsonl", [{"id": "doc", "text": "Alpha is a fact."}])
+    reference_range = {"start_index": 0, "end_index": 5}
+    questions = context.jsonl(
+        "questions.jsonl",
+        [{"question": "Alpha?", "corpus_id": "doc", "references": [reference_range]}],
+    )
+    out = context.out_dir / "eval.json"
+    args = ["evaluate", str(corpus), "--questions", str(questions), "--embedder", "hashing"]
+    args += ["--no-cache", "--chunker", "sweep_chunkers:hangs", "--json", str(out)]
+    process = context.start(args)
+    started = time.monotonic()
+    context.kill_when(
+        process,
+        args,
+        lambda: time.monotonic() - started > 5,
+        sig=signal.SIGTERM,
+        expect=(143,),
+        says="SIGTERM",
+        label="SIGTERM",
+    )
+    if out.exists():
+        context.problem("lost", "evaluate wrote --json after SIGTERM")
 
 
 # -- servers and secrets ----------------------------------------------------------------
