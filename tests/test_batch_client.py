@@ -580,3 +580,59 @@ def test_a_callback_that_raises_fails_the_waiting_calls_instead_of_leaving_them_
             _ask(client, fake.model)
     finally:
         fake.server.stop()
+
+
+class _CutResults:
+    """A batch fake whose next ``cuts`` results downloads (Anthropic's results, OpenAI's
+    output file) are cut short, as by a proxy that drops the connection."""
+
+    cuts = 0
+    at_a_line = True  # the cut falls between two lines (else inside the last one)
+
+    def _answer(self, method: str, path: str, headers: Any, body: Any) -> Any:
+        from dataclasses import replace
+
+        response = super()._answer(method, path, headers, body)  # type: ignore[misc]
+        payload = response.payload
+        results = path.split("?")[0].endswith(("/results", "/content"))
+        if self.cuts > 0 and results and isinstance(payload, bytes) and b"custom_id" in payload:
+            self.cuts -= 1
+            whole_lines = payload[: payload.rstrip(b"\n").rfind(b"\n") + 1]  # the last dropped
+            response = replace(response, payload=whole_lines if self.at_a_line else payload[:-9])
+        return response
+
+
+class _CutMessageBatches(_CutResults, FakeMessageBatchesServer):
+    pass
+
+
+class _CutBatchAPI(_CutResults, FakeBatchAPIServer):
+    pass
+
+
+def test_results_cut_short_are_fetched_again_and_no_request_is_sent_twice(provider: str) -> None:
+    """A results download cut short (at a line's end or inside one) is a failed look at
+    the batch, fetched again at the next poll: the requests it misses were answered (paid)
+    and are never submitted again (they went into the next round: fault sweep trial
+    batch_results_cut_short); cut every time, the callers are told it could not be
+    retrieved, to rerun and attach."""
+    for cuts, answered, at_a_line in ((2, True, True), (2, True, False), (100, False, True)):
+        kind = _CutBatchAPI if provider == OPENAI else _CutMessageBatches
+        server = kind(handler=_replying).start()
+        server.cuts, server.at_a_line = cuts, at_a_line
+        fake = Fake(provider, server, "openai:reference" if provider == OPENAI else "reference")
+        try:
+            with fake.batch_client(max_rounds=3) as client, ThreadPoolExecutor(3) as pool:
+                asked = [pool.submit(_ask, client, fake.model, f"Say {n}.") for n in range(3)]
+                if answered:
+                    assert sorted(f.result().text for f in asked) == [
+                        f"reply to Say {n}." for n in range(3)
+                    ]
+                else:
+                    for future in asked:
+                        with pytest.raises(ModelCallError, match="could not be retrieved"):
+                            future.result()
+            assert sorted(server.book.submissions.values()) == [1, 1, 1]
+            assert len(server.book.batches) == 1
+        finally:
+            server.stop()

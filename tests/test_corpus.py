@@ -753,3 +753,24 @@ def test_quiet_prints_no_progress_line(
         folder = _folder(tmp_path, 2)
         assert _corpus([str(folder), "-o", str(tmp_path / "out.jsonl")]) == 0
     assert _progress_lines(capsys.readouterr().err) == []
+
+
+def test_a_max_tokens_no_call_can_ask_for_is_refused_before_any_call_not_per_document(
+    model: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--extraction-max-tokens above what a non-streaming call may ask for is the run's
+    setting, not a document's fault: exit 2 in one line naming the option and the limit,
+    before any file is made (it failed every document, exit 1, the reason only in the
+    failures file; fault sweep trial limit_extraction_tokens_huge)."""
+    folder = _folder(tmp_path, 2)
+    out = tmp_path / "out.jsonl"
+    for option in ("--extraction-max-tokens", "--grouping-max-tokens"):
+        assert _corpus([str(folder), "-o", str(out), option, "1000000000000"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and f"{option} 1000000000000 is above" in err[0], err
+        assert f"give {option}" in err[0]
+    assert model[1].requests == []
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["docs"]
+    assert (
+        _corpus([str(folder), "-o", str(out), "--dry-run", "--extraction-max-tokens", "9" * 9]) == 2
+    )

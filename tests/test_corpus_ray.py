@@ -281,3 +281,36 @@ def test_under_ray_documents_are_counted_as_each_finishes_not_when_its_task_ends
     }
     assert counted & {"1", "2", "3"}, err  # seen between none and all
     assert len(read_records(out)) == 8
+
+
+def test_a_temporary_folder_too_deep_for_rays_sockets_is_named_with_the_way_out(
+    tmp_path: Path,
+) -> None:
+    """Under a TMPDIR so deep that Ray's socket paths pass the 107 bytes Unix allows, a
+    local Ray instance cannot start: one line naming TMPDIR and RAY_TMPDIR, exit 2, OUT as
+    it was; it said 'cannot write OUT (validate_socket_filename failed ...) ... free room'
+    (fault sweep trial ray_sigkill_then_rerun, run in a deep temporary folder)."""
+    import os
+    import subprocess
+    import sys
+
+    corpus = tmp_path / "in.jsonl"
+    corpus.write_text(json.dumps({"document_id": "d", "text": "Alpha holds."}) + "\n", "utf-8")
+    out = tmp_path / "out.jsonl"
+    out.write_text("the previous output\n", encoding="utf-8")
+    deep = tmp_path / ("t" * 60)
+    deep.mkdir()
+    script = ParagraphModel()
+    with FakeMessagesServer(handler=script) as server:
+        env = {**os.environ, "ANTHROPIC_API_KEY": KEY, "ANTHROPIC_BASE_URL": server.base_url}
+        env.pop("RAY_ADDRESS", None)
+        env.pop("RAY_TMPDIR", None)
+        env["TMPDIR"] = str(deep)
+        command = [sys.executable, "-m", "agentic_chunking", "corpus", str(corpus), "-o"]
+        command += [str(out), "--engine", "ray", "--quiet"]
+        run = subprocess.run(command, env=env, capture_output=True, text=True, timeout=180)
+    lines = run.stderr.strip().splitlines()
+    assert run.returncode == 2, run.stderr[-2000:]
+    assert "RAY_TMPDIR" in lines[-1] and "free room" not in lines[-1], lines
+    assert out.read_text(encoding="utf-8") == "the previous output\n"
+    assert script.answered == {}

@@ -421,3 +421,32 @@ def test_split_of_a_folder_whose_stderr_reader_left_exits_141(tmp_path: Path) ->
             child.kill()
     assert child.returncode == 141
     assert not out.exists() or len(read_records(out)) == 3
+
+
+def test_a_rerun_removes_the_temporary_files_a_killed_split_left_beside_out(
+    tmp_path: Path,
+) -> None:
+    """A split killed mid-write leaves its temporary files beside OUT (and its failures
+    file); the next successful run removes them, as corpus does: they stayed for good
+    (fault sweep trial split_sigkill_then_rerun). A live process's are kept."""
+    from agentic_chunking._files import TEMP_MARK
+
+    folder = _folder(tmp_path, 2)
+    out = tmp_path / "out.jsonl"
+    dead = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    pid = int(dead.stdout)
+    stale = [
+        tmp_path / f".{name}{TEMP_MARK}{pid}-0a1b2c3d"
+        for name in ("out.jsonl", "out.failures.jsonl")
+    ]
+    live = tmp_path / f".out.jsonl{TEMP_MARK}{os.getpid()}-0a1b2c3d"
+    for path in [*stale, live]:
+        path.write_text('{"half": ', encoding="utf-8")
+    assert main(["split", str(folder), "-o", str(out), "-q"]) == 0
+    assert [p for p in stale if p.exists()] == []
+    assert live.exists()

@@ -249,6 +249,7 @@ def run(args: argparse.Namespace) -> int:
         grouping_max_tokens=args.grouping_max_tokens,
         max_chunk_tokens=args.max_chunk_tokens or DEFAULT_MAX_CHUNK_TOKENS,
     )
+    settings.check()  # a max_tokens no call may ask for: the run's fault, before any file
     oversized = chunk_size_warning(args.max_chunk_tokens)
     if oversized:
         _say(oversized)

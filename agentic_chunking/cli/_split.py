@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from .._entry import Terminated
 from .._errors import InputError
+from .._files import remove_stale_temps
 from .._shown import redact
 from ..corpus import Ledger, LedgerError, OutputWriter, RunLock, open_corpus, split_corpus
 from ..corpus._documents import JSONL_SUFFIXES, PARQUET_SUFFIXES
@@ -307,6 +308,8 @@ def split_corpus_into(
     except LedgerError as error:
         lock.release()
         raise InputError(str(error)) from None
+    for target in (output, failures_path):  # what a run killed mid-write left beside OUT
+        remove_stale_temps(target)
     counts = {"done": 0, "skipped": 0, "failed": 0}
     set_aside: list[str] = []  # files that are not text: listed, not failed (as in corpus)
     chunks = short = 0

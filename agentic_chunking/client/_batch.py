@@ -1012,9 +1012,26 @@ def _anthropic_results(sdk: Any, batch: _InFlight) -> dict[str, _Result]:
             )
         else:  # canceled, expired
             results[line.custom_id] = _Result(str(outcome.type))
-    for custom_id in (batch.custom_ids or frozenset()) - results.keys():
-        results[custom_id] = _Result("errored", detail="the batch's results do not include it")
+    _check_whole(batch, results)  # the API gives a result for every request of a batch
     return results
+
+
+class IncompleteResults(Exception):
+    """A batch's results, as downloaded, lack some of its requests: the download was cut
+    short (a proxy, a dropped connection). A failed look at the batch, fetched again at the
+    next poll; never a reason to submit the missing requests again (they were answered,
+    and paid for)."""
+
+
+def _check_whole(batch: _InFlight, results: Mapping[str, _Result]) -> None:
+    """Raise IncompleteResults when ``results`` lack a request this run put in ``batch``
+    (an attached batch's requests are not known: nothing to check)."""
+    missing = (batch.custom_ids or frozenset()) - results.keys()
+    if missing:
+        count = len(batch.custom_ids or ())
+        raise IncompleteResults(
+            f"its results hold {count - len(missing)} of its {count} requests (cut short)"
+        )
 
 
 def _openai_results(sdk: Any, state: Any, batch: _InFlight) -> dict[str, _Result]:
@@ -1033,9 +1050,11 @@ def _openai_results(sdk: Any, state: Any, batch: _InFlight) -> dict[str, _Result
         "cancelled": _Result("canceled"),
         "expired": _Result("expired"),
         "failed": _Result("errored", detail=f"the batch failed: {_batch_errors(state)}"),
-    }.get(state.status, _Result("errored", detail="the batch's output does not include it"))
+    }.get(state.status)
+    if missing is None:  # completed: every request is in the output or the error file
+        _check_whole(batch, results)
     for custom_id in (batch.custom_ids or frozenset()) - results.keys():
-        results[custom_id] = missing
+        results[custom_id] = missing or _Result("errored", detail="not in the batch's output")
     return results
 
 

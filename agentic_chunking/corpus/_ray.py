@@ -83,6 +83,8 @@ def ray_results(
             )
         except (ConnectionError, TimeoutError) as error:
             raise InputError(_no_cluster(address, error)) from None
+        except OSError as error:  # a local instance that cannot start here
+            raise InputError(_cannot_start(error)) from None
         # Ray put its own SIGTERM handlers in (sys.exit, and its core's, which aborts with
         # SIGABRT): the command's own again, so that SIGTERM ends the run with 143
         handle_stop_signals()
@@ -154,6 +156,23 @@ def check_address(address: str | None) -> None:
         socket.create_connection((host.strip("[]"), int(port)), timeout=CONNECT_WAIT_S).close()
     except OSError as error:
         raise InputError(_no_cluster(address, error)) from None
+
+
+def _cannot_start(error: OSError) -> str:
+    """The line for a local Ray instance that cannot start, with the way out."""
+    if "path length" in str(error) or "socket" in str(error).lower():
+        import tempfile
+
+        return (
+            "--engine ray cannot start a local Ray instance: its socket paths under the "
+            f"temporary folder {tempfile.gettempdir()!r} would be longer than the 107 bytes "
+            "Unix allows; set RAY_TMPDIR to a short folder (e.g. RAY_TMPDIR=/tmp) or use a "
+            "shorter TMPDIR, and rerun"
+        )
+    return (
+        f"--engine ray cannot start a local Ray instance ({error}); "
+        "fix the cause, or use the default --engine local"
+    )
 
 
 def _no_cluster(address: str | None, error: BaseException) -> str:

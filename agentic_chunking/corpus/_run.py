@@ -39,7 +39,13 @@ from .._errors import ConfigurationError, InputError, ModelCallError
 from .._models import AgenticResponse, CallUsage
 from .._shown import redact, redact_data
 from ..checks import clear_caches
-from ..client import BatchClient, BatchParticipant, calls_cost_usd, parse_model
+from ..client import (
+    BatchClient,
+    BatchParticipant,
+    calls_cost_usd,
+    check_max_tokens,
+    parse_model,
+)
 from ..pipeline._cache import ReplyCache
 from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ..pipeline._prompts import PROMPT_VERSIONS
@@ -75,6 +81,16 @@ class CorpusSettings:
     grouping_max_tokens: int = DEFAULT_GROUPING_MAX_TOKENS
     max_chunk_tokens: int | None = None
     max_repair_attempts: int = DEFAULT_MAX_REPAIR_ATTEMPTS
+
+    def check(self) -> None:
+        """Raise InputError when no call could be made with these settings (a max_tokens
+        above what one non-streaming call to the model may ask for), naming the option:
+        the run's fault, found before any document rather than failing each one."""
+        check_max_tokens(
+            self.model,
+            extraction_max_tokens=self.extraction_max_tokens,
+            grouping_max_tokens=self.grouping_max_tokens,
+        )
 
     def sha256(self) -> str:
         """The hex SHA-256 of these settings, the prompts' versions and the record format."""
@@ -289,12 +305,14 @@ def chunk_corpus(
     ``max_documents`` documents run at once; ``max_concurrency`` bounds the calls within a
     document (the client's RequestLimits bounds the run's). At most ``window`` documents
     (default ``2 * max_documents``) are read ahead of the one being yielded. Raises
+    InputError before any document when no call could be made (``settings.check``), and
     ConfigurationError (after the documents already finished are recorded) when the run
     cannot go on. When the caller stops reading (``close()``, or an error of its own), no
     further document starts and those in flight finish first (recorded, their paid
     replies cached), so close the iterator before the client; a stop signal (Ctrl-C,
     SIGTERM) leaves them at once.
     """
+    settings.check()
     settings_sha256 = settings.sha256()
     ahead = window or 2 * max_documents
     if isinstance(client, BatchClient):  # a thread for every document submitted: none
