@@ -29,7 +29,14 @@ from ._language import (
     word_set,
 )
 from ._parser import finite_verb, parse
-from ._verbs import DETERMINERS, can_be_finite_verb, certainly_verbless
+from ._verbs import can_be_finite_verb, certainly_verbless
+from ._words import (
+    CLAUSE_ONLY_SUBORDINATORS,
+    DETERMINERS,
+    PREPOSITIONS,
+    SUBJECT_PRONOUNS,
+    SUBORDINATORS,
+)
 
 DISCOURSE_OPENERS: tuple[str, ...] = (
     "also",
@@ -138,18 +145,9 @@ _REFERENCES = re.compile(
     )""",
     re.IGNORECASE | re.VERBOSE,
 )
-_SUBORDINATORS = word_set(
-    "because although though while whereas since unless if when whenever once until after before as"
-)
-_CONJUNCTIONS = word_set("because although though whereas unless if whenever while")
-"""Subordinators that are never prepositions: a clause they open needs a main clause."""
 _ADVERBS = word_set("only also still often always never usually sometimes mostly even just")
 _RELATIVES = word_set("which whose whom")
 _END = re.compile(r"[.!?][\"')\]\u201d\u2019]*\s*$")
-_PREPOSITIONS = word_set(
-    "of in on at for with by from about to into onto upon under over near between among"
-    " across through during after before without within via like than per"
-)
 
 
 def _in_prepositional_phrase(toks: tuple[Token, ...], i: int) -> bool:
@@ -157,7 +155,7 @@ def _in_prepositional_phrase(toks: tuple[Token, ...], i: int) -> bool:
     word met a preposition ("in lithium-ion batteries")?"""
     for k in range(i - 1, -1, -1):
         w = toks[k].norm
-        if w in _PREPOSITIONS:
+        if w in PREPOSITIONS:
             return True
         if toks[k].number or w not in GLUE_WORDS:
             continue
@@ -176,9 +174,6 @@ def _has_finite_verb(text: str) -> bool:
         return True
     toks = tokens(text)
     return any(_verb_in_place(toks, i) for i in range(1, len(toks)))
-
-
-_SUBJECT_PRONOUNS = word_set("i you he she it we they")
 
 
 def _adverb(word: str) -> bool:
@@ -204,9 +199,9 @@ def _verb_in_place(toks: tuple[Token, ...], i: int) -> bool:
     while k > 0 and not toks[k].capitalised and _adverb(toks[k].norm):
         k -= 1  # "Izzy and Max publicly announce"
     prev = toks[k]
-    if prev.norm in _SUBJECT_PRONOUNS:
+    if prev.norm in SUBJECT_PRONOUNS:
         return True  # "they encounter"
-    if prev.number or prev.norm in DETERMINERS or prev.norm in _PREPOSITIONS or _adverb(prev.norm):
+    if prev.number or prev.norm in DETERMINERS or prev.norm in PREPOSITIONS or _adverb(prev.norm):
         return False
     if not prev.capitalised and prev.norm in GLUE_WORDS:
         return False
@@ -219,7 +214,7 @@ def _verb_in_place(toks: tuple[Token, ...], i: int) -> bool:
         return True  # '"The Echo of Everything" combines elements'
     nxt = toks[i + 1] if i + 1 < len(toks) else None
     return nxt is not None and (
-        nxt.norm in DETERMINERS or nxt.norm in _PREPOSITIONS or (nxt.capitalised and not nxt.number)
+        nxt.norm in DETERMINERS or nxt.norm in PREPOSITIONS or (nxt.capitalised and not nxt.number)
     )
 
 
@@ -314,12 +309,13 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
         )
     elif (
         words
-        and words[0] in _SUBORDINATORS
+        and words[0] in SUBORDINATORS
         and "," not in text
         and not _OPENER.match(text)
         and not _main_clause(text)  # "If X then there are none.": no comma, a main clause
     ):
-        conjunction = words[0] in _CONJUNCTIONS  # "after", "since", "as" may be prepositions
+        # "after", "since", "as" may be prepositions: only a clause-only one is certain
+        conjunction = words[0] in CLAUSE_ONLY_SUBORDINATORS
         problems.append(
             (
                 CUT_OFF,
@@ -379,7 +375,6 @@ _ELLIPSIS_LEADS = word_set(
 """Words that open the clause a complete sentence may close on an auxiliary or a
 preposition: "... where the limits were.", "... what we expected the course to do.",
 "... faster than anyone thought it would.", "... the rights that you have."."""
-_SUBJECT_PRONOUNS = word_set("i you he she it we they")
 _LAST_WORD = re.compile(r"[A-Za-z]+\W*$")
 _OPENS_WORD = " \t\n(\"'\u201c\u2018["
 
@@ -399,7 +394,7 @@ def _elliptic(text: str, words: list[str]) -> bool:
     before = words[:-1]
     return (
         bool(_ELLIPSIS_LEADS & set(before))
-        or (bool(before) and before[-1] in _SUBJECT_PRONOUNS)
+        or (bool(before) and before[-1] in SUBJECT_PRONOUNS)
         or bool(NEGATIONS & set(before[-3:]))
         or (len(before) > 1 and before[-1] == "to" and words[-1] in AUXILIARIES)
     )
@@ -434,7 +429,7 @@ def _elided_verb_phrase(toks: tuple[Token, ...]) -> bool:
     subject = words[j]
     if subject in _SUBJECTS:
         return True
-    return not (subject in GLUE_WORDS or subject in _PREPOSITIONS or toks[j].number)
+    return not (subject in GLUE_WORDS or subject in PREPOSITIONS or toks[j].number)
 
 
 def _dangling(text: str, words: list[str]) -> Problem:

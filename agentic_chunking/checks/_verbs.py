@@ -11,13 +11,10 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from ._language import AUXILIARIES, GLUE_WORDS, Token, all_inflections, all_lemmas, lemma, word_set
+from ._language import AUXILIARIES, GLUE_WORDS, Token, all_inflections, all_lemmas, lemma
+from ._words import DATE_PREPOSITIONS, DETERMINERS
 
 _FINITE_TAGS = ("VBD", "VBZ", "VBP")
-DETERMINERS = word_set(
-    "a an the this that these those its their his her our my your each every some any no"
-)
-"""Determiners and possessives: a finite verb never follows one."""
 _PUNCTUATION = frozenset(".,;:!?")
 
 
@@ -97,9 +94,6 @@ def _before_adverbs(toks: tuple[Token, ...], i: int) -> int:
     return k
 
 
-_DATE_PREPOSITIONS = frozenset({"from", "in", "since", "until", "of", "by"})
-
-
 def _may_be_subject(toks: tuple[Token, ...], k: int, i: int) -> bool:
     """Can ``toks[k]``, an adjective that is also a noun, be the subject of ``toks[i]``?
     After a determiner or a name, maybe with modifiers between ("the narrative explores",
@@ -139,7 +133,7 @@ def certainly_verbless(toks: tuple[Token, ...]) -> bool:
             and not (prev.capitalised and k > 0)  # "David Cheap asserts": a name
             and not _may_be_subject(toks, k, i)
         )
-        date = prev.number and k > 0 and toks[k - 1].norm in _DATE_PREPOSITIONS  # "from 1942"
+        date = prev.number and k > 0 and toks[k - 1].norm in DATE_PREPOSITIONS  # "from 1942"
         if (prev.number and not date) or prev.norm in DETERMINERS or adjective:
             continue  # "a complete street", "industrial bioreactors"
         if _closes_list_conjunct(toks, i):
