@@ -16,7 +16,7 @@ import snowballstemmer
 from rapidfuzz import fuzz
 
 from . import _english
-from ._words import MONTH_NAMES, NON_QUANTIFYING_DETERMINERS
+from ._words import MONTH_NAMES
 from ._words import word_set as word_set  # re-exported: the lists of single rules use it
 
 _STEMMERS = threading.local()
@@ -493,62 +493,6 @@ AUXILIARIES: frozenset[str] = word_set(
     should may might must"""
 )
 """Finite auxiliary and modal verbs."""
-
-_COMMON_VERBS = word_set(
-    """use uses used make makes made take takes took give gives gave get gets got go goes
-    went come comes came become becomes became run runs ran show shows showed find finds
-    found hold holds held keep keeps kept lead leads led leave leaves left mean means meant
-    include includes contain contains provide provides require requires allow allows
-    produce produces store stores convert converts release releases remain remains
-    consist consists depend depends reduce reduces increase increases decrease decreases
-    improve improves enable enables support supports rely relies occur occurs exist exists
-    live lives work works serve serves create creates form forms play plays say says said
-    tell tells told know knows knew see sees saw think thinks thought begin begins began
-    grow grows grew build builds built write writes wrote win wins won lose loses lost
-    pay pays paid meet meets met sell sells sold bring brings brought buy buys bought
-    feel feels felt stand stands stood set sets put puts cost costs hit hits let lets
-    cut cuts spend spends spent send sends sent rise rises rose fall falls fell
-    die dies born marry marries need needs want wants seem seems appear appears
-    help helps move moves carry carries drive drives control controls manage manages
-    regulate regulates encode encodes break breaks broke split splits generate generates
-    expand expands contract contracts flow flows act acts"""
-) | word_set(
-    """arose awoke bore beat began bent bit blew broke bought caught chose clung crept dealt
-    dug drew dreamt drank drove ate fed fought fled flew forbade forgot forgave froze hung
-    heard hid hurt knelt laid leant leapt learnt lent lay lit rode rang sought shook shone
-    shot shrank shut sang sank sat slept slid spoke sped spun spread sprang stole stuck
-    stung struck swore swept swam swung taught tore threw understood woke wore wove wept"""
-)
-
-
-def looks_like_finite_verb(toks: tuple[Token, ...], i: int) -> bool:
-    """Heuristic: is ``toks[i]`` a finite verb? An auxiliary or modal, a frequent verb form
-    from a fixed list, or a lower-case word ending in -ed not right after a determiner."""
-    tok = toks[i]
-    if tok.number:
-        return False
-    w = tok.norm
-    prev = toks[i - 1].norm if i else ""
-    if w in AUXILIARIES:
-        return True
-    if prev in NON_QUANTIFYING_DETERMINERS:
-        return False
-    if w in _COMMON_VERBS:
-        return True
-    return bool(i and not tok.capitalised and len(w) > 3 and w.endswith("ed"))
-
-
-@lru_cache(maxsize=8192)
-def subject_stems(text: str) -> frozenset[str]:
-    """Content stems before the first finite verb (the grammatical subject, roughly)."""
-    toks = tokens(text)
-    out: set[str] = set()
-    for i, tok in enumerate(toks):
-        if looks_like_finite_verb(toks, i):
-            break
-        if not tok.number and tok.norm not in GLUE_WORDS:
-            out.add(stem(tok.norm))
-    return frozenset(out)
 
 
 @lru_cache(maxsize=64)

@@ -26,13 +26,12 @@ from ._language import (
     all_lemmas,
     can_be_verb,
     lemma,
-    looks_like_finite_verb,
     stem,
     tokens,
     word_set,
 )
 from ._parser import Parse, parse, person_spans
-from ._verbs import can_be_finite_verb
+from ._verbs import can_be_finite_verb, looks_like_finite_verb
 from ._words import (
     CLAUSE_OPENING_SUBORDINATORS,
     DATE_PREPOSITIONS,

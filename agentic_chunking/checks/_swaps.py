@@ -20,13 +20,13 @@ from ._language import (
     profile,
     stem,
     stems_match,
-    subject_stems,
     tokens,
     unit_of,
     word_set,
 )
 from ._lexicon import paraphrases
 from ._modifiers import determiner_disagrees, modifier_swapped
+from ._verbs import subject_stems
 
 
 @lru_cache(maxsize=8192)

@@ -53,6 +53,12 @@ DATE_PREPOSITIONS: frozenset[str] = word_set(
 )
 """Prepositions before a date ("in June", "from 1942", "until May 5")."""
 
+FREQUENT_ADVERBS: frozenset[str] = word_set(
+    "only also still often always never usually sometimes mostly even just"
+)
+"""Adverbs frequent between a subject and its verb ("freezing only stops"); the lexicon
+reads the rest."""
+
 SUBJECT_PRONOUNS: frozenset[str] = word_set("i you he she it we they")
 """Personal pronouns in the subject form."""
 
