@@ -35,6 +35,7 @@ from ._verbs import can_be_finite_verb, looks_like_finite_verb
 from ._words import (
     CLAUSE_OPENING_SUBORDINATORS,
     DATE_PREPOSITIONS,
+    DEFINITE_DETERMINERS,
     MONTHS,
     PREPOSITIONS,
     WEEKDAYS,
@@ -45,7 +46,7 @@ _THING = word_set("it its itself")
 _GROUP = word_set("they them their theirs themselves")
 _SPEAKER = word_set("we us our ours ourselves i me my mine myself")
 _DEMONSTRATIVE = word_set("this these those")
-_DEFINITE = word_set("the this that these those such")
+_DEFINITE = DEFINITE_DETERMINERS
 _SUBJECTS = word_set("he she they we it")
 _AFTER_THOSE = PREPOSITIONS | word_set(
     "around near among across within behind beside between through inside outside"
@@ -900,7 +901,7 @@ def _only_modified(noun: str, said: set[str], sentences: list[str]) -> str:
     return found
 
 
-_SINGULAR_PERSON = word_set("he him his himself she her hers herself")
+_SINGULAR_PERSON = _PERSON
 _MASCULINE_PRONOUNS = word_set("he him his himself")
 _FEMININE_PRONOUNS = word_set("she her hers herself")
 _AGREEING_WORD = re.compile(r"(?i)\b(?:he|him|his|himself|she|her|hers|herself|it|its|itself)\b")

@@ -44,6 +44,10 @@ DETERMINERS: frozenset[str] = word_set(
 """Articles, demonstratives, possessives and quantifying determiners: a finite verb never
 follows one inside a noun phrase."""
 
+DEFINITE_DETERMINERS: frozenset[str] = word_set("the this that these those such")
+"""The article and the demonstratives (and "such"): a noun phrase they open names a thing
+the reader is meant to know already ("the case", "this method", "such claims")."""
+
 NON_QUANTIFYING_DETERMINERS: frozenset[str] = DETERMINERS - word_set("each every some any no")
 """:data:`DETERMINERS` without the quantifying ones, which also stand alone as a subject
 before a verb ("Some say ...", "Each makes ...")."""
