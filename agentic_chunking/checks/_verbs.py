@@ -1,7 +1,8 @@
 """Is there a finite verb: the one decision every rule of the checks asks.
 
-:func:`finite_verb_reading` reads a whole text: the parser first (:mod:`._parser`, when
-the ``parser`` extra is installed), then lemminflect's lexicon. Its answers:
+:func:`finite_verb_reading` reads a whole text: the parse's reading wins (:mod:`._parser`,
+when the ``parser`` extra is installed), lemminflect's lexicon decides without it. Its
+answers:
 
 - ``FINITE``: a finite verb with its subject by the parse, or a word the lexicon's rules
   read as one;
@@ -338,15 +339,18 @@ UNSURE: FiniteVerbReading = "unsure"
 @lru_cache(maxsize=8192)
 def finite_verb_reading(text: str) -> FiniteVerbReading:
     """Does ``text`` have a finite verb (see the module doc for the four answers)? The
-    parser can only clear: a finite verb with its subject by the parse is ``FINITE``
+    parse decides first: a finite verb with its subject by the parse is ``FINITE``
     whatever the lexicon says ("Sharper joined the board": a surname, not an adjective);
-    without the parser, or when the parse finds none, the lexicon decides."""
-    parsed = parse(text)
-    if parsed is not None and parsed.has_finite_clause():
-        return FINITE
+    without the parser, or when the parse finds none, the lexicon decides. The parse can
+    only clear, so it is asked only when the lexicon finds no verb: the same answer, and
+    a text the lexicon reads as a sentence is never parsed here (a parse costs as much as
+    the rest of the checks)."""
     toks = tokens(text)
     certain = certainly_verbless(toks)
     if not certain and _lexicon_finds_finite_verb(text):
+        return FINITE
+    parsed = parse(text)
+    if parsed is not None and parsed.has_finite_clause():
         return FINITE
     if opens_imperative(toks, parsed):
         return IMPERATIVE
