@@ -38,6 +38,7 @@ from ._words import (
     DEFINITE_DETERMINERS,
     MONTHS,
     PREPOSITIONS,
+    SUBJECT_PRONOUNS,
     WEEKDAYS,
 )
 
@@ -47,7 +48,9 @@ _GROUP = word_set("they them their theirs themselves")
 _SPEAKER = word_set("we us our ours ourselves i me my mine myself")
 _DEMONSTRATIVE = word_set("this these those")
 _DEFINITE = DEFINITE_DETERMINERS
-_SUBJECTS = word_set("he she they we it")
+_SUBJECTS = SUBJECT_PRONOUNS - word_set("i you")
+"""Subject pronouns an opening phrase may hold before the clause's comma ("At the
+airport they encounter ..."): the third person and "we"."""
 _AFTER_THOSE = PREPOSITIONS | word_set(
     "around near among across within behind beside between through inside outside"
 )

@@ -324,7 +324,7 @@ _FINITE_AUXILIARIES = AUXILIARIES - word_set("be been being")
 _ELIDED_TAIL = word_set("be been have")
 """What may follow a finite auxiliary at the end of an elided verb phrase: "It has been.",
 "It will be.", "They must have." (not "being": "is being." is a verb phrase cut off)."""
-_SUBJECTS = word_set("i you he she it we they there this that these those one who")
+_SUBJECTS = SUBJECT_PRONOUNS | word_set("there this that these those one who")
 
 
 def _elided_verb_phrase(toks: tuple[Token, ...]) -> bool:
