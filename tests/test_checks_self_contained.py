@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 
 from agentic_chunking.checks import SELF_CONTAINED, find_not_self_contained
@@ -153,12 +155,14 @@ def _needs_parser() -> None:
 def test_without_the_parser_a_verb_the_lists_miss_is_only_a_warning(
     proposition: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from agentic_chunking.checks import _self_contained
+    from agentic_chunking.checks import _self_contained, _verbs
 
-    monkeypatch.setattr(_self_contained, "finite_verb", lambda text: None)  # no [parser]
+    monkeypatch.setattr(_verbs, "parse", lambda text: None)  # no [parser]
     _self_contained._problems.cache_clear()
+    _verbs.finite_verb_reading.cache_clear()
     findings = find_not_self_contained([proposition])
     _self_contained._problems.cache_clear()  # what was judged without the parser
+    _verbs.finite_verb_reading.cache_clear()
     assert [(f.kind, f.severity) for f in findings] == [("no_finite_verb", "warning")]
 
 
@@ -175,7 +179,8 @@ def test_the_parser_never_clears_a_verbless_list(fragment: str) -> None:
     from agentic_chunking.checks import _parser
 
     _needs_parser()
-    assert _parser.finite_verb(fragment) is False
+    parsed = _parser.parse(fragment)
+    assert parsed is not None and not parsed.has_finite_clause()
     assert [f.severity for f in find_not_self_contained([fragment])] == ["error"]
 
 
@@ -216,3 +221,73 @@ def test_an_opening_time_relative_to_an_unnamed_event_leans_on_context(
 ) -> None:
     kinds = [f.kind for f in find_not_self_contained([proposition])]
     assert ("leans_on_context" in kinds) is flagged
+
+
+IMPERATIVES_BY_THE_LEXICON = (
+    "Declare compliance with Policy 4.6.0.",  # a verb with no noun reading
+    "Migrate to debhelper 13.",
+    "Remove obsolete patches.",
+    "Use the new upstream tarball.",  # a determiner after it: a verb takes it, a noun not
+    "Bump Standards-Version to 4.5.0.",  # a name after it
+)
+"""Changelog lines given back verbatim: an instruction opening on a verb's base form."""
+
+VERBLESS_FRAGMENTS = (
+    "2.",
+    "Closes: #12345",
+    "Street lamps and park benches.",
+    "Park benches and street lamps.",  # "park" is a verb too, but a noun compound here
+    "Rising costs and falling wages.",
+    "Support for the project.",
+    "Copyright 2001 Free Software Foundation.",
+)
+
+
+def _forget() -> None:
+    """Clear what the rule remembers (judged with or without the parser)."""
+    from agentic_chunking.checks import _self_contained, _verbs
+
+    _self_contained._problems.cache_clear()
+    _verbs.finite_verb_reading.cache_clear()
+
+
+def _without_parser(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agentic_chunking.checks import _verbs
+
+    monkeypatch.setattr(_verbs, "parse", lambda text: None)
+    _forget()
+
+
+def _verb_findings(text: str) -> list[tuple[str, str]]:
+    return [(f.kind, f.severity) for f in find_not_self_contained([text]) if f.kind != "form"]
+
+
+@pytest.fixture(params=["parser", "lexicon"])
+def reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
+    """Judge with the parser (skipped without the extra), then with the lexicon alone."""
+    if request.param == "parser":
+        _needs_parser()
+    else:
+        _without_parser(monkeypatch)
+    yield request.param
+    _forget()  # what was judged either way
+
+
+@pytest.mark.parametrize("imperative", IMPERATIVES_BY_THE_LEXICON)
+def test_an_imperative_is_a_warning_not_a_fragment(imperative: str, reader: str) -> None:
+    (finding,) = find_not_self_contained([imperative])
+    assert (finding.kind, finding.severity) == ("no_finite_verb", "warning")
+    assert "imperative" in finding.reason
+
+
+def test_the_parse_reads_an_imperative_the_lexicon_cannot() -> None:
+    # "upload" is a noun too, and "to" follows nouns as well: only the parse can tell
+    _needs_parser()
+    (finding,) = find_not_self_contained(["Upload to unstable."])
+    assert (finding.kind, finding.severity) == ("no_finite_verb", "warning")
+    assert "imperative" in finding.reason
+
+
+@pytest.mark.parametrize("fragment", VERBLESS_FRAGMENTS)
+def test_a_true_fragment_stays_an_error(fragment: str, reader: str) -> None:
+    assert _verb_findings(fragment) == [("no_finite_verb", "error")]

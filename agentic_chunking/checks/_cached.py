@@ -11,8 +11,8 @@ from functools import lru_cache
 
 from ._language import Profile, Token
 from ._language import profile as _profile
-from ._language import subject_stems as _subject_stems
 from ._language import tokens as _tokens
+from ._verbs import subject_stems as _subject_stems
 
 CACHE_SIZE = 1 << 17
 """Texts remembered per helper (about 130,000)."""
@@ -32,7 +32,7 @@ def profile(text: str) -> Profile:
 
 @lru_cache(maxsize=CACHE_SIZE)
 def subject_stems(text: str) -> frozenset[str]:
-    """:func:`._language.subject_stems`, remembered for ``CACHE_SIZE`` texts."""
+    """:func:`._verbs.subject_stems`, remembered for ``CACHE_SIZE`` texts."""
     return _subject_stems(text)
 
 

@@ -48,6 +48,7 @@ from ._language import (
     word_set,
 )
 from ._lexicon import paraphrases
+from ._words import DEFINITE_DETERMINERS
 
 COVERED = 0.5
 """The share of a sentence's content words its propositions must state together."""
@@ -63,7 +64,7 @@ _CAUSATIVE_VERBS = word_set("let make get")
 
 
 """Verbs whose fact is the verb after them ("lets ions pass": "ions pass")."""
-_REFERRING = word_set("the this that these those such")
+_REFERRING = DEFINITE_DETERMINERS
 """Words before a noun that a proposition may replace by what it refers to ("the organ"
 -> "the liver"); a possessive ("its duration") keeps its noun."""
 

@@ -33,7 +33,8 @@ from ._cached import CACHE_SIZE as _CACHE
 from ._cached import profile, subject_stems, tokens
 from ._candidates import candidate_pairs, stem_keys
 from ._finding import ERROR, NO_DUPLICATION, WARNING, Finding
-from ._language import looks_like_finite_verb, stems_match, word_set
+from ._language import stems_match, word_set
+from ._verbs import looks_like_finite_verb
 
 EXACT = "exact_duplicate"
 """The same words after normalisation (case, spacing, spelling, number words)."""

@@ -36,7 +36,7 @@ from ._language import (
 from ._lexicon import demonym_places, paraphrases
 from ._minimal import TITLE, replaced_name
 from ._names import cut_name
-from ._numbers import MONTHS, aligned_finding, number_findings
+from ._numbers import aligned_finding, number_findings
 from ._polarity import polarity_findings
 from ._swaps import (
     REPLACED_TERM,
@@ -50,6 +50,7 @@ from ._swaps import (
     substituted,
     term_replaced,
 )
+from ._words import MONTHS
 
 COMMON_SURPRISAL = 7.0
 """A word is common English when ``-log10`` of its relative frequency in the English list

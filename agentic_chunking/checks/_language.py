@@ -16,6 +16,8 @@ import snowballstemmer
 from rapidfuzz import fuzz
 
 from . import _english
+from ._words import MONTH_NAMES
+from ._words import word_set as word_set  # re-exported: the lists of single rules use it
 
 _STEMMERS = threading.local()
 """One snowball stemmer per thread: a stemmer keeps its word in its own state, so one
@@ -32,11 +34,6 @@ def _stemmer() -> snowballstemmer.stemmer:
 
 def _split(words: str) -> list[str]:
     return words.split()
-
-
-def word_set(words: str) -> frozenset[str]:
-    """The whitespace-separated words of ``words`` as a frozenset (for word-list constants)."""
-    return frozenset(words.split())
 
 
 def _keys(words: str, value: str) -> dict[str, str]:
@@ -288,9 +285,6 @@ _BREAK = frozenset(".!?;:,\n")
 _ORDINAL_SUFFIX = re.compile(r"(?<=\d)(st|nd|rd|th|s)$")
 
 
-_MONTHS = _split(
-    "January February March April May June July August September October November December"
-)
 _MONTH_ABBREVIATION = re.compile(
     r"\b(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?(?=\s*\d)"
     r"|(?<=\d\s)(Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sept?|Oct|Nov|Dec)\b\.?"
@@ -300,7 +294,7 @@ _DOTTED_ACRONYM = re.compile(r"\b(?:[A-Z]\.){2,}")
 
 
 def _month(abbreviation: str) -> str:
-    return next(m for m in _MONTHS if m.startswith(abbreviation[:3]))
+    return next(m for m in MONTH_NAMES if m.startswith(abbreviation[:3]))
 
 
 def _prepare(text: str) -> str:
@@ -309,7 +303,7 @@ def _prepare(text: str) -> str:
     for pattern, replacement in _ABBREVIATIONS:
         text = pattern.sub(replacement, text)
     text = _ISO_DATE.sub(
-        lambda m: f"{int(m.group(3))} {_MONTHS[int(m.group(2)) - 1]} {m.group(1)}", text
+        lambda m: f"{int(m.group(3))} {MONTH_NAMES[int(m.group(2)) - 1]} {m.group(1)}", text
     )
     text = _MONTH_ABBREVIATION.sub(lambda m: _month(m.group(1) or m.group(2)), text)
     text = _DOTTED_ACRONYM.sub(lambda m: m.group(0).replace(".", "") + " ", text)
@@ -419,7 +413,7 @@ def tokens(text: str) -> tuple[Token, ...]:
     return tuple(_collapse_numbers(_TOKEN.findall(_prepare(text))))
 
 
-_SHORT_YEAR = re.compile(r"\b\d{1,2}\s+(?:" + "|".join(_MONTHS) + r")\s+(\d{2})\b(?![\d:.,]\d)")
+_SHORT_YEAR = re.compile(r"\b\d{1,2}\s+(?:" + "|".join(MONTH_NAMES) + r")\s+(\d{2})\b(?![\d:.,]\d)")
 _DECADE = re.compile(r"\b(1\d\d0|20\d0)'?s\b")
 
 
@@ -499,63 +493,6 @@ AUXILIARIES: frozenset[str] = word_set(
     should may might must"""
 )
 """Finite auxiliary and modal verbs."""
-
-_DETERMINERS = word_set("a an the this that these those its their his her our my your")
-_COMMON_VERBS = word_set(
-    """use uses used make makes made take takes took give gives gave get gets got go goes
-    went come comes came become becomes became run runs ran show shows showed find finds
-    found hold holds held keep keeps kept lead leads led leave leaves left mean means meant
-    include includes contain contains provide provides require requires allow allows
-    produce produces store stores convert converts release releases remain remains
-    consist consists depend depends reduce reduces increase increases decrease decreases
-    improve improves enable enables support supports rely relies occur occurs exist exists
-    live lives work works serve serves create creates form forms play plays say says said
-    tell tells told know knows knew see sees saw think thinks thought begin begins began
-    grow grows grew build builds built write writes wrote win wins won lose loses lost
-    pay pays paid meet meets met sell sells sold bring brings brought buy buys bought
-    feel feels felt stand stands stood set sets put puts cost costs hit hits let lets
-    cut cuts spend spends spent send sends sent rise rises rose fall falls fell
-    die dies born marry marries need needs want wants seem seems appear appears
-    help helps move moves carry carries drive drives control controls manage manages
-    regulate regulates encode encodes break breaks broke split splits generate generates
-    expand expands contract contracts flow flows act acts"""
-) | word_set(
-    """arose awoke bore beat began bent bit blew broke bought caught chose clung crept dealt
-    dug drew dreamt drank drove ate fed fought fled flew forbade forgot forgave froze hung
-    heard hid hurt knelt laid leant leapt learnt lent lay lit rode rang sought shook shone
-    shot shrank shut sang sank sat slept slid spoke sped spun spread sprang stole stuck
-    stung struck swore swept swam swung taught tore threw understood woke wore wove wept"""
-)
-
-
-def looks_like_finite_verb(toks: tuple[Token, ...], i: int) -> bool:
-    """Heuristic: is ``toks[i]`` a finite verb? An auxiliary or modal, a frequent verb form
-    from a fixed list, or a lower-case word ending in -ed not right after a determiner."""
-    tok = toks[i]
-    if tok.number:
-        return False
-    w = tok.norm
-    prev = toks[i - 1].norm if i else ""
-    if w in AUXILIARIES:
-        return True
-    if prev in _DETERMINERS:
-        return False
-    if w in _COMMON_VERBS:
-        return True
-    return bool(i and not tok.capitalised and len(w) > 3 and w.endswith("ed"))
-
-
-@lru_cache(maxsize=8192)
-def subject_stems(text: str) -> frozenset[str]:
-    """Content stems before the first finite verb (the grammatical subject, roughly)."""
-    toks = tokens(text)
-    out: set[str] = set()
-    for i, tok in enumerate(toks):
-        if looks_like_finite_verb(toks, i):
-            break
-        if not tok.number and tok.norm not in GLUE_WORDS:
-            out.add(stem(tok.norm))
-    return frozenset(out)
 
 
 @lru_cache(maxsize=64)

@@ -33,14 +33,9 @@ from ._language import (
     stems_match,
     tokens,
     unit_of,
-    word_set,
 )
 from ._minimal import replaced_number
-
-MONTHS = word_set(
-    "january february march april may june july august september october november december"
-)
-"""Month names (lower case): a number after one is a date, not part of a name."""
+from ._words import MONTHS
 
 
 def aligned_finding(

@@ -270,10 +270,3 @@ def person_spans(text: str) -> tuple[tuple[int, int], ...] | None:
     with _LOCK:
         doc = nlp.get_pipe("ner")(nlp(text))
     return tuple((e.start_char, e.end_char) for e in doc.ents if e.label_ == "PERSON")
-
-
-def finite_verb(text: str) -> bool | None:
-    """Does the parse find a finite verb with its subject in ``text`` (a clause)? None
-    without the parser."""
-    parsed = parse(text)
-    return None if parsed is None else parsed.has_finite_clause()

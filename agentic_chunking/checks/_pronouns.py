@@ -26,26 +26,32 @@ from ._language import (
     all_lemmas,
     can_be_verb,
     lemma,
-    looks_like_finite_verb,
     stem,
     tokens,
     word_set,
 )
 from ._parser import Parse, parse, person_spans
-from ._verbs import can_be_finite_verb
+from ._verbs import can_be_finite_verb, looks_like_finite_verb
+from ._words import (
+    CLAUSE_OPENING_SUBORDINATORS,
+    DATE_PREPOSITIONS,
+    DEFINITE_DETERMINERS,
+    MONTHS,
+    PREPOSITIONS,
+    SUBJECT_PRONOUNS,
+    WEEKDAYS,
+)
 
 _PERSON = word_set("he him his himself she her hers herself")
 _THING = word_set("it its itself")
 _GROUP = word_set("they them their theirs themselves")
 _SPEAKER = word_set("we us our ours ourselves i me my mine myself")
 _DEMONSTRATIVE = word_set("this these those")
-_DEFINITE = word_set("the this that these those such")
-_PREPOSITIONS = word_set(
-    "of in on at for with by from after before like about to into than upon under over"
-    " despite besides during against without beyond"
-)
-_SUBJECTS = word_set("he she they we it")
-_AFTER_THOSE = _PREPOSITIONS | word_set(
+_DEFINITE = DEFINITE_DETERMINERS
+_SUBJECTS = SUBJECT_PRONOUNS - word_set("i you")
+"""Subject pronouns an opening phrase may hold before the clause's comma ("At the
+airport they encounter ..."): the third person and "we"."""
+_AFTER_THOSE = PREPOSITIONS | word_set(
     "around near among across within behind beside between through inside outside"
 )
 """Prepositions after which "those" is people described on the spot ("those around
@@ -75,19 +81,12 @@ _EXPLETIVE_ADJ = word_set(
 )
 _EXPLETIVE_VERBS = word_set("takes took take seems seemed appears appeared happens")
 _SAME_OK_NEXT = word_set("as time way year day period")
-_NON_NAMES = word_set(
-    """january february march april may june july august september october november
-    december monday tuesday wednesday thursday friday saturday sunday"""
-)
+_NON_NAMES = MONTHS | WEEKDAYS
 _PLACE_PREPOSITIONS = word_set("in at from near across throughout")
 _OPENING_PREPOSITIONS = word_set(
     """after before during upon in at despite following while since with without through
     throughout unlike like for to from on"""
 )
-_SUBORDINATORS = word_set("as when whenever while once because although though if")
-"""Words that open a subordinate clause before its main clause: "As they prepare to
-leave, Jade and Florence share a goodbye" names "they" after the comma."""
-_DATE_PREPOSITIONS = word_set("in on since by until till during before after from of through")
 _OPENING_ADVERBS = word_set(
     """however soon later meanwhile eventually finally instead thus therefore moreover
     furthermore additionally nevertheless subsequently afterwards initially originally
@@ -263,7 +262,7 @@ def _problems(
         number."""
         before = toks[k - 1] if k else None
         after = toks[k + 1] if k + 1 < len(toks) else None
-        return (before is not None and (before.number or before.norm in _DATE_PREPOSITIONS)) or (
+        return (before is not None and (before.number or before.norm in DATE_PREPOSITIONS)) or (
             after is not None and after.number
         )
 
@@ -273,9 +272,9 @@ def _problems(
         empty when the pronoun is not in such a phrase."""
         at = text.find(",")
         comma = len(tokens(text[:at])) if at >= 0 else 0  # tokens before the comma
-        if comma <= i or norms[0] not in _OPENING_PREPOSITIONS | _SUBORDINATORS:
+        if comma <= i or norms[0] not in _OPENING_PREPOSITIONS | CLAUSE_OPENING_SUBORDINATORS:
             return []  # "She ..., Martha", "One of his works is ..., Leicestershire"
-        if norms[0] not in _SUBORDINATORS and (
+        if norms[0] not in CLAUSE_OPENING_SUBORDINATORS and (
             any(
                 looks_like_finite_verb(toks, k) and not (k and norms[k - 1] == "to")
                 for k in range(comma)
@@ -456,7 +455,7 @@ def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> str 
                 return None
             return f'"{toks[i].text} {toks[i + 1].text}" points to something outside'
         return f'"{toks[i].text}" points to something outside the proposition'
-    if w == "that" and (i == 0 or prev in _PREPOSITIONS or not nxt):
+    if w == "that" and (i == 0 or prev in PREPOSITIONS or not nxt):
         return f'"{toks[i].text}" points to something outside the proposition'
     if w == "such" and nxt and nxt not in ("as", "a", "an", "that") and nxt not in GLUE_WORDS:
         if stem(nxt) in {stem(x) for x in norms[:i]}:
@@ -905,7 +904,7 @@ def _only_modified(noun: str, said: set[str], sentences: list[str]) -> str:
     return found
 
 
-_SINGULAR_PERSON = word_set("he him his himself she her hers herself")
+_SINGULAR_PERSON = _PERSON
 _MASCULINE_PRONOUNS = word_set("he him his himself")
 _FEMININE_PRONOUNS = word_set("she her hers herself")
 _AGREEING_WORD = re.compile(r"(?i)\b(?:he|him|his|himself|she|her|hers|herself|it|its|itself)\b")

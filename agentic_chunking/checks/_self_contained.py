@@ -23,13 +23,25 @@ from ._language import (
     GLUE_WORDS,
     NEGATIONS,
     Token,
-    all_lemmas,
-    looks_like_finite_verb,
     tokens,
     word_set,
 )
-from ._parser import finite_verb, parse
-from ._verbs import DETERMINERS, can_be_finite_verb, certainly_verbless
+from ._parser import parse
+from ._verbs import (
+    FINITE,
+    IMPERATIVE,
+    UNSURE,
+    FiniteVerbReading,
+    finite_verb_reading,
+    plain_adverb,
+)
+from ._words import (
+    CLAUSE_ONLY_SUBORDINATORS,
+    FREQUENT_ADVERBS,
+    PREPOSITIONS,
+    SUBJECT_PRONOUNS,
+    SUBORDINATORS,
+)
 
 DISCOURSE_OPENERS: tuple[str, ...] = (
     "also",
@@ -138,115 +150,8 @@ _REFERENCES = re.compile(
     )""",
     re.IGNORECASE | re.VERBOSE,
 )
-_SUBORDINATORS = word_set(
-    "because although though while whereas since unless if when whenever once until after before as"
-)
-_CONJUNCTIONS = word_set("because although though whereas unless if whenever while")
-"""Subordinators that are never prepositions: a clause they open needs a main clause."""
-_ADVERBS = word_set("only also still often always never usually sometimes mostly even just")
 _RELATIVES = word_set("which whose whom")
 _END = re.compile(r"[.!?][\"')\]\u201d\u2019]*\s*$")
-_PREPOSITIONS = word_set(
-    "of in on at for with by from about to into onto upon under over near between among"
-    " across through during after before without within via like than per"
-)
-
-
-def _in_prepositional_phrase(toks: tuple[Token, ...], i: int) -> bool:
-    """Walking back over the noun phrase ending before ``toks[i]``, is the first function
-    word met a preposition ("in lithium-ion batteries")?"""
-    for k in range(i - 1, -1, -1):
-        w = toks[k].norm
-        if w in _PREPOSITIONS:
-            return True
-        if toks[k].number or w not in GLUE_WORDS:
-            continue
-        return False
-    return False
-
-
-def _has_finite_verb(text: str) -> bool:
-    """A finite verb is present. Heuristic: an auxiliary or modal, a frequent verb form or a
-    word in -ed (``looks_like_finite_verb``); or, right after a noun phrase that is not
-    inside a prepositional phrase, a lower-case word in -s (not -ss/-us/-is/-ous: "ratio
-    measures", "the cell divides"), or a lower-case word after a plural noun in -s
-    ("batteries replace"); or a word lemminflect's lexicon lists as a finite verb form in a
-    verb's place (``_verb_in_place``)."""
-    if any(_clause_has_finite_verb(clause) for clause in re.split(r"[,;:()]", text)):
-        return True
-    toks = tokens(text)
-    return any(_verb_in_place(toks, i) for i in range(1, len(toks)))
-
-
-_SUBJECT_PRONOUNS = word_set("i you he she it we they")
-
-
-def _adverb(word: str) -> bool:
-    """An adverb by the lexicon (an adverb reading and no noun one: "publicly", "often";
-    not "family")."""
-    found = all_lemmas(word)
-    return "ADV" in found and "NOUN" not in found and "ADJ" not in found
-
-
-def _verb_in_place(toks: tuple[Token, ...], i: int) -> bool:
-    """Is ``toks[i]`` a finite verb by the lexicon and its place: a lower-case past,
-    present or 3rd-person form of a verb (lemminflect), after a name or a noun (not a
-    determiner, a preposition, a number or a word in -ly), and either a verb only ("Izzy
-    and her team embark", "the story explores") or before what a verb takes: a
-    determiner, a possessive, a preposition, "to" or a name ("Britta and Sumner attend a
-    concert", "Kate, a character, escapes from", "Alma attacks Jade"). Adverbs between are
-    skipped ("Izzy and Max publicly announce"); after a subject pronoun a verb form is the
-    verb ("they encounter")."""
-    tok = toks[i]
-    if tok.number or tok.capitalised or tok.norm in GLUE_WORDS or not can_be_finite_verb(tok.norm):
-        return False
-    k = i - 1
-    while k > 0 and not toks[k].capitalised and _adverb(toks[k].norm):
-        k -= 1  # "Izzy and Max publicly announce"
-    prev = toks[k]
-    if prev.norm in _SUBJECT_PRONOUNS:
-        return True  # "they encounter"
-    if prev.number or prev.norm in DETERMINERS or prev.norm in _PREPOSITIONS or _adverb(prev.norm):
-        return False
-    if not prev.capitalised and prev.norm in GLUE_WORDS:
-        return False
-    if k == 0 and prev.norm.endswith(("ed", "ing")):
-        return False  # "Increased demand for housing": a participle opens a noun phrase
-    found = all_lemmas(tok.norm)
-    if set(found) <= {"VERB", "AUX"}:
-        return True
-    if prev.capitalised and tok.norm.endswith("s") and "VERB" in found:
-        return True  # '"The Echo of Everything" combines elements'
-    nxt = toks[i + 1] if i + 1 < len(toks) else None
-    return nxt is not None and (
-        nxt.norm in DETERMINERS or nxt.norm in _PREPOSITIONS or (nxt.capitalised and not nxt.number)
-    )
-
-
-def _clause_has_finite_verb(text: str) -> bool:
-    toks = tokens(text)
-    for i, tok in enumerate(toks):
-        if looks_like_finite_verb(toks, i):
-            return True
-        w = tok.norm
-        if not i or tok.number or tok.capitalised or w in GLUE_WORDS or len(w) < 3:
-            continue
-        back = i - 1
-        while back > 0 and (toks[back].norm in _ADVERBS or toks[back].norm.endswith("ly")):
-            back -= 1  # "freezing only stops", "the cell rapidly divides"
-        prev = toks[back]
-        if prev.number or prev.norm in GLUE_WORDS or _in_prepositional_phrase(toks, back):
-            continue
-        if w.endswith("s") and not w.endswith(("ss", "us", "is", "ous")):
-            return True
-        plural_prev = (
-            prev.norm.endswith("s")
-            and not prev.norm.endswith(("ss", "us", "is"))
-            and not (prev.capitalised and back > 0)
-        )
-        if plural_prev and not w.endswith("ly"):
-            return True
-    return False
 
 
 Problem = tuple[str, str, Severity]
@@ -314,12 +219,13 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
         )
     elif (
         words
-        and words[0] in _SUBORDINATORS
+        and words[0] in SUBORDINATORS
         and "," not in text
         and not _OPENER.match(text)
         and not _main_clause(text)  # "If X then there are none.": no comma, a main clause
     ):
-        conjunction = words[0] in _CONJUNCTIONS  # "after", "since", "as" may be prepositions
+        # "after", "since", "as" may be prepositions: only a clause-only one is certain
+        conjunction = words[0] in CLAUSE_ONLY_SUBORDINATORS
         problems.append(
             (
                 CUT_OFF,
@@ -327,19 +233,8 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
                 ERROR if conjunction and not closed else WARNING,
             )
         )
-    elif (certainly_verbless(toks) or not _has_finite_verb(text)) and finite_verb(text) is not True:
-        # the parser reads the grammar: a finite verb with its subject clears both the
-        # lexicon's certainty ("Sharper joined the board": a surname, not an adjective)
-        # and its suspicion; without the parser the lexicon decides alone
-        certain = certainly_verbless(toks)
-        problems.append(
-            (
-                NO_FINITE_VERB,
-                "no finite verb: a fragment, not a sentence"
-                + ("" if certain else " (no verb recognised; a word may be one)"),
-                ERROR if certain else WARNING,
-            )
-        )
+    elif (reading := finite_verb_reading(text)) != FINITE:
+        problems.append(_verbless(reading, words))
     elif (
         words
         and words[-1] in AUXILIARIES | {"and", "or", "but", "of", "the", "a", "to"}
@@ -352,6 +247,27 @@ def _problems(proposition: str) -> tuple[Problem, ...]:
             # "... more pious than Mary had been", "However, its output is." are complete
             problems.append(_dangling(text, words))
     return tuple(problems)
+
+
+def _verbless(reading: FiniteVerbReading, words: list[str]) -> Problem:
+    """The finding of a text without a finite verb: an error when no word can be one (a
+    fragment: "2.", "Closes: #12345", "Street lamps and park benches."); a warning when
+    only the lexicon's rules miss one ("The rise of prices ...") or when the text is an
+    imperative ("Upload to unstable."): a complete sentence a source writes, with a verb,
+    but an instruction rather than a self-contained claim."""
+    if reading == IMPERATIVE:
+        return (
+            NO_FINITE_VERB,
+            f"an imperative (opens on the verb {words[0]!r}): an instruction, not a claim",
+            WARNING,
+        )
+    if reading == UNSURE:
+        return (
+            NO_FINITE_VERB,
+            "no finite verb: a fragment, not a sentence (no verb recognised; a word may be one)",
+            WARNING,
+        )
+    return (NO_FINITE_VERB, "no finite verb: a fragment, not a sentence", ERROR)
 
 
 def _main_clause(text: str) -> bool:
@@ -379,7 +295,6 @@ _ELLIPSIS_LEADS = word_set(
 """Words that open the clause a complete sentence may close on an auxiliary or a
 preposition: "... where the limits were.", "... what we expected the course to do.",
 "... faster than anyone thought it would.", "... the rights that you have."."""
-_SUBJECT_PRONOUNS = word_set("i you he she it we they")
 _LAST_WORD = re.compile(r"[A-Za-z]+\W*$")
 _OPENS_WORD = " \t\n(\"'\u201c\u2018["
 
@@ -399,7 +314,7 @@ def _elliptic(text: str, words: list[str]) -> bool:
     before = words[:-1]
     return (
         bool(_ELLIPSIS_LEADS & set(before))
-        or (bool(before) and before[-1] in _SUBJECT_PRONOUNS)
+        or (bool(before) and before[-1] in SUBJECT_PRONOUNS)
         or bool(NEGATIONS & set(before[-3:]))
         or (len(before) > 1 and before[-1] == "to" and words[-1] in AUXILIARIES)
     )
@@ -409,7 +324,7 @@ _FINITE_AUXILIARIES = AUXILIARIES - word_set("be been being")
 _ELIDED_TAIL = word_set("be been have")
 """What may follow a finite auxiliary at the end of an elided verb phrase: "It has been.",
 "It will be.", "They must have." (not "being": "is being." is a verb phrase cut off)."""
-_SUBJECTS = word_set("i you he she it we they there this that these those one who")
+_SUBJECTS = SUBJECT_PRONOUNS | word_set("there this that these those one who")
 
 
 def _elided_verb_phrase(toks: tuple[Token, ...]) -> bool:
@@ -427,14 +342,14 @@ def _elided_verb_phrase(toks: tuple[Token, ...]) -> bool:
     j = k - 1
     while j > 0 and (
         words[j] in NEGATIONS
-        or words[j] in _ADVERBS
-        or (words[j] not in GLUE_WORDS and _adverb(words[j]))  # "to" is no adverb here
+        or words[j] in FREQUENT_ADVERBS
+        or (words[j] not in GLUE_WORDS and plain_adverb(words[j]))  # "to" is no adverb here
     ):
         j -= 1  # "it certainly is", "they still have", "it is not"
     subject = words[j]
     if subject in _SUBJECTS:
         return True
-    return not (subject in GLUE_WORDS or subject in _PREPOSITIONS or toks[j].number)
+    return not (subject in GLUE_WORDS or subject in PREPOSITIONS or toks[j].number)
 
 
 def _dangling(text: str, words: list[str]) -> Problem:
@@ -474,9 +389,11 @@ def find_not_self_contained(propositions: list[str]) -> list[Finding]:
     the GNU ..."), and a finite auxiliary after its subject ("However, its output is.",
     "... where the limits were.") is a complete sentence with its verb phrase elided, no
     finding;
-    ``no_finite_verb`` when no word can be a finite verb in lemminflect's lexicon ("Street
-    lamps and park benches."). Warnings: ``no_finite_verb`` when only the heuristic
-    (``_has_finite_verb``) finds none;
+    ``no_finite_verb`` when no word can be a finite verb (:func:`._verbs.finite_verb_reading`:
+    the parser first, then lemminflect's lexicon; "Street lamps and park benches.", "2.",
+    "Closes: #12345"). Warnings: ``no_finite_verb`` when only the lexicon's rules find none
+    (a word may be one), or when the text is an imperative ("Upload to unstable.", "Migrate
+    to debhelper 13.": a sentence with its verb, an instruction rather than a claim);
     ``not_one_sentence`` (two sentences, a question); ``form`` (no capital or digit
     first; "iPhone" is fine); ``leans_on_context``, a discourse connective opening it
     (``DISCOURSE_OPENERS``: "Also", "However", "In addition," -- not "In addition to X")

@@ -20,13 +20,14 @@ from ._language import (
     profile,
     stem,
     stems_match,
-    subject_stems,
     tokens,
     unit_of,
     word_set,
 )
 from ._lexicon import paraphrases
 from ._modifiers import determiner_disagrees, modifier_swapped
+from ._verbs import subject_stems
+from ._words import DEFINITE_DETERMINERS
 
 
 @lru_cache(maxsize=8192)
@@ -139,8 +140,8 @@ _RESOLVED = word_set("it its they them their")
 """Pronouns a proposition resolves to the noun they stand for."""
 
 REPLACED_TERM = "replaced_term"  # a bucket of swapped_term findings that are errors
-_REFERRING = word_set("the this that these those its their his her such")
-_DESCRIBING = word_set("the this that these those such")
+_REFERRING = DEFINITE_DETERMINERS | word_set("its their his her")
+_DESCRIBING = DEFINITE_DETERMINERS
 """Words before a noun that may make it a description another noun resolves ("the organ"
 -> "the liver"); after a possessive ("her portrait", "its duration") the noun stays when
 the possessor is resolved."""

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._errors import InputError
-from ..checks._language import looks_like_finite_verb, tokens
+from ..checks._language import tokens
+from ..checks._verbs import looks_like_finite_verb
 
 Groups = list[dict[str, Any]]
 
