@@ -1,7 +1,10 @@
 """The substance checks: precise, documented rules that return offending propositions.
 
 Each ``find_*`` function returns a list of :class:`Finding` (empty when all is well).
-Rule ids are module constants; :data:`SUBSTANCE_RULES` lists the four hard asserts.
+Rule ids are module constants; :data:`SUBSTANCE_RULES` lists the four hard asserts. The
+registry of :mod:`._rules` holds one record per substance rule (its id, title, whether it
+needs the source, what it reads, the judge's verdicts that flag it, its function):
+:func:`rules` is what the layers above read.
 
 The principle of the severities: an error needs evidence that no faithful rewording and no
 decontextualisation can produce. Certain: a number, date or name that appears nowhere in
@@ -29,7 +32,7 @@ from ._duplicates import certainly_same_fact as certainly_same_fact
 from ._duplicates import contains as contains
 from ._duplicates import find_duplicates, same_fact
 from ._finding import COVERAGE as COVERAGE
-from ._finding import ERROR, RELATIONAL_KINDS, SUBSTANCE_RULES, WARNING, Finding
+from ._finding import ERROR, RELATIONAL_KINDS, WARNING, Finding
 from ._finding import MIXED_DOMAINS as MIXED_DOMAINS
 from ._finding import NO_DUPLICATION as NO_DUPLICATION
 from ._finding import NO_INVENTION as NO_INVENTION
@@ -40,6 +43,12 @@ from ._invention import find_inventions
 from ._lexicon import says_by_lexicon as says_by_lexicon
 from ._parser import parser_status
 from ._pronouns import find_unresolved_pronouns
+from ._rules import SUBSTANCE_RULES
+from ._rules import Rule as Rule
+from ._rules import RuleInput as RuleInput
+from ._rules import rule_ids as rule_ids
+from ._rules import rule_of as rule_of
+from ._rules import rules as rules
 from ._self_contained import find_not_self_contained
 
 # What users call (docs/api/). The other names imported above (`X as X`) serve the

@@ -1,4 +1,5 @@
-"""The finding record every check returns, and the rule ids."""
+"""The finding record every check returns, and the rule ids (each rule's record, with its
+title and its function, is in :mod:`._rules`)."""
 
 from __future__ import annotations
 
@@ -18,14 +19,6 @@ MIXED_DOMAINS = "mixed_domains"
 COVERAGE = "coverage"
 """A fact sentence of the input that no proposition states (a warning unless the case
 makes it an error)."""
-
-SUBSTANCE_RULES: tuple[str, ...] = (
-    NO_INVENTION,
-    NO_UNRESOLVED_PRONOUNS,
-    NO_DUPLICATION,
-    SELF_CONTAINED,
-)
-"""The four substance rules of seed 000, in order: hard asserts of the suite."""
 
 Severity = Literal["error", "warning"]
 ERROR: Severity = "error"

@@ -16,27 +16,22 @@ Layering: the judge layer, so that the suite and the command line above it share
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from .._models import AgenticChunkInput, AgenticResponse
 from ..checks import (
     COVERAGE,
     MIXED_DOMAINS,
-    NO_DUPLICATION,
-    NO_INVENTION,
-    NO_UNRESOLVED_PRONOUNS,
-    SELF_CONTAINED,
-    SUBSTANCE_RULES,
     WARNING,
     Finding,
+    RuleInput,
     Severity,
     coverage,
-    find_duplicates,
-    find_inventions,
     find_mixed_domains,
-    find_not_self_contained,
-    find_unresolved_pronouns,
+)
+from ..checks import (
+    rules as registered_rules,
 )
 from ..report import CheckResult, FindingRecord, Usage
 from ._combine import combine
@@ -50,8 +45,13 @@ JUDGE_FAILED = "judge_failed"
 """Finding kind: the judge gave no usable verdict; the rules stand alone."""
 CHECK_NOT_RUN = "check_not_run"
 """Finding kind: the check could not run (its reason says what it lacked)."""
-NEEDS_SOURCE: tuple[str, ...] = (NO_INVENTION, COVERAGE)
-"""The checks that compare the output with the input text: they need it to run."""
+NEEDS_SOURCE: tuple[str, ...] = (
+    *(r.id for r in registered_rules() if r.needs_source),
+    COVERAGE,
+)
+"""The checks that compare the output with the input text: they need it to run (the
+rules of the registry whose ``needs_source`` is set, as it stands at import, and
+coverage); ``assess`` reads the registry itself."""
 NO_SOURCE_REASON = (
     "not run: this check compares the propositions with the input text they were made "
     "from, which was not given"
@@ -97,7 +97,7 @@ def assess(
     response: AgenticResponse,
     *,
     source: str | None,
-    rules: Collection[str] = SUBSTANCE_RULES,
+    rules: Collection[str] | None = None,
     labelled_sentences: Sequence[tuple[str, str]] | None = None,
     coverage_severity: Severity = WARNING,
     judgement: Judgement | None = None,
@@ -105,7 +105,8 @@ def assess(
     """Run every check on ``response``'s chunks; see the module for what runs when.
 
     ``source`` is the input text the output was made from (None: the checks that need it
-    are "not run"); ``rules`` the substance rules asked for (the others do not apply);
+    are "not run"); ``rules`` the substance rules asked for (the others do not apply;
+    None: every rule of the registry, ``agentic_chunking.checks.rules()``);
     ``labelled_sentences`` (sentence, domain) pairs of two domains or more, for the
     domain check (None: it does not apply); ``coverage_severity`` what a dropped fact
     sentence is (a warning unless a case says error). ``judgement``, when given and
@@ -113,24 +114,23 @@ def assess(
     """
     chunks = [list(chunk.propositions) for chunk in response.chunks]
     propositions = [p for chunk in chunks for p in chunk]
-    runners: dict[str, Callable[[], list[Finding]]] = {
-        NO_INVENTION: lambda: find_inventions(propositions, source or ""),
-        NO_UNRESOLVED_PRONOUNS: lambda: find_unresolved_pronouns(propositions, source),
-        NO_DUPLICATION: lambda: find_duplicates(chunks, similar=_similar(chunks)),
-        SELF_CONTAINED: lambda: find_not_self_contained(propositions),
-    }
-    runnable = [r for r in runners if r in rules and (source is not None or r not in NEEDS_SOURCE)]
-    found: Mapping[str, Sequence[Finding]] = {rule: runners[rule]() for rule in runnable}
+    registry = registered_rules()
+    asked = {r.id for r in registry} if rules is None else set(rules)
+    given = RuleInput(chunks, source, similar=lambda: _similar(chunks))
+    runnable = [r for r in registry if r.id in asked and (source is not None or not r.needs_source)]
+    found: Mapping[str, Sequence[Finding]] = {r.id: r.run(given) for r in runnable}
     if judgement is not None and judgement.error is None:
-        found = combine(found, judgement, number_propositions(chunks), rules=runnable)
+        found = combine(
+            found, judgement, number_propositions(chunks), rules=[r.id for r in runnable]
+        )
     checks: dict[str, CheckResult] = {}
-    for rule in runners:
-        if rule in found:
-            checks[rule] = CheckResult.from_findings(found[rule], applies=True)
-        elif rule in rules:
-            checks[rule] = not_run(rule, NO_SOURCE_REASON)
+    for rule in registry:
+        if rule.id in found:
+            checks[rule.id] = CheckResult.from_findings(found[rule.id], applies=True)
+        elif rule.id in asked:
+            checks[rule.id] = not_run(rule.id, NO_SOURCE_REASON)
         else:
-            checks[rule] = CheckResult.from_findings((), applies=False)
+            checks[rule.id] = CheckResult.from_findings((), applies=False)
     checks[MIXED_DOMAINS] = (
         CheckResult.from_findings(find_mixed_domains(chunks, list(labelled_sentences)))
         if labelled_sentences is not None

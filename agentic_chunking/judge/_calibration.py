@@ -4,11 +4,14 @@ A calibration item (``benchmarks/data/judge_calibration.jsonl``, copied from the
 human-labelled sets of ../shared/validation) has a ``source``, a ``candidate``, a
 ``label`` (true = the candidate passes the rule) and a ``check``. Each item is sent to the
 judge exactly as a case is (``run_judge`` on a one-chunk source), and the judge *flags*
-it when its verdict breaks the item's rule:
+it when its verdict breaks the item's rule (the rule's ``flagged_by`` in the registry of
+``agentic_chunking.checks``):
 
 - no_invention: "not_supported"; no_unresolved_pronoun: "needs_context";
 - self_contained: "not_atomic" or "needs_context";
 - no_duplication (source and candidate are two propositions): the pair is "same_fact".
+
+The sets spell one rule apart from its id (``no_unresolved_pronoun``): :data:`SET_NAMES`.
 
 Per rule: recall = flagged bad items / bad items, specificity = unflagged good items /
 good items, balanced accuracy = their mean (None when a side has no item). An item whose
@@ -27,18 +30,32 @@ from typing import Any
 from .._errors import InputError
 from .._files import write_text_atomic
 from .._models import AgenticChunk, AgenticChunkInput, AgenticResponse
+from ..checks import NO_DUPLICATION, NO_UNRESOLVED_PRONOUNS, rules
 from ..pipeline._prompts import PROMPT_VERSIONS
 from ..report._results import model_slug
-from ._verdicts import NEEDS_CONTEXT, NOT_ATOMIC, NOT_SUPPORTED, Judgement, Pair
+from ._verdicts import Judgement, Pair
 
 CALIBRATION_SCHEMA = "agentic-chunking-judge-calibration/1"
-FLAGGING: dict[str, frozenset[str]] = {
-    "no_invention": frozenset({NOT_SUPPORTED}),
-    "no_unresolved_pronoun": frozenset({NEEDS_CONTEXT}),
-    "self_contained": frozenset({NOT_ATOMIC, NEEDS_CONTEXT}),
-    "no_duplication": frozenset(),
-}
-"""The verdicts that flag an item of each rule (no_duplication is flagged by its pair)."""
+SET_NAMES: dict[str, str] = {NO_UNRESOLVED_PRONOUNS: "no_unresolved_pronoun"}
+"""The name the labelled sets give a rule where it is not the rule's id (their files say
+``no_unresolved_pronoun``): the one place the two spellings meet. An item's ``check`` and
+the calibration file's rules use the sets' name."""
+
+
+def set_name(rule_id: str) -> str:
+    """The labelled sets' name of a rule (its id unless :data:`SET_NAMES` says)."""
+    return SET_NAMES.get(rule_id, rule_id)
+
+
+def flagging() -> dict[str, frozenset[str]]:
+    """The verdicts that flag an item of each registered rule, by the sets' name of the
+    rule (``flagged_by`` of ``agentic_chunking.checks.rules()``; no_duplication has none:
+    it is flagged by its pair)."""
+    return {set_name(r.id): r.flagged_by for r in rules()}
+
+
+FLAGGING: dict[str, frozenset[str]] = flagging()
+""":func:`flagging` of the rules as they stand at import (the readers here call it)."""
 
 Judge = Callable[[Sequence[AgenticChunkInput], AgenticResponse, Sequence[Pair] | None], Judgement]
 """Judges one item: its source chunks, its propositions, the pairs to ask (or None)."""
@@ -109,10 +126,9 @@ def load_items(path: Path) -> list[CalibrationItem]:
                 f"{path}:{number}: not a calibration item: it lacks {missing}; expected a JSON "
                 "object with id, check, source, candidate and label"
             ) from None
-        if item.check not in FLAGGING:
-            raise InputError(
-                f"{path}:{number}: check {item.check!r} is not one of {list(FLAGGING)}"
-            )
+        known = flagging()
+        if item.check not in known:
+            raise InputError(f"{path}:{number}: check {item.check!r} is not one of {list(known)}")
         items.append(item)
     return items
 
@@ -138,9 +154,9 @@ def sample_items(
 def item_case(item: CalibrationItem) -> tuple[list[AgenticChunkInput], AgenticResponse]:
     """The item as the judge sees a case: its source as one chunk, its proposition(s)."""
     propositions = [item.candidate]
-    if item.check == "no_duplication":
+    if item.check == NO_DUPLICATION:
         propositions = [item.source, item.candidate]
-    source = "\n".join(propositions) if item.check == "no_duplication" else item.source
+    source = "\n".join(propositions) if item.check == NO_DUPLICATION else item.source
     chunk = AgenticChunk.from_propositions(
         document_id="CAL",
         seq=1,
@@ -155,10 +171,10 @@ def flagged(item: CalibrationItem, judgement: Judgement) -> bool | None:
     """Whether the judge flags the item under its rule; None when it gave no verdict."""
     if judgement.error is not None:
         return None
-    if item.check == "no_duplication":
+    if item.check == NO_DUPLICATION:
         return any(p.same_fact for p in judgement.pairs) if judgement.pairs else None
     verdict = judgement.verdict_of(1)
-    return None if verdict is None else verdict.verdict in FLAGGING[item.check]
+    return None if verdict is None else verdict.verdict in flagging()[item.check]
 
 
 def calibrate(items: Sequence[CalibrationItem], judge: Judge) -> dict[str, dict[str, float]]:
@@ -166,7 +182,7 @@ def calibrate(items: Sequence[CalibrationItem], judge: Judge) -> dict[str, dict[
     tallies: dict[str, dict[str, float]] = {}
     for item in items:
         inputs, response = item_case(item)
-        pairs = [(1, 2)] if item.check == "no_duplication" else None
+        pairs = [(1, 2)] if item.check == NO_DUPLICATION else None
         verdict = flagged(item, judge(inputs, response, pairs))
         row = tallies.setdefault(
             item.check, {"good": 0, "bad": 0, "caught": 0, "passed": 0, "unjudged": 0}

@@ -37,6 +37,7 @@ from ..checks import (
     SELF_CONTAINED,
     WARNING,
     Finding,
+    rule_of,
 )
 from ._request import Numbered
 from ._verdicts import (
@@ -54,12 +55,15 @@ JUDGE_STATUSES: tuple[JudgeStatus, ...] = ("confirmed", "cleared", "disagrees", 
 """What the judge did to a finding: agreed with it, cleared a warning, disagreed with an
 error (which stays an error), or raised it alone."""
 
-_CONFIRMS: dict[str, frozenset[Verdict]] = {
-    NO_INVENTION: frozenset({NOT_SUPPORTED}),
-    NO_UNRESOLVED_PRONOUNS: frozenset({NEEDS_CONTEXT}),
-    SELF_CONTAINED: frozenset({NOT_ATOMIC, NEEDS_CONTEXT}),
-}
-"""The verdicts that confirm a finding of each per-proposition rule; SUPPORTED clears."""
+
+def _confirms(rule: str) -> frozenset[str]:
+    """The verdicts that confirm a finding of a per-proposition rule (its ``flagged_by`` in
+    the registry of ``agentic_chunking.checks``; none for a rule it does not hold);
+    SUPPORTED clears."""
+    record = rule_of(rule)
+    return frozenset() if record is None else record.flagged_by
+
+
 _RAISES: dict[Verdict, tuple[str, str, Literal["error", "warning"]]] = {
     NOT_SUPPORTED: (NO_INVENTION, "judge_not_supported", ERROR),
     NEEDS_CONTEXT: (NO_UNRESOLVED_PRONOUNS, "judge_needs_context", ERROR),
@@ -125,8 +129,8 @@ def _judged(
         if same:
             return _with(finding, "confirmed", same[0].reason)
         return _with(finding, "cleared", pairs[0].reason) if pairs else finding
-    confirms = _CONFIRMS.get(finding.rule)
-    if confirms is None:
+    confirms = _confirms(finding.rule)
+    if not confirms:
         return finding
     for number in sorted(numbers):
         verdict = judgement.verdict_of(number)

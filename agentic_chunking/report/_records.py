@@ -12,6 +12,7 @@ from typing import Any
 
 from .._errors import InputError
 from .._models import AgenticResponse
+from ..checks import rule_ids
 
 SCHEMA = "agentic-chunking-results/1"
 #: Substance verdicts of a case: ``error`` means the case could not run at all;
@@ -19,15 +20,17 @@ SCHEMA = "agentic-chunking-results/1"
 OUTCOMES = ("passed", "failed", "error", "not_applicable")
 #: Where the replies came from: hand-written (``reference``) or a live model (``recorded``).
 REPLY_KINDS = ("reference", "recorded")
-#: Display order of the known checks; other check names follow in sorted order.
-CHECK_ORDER = (
-    "no_invention",
-    "no_unresolved_pronouns",
-    "no_duplication",
-    "self_contained",
-    "partition",
-    "mixed_domains",
-)
+#: The checks that are not rules of the registry, in display order after the rules.
+OTHER_CHECKS = ("partition", "mixed_domains")
+
+
+def check_order() -> tuple[str, ...]:
+    """Display order of the known checks: the substance rules of the registry
+    (``agentic_chunking.checks.rule_ids()``, read at each call), then :data:`OTHER_CHECKS`;
+    other check names follow in sorted order."""
+    return (*rule_ids(), *OTHER_CHECKS)
+
+
 METRICS = ("chunks", "propositions", "tokens")
 #: A finding's severity: ``error`` fails its case, ``warning`` is shown and never fails.
 SEVERITIES = ("error", "warning")

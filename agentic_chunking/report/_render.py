@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from .._errors import InputError
 from .._files import write_text_atomic
 from .._shown import redact
+from ..checks import rule_of
 from ._changes import unverified_quotes
 from ._compare import Comparison, compare_runs
 from ._metrics import metric_statuses, missing_themes
@@ -29,14 +30,20 @@ from ._warnings import warning_groups
 if TYPE_CHECKING:
     import jinja2
 
-CHECK_TITLES = {
-    "no_invention": "No invention",
-    "no_unresolved_pronouns": "No unresolved pronouns",
-    "no_duplication": "No duplication",
-    "self_contained": "Self-contained",
+OTHER_CHECK_TITLES = {
     "partition": "Partition",
     "mixed_domains": "Domains kept apart",
 }
+"""The titles of the checks that are not rules of the registry (a rule's is its ``title``)."""
+
+
+def check_title(name: str) -> str:
+    """A check's heading: its rule's ``title`` in the registry of ``agentic_chunking.checks``
+    (read at each call), else :data:`OTHER_CHECK_TITLES`, else its name in words."""
+    rule = rule_of(name)
+    if rule is not None:
+        return rule.title
+    return OTHER_CHECK_TITLES.get(name, name.replace("_", " ").capitalize())
 
 
 @lru_cache(maxsize=1)
@@ -50,9 +57,7 @@ def _environment() -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    environment.filters["check_title"] = lambda name: CHECK_TITLES.get(
-        name, name.replace("_", " ").capitalize()
-    )
+    environment.filters["check_title"] = check_title
     environment.filters["signed"] = _signed
     environment.filters["unverified"] = unverified_quotes
     return environment

@@ -24,7 +24,6 @@ from .._shown import redact_data
 from .._warning import PipelineWarning
 from ..client import ANTHROPIC, estimate_cost_usd, model_folder, parse_model
 from ._records import (
-    CHECK_ORDER,
     OUTCOMES,
     REPLY_KINDS,
     SCHEMA,
@@ -33,6 +32,7 @@ from ._records import (
     InputRecord,
     Usage,
     _need,
+    check_order,
 )
 from ._schema import validate_results
 from ._stats import CalibrationRow
@@ -114,8 +114,9 @@ class CaseResult:
 
     def ordered_checks(self) -> list[tuple[str, CheckResult]]:
         """The checks in display order: the known ones first, then the rest sorted."""
-        known = [(n, self.checks[n]) for n in CHECK_ORDER if n in self.checks]
-        rest = sorted((n, c) for n, c in self.checks.items() if n not in CHECK_ORDER)
+        order = check_order()
+        known = [(n, self.checks[n]) for n in order if n in self.checks]
+        rest = sorted((n, c) for n, c in self.checks.items() if n not in order)
         return known + rest
 
     def to_dict(self) -> dict[str, Any]:

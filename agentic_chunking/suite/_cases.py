@@ -8,15 +8,23 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    model_validator,
+)
+from pydantic_core import PydanticCustomError
 
 from .._errors import CaseError
 from .._models import AgenticChunkInput
 from .._text import split_sentences
-from ..checks import SUBSTANCE_RULES, WARNING, Severity
+from ..checks import WARNING, Severity, rule_ids
 from ..judge import SOURCE_JOINER, source_text
 from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ..pipeline._run import (
@@ -26,7 +34,23 @@ from ..pipeline._run import (
 )
 
 Category = Literal["extraction", "grouping", "edge", "integration"]
-Rule = Literal["no_invention", "no_unresolved_pronouns", "no_duplication", "self_contained"]
+
+
+def _registered_rule(name: str) -> str:
+    """``name`` when it is a rule of the registry (``agentic_chunking.checks.rule_ids()``,
+    read at each validation), else the error pydantic gives a value outside a Literal."""
+    known = rule_ids()
+    if name not in known:
+        quoted = [repr(rule) for rule in known]
+        expected = " or ".join([", ".join(quoted[:-1]), quoted[-1]] if len(quoted) > 1 else quoted)
+        raise PydanticCustomError(
+            "literal_error", "Input should be {expected}", {"expected": expected}
+        )
+    return name
+
+
+Rule = Annotated[str, AfterValidator(_registered_rule)]
+"""A substance rule's id, one of the registry's."""
 CASE_COUNT = 32
 
 
@@ -136,8 +160,9 @@ class Case(_Strict):
 
     @property
     def applicable_rules(self) -> tuple[str, ...]:
-        """The substance rules asserted on this case (all four unless the file says)."""
-        return tuple(SUBSTANCE_RULES) if self.checks is None else self.checks
+        """The substance rules asserted on this case (every rule of the registry unless
+        the file says)."""
+        return rule_ids() if self.checks is None else self.checks
 
     @property
     def source_text(self) -> str:
