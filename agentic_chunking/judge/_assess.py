@@ -1,10 +1,11 @@
 """The substance checks, and the judge's verdicts, on one chunked output: one verdict per check.
 
 ``assess`` is what the suite runs on each case and ``agentic-chunking check`` on any
-output in the contract: the four substance rules (no invention, no unresolved pronouns,
-no duplication, self-contained), the domain check where sentences are labelled, coverage
-of the input, each through the ``checks`` package's public functions, then the judge's
-verdicts combined in (``combine``) when there is a usable judgement.
+output in the contract: the substance rules of the registry (``checks.rules()``: no
+invention, no unresolved pronouns, no duplication, self-contained), each through its
+record's ``run``, then the domain check where sentences are labelled and coverage of the
+input, and the judge's verdicts combined in (``combine``) when there is a usable
+judgement.
 
 A check that needs the input text (no invention, coverage) does not run without it: its
 verdict is "not run" (``passed`` None) with one finding of kind ``CHECK_NOT_RUN`` saying

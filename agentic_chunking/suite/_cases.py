@@ -49,8 +49,9 @@ def _registered_rule(name: str) -> str:
     return name
 
 
-Rule = Annotated[str, AfterValidator(_registered_rule)]
+RuleId = Annotated[str, AfterValidator(_registered_rule)]
 """A substance rule's id, one of the registry's."""
+
 CASE_COUNT = 32
 
 
@@ -144,7 +145,7 @@ class Case(_Strict):
     document_id: str = Field(min_length=1)
     max_tokens_per_batch: int = Field(default=DEFAULT_MAX_TOKENS_PER_BATCH, ge=1)
     inputs: tuple[CaseInput, ...] = Field(min_length=1)
-    checks: tuple[Rule, ...] | None = None
+    checks: tuple[RuleId, ...] | None = None
     coverage: Severity = WARNING
     expect: Expectations
     level4: dict[str, Any] | None = None
