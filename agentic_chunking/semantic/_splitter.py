@@ -452,8 +452,15 @@ class SemanticSplitter:
             return [group]
         pieces: list[Span] = []
         owner: list[int] = []  # the segment of group each piece comes from
+        limit = self.max_chunk_token_size
+        default = self.token_counter is estimate_tokens
         for number, span in enumerate(group):
-            if self._fits(text, *span):  # most segments: one piece, nothing to cut
+            # Most segments are one piece, nothing to cut (``_fits``, inlined).
+            if (
+                tokens_for_length(span[1] - span[0]) <= limit
+                if default
+                else self._fits(text, *span)
+            ):
                 pieces.append(span)
                 owner.append(number)
                 continue
@@ -488,10 +495,8 @@ class SemanticSplitter:
         # where it flips (``fitted``) never moves left. ``option[s]`` is the candidate of
         # start ``s`` when its chunk is not undersized (one more small chunk otherwise).
         count = len(pieces)
-        limit, least_tokens = self.max_chunk_token_size, self.min_chunk_tokens
-        least_segments = self.min_sentences_per_chunk
+        least_tokens, least_segments = self.min_chunk_tokens, self.min_sentences_per_chunk
         offsets = [start for start, _ in pieces]
-        default = self.token_counter is estimate_tokens
         fewest_before: list[int] = [0]  # chunks of the best cutting of pieces[:s]
         back: list[int] = [0]  # the start of its last chunk
         option: list[tuple[int, int, int, float, int]] = [
