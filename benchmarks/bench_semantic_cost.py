@@ -15,10 +15,11 @@ they do.
 
 Then the boundary rules' cost on the retrieval benchmarks' documents (issue 43 item 5):
 Chroma's five corpora and the public sets under ``benchmarks/data/retrieval/`` (SQuAD's
-articles, QASPER's papers). Each splitter (the default adaptive rule, the coherence rule)
-splits every document once to fill its memo of vectors, then is timed splitting them all
-again, embedding nothing (the best of ``--repeat``): the rule, the size rule and the
-segmenter, embedding excluded. Figures per set: the coherence rule's time over the
+articles, QASPER's papers), and two long documents of one topic (``long_documents``:
+the case where the rule costs most). Each splitter (the default adaptive rule, the
+coherence rule) splits every document once to fill its memo of vectors, then is timed
+splitting them all again, embedding nothing (the best of ``--repeat``): the rule, the
+size rule and the segmenter, embedding excluded. Figures per set: the coherence rule's time over the
 default's (the issue's bound: 1.2, the rule adding at most 20%), and each rule's time over
 LangChain's recursive splitter at 256 tokens on the same documents (the splitter a user
 would run instead; context, no bound). ``--cache-dir`` reads and keeps the vectors (a
@@ -185,6 +186,21 @@ def best_time(split: Callable[[str], Any], texts: list[str], repeat: int) -> flo
     return best
 
 
+PUBMED = Path(__file__).resolve().parents[1] / "agentic_chunking/evaluate/data/pubmed.md"
+GPL3 = Path("/usr/share/common-licenses/GPL-3")
+
+
+def long_documents() -> dict[str, list[str]]:
+    """Long documents of one topic, where the coherence rule makes no semantic cut and
+    its size rule packs the whole document as one group (the case its cost is highest):
+    the first 200,000 characters of Chroma's ``pubmed.md``, and GPL-3 three times over
+    when the machine has it."""
+    found = {"pubmed-200k": [PUBMED.read_text(encoding="utf-8")[:200_000]]}
+    if GPL3.is_file():
+        found["gpl3-x3"] = [GPL3.read_text(encoding="utf-8") * 3]
+    return found
+
+
 def run_rules(embedder: Any, repeat: int, quick: bool, cache_dir: Path | None) -> None:
     """The boundary rules' time, embedding excluded, on the retrieval benchmarks' documents
     (the module docstring's last part)."""
@@ -204,7 +220,7 @@ def run_rules(embedder: Any, repeat: int, quick: bool, cache_dir: Path | None) -
     if quick:
         sets = {"squad": sets["squad"][:2]}
     else:
-        sets = {"chroma": [d.text for d in load_benchmark()[0]], **sets}
+        sets = {"chroma": [d.text for d in load_benchmark()[0]], **sets, **long_documents()}
     langchain = None
     try:
         langchain = build_chunker("langchain-recursive,size=256", cached)

@@ -34,6 +34,7 @@ semantic group (never 0), in increasing order.
 from __future__ import annotations
 
 import bisect
+import heapq
 import itertools
 from collections.abc import Callable, Sequence
 
@@ -111,9 +112,14 @@ def snap_to_breaks(gap: int, breaks: Sequence[int]) -> int:
     """Return the gap of ``breaks`` (the gaps at paragraph breaks, increasing) nearest
     ``gap``: ``gap`` itself when it is one; of two equally near, the earlier; ``gap`` when
     there is none."""
-    at = bisect.bisect_left(breaks, gap)
-    near = breaks[max(0, at - 1) : at + 1]
-    return min(near, key=lambda b: (abs(b - gap), b), default=gap)
+    at = bisect.bisect_left(breaks, gap)  # breaks[:at] < gap <= breaks[at:]
+    if at == len(breaks):
+        return breaks[at - 1] if at else gap
+    after = breaks[at]
+    if after == gap or at == 0:
+        return after
+    before = breaks[at - 1]
+    return before if gap - before <= after - gap else after
 
 
 def adaptive_boundaries(
@@ -233,7 +239,7 @@ def coherence_boundaries(
     Deterministic: of equal scores, the leftmost pair merges first. ``curve`` is the curve
     of candidates, ``gap_similarities(vectors, W)`` (default: computed with ``W`` 3; the
     splitter passes its own, at its ``similarity_window``). Cost: the curve, then one
-    pass of merges, each ``O(groups + dimension)``.
+    pass of merges, each ``O(log groups + dimension)``.
     """
     count = len(vectors)
     if count < 2:
@@ -246,51 +252,83 @@ def coherence_boundaries(
     # than the window) has its valley at the last gap allowed.
     low = _first_true(1, count - 1, lambda gap: fits(0, gap)) - 1
     high = _first_true(1, count - 1, lambda gap: not fits(gap, count)) - 2
-    valleys = [
-        k + 1
-        for k in range(low, high + 1)
-        if depths[k] > NOISE
-        and (k == low or curve[k - 1] >= curve[k])
-        and (k == high or curve[k + 1] >= curve[k])
-    ]
+    # The gaps k + 1, k in low..high, with depths[k] > NOISE, no higher than the curve on
+    # the left (or k == low) and on the right (or k == high): compared as arrays.
+    valleys: list[int] = []
+    if low <= high:
+        values = np.asarray(curve[low : high + 1], dtype=np.float64)
+        low_point = np.asarray(depths[low : high + 1]) > NOISE
+        low_point[1:] &= values[:-1] >= values[1:]
+        low_point[:-1] &= values[1:] >= values[:-1]
+        valleys = (np.flatnonzero(low_point) + (low + 1)).tolist()
     valleys.sort(key=lambda gap: (-depths[gap - 1], gap))
     cuts = accept_in_order(valleys, count, fits, breaks)
     if not cuts:
         return []
     selves = np.einsum("ij,ij->i", vectors, vectors)
-    local = float(np.mean(np.einsum("ij,ij->i", vectors[:-1], vectors[1:])))
+    local: list[float] = []  # the mean cosine of neighbouring segments, once needed
     edges = [0, *cuts, count]
-    totals = [vectors[a:b].sum(axis=0) for a, b in itertools.pairwise(edges)]
+    # ``np.add.reduce`` is what ``ndarray.sum`` calls (the same sums, bit for bit),
+    # without its Python wrapper: one call per group.
+    add = np.add.reduce
+    totals = [add(vectors[a:b], axis=0) for a, b in itertools.pairwise(edges)]
     sizes = [b - a for a, b in itertools.pairwise(edges)]
     inner = [
-        _pair_sum(total, float(selves[a:b].sum()))
+        _pair_sum(total, float(add(selves[a:b])))
         for total, (a, b) in zip(totals, itertools.pairwise(edges), strict=True)
     ]
     crossing = [float(totals[k] @ totals[k + 1]) for k in range(len(totals) - 1)]
 
-    def alike(left: int) -> float:
-        """How alike groups ``left`` and ``left + 1`` are: across over ``ratio`` times within."""
-        a, b = left, left + 1
+    def alike(a: int, b: int) -> float:
+        """How alike group ``a`` and the next live group ``b`` are: across (``crossing[a]``)
+        over ``ratio`` times within."""
         pairs = sizes[a] * (sizes[a] - 1) / 2 + sizes[b] * (sizes[b] - 1) / 2
-        within = (inner[a] + inner[b]) / pairs if pairs else local
+        if not pairs and not local:
+            local.append(float(np.mean(np.einsum("ij,ij->i", vectors[:-1], vectors[1:]))))
+        within = (inner[a] + inner[b]) / pairs if pairs else local[0]
         if within <= 0:
             return float("inf")
         return crossing[a] / (sizes[a] * sizes[b]) / (ratio * within)
 
-    scores = [alike(k) for k in range(len(totals) - 1)]
-    while scores:
-        best = int(np.argmax(scores))  # the leftmost of equal scores
-        if scores[best] < 1.0:
+    # Merge the pair most alike (of equal scores the leftmost, as ``np.argmax`` over the
+    # pairs in order would pick: a NaN first) while it is alike. Groups keep the position
+    # they had in ``edges`` (a merge keeps the left one), linked to their live neighbours;
+    # the pairs wait in a heap keyed by score then position, and an entry whose group has
+    # died or been rescored since it was pushed is skipped. Each merge costs O(log groups)
+    # besides its two rescorings, where a scan of every score costs O(groups).
+    following = [*range(1, len(totals)), -1]  # the next live group, -1 after the last
+    preceding = list(range(-1, len(totals) - 1))  # the previous live group, -1 before the first
+    live = [True] * len(totals)
+    stamp = [0] * len(totals)  # bumped whenever the pair a group starts is rescored
+    queue: list[tuple[int, float, int, int]] = []
+
+    def push(left: int, score: float) -> None:
+        number = score == score  # False for a NaN, which sorts first
+        heapq.heappush(queue, (int(number), -score if number else 0.0, left, stamp[left]))
+
+    for k in range(len(totals) - 1):
+        push(k, alike(k, k + 1))
+    while queue:
+        number, negated, best, pushed = heapq.heappop(queue)
+        if not live[best] or pushed != stamp[best] or following[best] < 0:
+            continue
+        if number and -negated < 1.0:  # a NaN (number 0) merges, as argmax takes it
             break
-        inner[best] += inner[best + 1] + crossing[best]
-        totals[best] = totals[best] + totals[best + 1]
-        sizes[best] += sizes[best + 1]
-        del totals[best + 1], sizes[best + 1], inner[best + 1], edges[best + 1]
-        del scores[best], crossing[best]
-        if best > 0:
-            crossing[best - 1] = float(totals[best - 1] @ totals[best])
-            scores[best - 1] = alike(best - 1)
-        if best < len(scores):
-            crossing[best] = float(totals[best] @ totals[best + 1])
-            scores[best] = alike(best)
-    return edges[1:-1]
+        right = following[best]
+        inner[best] += inner[right] + crossing[best]
+        totals[best] = totals[best] + totals[right]
+        sizes[best] += sizes[right]
+        live[right] = False
+        following[best] = following[right]
+        if following[best] >= 0:
+            preceding[following[best]] = best
+        left = preceding[best]
+        if left >= 0:
+            crossing[left] = float(totals[left] @ totals[best])
+            stamp[left] += 1
+            push(left, alike(left, best))
+        stamp[best] += 1
+        if following[best] >= 0:
+            crossing[best] = float(totals[best] @ totals[following[best]])
+            push(best, alike(best, following[best]))
+    return [edges[k] for k in range(1, len(totals)) if live[k]]

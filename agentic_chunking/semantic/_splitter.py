@@ -14,6 +14,7 @@ is lowest (``_fit_at_weakest_gaps``); in threshold mode by Solon's greedy packin
 
 from __future__ import annotations
 
+import bisect
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
@@ -22,7 +23,7 @@ from typing import Any, Literal
 import numpy as np
 
 from .._errors import InputError
-from .._models import UNKNOWN_DOCUMENT_ID, estimate_tokens
+from .._models import UNKNOWN_DOCUMENT_ID, estimate_tokens, tokens_for_length
 from ._boundaries import (
     COHERENCE_RATIO,
     adaptive_boundaries,
@@ -287,13 +288,24 @@ class SemanticSplitter:
     ) -> tuple[list[float | None], list[float | None], float, list[int]]:
         """Return per-segment scores and depths, the cutoff and the boundary segments."""
 
-        def fits(first: int, end: int) -> bool:
-            if end - first < self.min_sentences_per_chunk:
-                return False
-            return self.min_chunk_tokens == 0 or (
-                self.token_counter(text[spans[first][0] : spans[end - 1][1]])
-                >= self.min_chunk_tokens
-            )
+        least_segments, least_tokens = self.min_sentences_per_chunk, self.min_chunk_tokens
+        if least_tokens == 0 or self.token_counter is not estimate_tokens:
+
+            def fits(first: int, end: int) -> bool:
+                if end - first < least_segments:
+                    return False
+                return least_tokens == 0 or (
+                    self._tokens(text, spans[first][0], spans[end - 1][1]) >= least_tokens
+                )
+
+        else:  # the default counter: from the offsets alone (``_tokens``)
+            starts = [start for start, _ in spans]
+            ends = [end for _, end in spans]
+
+            def fits(first: int, end: int) -> bool:
+                return end - first >= least_segments and (
+                    tokens_for_length(ends[end - 1] - starts[first]) >= least_tokens
+                )
 
         if self.similarity_threshold is not None:
             window = self.similarity_window
@@ -391,8 +403,15 @@ class SemanticSplitter:
 
     # -- size guarantees ---------------------------------------------------------------
 
+    def _tokens(self, text: str, start: int, end: int) -> int:
+        """``token_counter(text[start:end])``; with the default counter, from the length
+        alone (``estimate_tokens`` counts characters), so no slice is copied."""
+        if self.token_counter is estimate_tokens:
+            return tokens_for_length(end - start)
+        return self.token_counter(text[start:end])
+
     def _fits(self, text: str, start: int, end: int) -> bool:
-        return self.token_counter(text[start:end]) <= self.max_chunk_token_size
+        return self._tokens(text, start, end) <= self.max_chunk_token_size
 
     def _fit(self, text: str, group: list[Span]) -> list[list[Span]]:
         """Pack a semantic group's segments into chunks within the budget (Solon's fallback)."""
@@ -425,59 +444,107 @@ class SemanticSplitter:
         highest similarity off a line end: it is made only where no gap between segments
         fits.
         Deterministic: of equal cuttings, the one whose last chunk starts earliest. Cost:
-        one ``token_counter`` call per piece and each earlier piece that still fits with
-        it, so linear in the group's length times the pieces a chunk holds (88,000
-        characters of 3-token lines, about 90 to a chunk: 1.4 CPU seconds).
+        per piece, two ``min`` over the starts that can win (a slice of at most the
+        pieces a chunk holds, compared in C) and a few counter calls with the default
+        counter, amortised; with another counter, also one call per earlier piece that
+        still fits with it (the search for the first start that fits), so linear in the
+        group's length times the pieces a chunk holds.
         """
         if self._fits(text, group[0][0], group[-1][1]):
             return [group]
         pieces: list[Span] = []
         owner: list[int] = []  # the segment of group each piece comes from
+        limit = self.max_chunk_token_size
+        default = self.token_counter is estimate_tokens
         for number, span in enumerate(group):
+            # Most segments are one piece, nothing to cut (``_fits``, inlined).
+            if (
+                tokens_for_length(span[1] - span[0]) <= limit
+                if default
+                else self._fits(text, *span)
+            ):
+                pieces.append(span)
+                owner.append(number)
+                continue
             made = self._cut(text, span)
             pieces.extend(made)
             owner.extend([number] * len(made))
         inside = 2.0  # above every cosine: a cut inside a segment is the last resort
-        # Per piece, the cost of a cut before it: (not at a line end, similarity there).
-        cost: list[tuple[int, float]] = []
-        for first, (start, _) in enumerate(pieces):
-            if first == 0:
-                cost.append((0, 0.0))
-            elif owner[first] == owner[first - 1]:
-                cost.append((1, inside))
+        # Per piece, the cost of a cut before it: not at a line end (``off_line_at``), the
+        # similarity there (``similarity_at``).
+        off_line_at: list[int] = [0]
+        similarity_at: list[float] = [0.0]
+        for first in range(1, len(pieces)):
+            if owner[first] == owner[first - 1]:
+                off_line_at.append(1)
+                similarity_at.append(inside)
             else:
                 similarity = gaps[owner[first] - 1]
-                before = text[pieces[first - 1][0] : start]
-                line_end = "\n" in before[len(before.rstrip()) :]
-                cost.append(
-                    (0 if line_end else 1, 1.0 if similarity is None else float(similarity))
-                )
-        # best[end] = (chunks, small chunks, cuts off a line end, cut similarity, start of
-        # the last chunk) of the best cutting of pieces[:end]; a chunk is pieces[start:end].
-        best: list[tuple[int, int, int, float, int]] = [(0, 0, 0, 0.0, 0)]
-        for end in range(1, len(pieces) + 1):
-            options: list[tuple[int, int, int, float, int]] = []
-            for start in range(end - 1, -1, -1):
-                tokens = self.token_counter(text[pieces[start][0] : pieces[end - 1][1]])
-                if start < end - 1 and tokens > self.max_chunk_token_size:
-                    break  # the counter is monotone: an earlier start fits no better
-                chunks, small, off_line, similarity, _ = best[start]
-                segments = owner[end - 1] - owner[start] + 1
-                under = segments < self.min_sentences_per_chunk or tokens < self.min_chunk_tokens
-                options.append(
+                before = text[pieces[first - 1][0] : pieces[first][0]]
+                off_line_at.append(0 if "\n" in before[len(before.rstrip()) :] else 1)
+                similarity_at.append(1.0 if similarity is None else float(similarity))
+        # The best cutting of pieces[:end] is the least, over the starts a last chunk
+        # pieces[start:end] may take, of (chunks, small chunks, cuts off a line end, cut
+        # similarity, start). A start may be ``end - 1``, or any earlier one whose chunk
+        # fits: with a monotone counter, every start from ``first`` up. Three facts of a
+        # monotone counter keep each step to a few counter calls and two ``min`` over a
+        # slice: (1) ``first`` never moves left as ``end`` moves right (a chunk that does
+        # not fit does not fit longer); (2) the fewest chunks before a start never fall as
+        # the start moves right (the cutting of pieces[:s + 1] with its last piece dropped
+        # cuts pieces[:s]), so the starts with the fewest, the only ones that can win, run
+        # from ``first`` to ``fewest_end``; (3) whether the chunk from a start is
+        # undersized flips once, from no to yes, as the start moves right, and the start
+        # where it flips (``fitted``) never moves left. ``option[s]`` is the candidate of
+        # start ``s`` when its chunk is not undersized (one more small chunk otherwise).
+        count = len(pieces)
+        least_tokens, least_segments = self.min_chunk_tokens, self.min_sentences_per_chunk
+        offsets = [start for start, _ in pieces]
+        fewest_before: list[int] = [0]  # chunks of the best cutting of pieces[:s]
+        back: list[int] = [0]  # the start of its last chunk
+        option: list[tuple[int, int, int, float, int]] = [
+            (1, 0, 0 + off_line_at[0], 0.0 + similarity_at[0], 0)
+        ]
+        first = fitted = 0
+        for end in range(1, count + 1):
+            stop, last = pieces[end - 1][1], owner[end - 1]
+            if default:
+                while first < end - 1 and self._tokens(text, offsets[first], stop) > limit:
+                    first += 1
+            else:  # as far left as the chunk fits, looked for from end - 1
+                first = end - 1
+                while first > 0 and self._fits(text, offsets[first - 1], stop):
+                    first -= 1
+            while fitted < end and (
+                last - owner[fitted] + 1 >= least_segments
+                and self._tokens(text, offsets[fitted], stop) >= least_tokens
+            ):
+                fitted += 1
+            fewest_end = bisect.bisect_right(fewest_before, fewest_before[first], first, end)
+            middle = min(max(fitted, first), fewest_end)
+            chosen = min(option[first:middle], default=None)
+            if middle < fewest_end:  # the starts whose chunk is undersized
+                chunks, small, off_line, similarity, start = min(option[middle:fewest_end])
+                undersized = (chunks, small + 1, off_line, similarity, start)
+                if chosen is None or undersized < chosen:
+                    chosen = undersized
+            assert chosen is not None  # first < fewest_end: there is a start
+            chunks, small, off_line, similarity, start = chosen
+            fewest_before.append(chunks)
+            back.append(start)
+            if end < count:
+                option.append(
                     (
                         chunks + 1,
-                        small + under,
-                        off_line + cost[start][0],
-                        similarity + cost[start][1],
-                        start,
+                        small,
+                        off_line + off_line_at[end],
+                        similarity + similarity_at[end],
+                        end,
                     )
                 )
-            best.append(min(options))
         starts: list[int] = []
-        end = len(pieces)
+        end = count
         while end > 0:
-            start = best[end][4]
+            start = back[end]
             starts.append(start)
             end = start
         bounds = [*reversed(starts), len(pieces)]
