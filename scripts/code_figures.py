@@ -186,7 +186,8 @@ def private_import(importer: Module, target: str, root: str) -> bool:
 
 
 def import_graph(modules: Mapping[str, Module]) -> dict[str, set[str]]:
-    """Module -> the modules of the tree it imports (tests/test_layout.py's graph)."""
+    """Module -> the modules of the tree it imports (tests/test_layout.py checks its layers
+    and circles on this graph)."""
     graph: dict[str, set[str]] = defaultdict(set)
     for name, module in modules.items():
         for _, targets in _imports(module, modules):

@@ -9,29 +9,16 @@ stops firing, or fires where it must not, fails here.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from script_loading import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "code_figures", ROOT / "scripts" / "code_figures.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["code_figures"] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    return module
-
-
-code_figures = _load()
+code_figures = load_script("code_figures")
 
 
 def _function(name: str, lines: int, indent: str = "") -> str:

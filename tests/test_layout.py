@@ -9,10 +9,10 @@ from __future__ import annotations
 import ast
 import subprocess
 import sys
-from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from script_loading import load_script
 
 import agentic_chunking
 
@@ -68,36 +68,14 @@ PUBLIC_NAMES = {
 }
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
-    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+code_figures = load_script("code_figures")
 
 
 def import_graph() -> dict[str, set[str]]:
     """Module -> the package modules it imports (``from x import y`` counts as x, or x.y
-    when x.y is a module)."""
-    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
-    graph: dict[str, set[str]] = defaultdict(set)
-    for name, path in modules.items():
-        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
-            targets: list[str] = []
-            if isinstance(node, ast.ImportFrom):
-                if node.level:
-                    base = package.split(".")[: len(package.split(".")) - node.level + 1]
-                    target = ".".join(base + ([node.module] if node.module else []))
-                else:
-                    target = node.module or ""
-                targets = [
-                    f"{target}.{alias.name}" if f"{target}.{alias.name}" in modules else target
-                    for alias in node.names
-                ]
-            elif isinstance(node, ast.Import):
-                targets = [alias.name for alias in node.names]
-            for target in targets:
-                if target in modules and target != name:
-                    graph[name].add(target)
-    return graph
+    when x.y is a module; imports inside functions too): the graph scripts/code_figures.py
+    counts its import circles on, so the figures and this test read one graph."""
+    return code_figures.import_graph(code_figures.read_modules(PACKAGE))
 
 
 def _top(module: str) -> str:
@@ -123,27 +101,7 @@ def upward_imports(graph: dict[str, set[str]]) -> list[str]:
     ]
 
 
-def import_circles(graph: dict[str, set[str]]) -> list[str]:
-    """Each circle of ``graph``, as ``a -> b -> a``."""
-    visiting: set[str] = set()
-    done: set[str] = set()
-    circles: list[str] = []
-
-    def visit(node: str, path: list[str]) -> None:
-        if node in visiting:
-            circles.append(" -> ".join([*path[path.index(node) :], node]))
-            return
-        if node in done:
-            return
-        visiting.add(node)
-        for target in sorted(graph.get(node, ())):
-            visit(target, [*path, node])
-        visiting.discard(node)
-        done.add(node)
-
-    for module in sorted(graph):
-        visit(module, [])
-    return circles
+import_circles = code_figures.import_circles
 
 
 def test_no_import_runs_back_up_a_layer() -> None:
