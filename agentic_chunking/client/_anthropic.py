@@ -71,6 +71,10 @@ if TYPE_CHECKING:  # the SDK takes seconds to import: load it only when a call i
 
 NAME = ANTHROPIC
 """The provider this module speaks for (``_registry``)."""
+KEY_ENV_VAR = API_KEY_ENV_VAR
+"""The environment variable its API key is read from."""
+URL_ENV_VAR = BASE_URL_ENV_VAR
+"""The environment variable its base URL is read from."""
 BATCH_LIMITS = (100_000, 256 * 1024 * 1024)
 """Requests and bytes one Message Batch may hold: "100,000 Message requests or 256 MB in
 size, whichever is reached first" (the batch guide; the SDK's docstring says the same)."""

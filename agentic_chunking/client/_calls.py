@@ -40,8 +40,10 @@ class ModelReply:
 @dataclass(frozen=True, slots=True)
 class ModelRequest:
     """What decides one reply at temperature 0: the call signature every provider's
-    ``call``, request body and batch line are made from. ``model`` is the name at the
-    provider (``gpt-4o`` for ``openai:gpt-4o``); ``messages`` are copied on the way in."""
+    ``call``, request body and batch line are made from, and the reply cache's key.
+    ``model`` is the model as its user names it: a provider's ``call`` gets the name at the
+    provider (``gpt-4o`` for ``openai:gpt-4o``), the reply cache the full id;
+    ``messages`` are copied on the way in."""
 
     model: str
     system: str

@@ -74,6 +74,10 @@ if TYPE_CHECKING:  # the SDK takes seconds to import: load it only when a call i
 
 NAME = OPENAI
 """The provider this module speaks for (``_registry``)."""
+KEY_ENV_VAR = OPENAI_API_KEY_ENV_VAR
+"""The environment variable its API key is read from."""
+URL_ENV_VAR = OPENAI_BASE_URL_ENV_VAR
+"""The environment variable its base URL is read from."""
 BATCH_LIMITS = (50_000, 200 * 1024 * 1024)
 """Requests and bytes one batch may hold: an input file of "up to 50,000 requests, and up
 to 200 MB in size" (the Batch API guide; the SDK's docstring says the same)."""

@@ -29,6 +29,10 @@ class Provider(Protocol):
 
     NAME: str
     """The provider's name in model ids (``openai`` in ``openai:gpt-4o``)."""
+    KEY_ENV_VAR: str
+    """The environment variable its API key is read from."""
+    URL_ENV_VAR: str
+    """The environment variable its base URL is read from."""
     BATCH_LIMITS: tuple[int, int]
     """Requests and bytes one batch may hold."""
     BATCH_PER_MODEL: bool
