@@ -64,7 +64,7 @@ from typing import Any
 
 from .._errors import InputError, ModelCallError
 from ._batch_records import BatchProgress, BatchUnreachableError, InFlight
-from ._batch_rounds import BatchRounds, OnSubmitted, QueuedRequest, RoundSettings, Ticket, _answer
+from ._batch_rounds import BatchRounds, OnSubmitted, QueuedRequest, RoundSettings, Ticket, answer
 from ._calls import ModelReply, ModelRequest, canonical_sha256, where
 from ._config import DEFAULT_MAX_RETRIES, ModelRef, parse_model
 from ._participants import BatchParticipant, current_participant
@@ -217,7 +217,7 @@ class BatchClient(BatchRounds):
                 )
             unclaimed = self._unclaimed.pop(request.custom_id, None)
             if unclaimed is not None:
-                return _answer(unclaimed, ticket, request, paid=True)
+                return answer(unclaimed, ticket, request, paid=True)
             known = self._pending.get(request.custom_id) or self._waiting.get(request.custom_id)
             if known is not None:
                 request = known

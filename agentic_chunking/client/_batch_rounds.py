@@ -331,7 +331,7 @@ class BatchRounds(ModelClient):
         for request, result in answered:
             for number, ticket in enumerate(request.tickets):
                 if result.reply is not None:
-                    _answer(result.reply, ticket, request, paid=number == 0)
+                    answer(result.reply, ticket, request, paid=number == 0)
                 elif self._fallback == "sync":
                     ticket.fallback = True
                 else:
@@ -422,7 +422,7 @@ def _split(requests: list[QueuedRequest], count: int, size: int) -> list[list[Qu
     return parts
 
 
-def _answer(reply: ModelReply, ticket: Ticket, request: QueuedRequest, *, paid: bool) -> ModelReply:
+def answer(reply: ModelReply, ticket: Ticket, request: QueuedRequest, *, paid: bool) -> ModelReply:
     """``reply`` as ``ticket``'s caller gets it: its stage and batch, the time it waited;
     ``cached`` when another call of this run paid for the same request."""
     usage = replace(
