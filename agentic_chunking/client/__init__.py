@@ -71,6 +71,7 @@ from ._config import unlisted_notice as unlisted_notice
 from ._failures import FAILURE_KINDS as FAILURE_KINDS
 from ._failures import CallFailure as CallFailure
 from ._failures import call_failure as call_failure
+from ._failures import error_chain as error_chain
 from ._limits import RequestLimits
 from ._limits import retry_after_seconds as retry_after_seconds
 from ._openai import chat_body as chat_body
