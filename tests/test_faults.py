@@ -30,6 +30,7 @@ from agentic_chunking import client as client_api
 from agentic_chunking._loopback import FakeMessagesServer, FakeReply, user_text
 from agentic_chunking.cli import main
 from agentic_chunking.client import _anthropic as _client
+from agentic_chunking.client import _calls
 from agentic_chunking.pipeline._prompts import load_prompt
 
 KEY = "sk-ant-faults-test-key"
@@ -485,7 +486,7 @@ def test_a_bad_timeout_is_a_usage_error(
 def test_a_long_call_prints_a_progress_line_while_in_flight(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
 ) -> None:
-    monkeypatch.setattr(_client, "WAIT_NOTICE_S", 0.2)
+    monkeypatch.setattr(_calls, "WAIT_NOTICE_S", 0.2)
     slow = FakeReply(text='["Fact number 1 is true."]', delay_s=0.9)
     with FakeMessagesServer(
         handler=lambda body: (
@@ -502,7 +503,7 @@ def test_a_long_call_prints_a_progress_line_while_in_flight(
 def test_no_progress_line_for_a_quick_call(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
 ) -> None:
-    monkeypatch.setattr(_client, "WAIT_NOTICE_S", 0.5)
+    monkeypatch.setattr(_calls, "WAIT_NOTICE_S", 0.5)
     with FakeMessagesServer(handler=echo_model) as server:
         serve(monkeypatch, server)
         status, _, err = run("chunk", document(tmp_path, 1))
@@ -965,7 +966,7 @@ def test_an_interrupt_abandons_in_flight_calls_and_prints_nothing_after(
     from agentic_chunking import AgenticChunkInput
     from agentic_chunking import chunk_text_agentic as chunk
 
-    monkeypatch.setattr(_client, "WAIT_NOTICE_S", 0.1)
+    monkeypatch.setattr(_calls, "WAIT_NOTICE_S", 0.1)
     lines: list[tuple[float, str]] = []
     slow = FakeReply(text='["A fact."]', delay_s=2.0)
     inputs = [AgenticChunkInput(f"C{i}", f"Fact number {i} is true.") for i in range(1, 7)]

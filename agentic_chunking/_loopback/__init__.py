@@ -68,6 +68,10 @@ __all__ = [
 
 def fake_server_for(provider: str) -> type[FakeMessagesServer | FakeChatCompletionsServer]:
     """The loopback fake of ``provider``'s API (``anthropic`` or ``openai``)."""
-    from ..client import OPENAI
+    from ..client import ANTHROPIC, OPENAI
 
-    return FakeChatCompletionsServer if provider == OPENAI else FakeMessagesServer
+    fakes: dict[str, type[FakeMessagesServer | FakeChatCompletionsServer]] = {
+        ANTHROPIC: FakeMessagesServer,
+        OPENAI: FakeChatCompletionsServer,
+    }
+    return fakes[provider]

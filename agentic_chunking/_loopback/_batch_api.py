@@ -6,18 +6,18 @@ from __future__ import annotations
 import json
 import re
 import threading
-from collections.abc import Iterable, Mapping
-from typing import Any, Self
+from collections.abc import Mapping
+from typing import Any
 
-from ._book import BATCH_ROUTE, BatchBook, BatchFault, FakeBatch, PollFault
+from ._book import BATCH_ROUTE, BatchServing, FakeBatch
 from ._chat import FakeChatCompletionsServer, as_messages_body
-from ._server import FakeReply, Handler, Lifetime, RecordedRequest, Response
+from ._server import FakeReply, RecordedRequest, Response
 
 _EXPIRED_TEXT = "This request could not be executed before the completion window expired."
 _CANCELLED_TEXT = "This request was not executed because the batch was cancelled."
 
 
-class FakeBatchAPIServer(FakeChatCompletionsServer):
+class FakeBatchAPIServer(BatchServing, FakeChatCompletionsServer):
     """FakeChatCompletionsServer with OpenAI's Batch API as well: ``POST /v1/files``
     (multipart, ``purpose=batch``), ``GET /v1/files/{id}/content``, ``POST /v1/batches``,
     ``GET /v1/batches/{id}``, ``POST /v1/batches/{id}/cancel``; ``POST
@@ -28,37 +28,12 @@ class FakeBatchAPIServer(FakeChatCompletionsServer):
     refused with HTTP 400, as is a custom_id given twice.
     """
 
-    def __init__(
-        self,
-        replies: Iterable[FakeReply | str] = (),
-        *,
-        handler: Handler | None = None,
-        polls_to_end: int = 1,
-        fault: BatchFault | None = None,
-        cancel_batches: Iterable[int] = (),
-        poll_fault: PollFault | None = None,
-        lifetime_s: float = 300.0,
-    ) -> None:
-        super().__init__(replies, handler=handler)
-        self.book = BatchBook(
-            polls_to_end=polls_to_end,
-            fault=fault,
-            cancel_batches=cancel_batches,
-            poll_fault=poll_fault,
-        )
+    def _open_files(self) -> None:
+        """The uploaded files, the raw body of the request being answered, and the output
+        and error files of each ended batch (written once)."""
         self.files: dict[str, bytes] = {}
         self._raw = threading.local()
-        self._lifetime = Lifetime(self, lifetime_s)
         self._outputs: dict[str, tuple[str | None, str | None]] = {}
-
-    def start(self) -> Self:
-        super().start()
-        self._lifetime.start()
-        return self
-
-    def stop(self) -> None:
-        self._lifetime.cancel()
-        super().stop()
 
     def _record(self, request: RecordedRequest) -> None:
         super()._record(request)

@@ -8,9 +8,9 @@ import re
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Self
 
-from ._server import FakeReply
+from ._server import FakeReply, Handler, Lifetime, LoopbackServer
 
 BATCH_FAULTS = ("errored", "invalid", "expired", "canceled")
 """What a ``fault`` function may script for one request of a batch: ``errored`` (a server
@@ -154,3 +154,45 @@ class BatchBook:
             "canceled": kinds.count("canceled"),
             "expired": kinds.count("expired"),
         }
+
+
+class BatchServing(LoopbackServer):
+    """What a fake batch server adds to its API's fake, the same for both: the ``book`` of
+    its batches and a bounded life (it stops serving by itself after ``lifetime_s``
+    seconds). Put first among the bases (``class X(BatchServing, FakeMessagesServer)``):
+    its ``__init__`` gives the replies or handler to the API's fake, then opens the book;
+    ``start`` and ``stop`` start and cancel the lifetime around the API's own. A subclass
+    with state of its own sets it in ``_open_files``, called at the end of ``__init__``."""
+
+    def __init__(
+        self,
+        replies: Iterable[FakeReply | str] = (),
+        *,
+        handler: Handler | None = None,
+        polls_to_end: int = 1,
+        fault: BatchFault | None = None,
+        cancel_batches: Iterable[int] = (),
+        poll_fault: PollFault | None = None,
+        lifetime_s: float = 300.0,
+    ) -> None:
+        super().__init__(replies, handler=handler)
+        self.book = BatchBook(
+            polls_to_end=polls_to_end,
+            fault=fault,
+            cancel_batches=cancel_batches,
+            poll_fault=poll_fault,
+        )
+        self._lifetime = Lifetime(self, lifetime_s)
+        self._open_files()
+
+    def _open_files(self) -> None:
+        """Set the subclass's own state (nothing here)."""
+
+    def start(self) -> Self:
+        super().start()
+        self._lifetime.start()
+        return self
+
+    def stop(self) -> None:
+        self._lifetime.cancel()
+        super().stop()

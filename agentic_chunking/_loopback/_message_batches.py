@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
-from typing import Any, Self
+from collections.abc import Mapping
+from typing import Any
 
-from ._book import BATCH_ROUTE, BatchBook, BatchFault, FakeBatch, PollFault
+from ._book import BATCH_ROUTE, BatchServing, FakeBatch
 from ._messages import FakeMessagesServer, anthropic_error_json
-from ._server import FakeReply, Handler, Lifetime, Response
+from ._server import FakeReply, Response
 
 _CREATED_AT = "2026-01-01T00:00:00Z"
 _EXPIRES_AT = "2026-01-02T00:00:00Z"
 
 
-class FakeMessageBatchesServer(FakeMessagesServer):
+class FakeMessageBatchesServer(BatchServing, FakeMessagesServer):
     """FakeMessagesServer with Anthropic's Message Batches API as well: ``POST
     /v1/messages/batches``, ``GET /v1/messages/batches/{id}``, ``GET .../{id}/results``
     (JSONL), ``POST .../{id}/cancel``; ``POST /v1/messages`` is still answered (a client's
@@ -28,35 +28,6 @@ class FakeMessageBatchesServer(FakeMessagesServer):
     ``book.submissions`` counts the submissions of each custom_id, ``book.batches`` the
     batches. Bounded: it stops serving by itself after ``lifetime_s`` seconds.
     """
-
-    def __init__(
-        self,
-        replies: Iterable[FakeReply | str] = (),
-        *,
-        handler: Handler | None = None,
-        polls_to_end: int = 1,
-        fault: BatchFault | None = None,
-        cancel_batches: Iterable[int] = (),
-        poll_fault: PollFault | None = None,
-        lifetime_s: float = 300.0,
-    ) -> None:
-        super().__init__(replies, handler=handler)
-        self.book = BatchBook(
-            polls_to_end=polls_to_end,
-            fault=fault,
-            cancel_batches=cancel_batches,
-            poll_fault=poll_fault,
-        )
-        self._lifetime = Lifetime(self, lifetime_s)
-
-    def start(self) -> Self:
-        super().start()
-        self._lifetime.start()
-        return self
-
-    def stop(self) -> None:
-        self._lifetime.cancel()
-        super().stop()
 
     def _answer(self, method: str, path: str, headers: Mapping[str, str], body: Any) -> Response:
         route = path.split("?")[0]

@@ -38,7 +38,7 @@ class ScriptedPipeline:
         delay_s: float = 0.0,
         copy_facts: bool = False,
     ) -> None:
-        from ..pipeline._prompts import extraction_user_message, load_prompt
+        from ..pipeline import extraction_user_message, load_prompt
 
         self._extraction = {text: list(props) for text, props in extraction.items()}
         self._wrap = extraction_user_message("\n").split("\n")

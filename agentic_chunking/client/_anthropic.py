@@ -15,24 +15,37 @@ Guarantees:
   flight every WAIT_NOTICE_S seconds;
 - a ``max_tokens`` that the SDK would only accept with streaming is refused by
   ``check_max_tokens`` before any call is made;
-- the API key is never logged, echoed or put in a message.
+- the API key is never logged, echoed or put in a message;
+- the Message Batches wire format (``messages.batches``) is here too, behind the batch
+  engine's Provider interface (``_registry``): a batch request's ``params`` are
+  ``message_params``, the body ``call`` sends; each result becomes a BatchResult of its
+  kind (an error the same request meets again, NOT_RETRIED, is ``invalid``).
 """
 
 from __future__ import annotations
 
 import json
-import threading
+import os
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from .._errors import ConfigurationError, ModelCallError
 from .._models import CallUsage
 from .._shown import quote, remember_request, remember_secret
+from ._batch_records import BatchProgress, BatchResult, InFlight, check_whole
+from ._calls import (
+    ModelReply,
+    ModelRequest,
+    env_value,
+    notify_while_waiting,
+    request_path,
+    too_large_advice,
+    where,
+)
 from ._config import (
+    ANTHROPIC,
     API_KEY_ENV_VAR,
     BASE_URL_ENV_VAR,
     CONNECT_TIMEOUT_S,
@@ -55,10 +68,34 @@ from ._prices import cache_min_tokens
 if TYPE_CHECKING:  # the SDK takes seconds to import: load it only when a call is made
     import anthropic
 
-__all__ = ["WAIT_NOTICE_S", "ModelReply", "call_model", "make_client"]
 
-WAIT_NOTICE_S = 15.0
-"""A call still in flight after this many seconds is reported through ``on_wait``."""
+NAME = ANTHROPIC
+"""The provider this module speaks for (``_registry``)."""
+KEY_ENV_VAR = API_KEY_ENV_VAR
+"""The environment variable its API key is read from."""
+URL_ENV_VAR = BASE_URL_ENV_VAR
+"""The environment variable its base URL is read from."""
+BATCH_LIMITS = (100_000, 256 * 1024 * 1024)
+"""Requests and bytes one Message Batch may hold: "100,000 Message requests or 256 MB in
+size, whichever is reached first" (the batch guide; the SDK's docstring says the same)."""
+BATCH_PER_MODEL = False
+"""A Message Batch may mix models."""
+FAILURE_MESSAGES_FINAL = False
+"""A run-level failure (the key rejected, ...) is told in the suite's own words, naming
+the pipeline's or the judge's model (``suite._systemic``), not in this module's."""
+MESSAGES_PATH = "/v1/messages"
+_NOT_RETRIED = frozenset(
+    {
+        "invalid_request_error",
+        "authentication_error",
+        "permission_error",
+        "not_found_error",
+        "request_too_large",
+        "billing_error",
+    }
+)
+"""Error types of a batch request that the same request meets again: not worth another
+round."""
 
 
 def make_client(
@@ -104,24 +141,12 @@ def make_client(
     return client
 
 
-@dataclass(frozen=True, slots=True)
-class ModelReply:
-    """The text of one reply, how it ended, and what it cost."""
-
-    text: str
-    stop_reason: str | None
-    usage: CallUsage
-
-
-def call_model(
+def call(
     client: anthropic.Anthropic,
+    request: ModelRequest,
     *,
     stage: str,
     batch: int | None,
-    model: str,
-    system: str,
-    messages: Sequence[Mapping[str, str]],
-    max_tokens: int,
     on_wait: Callable[[str], None] | None = None,
 ) -> ModelReply:
     """Send one Messages-API request at temperature 0 and return its reply.
@@ -134,27 +159,38 @@ def call_model(
     import anthropic
 
     started = time.perf_counter()
-    where = _where(stage, batch)
-    params = message_params(model=model, system=system, messages=messages, max_tokens=max_tokens)
+    here = where(stage, batch)
+    model = request.model
+    params = request_body(request)
     temperature = params.pop("temperature")
     try:
-        with _notify_while_waiting(on_wait, where, client.timeout):
+        with notify_while_waiting(on_wait, here, client.timeout):
             message = client.messages.create(**params, extra_body={"temperature": temperature})
     except anthropic.APIError as exc:
-        raise _translate(exc, stage=stage, batch=batch, model=model, client=client) from exc
+        raise translate_error(exc, stage=stage, batch=batch, model=model, client=client) from exc
     except json.JSONDecodeError as exc:  # a cut-off or invalid JSON body
         raise _not_a_message(
-            where, client, f"invalid JSON ({quote(str(exc))})", stage, batch
+            here, client, f"invalid JSON ({quote(str(exc))})", stage, batch
         ) from exc
     if not isinstance(message, anthropic.types.Message):  # e.g. an HTML page with HTTP 200
         raise _not_a_message(
-            where, client, f"not JSON: {quote(str(message), limit=80)!r}", stage, batch
+            here, client, f"not JSON: {quote(str(message), limit=80)!r}", stage, batch
         )
     latency = time.perf_counter() - started
     try:
         return message_reply(message, stage=stage, batch=batch, model=model, latency_s=latency)
     except (AttributeError, TypeError) as exc:  # JSON, but not the shape of a Message
-        raise _not_a_message(where, client, f"JSON, but {exc}", stage, batch) from exc
+        raise _not_a_message(here, client, f"JSON, but {exc}", stage, batch) from exc
+
+
+def request_body(request: ModelRequest) -> dict[str, Any]:
+    """The body of ``request`` as sent (``message_params``)."""
+    return message_params(
+        model=request.model,
+        system=request.system,
+        messages=request.messages,
+        max_tokens=request.max_tokens,
+    )
 
 
 def message_params(
@@ -209,38 +245,6 @@ def _system(system: str, model: str) -> str | list[anthropic.types.TextBlockPara
     return [{"type": "text", "text": system, "cache_control": {"type": "ephemeral"}}]
 
 
-def _where(stage: str, batch: int | None) -> str:
-    return f"{stage} call" if batch is None else f"{stage} call for batch {batch}"
-
-
-@contextmanager
-def _notify_while_waiting(
-    on_wait: Callable[[str], None] | None, where: str, timeout: Any
-) -> Iterator[None]:
-    """Call ``on_wait`` every WAIT_NOTICE_S seconds until the block ends."""
-    if on_wait is None:
-        yield
-        return
-    done = threading.Event()
-    started = time.monotonic()
-    limit = getattr(timeout, "read", timeout)
-    per_attempt = (
-        f"; the timeout is {limit:g} s per attempt" if isinstance(limit, int | float) else ""
-    )
-
-    def notify() -> None:
-        while not done.wait(WAIT_NOTICE_S):
-            waited = time.monotonic() - started
-            on_wait(f"{where}: still waiting for the model ({waited:.0f} s so far{per_attempt})")
-
-    notifier = threading.Thread(target=notify, name="wait-notice", daemon=True)
-    notifier.start()
-    try:
-        yield
-    finally:
-        done.set()
-
-
 def _not_a_message(
     where: str, client: anthropic.Anthropic, what: str, stage: str, batch: int | None
 ) -> ModelCallError:
@@ -254,7 +258,14 @@ def _not_a_message(
     )
 
 
-def _translate(
+def owns(exc: BaseException) -> bool:
+    """Whether ``exc`` is an error of this provider's SDK (one ``translate_error`` reads)."""
+    import anthropic
+
+    return isinstance(exc, anthropic.APIError)
+
+
+def translate_error(
     exc: anthropic.APIError,
     *,
     stage: str,
@@ -262,45 +273,67 @@ def _translate(
     model: str,
     client: anthropic.Anthropic,
 ) -> ConfigurationError | ModelCallError:
-    """Turn an SDK error that survived the retries into one of ours (message only)."""
+    """Turn an SDK error that survived the retries into one of ours: its message, and its
+    ``kind`` (``failure_kind``: what it means for the run, None for this request's own)."""
     import anthropic
 
-    where = _where(stage, batch)
+    here = where(stage, batch)
+    error: ConfigurationError | ModelCallError
     if isinstance(exc, anthropic.NotFoundError):
-        return _not_found(
-            exc, where=where, model=model, source=url_source(client, BASE_URL_ENV_VAR)
+        error = _not_found(
+            exc, where=here, model=model, source=url_source(client, BASE_URL_ENV_VAR)
         )
-    if isinstance(exc, anthropic.APIStatusError) and exc.status_code == 413:
-        advice = (
-            "lower --max-tokens-per-batch so each batch is smaller"
-            if stage == "extraction"
-            else "chunk the document in parts: the grouping call carries every proposition"
-        )
+    elif isinstance(exc, anthropic.APIStatusError):
+        error = _status_error(exc, here, stage, batch, client)
+    else:
+        error = _transport_error(exc, here, stage, batch, client)
+    error.kind = failure_kind(exc)
+    return error
+
+
+def _status_error(
+    exc: anthropic.APIStatusError,
+    here: str,
+    stage: str,
+    batch: int | None,
+    client: anthropic.Anthropic,
+) -> ConfigurationError | ModelCallError:
+    """An HTTP error but a 404: the request too large, the key rejected, or another."""
+    import anthropic
+
+    if exc.status_code == 413:
         return ModelCallError(
-            f"{where}: the request is too large for the server (HTTP 413 request_too_large); "
-            f"{advice}.",
+            f"{here}: the request is too large for the server (HTTP 413 request_too_large); "
+            f"{too_large_advice(stage)}.",
             stage=stage,
             batch=batch,
         )
     if isinstance(exc, anthropic.AuthenticationError | anthropic.PermissionDeniedError):
         return ConfigurationError(
-            f"{where}: the API key was rejected (HTTP {exc.status_code}: "
+            f"{here}: the API key was rejected (HTTP {exc.status_code}: "
             f"{quote(exc.api_message or exc.type or 'authentication failed')}). Check "
             f"{API_KEY_ENV_VAR} (and {url_source(client, BASE_URL_ENV_VAR)} if you use another "
             "server)."
         )
-    if isinstance(exc, anthropic.APIStatusError):
-        detail = quote(exc.api_message or str(exc))
-        return ModelCallError(
-            f"{where} failed with HTTP {exc.status_code} ({exc.type or 'error'}): {detail}; "
-            + _status_advice(exc.status_code),
-            stage=stage,
-            batch=batch,
-        )
+    detail = quote(exc.api_message or str(exc))
+    return ModelCallError(
+        f"{here} failed with HTTP {exc.status_code} ({exc.type or 'error'}): {detail}; "
+        + _status_advice(exc.status_code),
+        stage=stage,
+        batch=batch,
+    )
+
+
+def _transport_error(
+    exc: anthropic.APIError, here: str, stage: str, batch: int | None, client: anthropic.Anthropic
+) -> ModelCallError:
+    """No HTTP answer: the timeout on every attempt, or no connection."""
+    import anthropic
+
     server = _failed_host(exc, client)
     if isinstance(exc, anthropic.APITimeoutError):
         return ModelCallError(
-            f"{where}: no reply from {server} within the {_seconds(client)} timeout, "
+            f"{here}: no reply from {server} within the {_seconds(client)} timeout, "
             f"on each of {client.max_retries + 1} attempts. Try again later, or give more "
             f"time with {TIMEOUT_ENV_VAR}=SECONDS (or `chunk --timeout SECONDS`).",
             stage=stage,
@@ -309,12 +342,50 @@ def _translate(
     cause = exc.__cause__
     detail = quote(f"{type(cause).__name__}: {cause}" if cause is not None else str(exc))
     return ModelCallError(
-        f"{where} failed before a reply arrived: could not reach {server} "
+        f"{here} failed before a reply arrived: could not reach {server} "
         f"({detail}); the SDK's retries did not help. Check the network and "
         f"{_unset_it(client)}.",
         stage=stage,
         batch=batch,
     )
+
+
+def failure_kind(exc: BaseException) -> str | None:
+    """What an anthropic SDK error that survived the retries means for a run (a kind of
+    FAILURE_KINDS): ``key_rejected`` (401, 403), ``base_url`` (a 404 at a path other than
+    /v1/messages), ``model_unknown`` (a 404 at /v1/messages), ``unreachable`` (no
+    connection, or no reply in time), ``overloaded`` (429, 5xx); None for this request's
+    own failure (a 400, a 413)."""
+    import anthropic
+
+    if isinstance(exc, anthropic.AuthenticationError | anthropic.PermissionDeniedError):
+        return "key_rejected"
+    if isinstance(exc, anthropic.NotFoundError):
+        path = request_path(exc)
+        wrong_path = path is not None and path.rstrip("/") != MESSAGES_PATH
+        return "base_url" if wrong_path else "model_unknown"
+    if isinstance(exc, anthropic.APIConnectionError):
+        return "unreachable"
+    if isinstance(exc, anthropic.APIStatusError) and (
+        exc.status_code == 429 or exc.status_code >= 500
+    ):
+        return "overloaded"
+    return None
+
+
+def timed_out(exc: BaseException) -> bool:
+    """Whether ``exc`` is the SDK's timeout (connected, but no reply in time)."""
+    import anthropic
+
+    return isinstance(exc, anthropic.APITimeoutError)
+
+
+def missing_credentials() -> str | None:
+    """What to set before a live call (see ``_providers.missing_credentials``)."""
+    if env_value(API_KEY_ENV_VAR):
+        check_api_key(os.environ[API_KEY_ENV_VAR])
+        return None
+    return f"set {API_KEY_ENV_VAR} (and {BASE_URL_ENV_VAR} for another Messages-API server)"
 
 
 def _status_advice(status: int) -> str:
@@ -383,3 +454,72 @@ def _not_found(
         f"{models_to_choose_from()}), "
         f"or {source} points at a server without the Messages API."
     )
+
+
+# -- the Message Batches wire format (the batch engine's Provider interface) -------------
+
+
+def batch_line(custom_id: str, body: Mapping[str, Any]) -> dict[str, Any]:
+    """A batch's entry for one request: ``{custom_id, params}``."""
+    return {"custom_id": custom_id, "params": body}
+
+
+def create_batch(client: anthropic.Anthropic, lines: Sequence[Mapping[str, Any]]) -> str:
+    """Submit one Message Batch of ``lines``; its id."""
+    made = client.messages.batches.create(requests=list(lines))  # type: ignore[arg-type]
+    return str(made.id)
+
+
+def input_ids(sdk: Callable[[], anthropic.Anthropic], batch_id: str) -> frozenset[str] | None:
+    """None: the API does not list a batch's requests (the engine waits for its end);
+    ``sdk`` is not called."""
+    return None
+
+
+def poll_batch(
+    client: anthropic.Anthropic, batch: InFlight
+) -> BatchProgress | dict[str, BatchResult]:
+    """Retrieve ``batch``: its progress while it runs, each request's result once it has
+    ended (IncompleteResults when the download lacks some)."""
+    state = client.messages.batches.retrieve(batch.batch_id)
+    if state.processing_status == "ended":
+        return _results(client, batch)
+    c = state.request_counts
+    return BatchProgress(
+        batch.provider,
+        batch.batch_id,
+        batch.round,
+        str(state.processing_status),
+        c.processing + c.succeeded + c.errored + c.canceled + c.expired,
+        c.processing,
+        succeeded=c.succeeded,
+        errored=c.errored,
+        canceled=c.canceled,
+        expired=c.expired,
+    )
+
+
+def _results(client: anthropic.Anthropic, batch: InFlight) -> dict[str, BatchResult]:
+    results: dict[str, BatchResult] = {}
+    for line in client.messages.batches.results(batch.batch_id):
+        results[line.custom_id] = _result(line.result)
+    check_whole(batch, results)  # the API gives a result for every request of a batch
+    return results
+
+
+def _result(outcome: Any) -> BatchResult:
+    """One request's outcome, as the engine reads it."""
+    if outcome.type == "succeeded":
+        try:
+            reply = message_reply(
+                outcome.message, stage="", batch=None, model="", latency_s=0.0, batched=True
+            )
+        except (AttributeError, TypeError) as exc:
+            return BatchResult("errored", detail=f"not a message: {exc}")
+        return BatchResult("succeeded", reply)
+    if outcome.type == "errored":
+        error = getattr(getattr(outcome, "error", None), "error", None)
+        kind = getattr(error, "type", "api_error")
+        detail = f"{kind}: {getattr(error, 'message', '')}"
+        return BatchResult("invalid" if kind in _NOT_RETRIED else "errored", detail=detail)
+    return BatchResult(str(outcome.type))  # canceled, expired

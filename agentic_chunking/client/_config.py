@@ -47,6 +47,9 @@ OPENAI = "openai"
 ANTHROPIC = "anthropic"
 PROVIDERS = (ANTHROPIC, OPENAI)
 """The providers a model id may name (``openai:gpt-4.1-mini``); a bare id is Anthropic's."""
+BARE_ID_PROVIDER = ANTHROPIC
+"""The provider a model id without a ``provider:`` prefix names (its id and folder are the
+bare name)."""
 OPENAI_API_KEY_ENV_VAR = "OPENAI_API_KEY"
 OPENAI_BASE_URL_ENV_VAR = "OPENAI_BASE_URL"
 OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1"
@@ -82,11 +85,11 @@ class ModelRef:
 
     @property
     def id(self) -> str:
-        return self.name if self.provider == ANTHROPIC else f"{self.provider}:{self.name}"
+        return self.name if self.provider == BARE_ID_PROVIDER else f"{self.provider}:{self.name}"
 
     @property
     def folder(self) -> str:
-        if self.provider == ANTHROPIC:
+        if self.provider == BARE_ID_PROVIDER:
             return self.name
         return f"{self.provider}--{_file_safe(self.name)}"
 
@@ -110,7 +113,7 @@ def parse_model(model: str) -> ModelRef:
             )
         text = rest.strip()
     else:
-        provider = ANTHROPIC
+        provider = BARE_ID_PROVIDER
     if not text:
         raise ConfigurationError(
             f"the model {model!r} has no name; give e.g. openai:gpt-4.1-mini or {DEFAULT_MODEL}"

@@ -16,29 +16,22 @@ before any call); ``close`` closes every client it built, never one it was given
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Self, TypeAlias
 
 from .._errors import ConfigurationError
-from ._anthropic import ModelReply, make_client
-from ._anthropic import call_model as call_anthropic
+from ._calls import ModelReply, ModelRequest
 from ._config import (
     ANTHROPIC,
-    API_KEY_ENV_VAR,
-    BASE_URL_ENV_VAR,
     DEFAULT_MAX_RETRIES,
     OPENAI,
-    OPENAI_API_KEY_ENV_VAR,
-    OPENAI_BASE_URL_ENV_VAR,
     REPLAY_API_KEY,
     ModelRef,
-    check_api_key,
     parse_model,
 )
 from ._limits import RequestLimits
-from ._openai import call_openai, make_openai_client
+from ._registry import PROVIDERS, provider_module
 
 if TYPE_CHECKING:
     import anthropic
@@ -85,7 +78,7 @@ class ModelClient:
         """A client for replaying cassettes: a dummy key for every provider, no retries, and
         no network transport (``offline``): a request no cassette answers fails at once."""
         return cls(
-            api_keys={ANTHROPIC: REPLAY_API_KEY, OPENAI: REPLAY_API_KEY},
+            api_keys=dict.fromkeys(PROVIDERS, REPLAY_API_KEY),
             max_retries=0,
             offline=True,
         )
@@ -122,11 +115,10 @@ class ModelClient:
         self.sdk(ref.provider)
         return ref
 
-    def _build(self, provider: str) -> Any:
-        make = make_openai_client if provider == OPENAI else make_client
-        return make(
-            api_key=self._api_keys.get(provider),
-            base_url=self._base_urls.get(provider),
+    def _build(self, name: str) -> Any:
+        return provider_module(name).make_client(
+            api_key=self._api_keys.get(name),
+            base_url=self._base_urls.get(name),
             max_retries=self._max_retries,
             timeout=self._timeout,
             offline=self._offline,
@@ -146,16 +138,11 @@ class ModelClient:
     ) -> ModelReply:
         """One request to ``model``'s provider at temperature 0 (see ``call_model``)."""
         ref = parse_model(model)
-        call = call_openai if ref.provider == OPENAI else call_anthropic
-        return call(
-            self.sdk(ref.provider),
-            stage=stage,
-            batch=batch,
-            model=ref.name,
-            system=system,
-            messages=messages,
-            max_tokens=max_tokens,
-            on_wait=on_wait,
+        request = ModelRequest.of(
+            model=ref.name, system=system, messages=messages, max_tokens=max_tokens
+        )
+        return provider_module(ref.provider).call(
+            self.sdk(ref.provider), request, stage=stage, batch=batch, on_wait=on_wait
         )
 
     def close(self) -> None:
@@ -209,30 +196,13 @@ def missing_credentials(model: str) -> str | None:
     none); else the variables to set, as a phrase ("set ANTHROPIC_API_KEY ..."). A key of
     the wrong shape (a line break pasted with it) is a ConfigurationError that never shows it
     (``check_api_key``)."""
-    provider = parse_model(model).provider
-    if provider == OPENAI:
-        if _env(OPENAI_API_KEY_ENV_VAR):  # the key as set, whitespace and all: refused
-            check_api_key(os.environ[OPENAI_API_KEY_ENV_VAR], source=OPENAI_API_KEY_ENV_VAR)
-        if _env(OPENAI_API_KEY_ENV_VAR) or _env(OPENAI_BASE_URL_ENV_VAR):
-            return None
-        return (
-            f"set {OPENAI_API_KEY_ENV_VAR} (or {OPENAI_BASE_URL_ENV_VAR} for a local "
-            "OpenAI-compatible server that needs none)"
-        )
-    if _env(API_KEY_ENV_VAR):
-        check_api_key(os.environ[API_KEY_ENV_VAR])
-        return None
-    return f"set {API_KEY_ENV_VAR} (and {BASE_URL_ENV_VAR} for another Messages-API server)"
-
-
-def _env(name: str) -> str:
-    return os.environ.get(name, "").strip()
+    return provider_module(parse_model(model).provider).missing_credentials()
 
 
 def _provider_of(client: object) -> str:
     """The provider of a ready SDK client (by its class's package)."""
     package = type(client).__module__.split(".", 1)[0]
-    if package in (ANTHROPIC, OPENAI):
+    if package in PROVIDERS:
         return package
     raise ConfigurationError(
         f"a {type(client).__name__} is not a client of {ANTHROPIC} or {OPENAI}; pass an "

@@ -19,6 +19,8 @@ Beside them: ``_plan`` (what a run would do, for ``--dry-run``, and its progress
 or cli.
 """
 
+from ._prompts import extraction_user_message as extraction_user_message
+from ._prompts import load_prompt as load_prompt
 from ._run import DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_REPAIR_ATTEMPTS, chunk_text_agentic
 
 __all__ = ["DEFAULT_MAX_CONCURRENCY", "DEFAULT_MAX_REPAIR_ATTEMPTS", "chunk_text_agentic"]

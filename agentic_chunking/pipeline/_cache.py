@@ -34,7 +34,7 @@ from pathlib import Path
 
 from .._files import write_text_atomic
 from .._models import CallUsage
-from ..client import ModelReply
+from ..client import ModelReply, ModelRequest, canonical_sha256
 
 FORMAT = 1
 """The version of a cache file's layout (a change starts a new cache)."""
@@ -47,17 +47,10 @@ FALLBACK_PREFIX = "agentic-chunking-replies-"
 def request_key(
     *, model: str, system: str, messages: Sequence[Mapping[str, str]], max_tokens: int
 ) -> str:
-    """The hex SHA-256 of what decides a reply at temperature 0."""
-    payload = {
-        "format": FORMAT,
-        "model": model,
-        "system": system,
-        "messages": [dict(m) for m in messages],
-        "max_tokens": max_tokens,
-        "temperature": 0,
-    }
-    text = json.dumps(payload, ensure_ascii=False, sort_keys=True)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    """The hex SHA-256 of what decides a reply at temperature 0 (the client's one request
+    hash, ``canonical_sha256``, of its ModelRequest and this cache's FORMAT)."""
+    request = ModelRequest.of(model=model, system=system, messages=messages, max_tokens=max_tokens)
+    return canonical_sha256({"format": FORMAT, **request.payload()}, compact=False)
 
 
 def reply_digest(text: object, stop_reason: object, usage: object) -> str:

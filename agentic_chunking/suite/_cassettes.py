@@ -25,13 +25,13 @@ megabytes); a CassetteError goes on then.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from .._errors import CassetteError
 from .._files import write_text_atomic
 from .._shown import find_secrets as find_secrets  # the one scan, re-exported for the suite
+from ..client import error_chain as error_chain  # the client's one walk of a chain
 from ..client import model_folder
 
 KEPT_REQUEST_HEADERS = frozenset({"accept", "anthropic-version", "content-type"})
@@ -209,15 +209,6 @@ def cassette_error(
         f"adds pairs close in meaning, so replay with the setting it was recorded with). "
         f"Re-record it with: {command}"
     )
-
-
-def error_chain(error: BaseException) -> Iterator[BaseException]:
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        yield current
-        current = current.__cause__ or current.__context__
 
 
 def _is_unmatched(error: BaseException) -> bool:

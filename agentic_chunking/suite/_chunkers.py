@@ -53,7 +53,7 @@ from ._judging import judge_case
 from ._runner import judge
 
 if TYPE_CHECKING:
-    from ..client._providers import AnyClient
+    from ..client import AnyClient
 
 PYPROJECT_TABLE = "agentic-chunking"
 """``[tool.agentic-chunking]`` of pyproject.toml: ``chunker = "module:callable"``."""

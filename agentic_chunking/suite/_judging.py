@@ -19,7 +19,7 @@ from ._cases import Case
 from ._replies import is_reference
 
 if TYPE_CHECKING:
-    from ..client._providers import AnyClient
+    from ..client import AnyClient
 
 __all__ = ["JUDGE_CHECK", "judge_case", "judge_usage", "suite_judge_model"]
 

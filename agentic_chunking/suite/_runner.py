@@ -21,7 +21,7 @@ from ._cassettes import cassette_error
 from ._judging import judge_case, judge_usage
 
 if TYPE_CHECKING:
-    from ..client._providers import AnyClient
+    from ..client import AnyClient
     from ..judge import Judgement
 
 PARTITION = "partition"

@@ -36,7 +36,7 @@ from ._runner import failure_message, run_case
 from ._systemic import systemic_failure
 
 if TYPE_CHECKING:
-    from ..client._providers import AnyClient
+    from ..client import AnyClient
 
 SYSTEMIC_EXIT_CODE = int(pytest.ExitCode.INTERRUPTED)
 """The exit code of a session stopped by a systemic failure (pytest's "interrupted")."""

@@ -77,7 +77,7 @@ from ._session import (
 from ._summary import summary_lines
 
 if TYPE_CHECKING:
-    from ..client._providers import AnyClient
+    from ..client import AnyClient
 
 __all__ = [
     "STOP_GRACE_S",
