@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ._text import split_sentences
     from ._warning import PipelineWarning
     from .client import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL
+    from .pipeline import PipelineOptions
     from .pipeline._batches import Batch, plan_batches
     from .pipeline._normalise import (
         GroupingReply,
@@ -62,6 +63,7 @@ _HOMES = {
     ".pipeline._prechunk": "DEFAULT_MAX_TOKENS_PER_BATCH pre_chunk_for_extraction",
     ".pipeline._prompts": "PROMPT_VERSIONS",
     ".pipeline._run": "chunk_text_agentic",
+    ".pipeline": "PipelineOptions",
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names.split()}
 """Each public name, and the module that defines it (the imports above, for type checkers)."""
@@ -96,6 +98,7 @@ __all__ = [
     "GroupingReply",
     "InputError",
     "ModelCallError",
+    "PipelineOptions",
     "PipelineWarning",
     "ReplyParseError",
     "ThemeGroup",

@@ -37,19 +37,20 @@ from ..client import (
     MODEL_ENV_VAR,
     TIMEOUT_ENV_VAR,
     deprecation_notice,
-    resolve_model,
     unlisted_notice,
 )
-from ..pipeline._cache import UNPARSED_SUFFIX, ReplyCache
-from ..pipeline._document import paragraph_inputs
-from ..pipeline._plan import plan_run
-from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
-from ..pipeline._run import (
+from ..pipeline import (
     DEFAULT_EXTRACTION_MAX_TOKENS,
     DEFAULT_GROUPING_MAX_TOKENS,
     DEFAULT_MAX_CHUNK_TOKENS,
     DEFAULT_MAX_CONCURRENCY,
+    DEFAULT_MAX_TOKENS_PER_BATCH,
+    UNPARSED_SUFFIX,
+    PipelineOptions,
+    ReplyCache,
     chunk_text_agentic,
+    paragraph_inputs,
+    plan_run,
 )
 from ._findings import check_after_chunk, check_paths
 from ._io import (
@@ -118,6 +119,21 @@ def add_model_options(
         metavar="SECONDS",
         help=f"seconds one model call may take, per attempt (default ${TIMEOUT_ENV_VAR}, "
         f"else {DEFAULT_TIMEOUT_S:g})",
+    )
+
+
+def pipeline_options(args: argparse.Namespace) -> PipelineOptions:
+    """The PipelineOptions the model options (``add_model_options``) and
+    ``--max-chunk-tokens`` give: the one record ``chunk`` and ``corpus`` run with."""
+    return PipelineOptions(
+        model=args.model,
+        max_tokens_per_batch=args.max_tokens_per_batch,
+        extraction_max_tokens=args.extraction_max_tokens,
+        grouping_max_tokens=args.grouping_max_tokens,
+        max_chunk_tokens=args.max_chunk_tokens or DEFAULT_MAX_CHUNK_TOKENS,
+        max_concurrency=args.max_concurrency,
+        timeout=args.timeout,
+        base_url=args.base_url,
     )
 
 
@@ -222,39 +238,27 @@ def run(args: argparse.Namespace) -> int:
     oversized = chunk_size_warning(args.max_chunk_tokens)
     if oversized:
         _say(oversized)
+    options = pipeline_options(args)
     if args.dry_run:
-        plan = plan_run(
-            inputs,
-            model=resolve_model(args.model),
-            max_tokens_per_batch=args.max_tokens_per_batch,
-            grouping_max_tokens=args.grouping_max_tokens,
-            extraction_max_tokens=args.extraction_max_tokens,
-        )
-        model = resolve_model(args.model)
+        plan = plan_run(inputs, options)
+        model = options.model_id
         notices = [n for n in (unlisted_notice(model), deprecation_notice(model)) if n]
         print("\n".join([f"plan for {args.path} (no model called):", *plan.lines()]))
         for notice in notices:
             print(f"note: {notice}")
         return 0
     cache, fresh_cache = _reply_cache(args)
-    _check_room(args, inputs, cache)
-    display = RunDisplay(model=resolve_model(args.model), prefix=PREFIX, quiet=args.quiet)
+    _check_room(args, inputs, cache, options)
+    display = RunDisplay(model=options.model_id, prefix=PREFIX, quiet=args.quiet)
     where = str(args.output) if args.output is not None else "the output on stdout"
     try:
         response = chunk_text_agentic(
             inputs,
             document_id,
-            model=args.model,
-            max_tokens_per_batch=args.max_tokens_per_batch,
-            max_concurrency=args.max_concurrency,
-            extraction_max_tokens=args.extraction_max_tokens,
-            grouping_max_tokens=args.grouping_max_tokens,
+            options,
             progress=display.say,
             on_event=display.event,
-            timeout=args.timeout,
-            max_chunk_tokens=args.max_chunk_tokens,
             cache=cache,
-            base_url=args.base_url,
             metadata=metadata,
         )
     except (ModelCallError, ConfigurationError) as error:  # a 401 keeps what a 500 keeps
@@ -313,16 +317,13 @@ def _say_unkept(cache: ReplyCache) -> None:
 
 
 def _check_room(
-    args: argparse.Namespace, inputs: list[AgenticChunkInput], cache: ReplyCache
+    args: argparse.Namespace,
+    inputs: list[AgenticChunkInput],
+    cache: ReplyCache,
+    options: PipelineOptions,
 ) -> None:
     """Refuse, before any call, a run whose output or reply cache has no room (statvfs)."""
-    plan = plan_run(
-        inputs,
-        model=resolve_model(args.model),
-        max_tokens_per_batch=args.max_tokens_per_batch,
-        grouping_max_tokens=args.grouping_max_tokens,
-        extraction_max_tokens=args.extraction_max_tokens,
-    )
+    plan = plan_run(inputs, options)
     needs = [Need("the reply cache", cache.directory, cache_bytes(plan), "--cache-dir")]
     if args.output is not None:
         needs.insert(0, Need("the output", args.output.parent, output_bytes(plan), "-o"))

@@ -26,6 +26,7 @@ import sys
 import threading
 import time
 from collections.abc import Generator, Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
@@ -53,7 +54,6 @@ from ..client._anthropic import message_params
 from ..client._batch import DEFAULT_POLL_INTERVAL_S, FALLBACKS
 from ..client._openai import chat_body
 from ..corpus import (
-    CorpusSettings,
     DocumentResult,
     Ledger,
     LedgerError,
@@ -65,9 +65,14 @@ from ..corpus import (
 from ..corpus._documents import NOT_TEXT
 from ..corpus._fallback import mark_fallback, take_back
 from ..corpus._outputs import check_output_suffix
-from ..pipeline._plan import plan_run
-from ..pipeline._run import DEFAULT_MAX_CHUNK_TOKENS
-from ._chunk import CACHE_SUFFIX, add_model_options, chunk_size_warning, open_reply_cache
+from ..pipeline import DEFAULT_MAX_CHUNK_TOKENS, PipelineOptions, plan_run
+from ._chunk import (
+    CACHE_SUFFIX,
+    add_model_options,
+    chunk_size_warning,
+    open_reply_cache,
+    pipeline_options,
+)
 from ._io import (
     FAILURES_SUFFIX,
     LEDGER_SUFFIX,
@@ -241,15 +246,9 @@ def run(args: argparse.Namespace) -> int:
     for target, option in ((output, "-o"), (failures_path, "-o"), (ledger_path, "--ledger")):
         check_output_path(target, inputs=inputs, option=option)
     scan = source.scan()  # a bad record or a duplicate id: refused before any call
-    model = resolve_model(args.model)
-    settings = CorpusSettings(
-        model=model,
-        max_tokens_per_batch=args.max_tokens_per_batch,
-        extraction_max_tokens=args.extraction_max_tokens,
-        grouping_max_tokens=args.grouping_max_tokens,
-        max_chunk_tokens=args.max_chunk_tokens or DEFAULT_MAX_CHUNK_TOKENS,
-    )
-    settings.check()  # a max_tokens no call may ask for: the run's fault, before any file
+    options = pipeline_options(args).resolved()
+    model = options.model_id
+    options.check()  # a max_tokens no call may ask for: the run's fault, before any file
     oversized = chunk_size_warning(args.max_chunk_tokens)
     if oversized:
         _say(oversized)
@@ -257,7 +256,7 @@ def run(args: argparse.Namespace) -> int:
         _check_batch_options(args)
     if args.dry_run:
         _print_plan(
-            source.documents(), settings, len(scan.document_ids), str(args.corpus), args.batch
+            source.documents(), options, len(scan.document_ids), str(args.corpus), args.batch
         )
         return level4_status
     base_urls = {parse_model(model).provider: args.base_url} if args.base_url else None
@@ -320,23 +319,19 @@ def run(args: argparse.Namespace) -> int:
 
             results = ray_results(
                 source,
-                settings,
+                options,
                 positions={d: n for n, d in enumerate(scan.document_ids)},
                 cache_dir=cache.directory,
                 ledger_path=ledger_path,
-                max_concurrency=args.max_concurrency,
-                base_url=args.base_url,
-                timeout=args.timeout,
             )
         else:
             results = chunk_corpus(
                 source.documents(),
-                settings,
+                replace(options, max_concurrency=BATCH_CONCURRENCY) if args.batch else options,
                 client=client,
                 cache=cache,
                 ledger=ledger,
                 max_documents=args.batch_documents if args.batch else args.max_concurrency,
-                max_concurrency=BATCH_CONCURRENCY if args.batch else args.max_concurrency,
             )
         try:
             written = _write(results, output, failures_path, tally, ledger_path)
@@ -575,7 +570,7 @@ def _check_batch_options(args: argparse.Namespace) -> None:
 
 
 def _print_plan(
-    documents: Any, settings: CorpusSettings, total: int, name: str, batched: bool
+    documents: Any, options: PipelineOptions, total: int, name: str, batched: bool
 ) -> None:
     batches = calls = tokens_in = tokens_out = 0
     cost: float | None = 0.0
@@ -586,14 +581,7 @@ def _print_plan(
             not_text += document.error_kind == NOT_TEXT
             failed += document.error_kind != NOT_TEXT
             continue
-        plan = plan_run(
-            document.inputs,
-            model=settings.model,
-            max_tokens_per_batch=settings.max_tokens_per_batch,
-            grouping_max_tokens=settings.grouping_max_tokens,
-            extraction_max_tokens=settings.extraction_max_tokens,
-            batched=batched,
-        )
+        plan = plan_run(document.inputs, options, batched=batched)
         unbatched = plan.listed_cost_usd if batched else plan.estimated_cost_usd
         full = None if full is None or unbatched is None else full + unbatched
         batches += plan.batches
@@ -610,7 +598,7 @@ def _print_plan(
     lines = [
         f"plan for {name} (no model called):",
         f"  documents: {total:,}" + (f" ({'; '.join(aside)})" if aside else ""),
-        f"  model: {settings.model}",
+        f"  model: {options.model_id}",
         f"  extraction batches: {batches:,}; calls: about {calls:,}",
         f"  estimated tokens: {tokens_in:,} in / {tokens_out:,} out",
         "  estimated cost: "

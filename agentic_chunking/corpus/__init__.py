@@ -3,8 +3,9 @@
 - ``_documents``: a corpus on disk (a folder of text files, JSONL, Parquet), scanned once
   for bad records and duplicate ids before any call, then streamed in input order;
 - ``_run``: ``process_document`` (the one per-document function every engine calls:
-  threads here, the batch path, Ray) and ``chunk_corpus`` (concurrent, input order kept,
-  resume by document through the ledger);
+  threads here, the batch path, Ray, with one ``pipeline.PipelineOptions``) and
+  ``chunk_corpus`` (concurrent, input order kept, resume by document through the ledger,
+  which keeps the options' ``options_sha256``);
 - ``_ledger``: the SQLite ledger of finished documents and submitted batches, and the
   ``RunLock`` that keeps a second run off it;
 - ``_outputs``: JSONL or Parquet output, written atomically;
@@ -24,13 +25,12 @@ from ._ledger import Ledger, LedgerError
 from ._ledger import RunLock as RunLock
 from ._outputs import OutputWriter as OutputWriter
 from ._outputs import read_records
-from ._run import CorpusSettings, DocumentResult, chunk_corpus, process_document
+from ._run import DocumentResult, chunk_corpus, process_document
 from ._split import split_corpus
 
 # What users call (docs/api/). The other names imported above (`X as X`) serve the
 # layers above and the tests: importable, documented in their modules, no promise.
 __all__ = [
-    "CorpusSettings",
     "DocumentResult",
     "Ledger",
     "LedgerError",

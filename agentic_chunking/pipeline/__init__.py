@@ -13,12 +13,36 @@ The steps, in the order the data flows (``_run.chunk_text_agentic`` runs them):
 5. ``_grouping``: group by proposition number, in windows with a merge for long documents;
 6. ``_normalise``: turn the grouping reply into the output contract's typed chunks.
 
-Beside them: ``_plan`` (what a run would do, for ``--dry-run``, and its progress) and
-``_notes`` (the pipeline's warnings as records). May import: the root's shared modules,
+Beside them: ``_options`` (``PipelineOptions``, every setting of a run in one frozen
+record, and ``options_sha256``, the settings hash the corpus ledger keeps), ``_plan`` (what
+a run would do, for ``--dry-run``, and its progress) and ``_notes`` (the pipeline's
+warnings as records). May import: the root's shared modules,
 ``client`` and ``checks`` (the certain-duplicate relation); never judge, suite, report
 or cli.
 """
 
-from ._run import DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_REPAIR_ATTEMPTS, chunk_text_agentic
+from ._cache import UNPARSED_SUFFIX as UNPARSED_SUFFIX
+from ._cache import ReplyCache as ReplyCache
+from ._cache import canonical_sha256 as canonical_sha256
+from ._document import paragraph_inputs as paragraph_inputs
+from ._options import DEFAULT_EXTRACTION_MAX_TOKENS as DEFAULT_EXTRACTION_MAX_TOKENS
+from ._options import DEFAULT_GROUPING_MAX_TOKENS as DEFAULT_GROUPING_MAX_TOKENS
+from ._options import DEFAULT_MAX_CHUNK_TOKENS as DEFAULT_MAX_CHUNK_TOKENS
+from ._options import DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_REPAIR_ATTEMPTS, PipelineOptions
+from ._options import RECORD_FORMAT as RECORD_FORMAT
+from ._options import equivalent_sha256s as equivalent_sha256s
+from ._options import options_sha256 as options_sha256
+from ._plan import RunPlan as RunPlan
+from ._plan import plan_run as plan_run
+from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH as DEFAULT_MAX_TOKENS_PER_BATCH
+from ._prompts import PROMPT_VERSIONS as PROMPT_VERSIONS
+from ._run import chunk_text_agentic
 
-__all__ = ["DEFAULT_MAX_CONCURRENCY", "DEFAULT_MAX_REPAIR_ATTEMPTS", "chunk_text_agentic"]
+# What users call (docs/api/). The other names imported above (`X as X`) serve the
+# layers above and the tests: importable, documented in their modules, no promise.
+__all__ = [
+    "DEFAULT_MAX_CONCURRENCY",
+    "DEFAULT_MAX_REPAIR_ATTEMPTS",
+    "PipelineOptions",
+    "chunk_text_agentic",
+]

@@ -24,7 +24,7 @@ import pytest
 
 from .._errors import AgenticChunkingError, ConfigurationError
 from ..client import DEFAULT_MODEL, MODEL_ENV_VAR, OPENAI, missing_credentials, parse_model
-from ..pipeline._run import DEFAULT_MAX_CONCURRENCY
+from ..pipeline import DEFAULT_MAX_CONCURRENCY
 from ..report import RunResults, load_results
 from ..report._results import now_iso
 from ._chunkers import Chunker, configured_chunker, load_chunker, replay_keys, run_id
