@@ -192,27 +192,23 @@ def test_a_setting_changed_on_the_command_line_reaches_the_record_and_the_ledger
 ) -> None:
     """``chunk`` and ``corpus`` build the same record from the same flags; the ledger keeps
     that record's hash, which the flag changed."""
-    from agentic_chunking.cli import _chunk
-    from agentic_chunking.corpus import _run as corpus_run
+    from agentic_chunking.pipeline import _outcome
 
-    seen: dict[str, PipelineOptions] = {}
+    seen: list[PipelineOptions] = []
 
-    def spy(where: str, real: Any) -> Any:
-        def call(*args: Any, **kwargs: Any) -> Any:
-            seen[where] = args[2]
-            return real(*args, **kwargs)
+    def spy(*args: Any, **kwargs: Any) -> Any:
+        seen.append(args[2])
+        return chunk_text_agentic(*args, **kwargs)
 
-        return call
-
-    monkeypatch.setattr(_chunk, "chunk_text_agentic", spy("chunk", chunk_text_agentic))
-    monkeypatch.setattr(corpus_run, "chunk_text_agentic", spy("corpus", chunk_text_agentic))
+    # the one per-document call chunk and corpus make (pipeline.chunk_outcome)
+    monkeypatch.setattr(_outcome, "chunk_text_agentic", spy)
     folder = _folder(tmp_path, 1)
     shared = [flag, value, "--max-concurrency", "2"]
     out = tmp_path / "out.jsonl"
     assert main(["corpus", str(folder), "-o", str(out), "--quiet", *shared]) == 0
     chunk = ["chunk", str(folder / "d1.txt"), "-o", str(tmp_path / "c.json"), "-q"]
     assert main([*chunk, *shared]) == 0
-    chunk_options, corpus_options = seen["chunk"], seen["corpus"]
+    corpus_options, chunk_options = seen
     assert isinstance(corpus_options, PipelineOptions)
     assert corpus_options == chunk_options.resolved()  # one record, the model resolved once
     assert getattr(corpus_options, field) == expected != getattr(PipelineOptions(), field)

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from .._entry import Terminated
-from .._errors import ConfigurationError, InputError, ModelCallError
+from .._errors import ConfigurationError, InputError
 from .._models import AgenticResponse, CallUsage
 from .._shown import redact, redact_data
 from ..checks import clear_caches
@@ -41,7 +41,7 @@ from ..client import BatchClient, BatchParticipant, calls_cost_usd, parse_model
 from ..pipeline import (
     PipelineOptions,
     ReplyCache,
-    chunk_text_agentic,
+    chunk_outcome,
     equivalent_sha256s,
     options_sha256,
 )
@@ -151,7 +151,7 @@ def process_document(
     if document.error is not None:
         return _failed(document, document.error, document.error_kind)
     try:
-        response = chunk_text_agentic(
+        outcome = chunk_outcome(
             document.inputs,
             document.document_id,
             options,
@@ -159,13 +159,12 @@ def process_document(
             cache=cache,
             metadata=document.metadata,
         )
-        kind = "pipeline"
-    except ModelCallError as error:
-        failed = error.response if isinstance(error.response, AgenticResponse) else None
-        response = failed or AgenticResponse.failure(str(error))
-        kind = "model_call"
     except InputError as error:  # the document's own input (never the run's configuration)
         return _failed(document, redact(f"{document.document_id}: {error}"), UNREADABLE)
+    if isinstance(outcome.error, ConfigurationError):
+        raise outcome.error  # the run's fault: it stops the run
+    response = outcome.response or AgenticResponse.failure(str(outcome.error))
+    kind = "model_call" if outcome.kind == "stopped" else "pipeline"
     cost = calls_cost_usd(parse_model(options.model_id).name, response.calls)
     if not response.is_success:
         return replace(

@@ -16,7 +16,9 @@ The steps, in the order the data flows (``_run.chunk_text_agentic`` runs them):
 Beside them: ``_options`` (``PipelineOptions``, every setting of a run in one frozen
 record, and ``options_sha256``, the settings hash the corpus ledger keeps), ``_plan`` (what
 a run would do, for ``--dry-run``, and its progress) and ``_notes`` (the pipeline's
-warnings as records). May import: the root's shared modules,
+warnings as records), ``_outcome`` (a run as a record of how it ended, ``done``,
+``failed`` or ``stopped``, for ``chunk`` and ``corpus``) and ``_input_file`` (a document
+or a chunk-list file as input chunks). May import: the root's shared modules,
 ``client`` and ``checks`` (the certain-duplicate relation); never judge, suite, report
 or cli.
 """
@@ -25,6 +27,11 @@ from ._cache import UNPARSED_SUFFIX as UNPARSED_SUFFIX
 from ._cache import ReplyCache as ReplyCache
 from ._cache import canonical_sha256 as canonical_sha256
 from ._document import paragraph_inputs as paragraph_inputs
+from ._input_file import JSON_SUFFIXES as JSON_SUFFIXES
+from ._input_file import TEXT_SUFFIXES as TEXT_SUFFIXES
+from ._input_file import YAML_SUFFIXES as YAML_SUFFIXES
+from ._input_file import InputFile as InputFile
+from ._input_file import input_file as input_file
 from ._options import DEFAULT_EXTRACTION_MAX_TOKENS as DEFAULT_EXTRACTION_MAX_TOKENS
 from ._options import DEFAULT_GROUPING_MAX_TOKENS as DEFAULT_GROUPING_MAX_TOKENS
 from ._options import DEFAULT_MAX_CHUNK_TOKENS as DEFAULT_MAX_CHUNK_TOKENS
@@ -32,6 +39,8 @@ from ._options import DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_REPAIR_ATTEMPTS, Pipe
 from ._options import RECORD_FORMAT as RECORD_FORMAT
 from ._options import equivalent_sha256s as equivalent_sha256s
 from ._options import options_sha256 as options_sha256
+from ._outcome import ChunkOutcome as ChunkOutcome
+from ._outcome import chunk_outcome as chunk_outcome
 from ._plan import RunPlan as RunPlan
 from ._plan import plan_run as plan_run
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH as DEFAULT_MAX_TOKENS_PER_BATCH
