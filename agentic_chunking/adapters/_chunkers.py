@@ -27,7 +27,15 @@ from typing import TYPE_CHECKING, Any
 
 from .._errors import AgenticChunkingError
 from .._models import AgenticChunk, AgenticChunkInput, AgenticResponse, CallUsage
-from ..pipeline import PipelineOptions
+from ..pipeline import (
+    EXTRACTION_SHAPE,
+    CallSettings,
+    PipelineOptions,
+    converse,
+    extraction_user_message,
+    load_json_array,
+    parse_propositions_strict,
+)
 
 if TYPE_CHECKING:
     from ..client import AnyClient
@@ -53,8 +61,6 @@ def read_propositions(value: Any) -> list[str]:
     if isinstance(content, str):
         value = content
     if isinstance(value, str):
-        from ..pipeline._parse import load_json_array
-
         start, end = value.find("{"), value.rfind("}")
         for candidate in (value, value[start : end + 1] if 0 <= start < end else ""):
             try:
@@ -137,9 +143,6 @@ class BaselineChunker:
 
     def __call__(self, inputs: list[AgenticChunkInput], document_id: str) -> AgenticResponse:
         from ..client import ModelClient
-        from ..pipeline._conversation import CallSettings, converse
-        from ..pipeline._parse import parse_propositions_strict
-        from ..pipeline._prompts import EXTRACTION_SHAPE, extraction_user_message
 
         client = self.client or ModelClient()
         settings = CallSettings(

@@ -38,6 +38,7 @@ from ._job import CorpusRun as CorpusRun
 from ._job import plan_corpus as plan_corpus
 from ._ledger import Ledger, LedgerError
 from ._ledger import RunLock as RunLock
+from ._outputs import OUTPUT_SUFFIXES as OUTPUT_SUFFIXES
 from ._outputs import OutputWriter as OutputWriter
 from ._outputs import check_output_suffix as check_output_suffix
 from ._outputs import publish_failures as publish_failures

@@ -124,19 +124,7 @@ def chunk_text_agentic(
     options = options.resolved()
     options.check()
     with _client_for(options, client) as active:
-        cancelled = threading.Event()
-        settings = _Settings(
-            client=active,
-            model=options.model_id,
-            extraction_max_tokens=options.extraction_max_tokens,
-            grouping_max_tokens=options.grouping_max_tokens,
-            max_chunk_tokens=options.max_chunk_tokens,
-            max_concurrency=options.max_concurrency,
-            max_repair_attempts=options.max_repair_attempts,
-            on_wait=None if progress is None else _unless(cancelled, progress),
-            cancelled=cancelled,
-            cache=cache,
-        )
+        settings = _call_settings(options, active, progress, cache)
         tally = ProgressTally(progress, on_event) if progress or on_event else None
         document = _Document(
             inputs=chunks,
@@ -146,6 +134,29 @@ def chunk_text_agentic(
             metadata=dict(metadata or {}),
         )
         return _run(document, batches, settings, progress, tally, warnings)
+
+
+def _call_settings(
+    options: PipelineOptions,
+    client: AnyClient,
+    progress: Progress | None,
+    cache: ReplyCache | None,
+) -> _Settings:
+    """What every call of the run shares: ``options``' limits, the client, the cache, and
+    the "still waiting" notices, silenced once the run is interrupted."""
+    cancelled = threading.Event()
+    return _Settings(
+        client=client,
+        model=options.model_id,
+        extraction_max_tokens=options.extraction_max_tokens,
+        grouping_max_tokens=options.grouping_max_tokens,
+        max_chunk_tokens=options.max_chunk_tokens,
+        max_concurrency=options.max_concurrency,
+        max_repair_attempts=options.max_repair_attempts,
+        on_wait=None if progress is None else _unless(cancelled, progress),
+        cancelled=cancelled,
+        cache=cache,
+    )
 
 
 _OPTION_NAMES = frozenset(field.name for field in fields(PipelineOptions))
