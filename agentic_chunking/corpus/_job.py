@@ -354,7 +354,7 @@ class CorpusPlan:
 
 
 def plan_corpus(
-    documents: Iterable[CorpusDocument], options: PipelineOptions, *, batched: bool
+    documents: Iterable[CorpusDocument], options: PipelineOptions, *, batched: bool = False
 ) -> CorpusPlan:
     """The plan of a run of ``documents`` with ``options`` (``batched``: through the batch
     APIs), without any call."""
