@@ -23,11 +23,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, TypeVar
+from typing import TypeVar
 
 from .._entry import Terminated
 from .._errors import ConfigurationError, InputError
@@ -40,7 +39,6 @@ from ..client import (
     OPENAI,
     OPENAI_API_KEY_ENV_VAR,
     OPENAI_BASE_URL_ENV_VAR,
-    BatchProgress,
     BatchUnreachableError,
     ModelClient,
     parse_model,
@@ -53,7 +51,6 @@ from ..corpus import (
     CorpusOutcome,
     CorpusPlan,
     CorpusRun,
-    DocumentResult,
     Ledger,
     LedgerError,
     Scan,
@@ -69,6 +66,7 @@ from ._chunk import (
     open_reply_cache,
     pipeline_options,
 )
+from ._corpus_display import PREFIX, CorpusDisplay
 from ._io import (
     FAILURES_SUFFIX,
     LEDGER_SUFFIX,
@@ -81,9 +79,7 @@ from ._io import (
     resume_line,
     seconds_up_to,
 )
-from ._progress import Heartbeat, _is_terminal
 
-PREFIX = "agentic-chunking corpus: "
 LEVEL4_SUFFIX = ".level4.jsonl"
 """With --level4: the Level 4 records beside OUT (its ledger beside them)."""
 DEFAULT_CORPUS_CONCURRENCY = 16
@@ -276,7 +272,7 @@ def _job(args: argparse.Namespace) -> CorpusJob:
 def _run_job(job: CorpusJob, options: PipelineOptions, scan: Scan, *, quiet: bool) -> bool:
     """Run ``job``, saying its progress, its stops and its summary; whether a document
     failed."""
-    tally: _Tally | None = None
+    tally: CorpusDisplay | None = None
     run = CorpusRun(
         job,
         options,
@@ -285,7 +281,9 @@ def _run_job(job: CorpusJob, options: PipelineOptions, scan: Scan, *, quiet: boo
     )
     try:
         run.open()
-        tally = _Tally(total=len(scan.document_ids), quiet=quiet, batched=job.batch is not None)
+        tally = CorpusDisplay(
+            total=len(scan.document_ids), quiet=quiet, batched=job.batch is not None
+        )
         for note in run.settle_batches():
             if note.kind != "attached":
                 _say(_batch_line(note))
@@ -300,14 +298,14 @@ def _run_job(job: CorpusJob, options: PipelineOptions, scan: Scan, *, quiet: boo
     tally.close()
     seconds = time.monotonic() - started
     _say(tally.summary(outcome.written, job.output, job.failures_path, seconds, scan.left_out))
-    if tally.set_aside:
+    if tally.totals.set_aside:
         _say(tally.set_aside_line(job.failures_path))
     _say_cache_warnings(run, outcome)
-    return bool(tally.counts["failed"])
+    return bool(tally.totals.counts["failed"])
 
 
 @contextlib.contextmanager
-def _saying_stops(run: CorpusRun, tally: _Tally) -> Iterator[None]:
+def _saying_stops(run: CorpusRun, tally: CorpusDisplay) -> Iterator[None]:
     """Say how a run stopped half-way, and the way on (each stop kept as it is: a stop
     signal, a batch no proxy keeps, a full disk under OUT or the ledger); close the run
     however it ended."""
@@ -486,135 +484,6 @@ def _plan_lines(plan: CorpusPlan, total: int, name: str, batched: bool) -> list[
             f"synchronously, a saving of ${full - cost:.4f}"
         )
     return lines
-
-
-class _Tally:
-    """Documents done of total, tokens and cost so far, and the run's summary line.
-
-    On a terminal, a tqdm bar on stderr, with an ETA except under ``--batch`` (``batched``:
-    the documents end in bursts, when a round's batch does, so their rate says nothing of
-    the hours a batch may take). Off a terminal (a log, a pipe, CI), a Heartbeat: a plain
-    line with the same figures at least every PROGRESS_EVERY_S seconds, whether or not a
-    document finished meanwhile. Nothing when ``quiet``."""
-
-    def __init__(
-        self,
-        *,
-        total: int,
-        quiet: bool,
-        batched: bool = False,
-        stream: IO[str] | None = None,
-    ) -> None:
-        from tqdm import tqdm
-
-        self.counts = {"done": 0, "skipped": 0, "failed": 0}
-        self.set_aside: list[str] = []
-        """The documents that are files of no text (``not_text``): listed, not failed."""
-        self.calls = self.cached = self.tokens_in = self.tokens_out = 0
-        self.cost: float | None = 0.0
-        self._total = total
-        self._batches: dict[str, BatchProgress] = {}
-        self._lock = threading.Lock()
-        stream = stream if stream is not None else sys.stderr
-        terminal = _is_terminal(stream)
-        self._bar = tqdm(
-            total=total,
-            unit="doc",
-            disable=quiet or not terminal,
-            file=stream,
-            dynamic_ncols=True,
-            desc="documents",
-            bar_format=NO_ETA_BAR if batched else None,
-        )
-        self._beat = Heartbeat(PREFIX, stream=stream, quiet=quiet or terminal).__enter__()
-        self._beat.status(self._status())
-
-    def _status(self) -> str:
-        """The figures so far, in words (the Heartbeat's line)."""
-        finished = sum(self.counts.values()) + len(self.set_aside)
-        c = self.counts
-        with self._lock:
-            states = list(self._batches.values())
-        batches = ""
-        if states:
-            answered = sum(p.succeeded + p.errored + p.canceled + p.expired for p in states)
-            waiting = sum(p.status not in ("ended", "unreachable") for p in states)
-            batches = (
-                f"; batches: {answered:,} of {sum(p.requests for p in states):,} requests "
-                f"answered, {waiting:,} in flight"
-            )
-        return (
-            f"{finished:,} of {self._total:,} documents ({c['done']:,} done, {c['skipped']:,} "
-            f"skipped, {c['failed']:,} failed); {self.tokens_in:,} in / {self.tokens_out:,} "
-            f"out tokens{self._cost_text()}{batches}"
-        )
-
-    def add(self, result: DocumentResult) -> None:
-        if result.status == "failed" and not result.is_failure:
-            self.set_aside.append(result.document_id)
-        else:
-            self.counts[result.status] += 1
-        self.calls += len(result.calls)
-        self.cached += sum(1 for c in result.calls if c.cached)
-        self.tokens_in += result.input_tokens
-        self.tokens_out += result.output_tokens
-        if self.cost is not None:
-            self.cost = None if result.cost_usd is None else self.cost + result.cost_usd
-        self._bar.set_postfix_str(
-            f"{self.tokens_in:,} in / {self.tokens_out:,} out tokens{self._cost_text()}",
-            refresh=False,
-        )
-        self._bar.update(1)
-        self._beat.status(self._status())
-
-    def batch(self, progress: BatchProgress) -> None:
-        """A batch's state (from the batch client's thread): the bar shows the requests
-        answered of those in batches."""
-        with self._lock:
-            self._batches[progress.batch_id] = progress
-            states = list(self._batches.values())
-        answered = sum(p.succeeded + p.errored + p.canceled + p.expired for p in states)
-        self._bar.set_postfix_str(
-            f"batches: {answered:,} of {sum(p.requests for p in states):,} requests answered"
-        )
-        self._beat.status(self._status())
-
-    def _cost_text(self) -> str:
-        return "" if self.cost is None else f", ${self.cost:.4f}"
-
-    def close(self) -> None:
-        self._bar.close()
-        self._beat.__exit__(None, None, None)
-
-    def summary(
-        self, written: int, output: Path, failures: Path, seconds: float, left_out: int = 0
-    ) -> str:
-        c = self.counts
-        reused = f" ({self.cached:,} from the reply cache, not paid again)" if self.cached else ""
-        failed = f"; failures in {failures}" if c["failed"] else ""
-        aside = f", {len(self.set_aside):,} not text (set aside)" if self.set_aside else ""
-        total = sum(c.values()) + len(self.set_aside)
-        left = f" ({left_out:,} left out by --include/--exclude)" if left_out else ""
-        return (
-            f"{c['done']:,} done, {c['skipped']:,} skipped (done before), {c['failed']:,} failed"
-            f"{aside} of {total:,} documents{left}; {self.calls:,} calls{reused}, "
-            f"{self.tokens_in:,} in / {self.tokens_out:,} out tokens{self._cost_text()}; "
-            f"{written:,} chunks written to {output} in {seconds:.1f} s{failed}"
-        )
-
-    def set_aside_line(self, failures: Path) -> str:
-        """The summary's own line for the files that are not text (they fail no run)."""
-        names = ", ".join(self.set_aside[:3]) + (", ..." if len(self.set_aside) > 3 else "")
-        count = len(self.set_aside)
-        return (
-            f"{count:,} {'file is' if count == 1 else 'files are'} not text (binary, compressed, "
-            f"not UTF-8 or empty) and set aside, not failed: {names}; listed in {failures} "
-            f"(error_kind not_text); leave {'it' if count == 1 else 'them'} out with --exclude"
-        )
-
-
-NO_ETA_BAR = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]"
-"""The ``--batch`` bar: tqdm's own, less the ETA and the rate (see _Tally)."""
 
 
 def _say(line: str) -> None:

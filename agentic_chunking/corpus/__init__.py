@@ -35,6 +35,7 @@ from ._job import CorpusJob as CorpusJob
 from ._job import CorpusOutcome as CorpusOutcome
 from ._job import CorpusPlan as CorpusPlan
 from ._job import CorpusRun as CorpusRun
+from ._job import CorpusTotals as CorpusTotals
 from ._job import plan_corpus as plan_corpus
 from ._ledger import Ledger, LedgerError
 from ._ledger import RunLock as RunLock

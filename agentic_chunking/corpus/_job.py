@@ -89,6 +89,37 @@ class BatchNote:
     requests: int
 
 
+class CorpusTotals:
+    """What became of a run's documents so far, and what they cost: ``counts`` of done,
+    skipped and failed documents, ``set_aside`` (the files of no text: listed, not
+    failed), the calls (``cached``: served by the reply cache, not paid again), the paid
+    tokens, and the cost (None once a document's model has no price)."""
+
+    def __init__(self) -> None:
+        self.counts = {"done": 0, "skipped": 0, "failed": 0}
+        self.set_aside: list[str] = []
+        self.calls = self.cached = self.tokens_in = self.tokens_out = 0
+        self.cost: float | None = 0.0
+
+    def add(self, result: DocumentResult) -> None:
+        """Count one document's result."""
+        if result.status == "failed" and not result.is_failure:
+            self.set_aside.append(result.document_id)
+        else:
+            self.counts[result.status] += 1
+        self.calls += len(result.calls)
+        self.cached += sum(1 for c in result.calls if c.cached)
+        self.tokens_in += result.input_tokens
+        self.tokens_out += result.output_tokens
+        if self.cost is not None:
+            self.cost = None if result.cost_usd is None else self.cost + result.cost_usd
+
+    @property
+    def finished(self) -> int:
+        """Every document counted, set aside ones included."""
+        return sum(self.counts.values()) + len(self.set_aside)
+
+
 @dataclass(frozen=True, slots=True)
 class CorpusOutcome:
     """What a finished run wrote: ``written`` records to OUT; ``kept_elsewhere``, the folder
