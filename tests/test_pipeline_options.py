@@ -302,3 +302,34 @@ def test_the_keyword_form_builds_the_same_record_and_refuses_a_mix(
         chunk_text_agentic(inputs, "D", max_token_per_batch=9)
     with pytest.raises(InputError, match="max_chunk_tokens is 0"):
         chunk_text_agentic(inputs, "D", PipelineOptions(max_chunk_tokens=0))
+
+
+def test_the_batch_engine_keeps_the_hash_the_local_engine_reads_so_either_resumes_the_other(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--batch`` runs the same record with more calls in flight (not hashed): its ledger
+    holds the hash of the settings the command was given, and a local rerun skips every
+    document it finished."""
+    from agentic_chunking._loopback import FakeMessageBatchesServer
+
+    monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+    monkeypatch.delenv("AGENTIC_CHUNKING_MODEL", raising=False)
+    folder = _folder(tmp_path, 2)
+    out = tmp_path / "out.jsonl"
+    flags = ["--max-chunk-tokens", "120", "--quiet"]
+    with FakeMessageBatchesServer(handler=ParagraphModel(), polls_to_end=1) as server:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        assert (
+            main(["corpus", str(folder), "-o", str(out), "--batch", "--batch-poll", "0.05", *flags])
+            == 0
+        )
+    expected = options_sha256(PipelineOptions(max_chunk_tokens=120))
+    with Ledger(tmp_path / "out.ledger.sqlite") as ledger:
+        hashes = {ledger.finished(f"d{n}.txt").settings_sha256 for n in (1, 2)}  # type: ignore[union-attr]
+    assert hashes == {expected}
+    capsys.readouterr()
+    with FakeMessagesServer(handler=ParagraphModel()) as local:
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", local.base_url)
+        assert main(["corpus", str(folder), "-o", str(out), *flags]) == 0
+        assert local.requests == []
+    assert "0 done, 2 skipped (done before)" in capsys.readouterr().err
