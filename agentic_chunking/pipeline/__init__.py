@@ -28,7 +28,6 @@ from ._batches import plan_batches as plan_batches
 from ._cache import FALLBACK_PREFIX as FALLBACK_PREFIX
 from ._cache import UNPARSED_SUFFIX as UNPARSED_SUFFIX
 from ._cache import ReplyCache as ReplyCache
-from ._cache import canonical_sha256 as canonical_sha256
 from ._conversation import CallSettings as CallSettings
 from ._conversation import converse as converse
 from ._document import paragraph_inputs as paragraph_inputs

@@ -56,21 +56,15 @@ def request_key(
         "max_tokens": max_tokens,
         "temperature": 0,
     }
-    return canonical_sha256(payload)
+    text = json.dumps(payload, ensure_ascii=False, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def reply_digest(text: object, stop_reason: object, usage: object) -> str:
     """The hex SHA-256 of a stored reply's content: its text, stop reason and usage."""
-    return canonical_sha256({"text": text, "stop_reason": stop_reason, "usage": usage})
-
-
-def canonical_sha256(payload: object, *, ensure_ascii: bool = False) -> str:
-    """The hex SHA-256 of ``payload`` as JSON with sorted keys, UTF-8 encoded: the one hash
-    of the package's content addresses (a request's key, a reply's checksum, the pipeline
-    options' ``options_sha256``). ``ensure_ascii`` escapes non-ASCII characters, as the
-    options hash always did (so a stored ledger hash stays what it was)."""
-    text = json.dumps(payload, ensure_ascii=ensure_ascii, sort_keys=True)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    payload = {"text": text, "stop_reason": stop_reason, "usage": usage}
+    encoded = json.dumps(payload, ensure_ascii=False, sort_keys=True).encode("utf-8")
+    return hashlib.sha256(encoded).hexdigest()
 
 
 def _entry_problem(data: object, key: str) -> str | None:

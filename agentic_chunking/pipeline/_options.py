@@ -11,8 +11,8 @@ says. Two kinds of field:
 - how the calls are made (``max_concurrency``, ``max_retries``, ``timeout``,
   ``base_url``), which change no chunk at temperature 0 and are not hashed.
 
-``options_sha256`` and the reply cache's request key hash through the one function
-``_cache.canonical_sha256``. The hash of a set of settings is what the ledger stored
+``options_sha256`` is the one settings hash (the reply cache keys each request, not the
+settings: ``_cache.request_key``). The hash of a set of settings is what the ledger stored
 before this record existed (the same JSON payload, byte for byte), so existing ledgers
 resume; a ledger entry written with no chunk size limit named (the library's
 ``CorpusSettings`` left it None, meaning the default) is read as equivalent to the
@@ -21,12 +21,13 @@ default (``equivalent_sha256s``).
 
 from __future__ import annotations
 
+import hashlib
+import json
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from .._errors import InputError
 from ..client import DEFAULT_MAX_RETRIES, check_max_tokens, resolve_model
-from ._cache import canonical_sha256
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ._prompts import PROMPT_VERSIONS
 
@@ -156,11 +157,14 @@ def equivalent_sha256s(options: PipelineOptions) -> frozenset[str]:
 
 
 def _payload_sha256(fields: dict[str, Any]) -> str:
-    """The settings hash of ``fields``: the payload the ledger has always hashed (ASCII
-    JSON, sorted keys), so that a stored hash stays what it was."""
+    """The settings hash of ``fields``: the payload the ledger has always hashed, as JSON
+    with sorted keys and non-ASCII escaped (for ASCII settings, every model id a provider
+    lists, the bytes the client's canonical JSON gives, ``compact=False``), so that a
+    stored hash stays what it was."""
     payload = {
         **fields,
         "prompts": dict(sorted(PROMPT_VERSIONS.items())),
         "record_format": RECORD_FORMAT,
     }
-    return canonical_sha256(payload, ensure_ascii=True)
+    text = json.dumps(payload, sort_keys=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
