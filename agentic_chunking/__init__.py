@@ -32,17 +32,21 @@ if TYPE_CHECKING:
     from ._text import split_sentences
     from ._warning import PipelineWarning
     from .client import DEFAULT_JUDGE_MODEL, DEFAULT_MODEL
-    from .pipeline._batches import Batch, plan_batches
-    from .pipeline._normalise import (
+    from .pipeline import (
+        DEFAULT_MAX_TOKENS_PER_BATCH,
+        PROMPT_VERSIONS,
+        Batch,
         GroupingReply,
+        PipelineOptions,
         ThemeGroup,
+        chunk_text_agentic,
         normalise_agentic_output,
         parse_grouping,
+        parse_propositions,
+        parse_propositions_strict,
+        plan_batches,
+        pre_chunk_for_extraction,
     )
-    from .pipeline._parse import parse_propositions, parse_propositions_strict
-    from .pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH, pre_chunk_for_extraction
-    from .pipeline._prompts import PROMPT_VERSIONS
-    from .pipeline._run import chunk_text_agentic
 
 _HOMES = {
     "._errors": (
@@ -56,12 +60,11 @@ _HOMES = {
     "._text": "split_sentences",
     "._warning": "PipelineWarning",
     ".client": "DEFAULT_JUDGE_MODEL DEFAULT_MODEL",
-    ".pipeline._batches": "Batch plan_batches",
-    ".pipeline._normalise": "GroupingReply ThemeGroup normalise_agentic_output parse_grouping",
-    ".pipeline._parse": "parse_propositions parse_propositions_strict",
-    ".pipeline._prechunk": "DEFAULT_MAX_TOKENS_PER_BATCH pre_chunk_for_extraction",
-    ".pipeline._prompts": "PROMPT_VERSIONS",
-    ".pipeline._run": "chunk_text_agentic",
+    ".pipeline": (
+        "DEFAULT_MAX_TOKENS_PER_BATCH PROMPT_VERSIONS Batch GroupingReply PipelineOptions "
+        "ThemeGroup chunk_text_agentic normalise_agentic_output parse_grouping "
+        "parse_propositions parse_propositions_strict plan_batches pre_chunk_for_extraction"
+    ),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names.split()}
 """Each public name, and the module that defines it (the imports above, for type checkers)."""
@@ -96,6 +99,7 @@ __all__ = [
     "GroupingReply",
     "InputError",
     "ModelCallError",
+    "PipelineOptions",
     "PipelineWarning",
     "ReplyParseError",
     "ThemeGroup",

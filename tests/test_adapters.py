@@ -230,3 +230,26 @@ def test_check_from_langchain_and_chonkie_runs_the_checks(
     err = capsys.readouterr().err
     assert status == 2 and "Traceback" not in err
     assert "(--from langchain): item 1 is not a LangChain Document" in err
+
+
+def test_both_adapters_take_a_pipeline_options_record_as_the_keyword_form(client: Any) -> None:
+    """The record and the keyword form give the same chunks; a setting of the record
+    (here the chunk limit) reaches the run."""
+    from llama_index.core import Document as LlamaDocument
+
+    from agentic_chunking import PipelineOptions
+    from agentic_chunking.adapters.langchain import AgenticChunker
+    from agentic_chunking.adapters.llamaindex import AgenticNodeParser
+
+    options = PipelineOptions(model="reference")
+    by_record = AgenticChunker(options, client=client).transform_documents([Document(TEXT)])
+    by_keywords = AgenticChunker(client=client, model="reference").transform_documents(
+        [Document(TEXT)]
+    )
+    assert [d.page_content for d in by_record] == [d.page_content for d in by_keywords]
+    small = AgenticChunker(PipelineOptions(model="reference", max_chunk_tokens=2), client=client)
+    with pytest.raises(ChunkingFailed, match="proposition 1"):
+        small.transform_documents([Document(TEXT)])
+    parser = AgenticNodeParser(options=options, chunk_options={"client": client})
+    nodes = parser.get_nodes_from_documents([LlamaDocument(text=TEXT, id_="PETS")])
+    assert [n.get_content() for n in nodes] == [d.page_content for d in by_record]

@@ -393,12 +393,13 @@ def test_settings_out_of_range_are_refused_in_one_line() -> None:
 
 
 def test_the_dry_run_of_a_batched_run_shows_the_batch_price_and_the_saving() -> None:
+    from agentic_chunking.pipeline import PipelineOptions
     from agentic_chunking.pipeline._plan import plan_run
 
     [inputs, *_], _ = _documents(1)
-    options = {"model": PRICED, "max_tokens_per_batch": 40, "grouping_max_tokens": 4000}
-    listed = plan_run(inputs, **options)  # type: ignore[arg-type]
-    batched = plan_run(inputs, **options, batched=True)  # type: ignore[arg-type]
+    options = PipelineOptions(model=PRICED, max_tokens_per_batch=40)
+    listed = plan_run(inputs, options)
+    batched = plan_run(inputs, options, batched=True)
     assert listed.estimated_cost_usd is not None
     assert batched.estimated_cost_usd == pytest.approx(listed.estimated_cost_usd * BATCH_DISCOUNT)
     assert batched.listed_cost_usd == listed.estimated_cost_usd

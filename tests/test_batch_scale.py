@@ -24,8 +24,9 @@ from agentic_chunking._loopback import (
     system_text,
 )
 from agentic_chunking.client import ANTHROPIC, OPENAI, BatchClient
-from agentic_chunking.corpus import CorpusSettings, chunk_corpus, open_corpus
 from agentic_chunking.corpus import _run as corpus_run
+from agentic_chunking.corpus import chunk_corpus, open_corpus
+from agentic_chunking.pipeline import PipelineOptions
 
 
 def test_threads_meeting_the_lexicon_together_load_it_once() -> None:
@@ -161,10 +162,11 @@ def test_a_corpus_round_is_one_batch_whatever_each_document_takes(tmp_path: Path
             results = list(
                 chunk_corpus(
                     open_corpus(corpus).documents(),
-                    CorpusSettings(model="reference", max_tokens_per_batch=60),
+                    PipelineOptions(
+                        model="reference", max_tokens_per_batch=60, max_concurrency=100
+                    ),
                     client=client,
                     max_documents=100,
-                    max_concurrency=100,
                 )
             )
         kinds = [
@@ -193,7 +195,7 @@ def test_a_batch_corpus_clears_the_checks_caches_as_documents_wait_not_only_as_t
     with server, _client(server, ANTHROPIC) as client:
         for result in chunk_corpus(
             open_corpus(corpus).documents(),
-            CorpusSettings(model="reference"),
+            PipelineOptions(model="reference"),
             client=client,
             max_documents=100,
         ):

@@ -22,12 +22,12 @@ from agentic_chunking.checks._language import stem
 from agentic_chunking.cli import main
 from agentic_chunking.client import DEFAULT_MODEL, ModelClient
 from agentic_chunking.corpus import (
-    CorpusSettings,
     Ledger,
     chunk_corpus,
     open_corpus,
     read_records,
 )
+from agentic_chunking.pipeline import PipelineOptions
 from agentic_chunking.pipeline._cache import ReplyCache
 
 KEY = "sk-ant-corpus-test-key"
@@ -327,7 +327,7 @@ def test_the_library_yields_results_in_input_order_with_the_shared_limit(tmp_pat
         results = list(
             chunk_corpus(
                 open_corpus(jsonl).documents(),
-                CorpusSettings(model="claude-sonnet-4-6"),
+                PipelineOptions(model="claude-sonnet-4-6"),
                 client=client,
                 ledger=ledger,
                 max_documents=8,
@@ -699,7 +699,7 @@ def test_an_input_the_pipeline_refuses_fails_its_document_on_every_engine(model:
     document = CorpusDocument.of("twice", 0, chunks, {})
     client = ModelClient()
     try:
-        result = process_document(document, CorpusSettings(model=DEFAULT_MODEL), client=client)
+        result = process_document(document, PipelineOptions(model=DEFAULT_MODEL), client=client)
     finally:
         client.close()
     assert result.status == "failed" and result.error_kind == "input"

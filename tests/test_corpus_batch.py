@@ -399,11 +399,11 @@ class _Terminal:
 def test_the_bar_shows_an_eta_except_under_batch(batched: bool) -> None:
     """Under --batch the bar's ETA said 20 min 40 s before the run ended: documents end in
     bursts, when a round's batch does, and their rate says nothing of the next batch."""
-    from agentic_chunking.cli._corpus import _Tally
+    from agentic_chunking.cli._corpus_display import CorpusDisplay
     from agentic_chunking.corpus import DocumentResult
 
     stream = _Terminal()
-    tally = _Tally(total=4, quiet=False, batched=batched, stream=stream)  # type: ignore[arg-type]
+    tally = CorpusDisplay(total=4, quiet=False, batched=batched, stream=stream)  # type: ignore[arg-type]
     for n in range(2):
         time.sleep(0.15)  # past tqdm's least interval between two redraws
         tally.add(DocumentResult(f"d{n}", n, "done"))

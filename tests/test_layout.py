@@ -53,6 +53,7 @@ PUBLIC_NAMES = {
     "GroupingReply",
     "InputError",
     "ModelCallError",
+    "PipelineOptions",
     "PipelineWarning",
     "ReplyParseError",
     "ThemeGroup",

@@ -14,6 +14,7 @@ from agentic_chunking import AgenticChunkInput, chunk_text_agentic, plan_batches
 from agentic_chunking._loopback import FakeMessagesServer, FakeReply, ScriptedPipeline, user_text
 from agentic_chunking._models import estimate_tokens
 from agentic_chunking.client import make_client
+from agentic_chunking.pipeline import PipelineOptions
 from agentic_chunking.pipeline._batches import Batch, Segment
 from agentic_chunking.pipeline._plan import plan_run
 from agentic_chunking.pipeline._prompts import load_prompt
@@ -133,7 +134,7 @@ def test_chunks_larger_than_the_limit_are_never_packed_beyond_it() -> None:
 
 def test_the_dry_run_plan_and_the_run_agree_on_the_batches(scripted: Any) -> None:
     inputs, extraction = _document(60)
-    plan = plan_run(inputs, model="reference", max_tokens_per_batch=200, grouping_max_tokens=4000)
+    plan = plan_run(inputs, PipelineOptions(model="reference", max_tokens_per_batch=200))
     script = ScriptedPipeline(extraction, lambda _text: "Weights")
     _server, client = scripted(script)
     with client:
@@ -159,18 +160,10 @@ def test_the_dry_run_refuses_the_max_tokens_the_run_refuses() -> None:
 
     inputs = [AgenticChunkInput("C1", LIVER)]
     with pytest.raises(InputError, match="--extraction-max-tokens 99999 is above"):
-        plan_run(
-            inputs,
-            model="claude-sonnet-4-6",
-            max_tokens_per_batch=2000,
-            grouping_max_tokens=4000,
-            extraction_max_tokens=99999,
-        )
+        plan_run(inputs, PipelineOptions(model="claude-sonnet-4-6", extraction_max_tokens=99999))
     with pytest.raises(InputError, match="--extraction-max-tokens 99999 is above"):
         chunk_text_agentic(inputs, "D", model="claude-sonnet-4-6", extraction_max_tokens=99999)
-    plan = plan_run(
-        inputs, model="claude-sonnet-4-6", max_tokens_per_batch=2000, grouping_max_tokens=4000
-    )
+    plan = plan_run(inputs, PipelineOptions(model="claude-sonnet-4-6"))
     assert plan.batches == 1
 
 

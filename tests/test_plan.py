@@ -11,6 +11,7 @@ import pytest
 from agentic_chunking import AgenticChunkInput, CallUsage
 from agentic_chunking.cli import main
 from agentic_chunking.client import PRICES_PER_MILLION
+from agentic_chunking.pipeline import PipelineOptions
 from agentic_chunking.pipeline._grouping import window_capacity
 from agentic_chunking.pipeline._plan import ProgressTally, plan_run
 
@@ -22,12 +23,7 @@ def inputs(chunks: int, sentences: int) -> list[AgenticChunkInput]:
 
 
 def test_a_short_document_is_one_window_and_priced() -> None:
-    plan = plan_run(
-        inputs(2, 3),
-        model="claude-3-7-sonnet-20250219",
-        max_tokens_per_batch=2000,
-        grouping_max_tokens=4000,
-    )
+    plan = plan_run(inputs(2, 3), PipelineOptions(model="claude-3-7-sonnet-20250219"))
     assert (plan.batches, plan.input_chunks, plan.grouping_windows) == (1, 2, 1)  # packed
     assert plan.estimated_propositions == 10  # 6 sentences x 1.57, rounded up
     price_in, price_out = PRICES_PER_MILLION["claude-3-7-sonnet-20250219"]
@@ -37,18 +33,14 @@ def test_a_short_document_is_one_window_and_priced() -> None:
 
 
 def test_a_long_document_plans_windows_and_a_merge_and_an_unknown_price_says_so() -> None:
-    plan = plan_run(
-        inputs(200, 20), model="my-model", max_tokens_per_batch=2000, grouping_max_tokens=4000
-    )
+    plan = plan_run(inputs(200, 20), PipelineOptions(model="my-model"))
     capacity = window_capacity(4000)
     assert plan.estimated_propositions == 6280
     assert plan.grouping_windows == -(-6280 // capacity) > 1
     assert "+ 1 merge call" in plan.lines()[3]
     assert plan.estimated_cost_usd is None
     assert plan.lines()[-1] == "cost (estimate): unknown (no price known for model 'my-model')"
-    shorter = plan_run(
-        inputs(100, 20), model="m", max_tokens_per_batch=2000, grouping_max_tokens=4000
-    )
+    shorter = plan_run(inputs(100, 20), PipelineOptions(model="m"))
     assert shorter.estimated_input_tokens < plan.estimated_input_tokens
     assert shorter.estimated_output_tokens < plan.estimated_output_tokens
 

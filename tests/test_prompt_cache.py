@@ -19,7 +19,7 @@ from agentic_chunking.client import (
     estimate_cost_usd,
     make_client,
 )
-from agentic_chunking.pipeline import _plan
+from agentic_chunking.pipeline import PipelineOptions, _plan
 from agentic_chunking.pipeline._plan import plan_run
 from agentic_chunking.pipeline._prompts import load_prompt
 
@@ -86,7 +86,7 @@ INPUTS = [AgenticChunkInput(f"C{i}", "Glaciers carve deep valleys. " * 200) for 
 
 
 def test_the_plan_says_the_prompts_are_too_short_to_cache() -> None:
-    plan = plan_run(INPUTS, model=MODEL, max_tokens_per_batch=2000, grouping_max_tokens=4000)
+    plan = plan_run(INPUTS, PipelineOptions(model=MODEL))
     assert (plan.cache_write_tokens, plan.cache_read_tokens) == (0, 0)
     assert plan.estimated_cost_usd == plan.cost_without_cache_usd
     [line] = [line for line in plan.lines() if line.startswith("prompt caching:")]
@@ -97,7 +97,7 @@ def test_the_plan_shows_the_saving_when_the_prompts_are_cached(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(_plan, "cache_min_tokens", lambda model: 100)  # as for longer prompts
-    plan = plan_run(INPUTS, model=MODEL, max_tokens_per_batch=2000, grouping_max_tokens=4000)
+    plan = plan_run(INPUTS, PipelineOptions(model=MODEL))
     extraction = len(load_prompt("extraction").text) // 4
     grouping = len(load_prompt("grouping").text) // 4
     assert plan.batches > 1 and plan.grouping_windows > 1

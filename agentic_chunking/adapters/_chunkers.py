@@ -8,8 +8,9 @@
   what it returns (``read_propositions``). It does no grouping: each input chunk's
   propositions are one chunk, named by the input chunk's id.
 - ``baseline_chunker(model)`` is ours without grouping: one call of our extraction prompt
-  per input chunk (with our parser and its one repair turn), each input chunk's
-  propositions one chunk. It tells what our grouping adds.
+  per input chunk (with our parser and its repair turns; ``extraction_max_tokens`` and
+  ``max_repair_attempts`` from its ``PipelineOptions``), each input chunk's propositions
+  one chunk. It tells what our grouping adds.
 
 Both are callables ``(inputs, document_id) -> AgenticResponse`` with ``chunker_name``,
 ``model`` and ``groups = False``. The model calls go through the SDKs' HTTP clients, which
@@ -21,14 +22,23 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .._errors import AgenticChunkingError
 from .._models import AgenticChunk, AgenticChunkInput, AgenticResponse, CallUsage
+from ..pipeline import (
+    EXTRACTION_SHAPE,
+    CallSettings,
+    PipelineOptions,
+    converse,
+    extraction_user_message,
+    load_json_array,
+    parse_propositions_strict,
+)
 
 if TYPE_CHECKING:
-    from ..client._providers import AnyClient
+    from ..client import AnyClient
 
 
 class ChunkerOutputError(AgenticChunkingError):
@@ -51,8 +61,6 @@ def read_propositions(value: Any) -> list[str]:
     if isinstance(content, str):
         value = content
     if isinstance(value, str):
-        from ..pipeline._parse import load_json_array
-
         start, end = value.find("{"), value.rfind("}")
         for candidate in (value, value[start : end + 1] if 0 <= start < end else ""):
             try:
@@ -130,18 +138,15 @@ class BaselineChunker:
     client: AnyClient | None = None
     chunker_name: str = "baseline"
     groups: bool = False
-    max_repair_attempts: int = 1
+    options: PipelineOptions = field(default_factory=PipelineOptions)
+    """The extraction's ``max_tokens`` and repair turns (``model`` is the chunker's own)."""
 
     def __call__(self, inputs: list[AgenticChunkInput], document_id: str) -> AgenticResponse:
         from ..client import ModelClient
-        from ..pipeline._conversation import CallSettings, converse
-        from ..pipeline._parse import parse_propositions_strict
-        from ..pipeline._prompts import EXTRACTION_SHAPE, extraction_user_message
-        from ..pipeline._run import DEFAULT_EXTRACTION_MAX_TOKENS
 
         client = self.client or ModelClient()
         settings = CallSettings(
-            client=client, model=self.model, max_repair_attempts=self.max_repair_attempts
+            client=client, model=self.model, max_repair_attempts=self.options.max_repair_attempts
         )
         found: list[tuple[AgenticChunkInput, list[str]]] = []
         calls: list[CallUsage] = []
@@ -152,7 +157,7 @@ class BaselineChunker:
                     where=f"input chunk {item.chunk_id}",
                     batch=number,
                     messages=[{"role": "user", "content": extraction_user_message(item.text)}],
-                    max_tokens=DEFAULT_EXTRACTION_MAX_TOKENS,
+                    max_tokens=self.options.extraction_max_tokens,
                     settings=settings,
                     parse=parse_propositions_strict,
                     shape=EXTRACTION_SHAPE,
@@ -167,8 +172,10 @@ class BaselineChunker:
         return _one_chunk_per_input(document_id, found, calls)
 
 
-def baseline_chunker(model: str, *, client: AnyClient | None = None) -> BaselineChunker:
+def baseline_chunker(
+    model: str, *, client: AnyClient | None = None, options: PipelineOptions | None = None
+) -> BaselineChunker:
     """Our extraction alone as a chunker: one extraction call per input chunk with
-    ``model`` (its provider's client from the environment unless ``client`` is given),
-    no grouping."""
-    return BaselineChunker(model=model, client=client)
+    ``model`` (its provider's client from the environment unless ``client`` is given) and
+    ``options``' extraction ``max_tokens`` and repair turns, no grouping."""
+    return BaselineChunker(model=model, client=client, options=options or PipelineOptions())

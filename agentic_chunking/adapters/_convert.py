@@ -27,7 +27,7 @@ from typing import Any
 
 from .._errors import InputError
 from .._models import AgenticChunk, AgenticResponse, Span
-from ..checks._align import sentence_offsets
+from ..checks import sentence_offsets
 
 FROM_FORMATS = ("agentic", "langchain", "chonkie")
 """What ``check --from`` reads: our contract (the default), LangChain Documents, chonkie."""

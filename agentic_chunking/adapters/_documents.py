@@ -1,21 +1,26 @@
 """One document of another library through the pipeline: the core both adapters share.
 
 ``chunk_document`` turns a document's text into paragraph inputs (with their offsets,
-``pipeline._document.paragraph_inputs``) and runs ``chunk_text_agentic`` with the
-document's id and metadata; ``record_metadata`` is what an adapter puts in its output's
-metadata: the chunk's ``Metadata`` (the document's, overlaid by its inputs') and every
-other field of the record except ``MergedContent`` (the output's text).
+``pipeline.paragraph_inputs``) and runs ``chunk_text_agentic`` with the document's id and
+metadata and the adapter's ``PipelineOptions`` (``adapter_options`` reads them from an
+adapter's arguments: a PipelineOptions, or the keyword form); ``record_metadata`` is what
+an adapter puts in its output's metadata: the chunk's ``Metadata`` (the document's,
+overlaid by its inputs') and every other field of the record except ``MergedContent``
+(the output's text).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from .._errors import AgenticChunkingError
 from .._models import AgenticChunk, AgenticResponse
-from ..pipeline._document import paragraph_inputs
-from ..pipeline._run import chunk_text_agentic
+from ..pipeline import PipelineOptions, chunk_text_agentic, paragraph_inputs
+
+RUN_KEYWORDS = frozenset({"client", "cache", "progress", "on_event"})
+"""``chunk_text_agentic``'s keywords that are no setting: what a run is given to work with."""
 
 PROVENANCE_KEYS = (
     "PropositionChunkIds",
@@ -40,19 +45,38 @@ class ChunkingFailed(AgenticChunkingError):
         self.response = response
 
 
-def chunk_document(
-    text: str, document_id: str, metadata: Mapping[str, Any], options: Mapping[str, Any]
-) -> tuple[AgenticChunk, ...]:
-    """The chunks of one document (none for a text without any paragraph).
+def adapter_options(
+    options: PipelineOptions | None, keywords: Mapping[str, Any]
+) -> tuple[PipelineOptions, dict[str, Any]]:
+    """The PipelineOptions an adapter runs with, and the run's own keywords (``client``,
+    ``cache``, ``progress``, ``on_event``): ``options`` (default: every default) with the
+    settings ``keywords`` name over it (``chunk_text_agentic``'s keyword form; a None is
+    the default). TypeError for a keyword that is neither."""
+    run = {name: value for name, value in keywords.items() if name in RUN_KEYWORDS}
+    given = {
+        name: value
+        for name, value in keywords.items()
+        if name not in RUN_KEYWORDS and value is not None
+    }
+    return replace(options or PipelineOptions(), **given), run
 
-    ``options`` are ``chunk_text_agentic``'s keyword arguments (client, model, base_url,
-    max_tokens_per_batch, max_chunk_tokens, ...). Raises ChunkingFailed when the run fails,
-    and whatever ``chunk_text_agentic`` raises (ModelCallError, ConfigurationError).
+
+def chunk_document(
+    text: str,
+    document_id: str,
+    metadata: Mapping[str, Any],
+    options: PipelineOptions,
+    run: Mapping[str, Any] | None = None,
+) -> tuple[AgenticChunk, ...]:
+    """The chunks of one document (none for a text without any paragraph), chunked with
+    ``options`` (``run``: ``chunk_text_agentic``'s ``client``, ``cache``, ...). Raises
+    ChunkingFailed when the run fails, and whatever ``chunk_text_agentic`` raises
+    (ModelCallError, ConfigurationError).
     """
     inputs = paragraph_inputs(text)
     if not inputs:
         return ()
-    response = chunk_text_agentic(inputs, document_id, metadata=metadata, **options)
+    response = chunk_text_agentic(inputs, document_id, options, metadata=metadata, **(run or {}))
     if not response.is_success:
         raise ChunkingFailed(f"document {document_id}: {response.error_detail}", response)
     return response.chunks

@@ -27,7 +27,7 @@ from typing import Any
 from .._errors import InputError
 from .._models import AgenticChunk, AgenticResponse, Span
 from .._shown import quote
-from ..corpus._outputs import OUTPUT_SUFFIXES, read_records
+from ..corpus import OUTPUT_SUFFIXES, read_records
 from ._documents import PROVENANCE_KEYS, record_metadata
 
 RESPONSE_SUFFIX = ".json"

@@ -2,7 +2,8 @@
 (extra ``langchain``).
 
     from agentic_chunking.adapters.langchain import AgenticChunker, load_documents
-    chunks = AgenticChunker(model="claude-sonnet-4-6").transform_documents(documents)
+    options = PipelineOptions(model="claude-sonnet-4-6")
+    chunks = AgenticChunker(options).transform_documents(documents)
     chunks = load_documents("chunks.jsonl")  # what `corpus` wrote; no model call
 
 Both give one Document per thematic chunk, in document then output order;
@@ -31,31 +32,41 @@ from typing import Any
 from langchain_core.documents import BaseDocumentTransformer, Document
 
 from .._models import AgenticChunk
-from ._documents import chunk_document
+from ..pipeline import PipelineOptions
+from ._documents import adapter_options, chunk_document
 from ._loading import Citation, chunk_metadata, citations, flatten_metadata, read_chunks
 
 __all__ = ["AgenticChunker", "Citation", "citations", "flatten_metadata", "load_documents"]
 
 
 class AgenticChunker(BaseDocumentTransformer):
-    """Chunk LangChain Documents with ``chunk_text_agentic``; ``options`` are its keyword
-    arguments (``client``, ``model``, ``base_url``, ``max_chunk_tokens``, ...);
+    """Chunk LangChain Documents with ``chunk_text_agentic`` and ``options`` (a
+    PipelineOptions); keywords are ``chunk_text_agentic``'s own (``client``, ``cache``, and
+    the keyword form of the settings, ``model=...``, over ``options``: ``adapter_options``);
     ``flat_metadata``: scalar metadata values only (see the module)."""
 
-    def __init__(self, *, flat_metadata: bool = False, **options: Any) -> None:
+    def __init__(
+        self,
+        options: PipelineOptions | None = None,
+        *,
+        flat_metadata: bool = False,
+        **keywords: Any,
+    ) -> None:
         self.flat_metadata = flat_metadata
-        self.options = options
+        self.options, self.run = adapter_options(options, keywords)
 
     def transform_documents(self, documents: Sequence[Document], **kwargs: Any) -> list[Document]:
-        """The thematic chunks of every Document, in order (see the module)."""
-        options = {**self.options, **kwargs}
+        """The thematic chunks of every Document, in order (see the module); ``kwargs``
+        as the constructor's keywords, for this call."""
+        options, run = adapter_options(self.options, kwargs)
+        run = {**self.run, **run}
         out: list[Document] = []
         for position, document in enumerate(documents, start=1):
             document_id = (
                 document.id or document.metadata.get("document_id") or f"DOC-{position:04d}"
             )
             chunks = chunk_document(
-                document.page_content, str(document_id), document.metadata, options
+                document.page_content, str(document_id), document.metadata, options, run
             )
             out.extend(_document(chunk, flat=self.flat_metadata) for chunk in chunks)
         return out

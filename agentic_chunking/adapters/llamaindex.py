@@ -2,7 +2,7 @@
 (extra ``llamaindex``).
 
     from agentic_chunking.adapters.llamaindex import AgenticNodeParser, load_nodes
-    parser = AgenticNodeParser(chunk_options={"model": "claude-sonnet-4-6"})
+    parser = AgenticNodeParser(options=PipelineOptions(model="claude-sonnet-4-6"))
     nodes = parser.get_nodes_from_documents(documents)
     nodes = load_nodes("chunks.jsonl")  # what `corpus` wrote; no model call
 
@@ -42,7 +42,8 @@ from llama_index.core.schema import (
 from pydantic import Field
 
 from .._models import AgenticChunk
-from ._documents import chunk_document
+from ..pipeline import PipelineOptions
+from ._documents import adapter_options, chunk_document
 from ._loading import (
     HIDDEN_KEYS,
     Citation,
@@ -64,9 +65,13 @@ __all__ = [
 
 
 class AgenticNodeParser(NodeParser):
-    """Parse LlamaIndex Documents with ``chunk_text_agentic``; ``chunk_options`` are its
-    keyword arguments (``client``, ``model``, ``base_url``, ``max_chunk_tokens``, ...)."""
+    """Parse LlamaIndex Documents with ``chunk_text_agentic`` and ``options`` (a
+    PipelineOptions); ``chunk_options`` are its other keyword arguments (``client``,
+    ``cache``, and the keyword form of the settings over ``options``: ``adapter_options``)."""
 
+    options: PipelineOptions | None = Field(
+        default=None, description="the pipeline's settings (default: every default)"
+    )
     chunk_options: dict[str, Any] = Field(
         default_factory=dict, description="keyword arguments of chunk_text_agentic"
     )
@@ -78,9 +83,10 @@ class AgenticNodeParser(NodeParser):
         self, nodes: Sequence[BaseNode], show_progress: bool = False, **kwargs: Any
     ) -> list[BaseNode]:
         out: list[BaseNode] = []
+        options, run = adapter_options(self.options, self.chunk_options)
         for node in nodes:
             text = node.get_content(metadata_mode=MetadataMode.NONE)
-            for chunk in chunk_document(text, node.node_id, node.metadata, self.chunk_options):
+            for chunk in chunk_document(text, node.node_id, node.metadata, options, run):
                 made = _node(chunk, flat=self.flat_metadata)
                 made.relationships = {NodeRelationship.SOURCE: node.as_related_node_info()}
                 out.append(made)

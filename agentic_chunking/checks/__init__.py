@@ -24,12 +24,18 @@ belongs to, the noun phrases and their determiners), the checks read the parse o
 set-up); without it the lexicon rules run alone and :func:`parser_status` says so.
 """
 
+from ._align import Window as Window
+from ._align import align as align
+from ._align import sentence_offsets as sentence_offsets
 from ._cached import clear_caches as clear_caches
 from ._coverage import coverage, find_uncovered_sentences
 from ._domains import attribute_domain as attribute_domain
 from ._domains import find_mixed_domains
+from ._duplicates import REWORDED as REWORDED
+from ._duplicates import certain_key as certain_key
 from ._duplicates import certainly_same_fact as certainly_same_fact
 from ._duplicates import contains as contains
+from ._duplicates import duplicate_pairs as duplicate_pairs
 from ._duplicates import find_duplicates, same_fact
 from ._finding import COVERAGE as COVERAGE
 from ._finding import ERROR, RELATIONAL_KINDS, WARNING, Finding
@@ -40,6 +46,7 @@ from ._finding import NO_UNRESOLVED_PRONOUNS as NO_UNRESOLVED_PRONOUNS
 from ._finding import SELF_CONTAINED as SELF_CONTAINED
 from ._finding import Severity as Severity
 from ._invention import find_inventions
+from ._language import profile as profile
 from ._lexicon import says_by_lexicon as says_by_lexicon
 from ._parser import parser_status
 from ._pronouns import find_unresolved_pronouns

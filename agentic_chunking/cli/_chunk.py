@@ -23,9 +23,6 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, NamedTuple
-
-import yaml
 
 from .._errors import ConfigurationError, InputError, ModelCallError
 from .._models import AgenticChunkInput, AgenticResponse
@@ -37,20 +34,26 @@ from ..client import (
     MODEL_ENV_VAR,
     TIMEOUT_ENV_VAR,
     deprecation_notice,
-    resolve_model,
     unlisted_notice,
 )
-from ..pipeline._cache import UNPARSED_SUFFIX, ReplyCache
-from ..pipeline._document import paragraph_inputs
-from ..pipeline._plan import plan_run
-from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
-from ..pipeline._run import (
+from ..pipeline import (
     DEFAULT_EXTRACTION_MAX_TOKENS,
     DEFAULT_GROUPING_MAX_TOKENS,
     DEFAULT_MAX_CHUNK_TOKENS,
     DEFAULT_MAX_CONCURRENCY,
-    chunk_text_agentic,
+    DEFAULT_MAX_TOKENS_PER_BATCH,
+    UNPARSED_SUFFIX,
+    InputFile,
+    PipelineOptions,
+    ReplyCache,
+    chunk_outcome,
+    input_file,
+    paragraph_inputs,
+    plan_run,
 )
+from ..pipeline import JSON_SUFFIXES as JSON_SUFFIXES  # for check
+from ..pipeline import TEXT_SUFFIXES as TEXT_SUFFIXES  # for check
+from ..pipeline import YAML_SUFFIXES as YAML_SUFFIXES  # for check
 from ._findings import check_after_chunk, check_paths
 from ._io import (
     add_base_url_option,
@@ -67,9 +70,6 @@ from ._io import (
 from ._progress import RunDisplay
 from ._room import Need, cache_bytes, check_room, output_bytes
 
-TEXT_SUFFIXES = (".txt", ".md", ".markdown")
-JSON_SUFFIXES = (".json",)
-YAML_SUFFIXES = (".yaml", ".yml")
 ON_FAILURE_CHOICES = ("keep", "write")
 FAILED_SUFFIX = ".failed.json"
 CACHE_SUFFIX = ".replies"
@@ -118,6 +118,21 @@ def add_model_options(
         metavar="SECONDS",
         help=f"seconds one model call may take, per attempt (default ${TIMEOUT_ENV_VAR}, "
         f"else {DEFAULT_TIMEOUT_S:g})",
+    )
+
+
+def pipeline_options(args: argparse.Namespace) -> PipelineOptions:
+    """The PipelineOptions the model options (``add_model_options``) and
+    ``--max-chunk-tokens`` give: the one record ``chunk`` and ``corpus`` run with."""
+    return PipelineOptions(
+        model=args.model,
+        max_tokens_per_batch=args.max_tokens_per_batch,
+        extraction_max_tokens=args.extraction_max_tokens,
+        grouping_max_tokens=args.grouping_max_tokens,
+        max_chunk_tokens=args.max_chunk_tokens or DEFAULT_MAX_CHUNK_TOKENS,
+        max_concurrency=args.max_concurrency,
+        timeout=args.timeout,
+        base_url=args.base_url,
     )
 
 
@@ -211,80 +226,116 @@ def run(args: argparse.Namespace) -> int:
             "the file's document_id, else its name"
         )
     inputs, file_document_id, metadata = read_inputs(args.path)
-    check_output_path(args.output, inputs=[args.path])
-    if args.output is not None and args.on_failure == "keep":  # where a failure would go
-        check_output_path(failure_path(args.output), inputs=[args.path])
-    if args.check:
-        for target in check_paths(args.output):
-            check_output_path(target, inputs=[args.path])
+    _check_outputs(args)
     stem = "stdin" if is_stdin(args.path) else args.path.stem
     document_id = args.document_id or file_document_id or stem
     oversized = chunk_size_warning(args.max_chunk_tokens)
     if oversized:
         _say(oversized)
+    options = pipeline_options(args)
     if args.dry_run:
-        plan = plan_run(
-            inputs,
-            model=resolve_model(args.model),
-            max_tokens_per_batch=args.max_tokens_per_batch,
-            grouping_max_tokens=args.grouping_max_tokens,
-            extraction_max_tokens=args.extraction_max_tokens,
-        )
-        model = resolve_model(args.model)
-        notices = [n for n in (unlisted_notice(model), deprecation_notice(model)) if n]
-        print("\n".join([f"plan for {args.path} (no model called):", *plan.lines()]))
-        for notice in notices:
-            print(f"note: {notice}")
+        _print_plan(args.path, inputs, options)
         return 0
     cache, fresh_cache = _reply_cache(args)
-    _check_room(args, inputs, cache)
-    display = RunDisplay(model=resolve_model(args.model), prefix=PREFIX, quiet=args.quiet)
-    where = str(args.output) if args.output is not None else "the output on stdout"
+    _check_room(args, inputs, cache, options)
+    display = RunDisplay(model=options.model_id, prefix=PREFIX, quiet=args.quiet)
     try:
-        response = chunk_text_agentic(
+        outcome = chunk_outcome(
             inputs,
             document_id,
-            model=args.model,
-            max_tokens_per_batch=args.max_tokens_per_batch,
-            max_concurrency=args.max_concurrency,
-            extraction_max_tokens=args.extraction_max_tokens,
-            grouping_max_tokens=args.grouping_max_tokens,
+            options,
             progress=display.say,
             on_event=display.event,
-            timeout=args.timeout,
-            max_chunk_tokens=args.max_chunk_tokens,
             cache=cache,
-            base_url=args.base_url,
             metadata=metadata,
         )
-    except (ModelCallError, ConfigurationError) as error:  # a 401 keeps what a 500 keeps
-        display.close()
-        if isinstance(error.response, AgenticResponse):
-            try:
-                _write_failure(error.response, args.output, args.on_failure)
-            except InputError as second:  # the first failure is the one reported
-                _say_resume(cache)
-                raise _then(error, second) from error
-        _say_resume(cache)
-        raise
+        if outcome.error is not None:
+            raise _stopped(outcome.error, outcome.response, args, cache, display)
     finally:
         display.close()
         _say_rejected(cache)
         _say_unkept(cache)
         if fresh_cache and not cache.stored:
             _remove_if_empty(cache.directory)  # a run stopped before any reply: no litter
-    if not response.is_success:
-        display.warnings(response.warnings, _failure_where(args.output, args.on_failure))
+    assert outcome.response is not None, "a run that was not stopped has a response"
+    if outcome.kind == "failed":
+        return _failed(outcome.response, args, cache, display, len(inputs))
+    return _done(outcome.response, args, cache, display, inputs)
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse, before any call, an output (or a failure document, or the checks' files)
+    that cannot be written or would overwrite the input."""
+    check_output_path(args.output, inputs=[args.path])
+    if args.output is not None and args.on_failure == "keep":  # where a failure would go
+        check_output_path(failure_path(args.output), inputs=[args.path])
+    if args.check:
+        for target in check_paths(args.output):
+            check_output_path(target, inputs=[args.path])
+
+
+def _print_plan(path: Path, inputs: list[AgenticChunkInput], options: PipelineOptions) -> None:
+    """``--dry-run``: the run's plan and the model's notices, on stdout."""
+    plan = plan_run(inputs, options)
+    model = options.model_id
+    notices = [n for n in (unlisted_notice(model), deprecation_notice(model)) if n]
+    print("\n".join([f"plan for {path} (no model called):", *plan.lines()]))
+    for notice in notices:
+        print(f"note: {notice}")
+
+
+def _stopped(
+    error: ModelCallError | ConfigurationError,
+    response: AgenticResponse | None,
+    args: argparse.Namespace,
+    cache: ReplyCache,
+    display: RunDisplay,
+) -> ModelCallError | ConfigurationError:
+    """The error that stops a run whose call failed outright (its exit status): what was
+    paid for written as the failure document, and the way to resume said (a 401 keeps
+    what a 500 keeps)."""
+    display.close()
+    if response is not None:
         try:
             _write_failure(response, args.output, args.on_failure)
-        except InputError as second:  # the run's own failure first, then this one
-            _say(f"failed: {response.error_detail}; then {_unwritten(second)}")
+        except InputError as second:  # the first failure is the one reported
             _say_resume(cache)
-            return 1
-        _say(f"failed: {response.error_detail}")
+            return _then(error, second)
+    _say_resume(cache)
+    return error
+
+
+def _failed(
+    response: AgenticResponse,
+    args: argparse.Namespace,
+    cache: ReplyCache,
+    display: RunDisplay,
+    input_count: int,
+) -> int:
+    """A run whose output is not valid: the failure document written, exit status 1."""
+    display.warnings(response.warnings, _failure_where(args.output, args.on_failure))
+    try:
+        _write_failure(response, args.output, args.on_failure)
+    except InputError as second:  # the run's own failure first, then this one
+        _say(f"failed: {response.error_detail}; then {_unwritten(second)}")
         _say_resume(cache)
-        display.summary(response, _failure_where(args.output, args.on_failure), len(inputs))
         return 1
+    _say(f"failed: {response.error_detail}")
+    _say_resume(cache)
+    display.summary(response, _failure_where(args.output, args.on_failure), input_count)
+    return 1
+
+
+def _done(
+    response: AgenticResponse,
+    args: argparse.Namespace,
+    cache: ReplyCache,
+    display: RunDisplay,
+    inputs: list[AgenticChunkInput],
+) -> int:
+    """A successful run: the response written (elsewhere, when the disk filled), then the
+    checks when ``--check`` asks for them."""
+    where = str(args.output) if args.output is not None else "the output on stdout"
     display.warnings(response.warnings, where)
     try:
         write_json(response.to_dict(), args.output)
@@ -313,16 +364,13 @@ def _say_unkept(cache: ReplyCache) -> None:
 
 
 def _check_room(
-    args: argparse.Namespace, inputs: list[AgenticChunkInput], cache: ReplyCache
+    args: argparse.Namespace,
+    inputs: list[AgenticChunkInput],
+    cache: ReplyCache,
+    options: PipelineOptions,
 ) -> None:
     """Refuse, before any call, a run whose output or reply cache has no room (statvfs)."""
-    plan = plan_run(
-        inputs,
-        model=resolve_model(args.model),
-        max_tokens_per_batch=args.max_tokens_per_batch,
-        grouping_max_tokens=args.grouping_max_tokens,
-        extraction_max_tokens=args.extraction_max_tokens,
-    )
+    plan = plan_run(inputs, options)
     needs = [Need("the reply cache", cache.directory, cache_bytes(plan), "--cache-dir")]
     if args.output is not None:
         needs.insert(0, Need("the output", args.output.parent, output_bytes(plan), "-o"))
@@ -506,17 +554,6 @@ def _write_failure(response: AgenticResponse, output: Path | None, on_failure: s
     )
 
 
-class InputFile(NamedTuple):
-    """What an input file gives: its chunks, the document id it names (a mapping's
-    ``document_id``, else the ``document_id`` every item of a list shares, as ``split``
-    writes it; else None), and the document's metadata (a mapping's ``metadata``, else
-    ``{}``). Each chunk keeps its own ``start``/``end``/``metadata``."""
-
-    inputs: list[AgenticChunkInput]
-    document_id: str | None
-    metadata: dict[str, Any]
-
-
 def read_inputs(path: Path) -> InputFile:
     """Return the input chunks of ``path``, the document id it names and its metadata.
     A document's paragraphs carry their offsets in it (``paragraph_inputs``).
@@ -531,81 +568,4 @@ def read_inputs(path: Path) -> InputFile:
         return InputFile(paragraph_inputs(read_text_file(path)), None, {})
     if path.is_dir():
         raise InputError(f"{path}: is a directory; give a document or a chunk-list file")
-    suffix = path.suffix.lower()
-    text = read_text_file(path)
-    if suffix not in (*JSON_SUFFIXES, *YAML_SUFFIXES):
-        return InputFile(paragraph_inputs(text), None, {})
-    data = _load_structured(path, text, yaml_syntax=suffix in YAML_SUFFIXES)
-    return _chunk_list(path, data)
-
-
-def _load_structured(path: Path, text: str, *, yaml_syntax: bool) -> Any:
-    try:
-        return _parse_structured(path, text, yaml_syntax=yaml_syntax)
-    except RecursionError:  # nested deeper than any chunk list: not one
-        raise InputError(
-            f"{path}: nested too deeply to be a chunk list; give a list of "
-            "{chunk_id, text} objects, or the document as plain text"
-        ) from None
-
-
-def _parse_structured(path: Path, text: str, *, yaml_syntax: bool) -> Any:
-    if not yaml_syntax:
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as error:
-            raise InputError(
-                f"{path}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
-            ) from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(error, "problem", None) or str(error)
-        raise InputError(f"{path}: invalid YAML{where}: {problem}") from None
-
-
-def _chunk_list(path: Path, data: Any) -> InputFile:
-    document_id: str | None = None
-    metadata: dict[str, Any] = {}
-    if isinstance(data, dict):
-        items = data.get("inputs", data.get("chunks"))
-        if isinstance(data.get("document_id"), str):
-            document_id = data["document_id"]
-        if data.get("metadata") is not None:
-            if not isinstance(data["metadata"], dict):
-                raise InputError(
-                    f"{path}: metadata is a {type(data['metadata']).__name__}, not an object; "
-                    'give the document\'s metadata as {"key": value, ...} or leave it out'
-                )
-            metadata = dict(data["metadata"])
-    else:
-        items = data
-    if not isinstance(items, list):
-        raise InputError(
-            f"{path}: expected a list of {{chunk_id, text}} objects (or a mapping with an "
-            f"'inputs' list), found a {type(data).__name__}"
-        )
-    if not items:
-        raise InputError(f"{path}: the chunk list is empty; give at least one {{chunk_id, text}}")
-    chunks: list[AgenticChunkInput] = []
-    for position, item in enumerate(items, start=1):
-        if not isinstance(item, dict):
-            raise InputError(
-                f"{path}: item {position} is a {type(item).__name__}, expected an object "
-                "with chunk_id and text"
-            )
-        try:
-            chunks.append(AgenticChunkInput.from_dict(item))
-        except InputError as error:
-            raise InputError(f"{path}: item {position}: {error}") from None
-    if not any(chunk.text.replace("\x00", "").strip() for chunk in chunks):
-        raise InputError(
-            f"{path}: every input chunk has empty text (or only NUL characters); nothing to chunk"
-        )
-    if document_id is None:
-        shared = {item.get("document_id", item.get("DocumentId")) for item in items}
-        if len(shared) == 1 and isinstance(next(iter(shared)), str):
-            document_id = next(iter(shared))
-    return InputFile(chunks, document_id, metadata)
+    return input_file(path, read_text_file(path))

@@ -3,8 +3,13 @@
 - ``_documents``: a corpus on disk (a folder of text files, JSONL, Parquet), scanned once
   for bad records and duplicate ids before any call, then streamed in input order;
 - ``_run``: ``process_document`` (the one per-document function every engine calls:
-  threads here, the batch path, Ray) and ``chunk_corpus`` (concurrent, input order kept,
-  resume by document through the ledger);
+  threads here, the batch path, Ray, with one ``pipeline.PipelineOptions``) and
+  ``chunk_corpus`` (concurrent, input order kept, resume by document through the ledger,
+  which keeps the options' ``options_sha256``);
+- ``_job``: ``CorpusRun``, a whole run as the ``corpus`` command asks for it (its client,
+  lock, reply cache and ledger, the batches an earlier run left, the engine, OUT written)
+  and ``plan_corpus`` (its ``--dry-run``), with records for every outcome and nothing
+  printed;
 - ``_ledger``: the SQLite ledger of finished documents and submitted batches, and the
   ``RunLock`` that keeps a second run off it;
 - ``_outputs``: JSONL or Parquet output, written atomically;
@@ -17,20 +22,34 @@ May import: the root's shared modules, ``client``, ``checks``, ``semantic``, ``p
 never report, judge, suite or cli.
 """
 
+from ._documents import NOT_TEXT as NOT_TEXT
 from ._documents import CorpusDocument as CorpusDocument
 from ._documents import CorpusSource as CorpusSource
+from ._documents import Scan as Scan
 from ._documents import open_corpus
+from ._fallback import mark_fallback as mark_fallback
+from ._job import BATCH_CONCURRENCY as BATCH_CONCURRENCY
+from ._job import BatchNote as BatchNote
+from ._job import BatchSettings as BatchSettings
+from ._job import CorpusJob as CorpusJob
+from ._job import CorpusOutcome as CorpusOutcome
+from ._job import CorpusPlan as CorpusPlan
+from ._job import CorpusRun as CorpusRun
+from ._job import CorpusTotals as CorpusTotals
+from ._job import plan_corpus as plan_corpus
 from ._ledger import Ledger, LedgerError
 from ._ledger import RunLock as RunLock
+from ._outputs import OUTPUT_SUFFIXES as OUTPUT_SUFFIXES
 from ._outputs import OutputWriter as OutputWriter
+from ._outputs import check_output_suffix as check_output_suffix
+from ._outputs import publish_failures as publish_failures
 from ._outputs import read_records
-from ._run import CorpusSettings, DocumentResult, chunk_corpus, process_document
+from ._run import DocumentResult, chunk_corpus, process_document
 from ._split import split_corpus
 
 # What users call (docs/api/). The other names imported above (`X as X`) serve the
 # layers above and the tests: importable, documented in their modules, no promise.
 __all__ = [
-    "CorpusSettings",
     "DocumentResult",
     "Ledger",
     "LedgerError",

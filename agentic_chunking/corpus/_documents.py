@@ -45,7 +45,7 @@ from .._errors import InputError
 from .._files import decode_text
 from .._models import AgenticChunkInput
 from .._shown import QUOTE_LIMIT, quote, redact
-from ..pipeline._document import paragraph_inputs
+from ..pipeline import paragraph_inputs
 
 JSONL_SUFFIXES = (".jsonl", ".ndjson")
 PARQUET_SUFFIXES = (".parquet",)

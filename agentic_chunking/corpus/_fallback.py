@@ -21,7 +21,7 @@ from pathlib import Path
 
 from .._errors import InputError
 from .._files import write_text_atomic
-from ..pipeline._cache import FALLBACK_PREFIX, ReplyCache
+from ..pipeline import FALLBACK_PREFIX, ReplyCache
 
 FOR_CACHE = "for-cache.txt"
 """The marker of a corpus run's fallback folder: the absolute path of its reply cache."""

@@ -14,6 +14,7 @@ row group has one schema whatever the documents hold.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Iterator, Mapping
 from contextlib import AbstractContextManager
@@ -140,6 +141,17 @@ class OutputWriter:
                 raise RuntimeError("OutputWriter left without commit()")
             self._context.__exit__(kind, error, trace)
             self._stream = None
+
+
+def publish_failures(failures: OutputWriter, path: Path) -> None:
+    """Commit a run's failures file when a document failed; else discard it and remove one
+    an earlier run left (nothing failed: no failures file)."""
+    if failures.written:
+        failures.commit()
+        return
+    failures.discard()
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
 
 
 def check_output_suffix(path: Path) -> None:

@@ -36,10 +36,10 @@ from typing import Any
 from .._entry import handle_stop_signals
 from .._errors import ConfigurationError, InputError
 from ..client import ModelClient, RequestLimits, parse_model
-from ..pipeline._cache import ReplyCache
+from ..pipeline import PipelineOptions, ReplyCache
 from ._documents import CorpusDocument, CorpusSource, Start
 from ._ledger import Ledger
-from ._run import CorpusSettings, DocumentResult, chunk_corpus
+from ._run import DocumentResult, chunk_corpus
 
 BATCH_SIZE = 16
 """Documents per Ray task."""
@@ -49,20 +49,52 @@ _STOP = "configuration"
 
 def ray_results(
     source: CorpusSource,
-    settings: CorpusSettings,
+    options: PipelineOptions,
     *,
     positions: Mapping[str, int],
     cache_dir: Path,
     ledger_path: Path,
-    max_concurrency: int,
-    base_url: str | None = None,
-    timeout: float | None = None,
 ) -> Generator[DocumentResult]:
     """One DocumentResult per document of ``source``, in input order (see the module).
 
+    Every worker runs ``options`` (its model resolved here, once); ``options.max_concurrency``
+    is the requests in flight for the whole run, divided among the cluster's CPUs.
     ``positions`` maps each document id to its place (from ``source.scan()``). Raises
     ConfigurationError when a worker met one, InputError when Ray is not installed.
     """
+    ray = _started_ray()
+    cpus = max(1, int(ray.cluster_resources().get("CPU", 1)))
+    task_options = {
+        # absolute: a worker's working folder need not be the command's
+        "source": CorpusSource(source.path.resolve(), source.selection),
+        "options": options.resolved().to_dict(),
+        "cache_dir": str(cache_dir.resolve()),
+        "ledger_path": str(ledger_path.resolve()),
+        "max_in_flight": max(1, options.max_concurrency // cpus),
+    }
+    if source.kind == "folder":  # a row a file, BATCH_SIZE files a task
+        rows = [{"document_id": d, "position": n} for d, n in positions.items()]
+        per_task = BATCH_SIZE
+    else:  # a row a run of BATCH_SIZE records, one a task
+        rows = [asdict(start) for start in source.starts(BATCH_SIZE)]
+        per_task = 1
+    if not rows:
+        return
+    mapped = ray.data.from_items(rows).map_batches(
+        process_batch, batch_size=per_task, batch_format="pyarrow", fn_kwargs=task_options
+    )
+    for row in mapped.iter_rows():
+        data = json.loads(row["result"])
+        if data.get("status") == _STOP:
+            raise ConfigurationError(str(data["error"]))
+        result = DocumentResult.from_dict(data)
+        yield replace(result, position=positions.get(result.document_id, result.position))
+
+
+def _started_ray() -> Any:
+    """The ``ray`` module, connected (``RAY_ADDRESS``'s cluster, else a local instance)
+    and its Data context set for the run: order kept, no progress bars, a block a row.
+    InputError naming the way out when Ray is missing or cannot start."""
     try:
         import ray
         import ray.data
@@ -97,35 +129,7 @@ def ray_results(
     # jumped to the end)
     context.target_max_block_size = 1
     logging.getLogger("ray.data").setLevel(logging.WARNING)
-    resources = ray.cluster_resources()  # type: ignore[no-untyped-call]
-    cpus = max(1, int(resources.get("CPU", 1)))
-    options = {
-        # absolute: a worker's working folder need not be the command's
-        "source": CorpusSource(source.path.resolve(), source.selection),
-        "settings": asdict(settings),
-        "cache_dir": str(cache_dir.resolve()),
-        "ledger_path": str(ledger_path.resolve()),
-        "max_in_flight": max(1, max_concurrency // cpus),
-        "base_url": base_url,
-        "timeout": timeout,
-    }
-    if source.kind == "folder":  # a row a file, BATCH_SIZE files a task
-        rows = [{"document_id": d, "position": n} for d, n in positions.items()]
-        per_task = BATCH_SIZE
-    else:  # a row a run of BATCH_SIZE records, one a task
-        rows = [asdict(start) for start in source.starts(BATCH_SIZE)]
-        per_task = 1
-    if not rows:
-        return
-    mapped = ray.data.from_items(rows).map_batches(
-        process_batch, batch_size=per_task, batch_format="pyarrow", fn_kwargs=options
-    )
-    for row in mapped.iter_rows():
-        data = json.loads(row["result"])
-        if data.get("status") == _STOP:
-            raise ConfigurationError(str(data["error"]))
-        result = DocumentResult.from_dict(data)
-        yield replace(result, position=positions.get(result.document_id, result.position))
+    return ray
 
 
 CONNECT_WAIT_S = 5.0
@@ -195,23 +199,22 @@ def process_batch(batch: Any, **options: Any) -> Iterator[Any]:
         return pa.table({"result": pa.array([text], pa.string())})
 
     documents = list(_documents(batch, options["source"]))
-    settings = CorpusSettings(**options["settings"])
-    provider = parse_model(settings.model).provider
+    run = replace(PipelineOptions(**options["options"]), max_concurrency=options["max_in_flight"])
+    provider = parse_model(run.model_id).provider
     client = ModelClient(
-        timeout=options["timeout"],
-        base_urls={provider: options["base_url"]} if options["base_url"] else None,
+        timeout=run.timeout,
+        base_urls={provider: run.base_url} if run.base_url else None,
         limits=RequestLimits(max_in_flight=options["max_in_flight"]),
     )
     ledger = Ledger(options["ledger_path"])
     try:
         results = chunk_corpus(
             documents,
-            settings,
+            run,
             client=client,
             cache=ReplyCache(options["cache_dir"], read=True),
             ledger=ledger,
             max_documents=options["max_in_flight"],
-            max_concurrency=options["max_in_flight"],
         )
         for result in results:
             yield row(json.dumps(result.to_dict(), ensure_ascii=False))

@@ -24,83 +24,38 @@ fault, not the document's; every other failure fails its document only.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import itertools
-import json
 import threading
 from collections import deque
-from collections.abc import Generator, Iterable, Mapping
+from collections.abc import Collection, Generator, Iterable, Mapping
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Literal
 
 from .._entry import Terminated
-from .._errors import ConfigurationError, InputError, ModelCallError
+from .._errors import ConfigurationError, InputError
 from .._models import AgenticResponse, CallUsage
 from .._shown import redact, redact_data
 from ..checks import clear_caches
-from ..client import (
-    BatchClient,
-    BatchParticipant,
-    calls_cost_usd,
-    check_max_tokens,
-    parse_model,
-)
-from ..pipeline._cache import ReplyCache
-from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
-from ..pipeline._prompts import PROMPT_VERSIONS
-from ..pipeline._run import (
-    DEFAULT_EXTRACTION_MAX_TOKENS,
-    DEFAULT_GROUPING_MAX_TOKENS,
-    DEFAULT_MAX_REPAIR_ATTEMPTS,
-    chunk_text_agentic,
+from ..client import BatchClient, BatchParticipant, calls_cost_usd, parse_model
+from ..pipeline import (
+    PipelineOptions,
+    ReplyCache,
+    chunk_outcome,
+    equivalent_sha256s,
+    options_sha256,
 )
 from ._documents import NOT_TEXT, UNREADABLE, CorpusDocument
 from ._ledger import Ledger
 
 if TYPE_CHECKING:
-    from ..client._providers import AnyClient
+    from ..client import AnyClient
 
 FORGET_EVERY = 256
 """Documents after which the checks' memo caches are cleared (``checks.clear_caches``): they
 hold the texts of finished documents, which no later document asks for."""
-RECORD_FORMAT = 1
-"""The version of an output record's layout, part of the settings hash: a new layout redoes
-every document (from the reply cache, at no cost)."""
 
 Status = Literal["done", "skipped", "failed"]
-
-
-@dataclass(frozen=True, slots=True)
-class CorpusSettings:
-    """What decides a document's chunks, besides its text: hashed for the ledger."""
-
-    model: str
-    max_tokens_per_batch: int = DEFAULT_MAX_TOKENS_PER_BATCH
-    extraction_max_tokens: int = DEFAULT_EXTRACTION_MAX_TOKENS
-    grouping_max_tokens: int = DEFAULT_GROUPING_MAX_TOKENS
-    max_chunk_tokens: int | None = None
-    max_repair_attempts: int = DEFAULT_MAX_REPAIR_ATTEMPTS
-
-    def check(self) -> None:
-        """Raise InputError when no call could be made with these settings (a max_tokens
-        above what one non-streaming call to the model may ask for), naming the option:
-        the run's fault, found before any document rather than failing each one."""
-        check_max_tokens(
-            self.model,
-            extraction_max_tokens=self.extraction_max_tokens,
-            grouping_max_tokens=self.grouping_max_tokens,
-        )
-
-    def sha256(self) -> str:
-        """The hex SHA-256 of these settings, the prompts' versions and the record format."""
-        payload = {
-            **asdict(self),
-            "prompts": dict(sorted(PROMPT_VERSIONS.items())),
-            "record_format": RECORD_FORMAT,
-        }
-        text = json.dumps(payload, sort_keys=True)
-        return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,61 +140,36 @@ class DocumentResult:
 
 def process_document(
     document: CorpusDocument,
-    settings: CorpusSettings,
+    options: PipelineOptions,
     *,
     client: AnyClient,
     cache: ReplyCache | None = None,
-    max_concurrency: int = 4,
 ) -> DocumentResult:
-    """Chunk one document with ``chunk_text_agentic`` (see the module). Raises
-    ConfigurationError only (the run's fault); every other failure is in the result, an
-    input the pipeline refuses (InputError) too: it is that document's fault."""
+    """Chunk one document with ``chunk_text_agentic`` and ``options`` (see the module).
+    Raises ConfigurationError only (the run's fault); every other failure is in the result,
+    an input the pipeline refuses (InputError) too: it is that document's fault."""
     if document.error is not None:
-        return DocumentResult(
-            document.document_id,
-            document.position,
-            "failed",
-            error=document.error,
-            error_kind=document.error_kind,
-        )
+        return _failed(document, document.error, document.error_kind)
     try:
-        response = chunk_text_agentic(
+        outcome = chunk_outcome(
             document.inputs,
             document.document_id,
+            options,
             client=client,
-            model=settings.model,
-            max_tokens_per_batch=settings.max_tokens_per_batch,
-            extraction_max_tokens=settings.extraction_max_tokens,
-            grouping_max_tokens=settings.grouping_max_tokens,
-            max_concurrency=max_concurrency,
-            max_repair_attempts=settings.max_repair_attempts,
-            max_chunk_tokens=settings.max_chunk_tokens,
             cache=cache,
             metadata=document.metadata,
         )
-        kind = "pipeline"
-    except ModelCallError as error:
-        failed = error.response if isinstance(error.response, AgenticResponse) else None
-        response = failed or AgenticResponse.failure(str(error))
-        kind = "model_call"
     except InputError as error:  # the document's own input (never the run's configuration)
-        return DocumentResult(
-            document.document_id,
-            document.position,
-            "failed",
-            error=redact(f"{document.document_id}: {error}"),
-            error_kind=UNREADABLE,
-        )
-    cost = calls_cost_usd(parse_model(settings.model).name, response.calls)
+        return _failed(document, redact(f"{document.document_id}: {error}"), UNREADABLE)
+    if isinstance(outcome.error, ConfigurationError):
+        raise outcome.error  # the run's fault: it stops the run
+    response = outcome.response or AgenticResponse.failure(str(outcome.error))
+    kind = "model_call" if outcome.kind == "stopped" else "pipeline"
+    cost = calls_cost_usd(parse_model(options.model_id).name, response.calls)
     if not response.is_success:
-        extracted = tuple(p for batch in response.extracted for p in batch.propositions)
-        return DocumentResult(
-            document.document_id,
-            document.position,
-            "failed",
-            error=redact(response.error_detail),
-            error_kind=kind,
-            extracted=extracted,
+        return replace(
+            _failed(document, redact(response.error_detail), kind),
+            extracted=tuple(p for batch in response.extracted for p in batch.propositions),
             calls=response.calls,
             cost_usd=cost,
         )
@@ -250,6 +180,13 @@ def process_document(
         records=tuple(chunk.to_dict() for chunk in response.chunks),
         calls=response.calls,
         cost_usd=cost,
+    )
+
+
+def _failed(document: CorpusDocument, error: str, kind: str | None) -> DocumentResult:
+    """``document`` failed with ``error`` of ``kind`` (nothing extracted, nothing paid)."""
+    return DocumentResult(
+        document.document_id, document.position, "failed", error=error, error_kind=kind
     )
 
 
@@ -272,10 +209,11 @@ def record_result(
 
 
 def skipped_result(
-    ledger: Ledger | None, document: CorpusDocument, settings_sha256: str
+    ledger: Ledger | None, document: CorpusDocument, settings_sha256: str | Collection[str]
 ) -> DocumentResult | None:
     """The document as an earlier run finished it, when the ledger holds it as done with
-    the same input and settings; else None (it is to be done)."""
+    the same input and settings (``settings_sha256``, or any of the hashes given: see
+    ``pipeline.equivalent_sha256s``); else None (it is to be done)."""
     if ledger is None or document.error is not None:
         return None
     entry = ledger.finished(document.document_id)
@@ -283,7 +221,8 @@ def skipped_result(
         entry is None
         or entry.status != "done"
         or entry.document_sha256 != document.document_sha256
-        or entry.settings_sha256 != settings_sha256
+        or entry.settings_sha256
+        not in ({settings_sha256} if isinstance(settings_sha256, str) else settings_sha256)
     ):
         return None
     return DocumentResult(document.document_id, document.position, "skipped", records=entry.records)
@@ -291,104 +230,132 @@ def skipped_result(
 
 def chunk_corpus(
     documents: Iterable[CorpusDocument],
-    settings: CorpusSettings,
+    options: PipelineOptions,
     *,
     client: AnyClient,
     cache: ReplyCache | None = None,
     ledger: Ledger | None = None,
     max_documents: int = 16,
-    max_concurrency: int = 4,
     window: int | None = None,
 ) -> Generator[DocumentResult]:
     """Chunk ``documents`` and yield one DocumentResult each, in input order (see the module).
 
-    ``max_documents`` documents run at once; ``max_concurrency`` bounds the calls within a
-    document (the client's RequestLimits bounds the run's). At most ``window`` documents
-    (default ``2 * max_documents``) are read ahead of the one being yielded. Raises
-    InputError before any document when no call could be made (``settings.check``), and
-    ConfigurationError (after the documents already finished are recorded) when the run
-    cannot go on. When the caller stops reading (``close()``, or an error of its own), no
-    further document starts and those in flight finish first (recorded, their paid
-    replies cached), so close the iterator before the client; a stop signal (Ctrl-C,
-    SIGTERM) leaves them at once.
+    Every document runs with ``options`` (its model resolved once, for the run), and the
+    ledger keeps ``options_sha256(options)``. ``max_documents`` documents run at once;
+    ``options.max_concurrency`` bounds the calls within a document (the client's
+    RequestLimits bounds the run's). At most ``window`` documents (default
+    ``2 * max_documents``) are read ahead of the one being yielded. Raises InputError before
+    any document when no call could be made (``options.check``), and ConfigurationError
+    (after the documents already finished are recorded) when the run cannot go on. When
+    the caller stops reading (``close()``, or an error of its own), no further document
+    starts and those in flight finish first (recorded, their paid replies cached), so close
+    the iterator before the client; a stop signal (Ctrl-C, SIGTERM) leaves them at once.
     """
-    settings.check()
-    settings_sha256 = settings.sha256()
+    options = options.resolved()
+    options.check()
+    engine = _Engine(options, client, cache, ledger, max_documents)
     ahead = window or 2 * max_documents
     if isinstance(client, BatchClient):  # a thread for every document submitted: none
         ahead = min(ahead, max(1, max_documents) - 1)  # waits for one behind a round
-    stop = threading.Event()
-    joined: set[BatchParticipant] = set()  # participants whose document has not ended
-
-    def run(document: CorpusDocument, participant: BatchParticipant | None) -> DocumentResult:
-        with participant or _NOT_BATCHED:
-            joined.discard(participant)
-            if stop.is_set():
-                raise _Stopped
-            try:
-                result = process_document(
-                    document, settings, client=client, cache=cache, max_concurrency=max_concurrency
-                )
-            except ConfigurationError:
-                stop.set()
-                raise
-            if ledger is not None:
-                record_result(ledger, document, settings_sha256, result)
-            return result
-
-    idled = itertools.count(1)
-
-    def forget() -> None:
-        """With a batch client, every document in flight is worked on at once: the checks'
-        caches are cleared every FORGET_EVERY times a document comes to wait on a round,
-        not only as documents are yielded, so they hold the work of about that many."""
-        if next(idled) % FORGET_EVERY == 0:
-            clear_caches()
-
-    def start(document: CorpusDocument) -> Future[DocumentResult]:
-        if not isinstance(client, BatchClient):
-            return pool.submit(run, document, None)
-        participant = client.participant(forget)  # working from now, before its thread starts
-        joined.add(participant)
-        return pool.submit(run, document, participant)
-
-    pending: deque[tuple[CorpusDocument, Future[DocumentResult] | DocumentResult]] = deque()
-    pool = ThreadPoolExecutor(max(1, max_documents), thread_name_prefix="corpus")
-    yielded = 0
-
-    def next_result() -> DocumentResult:
-        nonlocal yielded
-        yielded += 1
-        if yielded % FORGET_EVERY == 0:  # memory follows the documents in flight
-            clear_caches()
-        return _result(pending.popleft()[1])
-
+    accepted = equivalent_sha256s(options)
+    pending: deque[Future[DocumentResult] | DocumentResult] = deque()
     # reading the next document: no round goes without it; waiting for a result (or for
     # the caller, between two results) is idle
     reader = client.participant() if isinstance(client, BatchClient) else None
     resting = reader.idle if reader is not None else contextlib.nullcontext
     try:
         for document in documents:
-            skipped = skipped_result(ledger, document, settings_sha256)
-            pending.append((document, skipped if skipped else start(document)))
-            while len(pending) > ahead or (pending and _ready(pending[0][1])):
+            pending.append(skipped_result(ledger, document, accepted) or engine.start(document))
+            while len(pending) > ahead or (pending and _ready(pending[0])):
                 with resting():
-                    yield next_result()
+                    yield engine.yielded(pending.popleft())
         if reader is not None:
             reader.leave()
         while pending:
-            yield next_result()
+            yield engine.yielded(pending.popleft())
     except BaseException as error:  # GeneratorExit too: the caller stopped reading
-        stop.set()  # no document starts; those in flight finish, their replies kept,
-        # unless this is a stop signal (Ctrl-C, SIGTERM), which leaves them at once: a
-        # call that hangs or waits for the rate limit must not hold the stop
-        stopping = isinstance(error, (KeyboardInterrupt, Terminated))
-        pool.shutdown(wait=not stopping, cancel_futures=True)
+        engine.stop(stopping=isinstance(error, (KeyboardInterrupt, Terminated)))
         raise
     finally:
-        for participant in [*joined, *([reader] if reader else [])]:  # those never ended
+        engine.leave_all([reader] if reader else [])
+    engine.pool.shutdown(wait=True)
+
+
+class _Engine:
+    """The documents of one ``chunk_corpus`` run on a thread pool: each processed, recorded
+    in the ledger, and (with a BatchClient) a participant of the rounds while it works."""
+
+    def __init__(
+        self,
+        options: PipelineOptions,
+        client: AnyClient,
+        cache: ReplyCache | None,
+        ledger: Ledger | None,
+        max_documents: int,
+    ) -> None:
+        self.options = options
+        self.settings_sha256 = options_sha256(options)
+        self.client = client
+        self.cache = cache
+        self.ledger = ledger
+        self.pool = ThreadPoolExecutor(max(1, max_documents), thread_name_prefix="corpus")
+        self.stopped = threading.Event()
+        self.joined: set[BatchParticipant] = set()  # participants whose document has not ended
+        self._idled = itertools.count(1)
+        self._yielded = 0
+
+    def start(self, document: CorpusDocument) -> Future[DocumentResult]:
+        """Submit ``document``; with a batch client, it is a participant from now, before
+        its thread starts."""
+        if not isinstance(self.client, BatchClient):
+            return self.pool.submit(self.run, document, None)
+        participant = self.client.participant(self._forget)
+        self.joined.add(participant)
+        return self.pool.submit(self.run, document, participant)
+
+    def run(self, document: CorpusDocument, participant: BatchParticipant | None) -> DocumentResult:
+        """Process one document and record it in the ledger (the run's stop checked first)."""
+        with participant or _NOT_BATCHED:
+            self.joined.discard(participant)
+            if self.stopped.is_set():
+                raise _Stopped
+            try:
+                result = process_document(
+                    document, self.options, client=self.client, cache=self.cache
+                )
+            except ConfigurationError:
+                self.stopped.set()
+                raise
+            if self.ledger is not None:
+                record_result(self.ledger, document, self.settings_sha256, result)
+            return result
+
+    def _forget(self) -> None:
+        """With a batch client, every document in flight is worked on at once: the checks'
+        caches are cleared every FORGET_EVERY times a document comes to wait on a round,
+        not only as documents are yielded, so they hold the work of about that many."""
+        if next(self._idled) % FORGET_EVERY == 0:
+            clear_caches()
+
+    def yielded(self, item: Future[DocumentResult] | DocumentResult) -> DocumentResult:
+        """The result of ``item`` (waited for), the checks' caches cleared every
+        FORGET_EVERY results: memory follows the documents in flight."""
+        self._yielded += 1
+        if self._yielded % FORGET_EVERY == 0:
+            clear_caches()
+        return _result(item)
+
+    def stop(self, *, stopping: bool) -> None:
+        """No document starts; those in flight finish, their replies kept, unless this is
+        a stop signal (``stopping``: Ctrl-C, SIGTERM), which leaves them at once: a call
+        that hangs or waits for the rate limit must not hold the stop."""
+        self.stopped.set()
+        self.pool.shutdown(wait=not stopping, cancel_futures=True)
+
+    def leave_all(self, others: Iterable[BatchParticipant]) -> None:
+        """End every participant never ended (the reader, documents never started)."""
+        for participant in [*self.joined, *others]:
             participant.leave()
-    pool.shutdown(wait=True)
 
 
 _NOT_BATCHED = contextlib.nullcontext()

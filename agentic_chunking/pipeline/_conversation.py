@@ -30,7 +30,7 @@ from ._cache import ReplyCache, request_key
 from ._prompts import load_prompt, partition_repair_message, repair_user_message
 
 if TYPE_CHECKING:
-    from ..client._providers import AnyClient
+    from ..client import AnyClient
 
 Progress = Callable[[str], None]
 

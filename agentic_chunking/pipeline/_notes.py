@@ -20,7 +20,7 @@ from .._warning import (
     UNALIGNED_PROPOSITION,
     PipelineWarning,
 )
-from ..checks._duplicates import REWORDED, duplicate_pairs
+from ..checks import REWORDED, duplicate_pairs
 from ._batches import Batch
 from ._partition import Merged, normalise_space
 

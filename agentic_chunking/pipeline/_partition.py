@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from .._shown import quote, quote_list
-from ..checks._duplicates import certain_key
+from ..checks import certain_key
 from ._provenance import Place
 
 

@@ -25,11 +25,11 @@ from ..client import (
     CACHE_READ_RATE,
     CACHE_WRITE_RATE,
     cache_min_tokens,
-    check_max_tokens,
     estimate_cost_usd,
 )
-from ._batches import plan_batches
+from ._batches import Batch, plan_batches
 from ._grouping import GROUP_OUTPUT_TOKENS, estimate_output_tokens, window_capacity
+from ._options import PipelineOptions
 from ._prompts import extraction_user_message, load_prompt
 
 PROPOSITIONS_PER_SENTENCE = 1.57
@@ -107,26 +107,71 @@ class RunPlan:
 
 def plan_run(
     inputs: Sequence[AgenticChunkInput | Mapping[str, Any]],
+    options: PipelineOptions,
     *,
-    model: str,
-    max_tokens_per_batch: int,
-    grouping_max_tokens: int,
-    extraction_max_tokens: int | None = None,
     batched: bool = False,
 ) -> RunPlan:
-    """Plan a run of ``inputs`` without calling the model.
+    """Plan a run of ``inputs`` with ``options`` without calling the model.
 
     The batches are ``plan_batches``'s, the run's own; the ``max_tokens`` limits are
-    checked as the run checks them (``check_max_tokens``). ``batched``: the run goes
+    checked as the run checks them (``PipelineOptions.check``). ``batched``: the run goes
     through the provider's batch API (``client.BatchClient``), so its costs are at the
     batch price, and the plan says what sending the calls one by one would cost. Raises
     InputError on bad input or a ``max_tokens`` the run would refuse.
     """
-    limits = {"grouping_max_tokens": grouping_max_tokens}
-    if extraction_max_tokens is not None:
-        limits["extraction_max_tokens"] = extraction_max_tokens
-    check_max_tokens(model, **limits)
-    batches = plan_batches(inputs, max_tokens_per_batch)
+    options.check()
+    model = options.model_id
+    batches = plan_batches(inputs, options.max_tokens_per_batch)
+    tokens = _estimate(batches, options.grouping_max_tokens)
+    stages = [
+        ("extraction", len(load_prompt("extraction").text), len(batches)),
+        ("grouping", len(load_prompt("grouping").text), tokens.windows),
+    ]
+    write, read, note = _prompt_cache(model, stages)
+    cost, listed = (
+        estimate_cost_usd(
+            model,
+            tokens.input_tokens - write - read,
+            tokens.output_tokens,
+            cache_write_tokens=write,
+            cache_read_tokens=read,
+            batched=batch_price,
+        )
+        for batch_price in (batched, False)
+    )
+    return RunPlan(
+        model=model,
+        batches=len(batches),
+        input_chunks=len({i for b in batches for i in b.chunk_ids}),
+        estimated_propositions=tokens.propositions,
+        grouping_windows=tokens.windows,
+        estimated_input_tokens=tokens.input_tokens,
+        estimated_output_tokens=tokens.output_tokens,
+        estimated_cost_usd=cost,
+        cache_write_tokens=write,
+        cache_read_tokens=read,
+        cost_without_cache_usd=estimate_cost_usd(
+            model, tokens.input_tokens, tokens.output_tokens, batched=batched
+        ),
+        cache_note=note,
+        batched=batched,
+        listed_cost_usd=listed if batched else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Estimate:
+    """What the calls of a run would carry, estimated (see the module)."""
+
+    propositions: int
+    windows: int
+    input_tokens: int
+    output_tokens: int
+
+
+def _estimate(batches: Sequence[Batch], grouping_max_tokens: int) -> _Estimate:
+    """The propositions, grouping windows and tokens in and out of a run of ``batches``:
+    every extraction call, the grouping windows and, past one window, the merge call."""
     extraction_prompt = len(load_prompt("extraction").text)
     grouping_prompt = len(load_prompt("grouping").text)
     input_chars = sum(extraction_prompt + len(extraction_user_message(b.text)) for b in batches)
@@ -144,41 +189,7 @@ def plan_run(
         input_chars += len(load_prompt("grouping_merge").text)
         input_chars += categories * MERGE_CHARS_PER_CATEGORY
         output_tokens += categories * 2 + GROUP_OUTPUT_TOKENS * max(1, categories // 4)
-    input_tokens = input_chars // 4
-    stages = [
-        ("extraction", extraction_prompt, len(batches)),
-        ("grouping", grouping_prompt, windows),
-    ]
-    write, read, note = _prompt_cache(model, stages)
-    cost, listed = (
-        estimate_cost_usd(
-            model,
-            input_tokens - write - read,
-            output_tokens,
-            cache_write_tokens=write,
-            cache_read_tokens=read,
-            batched=batch_price,
-        )
-        for batch_price in (batched, False)
-    )
-    return RunPlan(
-        model=model,
-        batches=len(batches),
-        input_chunks=len({i for b in batches for i in b.chunk_ids}),
-        estimated_propositions=propositions,
-        grouping_windows=windows,
-        estimated_input_tokens=input_tokens,
-        estimated_output_tokens=output_tokens,
-        estimated_cost_usd=cost,
-        cache_write_tokens=write,
-        cache_read_tokens=read,
-        cost_without_cache_usd=estimate_cost_usd(
-            model, input_tokens, output_tokens, batched=batched
-        ),
-        cache_note=note,
-        batched=batched,
-        listed_cost_usd=listed if batched else None,
-    )
+    return _Estimate(propositions, windows, input_chars // 4, output_tokens)
 
 
 def _prompt_cache(model: str, stages: Sequence[tuple[str, int, int]]) -> tuple[int, int, str]:

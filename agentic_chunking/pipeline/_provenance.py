@@ -35,8 +35,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from ..checks._align import Window, align, sentence_offsets
-from ..checks._language import profile
+from ..checks import Window, align, profile, sentence_offsets
 from ._batches import SEGMENT_JOINER, Batch
 
 

@@ -18,11 +18,12 @@ abandoned, no progress line is printed after it.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any
 
-from .._errors import ConfigurationError, InputError, ModelCallError
+from .._errors import ConfigurationError, ModelCallError
 from .._models import (
     UNKNOWN_DOCUMENT_ID,
     AgenticChunkInput,
@@ -30,13 +31,7 @@ from .._models import (
     ExtractedBatch,
 )
 from .._warning import PipelineWarning
-from ..client import (
-    DEFAULT_MAX_RETRIES,
-    ModelClient,
-    check_max_tokens,
-    parse_model,
-    resolve_model,
-)
+from ..client import ModelClient, parse_model
 from . import _notes as notes
 from ._assemble import assemble, oversized_propositions
 from ._batches import Batch, coerce_inputs, plan_batches
@@ -44,10 +39,25 @@ from ._cache import ReplyCache
 from ._conversation import CallSettings, Progress, converse
 from ._conversation import Outcome as _Outcome
 from ._grouping import group
+from ._options import (
+    DEFAULT_EXTRACTION_MAX_TOKENS as DEFAULT_EXTRACTION_MAX_TOKENS,
+)
+from ._options import (
+    DEFAULT_GROUPING_MAX_TOKENS as DEFAULT_GROUPING_MAX_TOKENS,
+)
+from ._options import (
+    DEFAULT_MAX_CHUNK_TOKENS as DEFAULT_MAX_CHUNK_TOKENS,
+)
+from ._options import (
+    DEFAULT_MAX_CONCURRENCY as DEFAULT_MAX_CONCURRENCY,
+)
+from ._options import (
+    DEFAULT_MAX_REPAIR_ATTEMPTS as DEFAULT_MAX_REPAIR_ATTEMPTS,
+)
+from ._options import PipelineOptions
 from ._parse import parse_propositions_strict
-from ._partition import merge_duplicates
+from ._partition import Merged, merge_duplicates
 from ._plan import ProgressEvent, ProgressTally
-from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ._prompts import (
     EXTRACTION_SHAPE,
     extraction_user_message,
@@ -56,23 +66,7 @@ from ._provenance import locate
 from ._threads import map_abandoning
 
 if TYPE_CHECKING:
-    from ..client._providers import AnyClient
-
-DEFAULT_EXTRACTION_MAX_TOKENS = 8000
-"""Room for the propositions of a full packed batch (2,000 tokens by default): the
-reference replies give 1.26 output characters per input character (1.87 at most in one
-batch), so 2,000 would cut a full batch. Output is billed as generated, not as allowed."""
-DEFAULT_GROUPING_MAX_TOKENS = 4000
-DEFAULT_MAX_CHUNK_TOKENS = 256
-"""The size limit of an output chunk (``max_chunk_tokens``, ``--max-chunk-tokens``), in
-``estimate_tokens`` (characters // 4): a chunk an embedder reads whole. all-MiniLM-L6-v2,
-the embedder of ``evaluate`` and Level 4 (``semantic.MiniLMEmbedder.max_seq_length``), reads
-256 word pieces; English prose runs 4.3 to 4.8 characters a word piece (Chroma's corpora
-in ``evaluate/data``), so 256 tokens of 4 characters are 215 to 240 word pieces, read whole,
-where the rest of a longer chunk is never embedded. The Level 4 splitter's limit is the
-same (``semantic._splitter.ADAPTIVE_MAX_TOKENS``). It was the batch limit, 2,000, before."""
-DEFAULT_MAX_CONCURRENCY = 4
-DEFAULT_MAX_REPAIR_ATTEMPTS = 1
+    from ..client import AnyClient
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -80,69 +74,46 @@ class _Settings(CallSettings):
     extraction_max_tokens: int
     grouping_max_tokens: int
     max_chunk_tokens: int
+    max_concurrency: int
 
 
 def chunk_text_agentic(
     inputs: Sequence[AgenticChunkInput | Mapping[str, Any]],
     document_id: str | None,
+    options: PipelineOptions | None = None,
     *,
     client: AnyClient | None = None,
-    model: str | None = None,
-    max_tokens_per_batch: int = DEFAULT_MAX_TOKENS_PER_BATCH,
-    extraction_max_tokens: int = DEFAULT_EXTRACTION_MAX_TOKENS,
-    grouping_max_tokens: int = DEFAULT_GROUPING_MAX_TOKENS,
-    max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
-    max_repair_attempts: int = DEFAULT_MAX_REPAIR_ATTEMPTS,
-    max_retries: int = DEFAULT_MAX_RETRIES,
     progress: Progress | None = None,
-    timeout: float | None = None,
-    max_chunk_tokens: int | None = None,
     on_event: Callable[[ProgressEvent], None] | None = None,
     cache: ReplyCache | None = None,
-    base_url: str | None = None,
     metadata: Mapping[str, Any] | None = None,
+    **keywords: Any,
 ) -> AgenticResponse:
     """Chunk ``inputs`` (ordered ``{chunk_id, text}``) into thematic propositions (Level 5).
 
-    Model: ``model``, else ``$AGENTIC_CHUNKING_MODEL``, else DEFAULT_MODEL
-    (claude-sonnet-4-6); ``openai:<name>`` is a model of an OpenAI-compatible server.
-    Without ``client`` a ModelClient is built from the model's provider's variables
-    (``ANTHROPIC_API_KEY`` / ``ANTHROPIC_BASE_URL``, or ``OPENAI_API_KEY`` /
-    ``OPENAI_BASE_URL``) with ``max_retries``; ``base_url`` replaces the provider's base URL
-    variable. Guarantees on success: every merged proposition is in exactly one chunk,
-    verbatim; each chunk's ``source_chunk_ids`` lists, in input order, the input chunks its
-    propositions came from (in a batch packing several input chunks, the ones whose
-    sentences state the proposition, see ``_provenance``); ``calls`` holds one CallUsage
-    per request; no chunk's token estimate is above ``max_chunk_tokens`` (default
-    ``DEFAULT_MAX_CHUNK_TOKENS``, 256: what an embedder reads whole): a theme above it is
-    written as consecutive parts (``part``,
-    ``part_count``, the same category), and a proposition above it alone fails the run
-    (``error_detail`` names it) rather than being cut. Each chunk carries the input chunk
-    ids and the document spans of each proposition (``proposition_chunk_ids``,
-    ``proposition_spans``: offsets shifted by each input's ``start``; see ``_assemble``),
-    its neighbours' ids, and ``metadata``: ``metadata`` (the document's) overlaid by the
-    ``metadata`` of the input chunks its propositions came from.
-    ``progress`` receives one-line progress messages, including a notice while a call
-    is in flight for long; with ``on_event``, each finished call is a ProgressEvent
-    (stage, done of total, tokens so far) given to it instead of a line on ``progress``.
-    With
-    ``cache`` (a ReplyCache) every whole reply is stored; when it reads (resume), a
-    request it already holds is not sent again (its CallUsage says ``cached``).
-    ``timeout`` is the seconds per call attempt of a client built
-    here (default ``$AGENTIC_CHUNKING_TIMEOUT``, else 120). A ``max_tokens`` the SDK only
-    allows with streaming is refused with InputError before any call.
+    ``options`` (a PipelineOptions; default: every default) holds every setting of the
+    run: the model, the limits, and how a client built here calls (without ``client``, a
+    ModelClient from the model's provider's variables, ``ANTHROPIC_API_KEY`` /
+    ``ANTHROPIC_BASE_URL`` or ``OPENAI_API_KEY`` / ``OPENAI_BASE_URL``, with the options'
+    ``max_retries``, ``timeout`` and ``base_url``). The keyword form (``model=...,
+    max_tokens_per_batch=...``, every field of PipelineOptions) is kept for one release
+    and builds the same record; it cannot be mixed with ``options``. Guarantees on success
+    (see the module): every merged proposition in exactly one chunk, verbatim; each
+    chunk's ``source_chunk_ids``, ``proposition_chunk_ids`` and ``proposition_spans`` name
+    where its propositions came from, in input order (``_provenance``, ``_assemble``);
+    ``calls`` holds one CallUsage per request; no chunk above ``max_chunk_tokens`` (a theme
+    above it is written as consecutive parts, a proposition above it alone fails the run);
+    ``metadata`` (the document's) overlaid by its input chunks' own. ``progress`` receives
+    one-line progress messages (a notice while a call is long in flight); with
+    ``on_event`` each finished call is a ProgressEvent given to it instead. With ``cache``
+    (a ReplyCache) every whole reply is stored, and when it reads (resume) a request it
+    holds is not sent again (``cached``). A ``max_tokens`` the SDK only allows with
+    streaming is refused with InputError before any call.
     """
-    chunk_limit = DEFAULT_MAX_CHUNK_TOKENS if max_chunk_tokens is None else max_chunk_tokens
-    _check_positive(
-        max_chunk_tokens=chunk_limit,
-        max_concurrency=max_concurrency,
-        extraction_max_tokens=extraction_max_tokens,
-        grouping_max_tokens=grouping_max_tokens,
-    )
-    if max_repair_attempts < 0:
-        raise InputError(f"max_repair_attempts is {max_repair_attempts}; expected 0 or more")
+    options = _with_keywords(options, keywords)
+    options.check_values()
     chunks = coerce_inputs(inputs)
-    batches = plan_batches(chunks, max_tokens_per_batch)
+    batches = plan_batches(chunks, options.max_tokens_per_batch)
     warnings = tuple(notes.empty_input(c.chunk_id) for c in chunks if not c.text.strip())
     if not batches:
         return AgenticResponse.failure(
@@ -150,33 +121,10 @@ def chunk_text_agentic(
             "pass at least one chunk with text",
             warnings=warnings,
         )
-    model_id = resolve_model(model)
-    check_max_tokens(
-        model_id,
-        extraction_max_tokens=extraction_max_tokens,
-        grouping_max_tokens=grouping_max_tokens,
-    )
-    built = None
-    active: AnyClient
-    if client is None:
-        urls = {parse_model(model_id).provider: base_url} if base_url else None
-        active = built = ModelClient(max_retries=max_retries, timeout=timeout, base_urls=urls)
-        built.ready(model_id)  # no key or a bad setting: refused before any call
-    else:
-        active = client
-    cancelled = threading.Event()
-    settings = _Settings(
-        client=active,
-        model=model_id,
-        extraction_max_tokens=extraction_max_tokens,
-        grouping_max_tokens=grouping_max_tokens,
-        max_chunk_tokens=chunk_limit,
-        max_repair_attempts=max_repair_attempts,
-        on_wait=None if progress is None else _unless(cancelled, progress),
-        cancelled=cancelled,
-        cache=cache,
-    )
-    try:
+    options = options.resolved()
+    options.check()
+    with _client_for(options, client) as active:
+        settings = _call_settings(options, active, progress, cache)
         tally = ProgressTally(progress, on_event) if progress or on_event else None
         document = _Document(
             inputs=chunks,
@@ -185,10 +133,65 @@ def chunk_text_agentic(
             else UNKNOWN_DOCUMENT_ID,
             metadata=dict(metadata or {}),
         )
-        return _run(document, batches, settings, max_concurrency, progress, tally, warnings)
-    finally:
-        if built is not None:  # built here, so closed here
-            built.close()
+        return _run(document, batches, settings, progress, tally, warnings)
+
+
+def _call_settings(
+    options: PipelineOptions,
+    client: AnyClient,
+    progress: Progress | None,
+    cache: ReplyCache | None,
+) -> _Settings:
+    """What every call of the run shares: ``options``' limits, the client, the cache, and
+    the "still waiting" notices, silenced once the run is interrupted."""
+    cancelled = threading.Event()
+    return _Settings(
+        client=client,
+        model=options.model_id,
+        extraction_max_tokens=options.extraction_max_tokens,
+        grouping_max_tokens=options.grouping_max_tokens,
+        max_chunk_tokens=options.max_chunk_tokens,
+        max_concurrency=options.max_concurrency,
+        max_repair_attempts=options.max_repair_attempts,
+        on_wait=None if progress is None else _unless(cancelled, progress),
+        cancelled=cancelled,
+        cache=cache,
+    )
+
+
+_OPTION_NAMES = frozenset(field.name for field in fields(PipelineOptions))
+
+
+def _with_keywords(options: PipelineOptions | None, keywords: Mapping[str, Any]) -> PipelineOptions:
+    """``options``, or the PipelineOptions the keyword form names (a ``None`` keyword is its
+    default, as it always was); TypeError for a keyword that is no option, or for both."""
+    unknown = sorted(set(keywords) - _OPTION_NAMES)
+    if unknown:
+        raise TypeError(f"chunk_text_agentic() got an unexpected keyword argument {unknown[0]!r}")
+    if options is not None and keywords:
+        raise TypeError(
+            "chunk_text_agentic(): give the settings as a PipelineOptions or as keywords, not "
+            f"both ({', '.join(sorted(keywords))})"
+        )
+    given = {name: value for name, value in keywords.items() if value is not None}
+    return options if options is not None else PipelineOptions(**given)
+
+
+@contextmanager
+def _client_for(options: PipelineOptions, client: AnyClient | None) -> Iterator[AnyClient]:
+    """``client``, else a ModelClient built from ``options`` (its model resolved), checked
+    ready before any call (no key or a bad setting is refused first) and closed at the end."""
+    if client is not None:
+        yield client
+        return
+    model = options.model_id
+    urls = {parse_model(model).provider: options.base_url} if options.base_url else None
+    built = ModelClient(max_retries=options.max_retries, timeout=options.timeout, base_urls=urls)
+    try:
+        built.ready(model)
+        yield built
+    finally:  # built here, so closed here
+        built.close()
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,48 +207,23 @@ def _run(
     document: _Document,
     batches: Sequence[Batch],
     settings: _Settings,
-    max_concurrency: int,
     progress: Progress | None,
     tally: ProgressTally | None,
     warnings: tuple[PipelineWarning, ...],
 ) -> AgenticResponse:
     """Extract, merge, group and validate (steps 2 to 5)."""
-    outcomes = _extract_all(batches, settings, max_concurrency, tally)
+    outcomes = _extract_all(batches, settings, tally)
     calls = [call for outcome in outcomes for call in outcome.calls]
-    errors = [outcome.error for outcome in outcomes if outcome.error]
     extracted = _extracted(batches, outcomes)
-    if errors:
-        failed = [b.number for b, o in zip(batches, outcomes, strict=True) if o.error]
-        response = AgenticResponse.failure(
-            "; ".join(errors),
-            calls=calls,
-            warnings=warnings,
-            extracted=extracted,
-            failed_batches=failed,
-        )
-        failure = next((o.failure for o in outcomes if o.failure is not None), None)
-        if failure is not None:
-            failure.response = response
-            raise failure
-        return response
+    if any(outcome.error for outcome in outcomes):
+        return _extraction_failed(batches, outcomes, calls, warnings, extracted)
     warnings += tuple(
         notes.no_proposition(batch)
         for batch, outcome in zip(batches, outcomes, strict=True)
         if not outcome.value
     )
-    merges: list[PipelineWarning] = []
-    texts = {chunk.chunk_id: chunk.text for chunk in document.inputs}
-    merged = merge_duplicates(
-        (
-            (text, found.chunk_ids, found.places)
-            for batch, outcome in zip(batches, outcomes, strict=True)
-            for text, found in zip(outcome.value, locate(outcome.value, batch, texts), strict=True)
-        ),
-        on_merge=lambda kept, dropped, chunk_ids: merges.append(
-            notes.duplicate_merged(kept, dropped, chunk_ids)
-        ),
-    )
-    warnings += (*merges, *notes.possible_duplicates(merged))
+    merged, merges = _merged(document, batches, outcomes)
+    warnings += merges
     if not merged:
         return AgenticResponse.failure(
             f"no batch gave any proposition ({len(batches)} batches): the model answered "
@@ -260,24 +238,14 @@ def _run(
         )
     if progress is not None and len(batches) > 1:
         progress(f"grouping {len(merged)} propositions")
-    try:
-        grouped = group(
-            [m.text for m in merged],
-            lambda **ask: converse(
-                where=_grouping_where(ask["stage"], ask["batch"]),
-                max_tokens=settings.grouping_max_tokens,
-                settings=settings,
-                **ask,
-            ),
-            max_tokens=settings.grouping_max_tokens,
-            max_concurrency=max_concurrency,
-            on_done=None if tally is None else tally.done,
-        )
-    except (ModelCallError, ConfigurationError) as error:
-        error.response = AgenticResponse.failure(
-            str(error), calls=calls, warnings=warnings, extracted=extracted
-        )
-        raise
+    grouped = _grouped(
+        merged,
+        settings,
+        tally,
+        lambda detail: AgenticResponse.failure(
+            detail, calls=calls, warnings=warnings, extracted=extracted
+        ),
+    )
     calls.extend(grouped.calls)
     if grouped.error:
         return AgenticResponse.failure(
@@ -292,6 +260,79 @@ def _run(
         limit=settings.max_chunk_tokens,
     )
     return AgenticResponse(chunks=chunks, calls=tuple(calls), warnings=(*warnings, *made))
+
+
+def _extraction_failed(
+    batches: Sequence[Batch],
+    outcomes: Sequence[_Outcome],
+    calls: Sequence[Any],
+    warnings: tuple[PipelineWarning, ...],
+    extracted: list[ExtractedBatch],
+) -> AgenticResponse:
+    """The failed response of a run whose extraction failed in some batch (every error
+    named, every batch extracted kept); a call that failed outright is raised with it."""
+    errors = [outcome.error for outcome in outcomes if outcome.error]
+    failed = [b.number for b, o in zip(batches, outcomes, strict=True) if o.error]
+    response = AgenticResponse.failure(
+        "; ".join(errors),
+        calls=calls,
+        warnings=warnings,
+        extracted=extracted,
+        failed_batches=failed,
+    )
+    failure = next((o.failure for o in outcomes if o.failure is not None), None)
+    if failure is not None:
+        failure.response = response
+        raise failure
+    return response
+
+
+def _merged(
+    document: _Document, batches: Sequence[Batch], outcomes: Sequence[_Outcome]
+) -> tuple[list[Merged], tuple[PipelineWarning, ...]]:
+    """Every batch's propositions, located in their input chunks, with certain duplicates
+    across batches merged; and the warnings of the merge (each merge, each possible
+    duplicate left)."""
+    merges: list[PipelineWarning] = []
+    texts = {chunk.chunk_id: chunk.text for chunk in document.inputs}
+    merged = merge_duplicates(
+        (
+            (text, found.chunk_ids, found.places)
+            for batch, outcome in zip(batches, outcomes, strict=True)
+            for text, found in zip(outcome.value, locate(outcome.value, batch, texts), strict=True)
+        ),
+        on_merge=lambda kept, dropped, chunk_ids: merges.append(
+            notes.duplicate_merged(kept, dropped, chunk_ids)
+        ),
+    )
+    return merged, (*merges, *notes.possible_duplicates(merged))
+
+
+def _grouped(
+    merged: Sequence[Merged],
+    settings: _Settings,
+    tally: ProgressTally | None,
+    failed: Callable[[str], AgenticResponse],
+) -> _Outcome:
+    """The grouping of ``merged`` (one call, or windows and a merge). A call that failed
+    outright is raised with ``failed(its message)`` (what was paid for before it) as its
+    response."""
+    try:
+        return group(
+            [m.text for m in merged],
+            lambda **ask: converse(
+                where=_grouping_where(ask["stage"], ask["batch"]),
+                max_tokens=settings.grouping_max_tokens,
+                settings=settings,
+                **ask,
+            ),
+            max_tokens=settings.grouping_max_tokens,
+            max_concurrency=settings.max_concurrency,
+            on_done=None if tally is None else tally.done,
+        )
+    except (ModelCallError, ConfigurationError) as error:
+        error.response = failed(str(error))
+        raise
 
 
 def _grouping_where(stage: str, window: int | None) -> str:
@@ -320,17 +361,8 @@ def _extracted(batches: Sequence[Batch], outcomes: Sequence[_Outcome]) -> list[E
     ]
 
 
-def _check_positive(**values: int) -> None:
-    for name, value in values.items():
-        if value < 1:
-            raise InputError(f"{name} is {value}; expected a whole number of 1 or more")
-
-
 def _extract_all(
-    batches: Sequence[Batch],
-    settings: _Settings,
-    max_concurrency: int,
-    tally: ProgressTally | None,
+    batches: Sequence[Batch], settings: _Settings, tally: ProgressTally | None
 ) -> list[_Outcome]:
     """Run the extraction of every batch, at most ``max_concurrency`` at once; input order kept."""
     stop = threading.Event()  # set by a call that failed outright: start no further batch
@@ -358,7 +390,7 @@ def _extract_all(
     return map_abandoning(
         run,
         batches,
-        max_workers=max_concurrency,
+        max_workers=settings.max_concurrency,
         name="extraction",
         on_interrupt=settings.cancelled.set,  # no progress line after Ctrl-C
     )

@@ -26,11 +26,13 @@ from .._models import AgenticChunkInput
 from .._text import split_sentences
 from ..checks import WARNING, Severity, rule_ids
 from ..judge import SOURCE_JOINER, source_text
-from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
-from ..pipeline._run import (
+from ..pipeline import (
     DEFAULT_EXTRACTION_MAX_TOKENS,
     DEFAULT_GROUPING_MAX_TOKENS,
+    DEFAULT_MAX_CONCURRENCY,
     DEFAULT_MAX_REPAIR_ATTEMPTS,
+    DEFAULT_MAX_TOKENS_PER_BATCH,
+    PipelineOptions,
 )
 
 Category = Literal["extraction", "grouping", "edge", "integration"]
@@ -128,7 +130,9 @@ class Expectations(_Strict):
 
 class PipelineSettings(_Strict):
     """Pipeline settings a case fixes for every model (e.g. a small ``extraction_max_tokens``
-    so that any model's reply is cut, as TC-030 needs); unset ones keep the defaults."""
+    so that any model's reply is cut, as TC-030 needs); unset ones keep the defaults. The
+    case file's schema only: ``Case.pipeline_options`` turns it into the PipelineOptions
+    the run takes."""
 
     extraction_max_tokens: int = Field(default=DEFAULT_EXTRACTION_MAX_TOKENS, ge=1)
     grouping_max_tokens: int = Field(default=DEFAULT_GROUPING_MAX_TOKENS, ge=1)
@@ -158,6 +162,25 @@ class Case(_Strict):
         if duplicated:
             raise ValueError(f"chunk ids repeated in inputs: {duplicated}")
         return self
+
+    def pipeline_options(
+        self, model: str, *, max_concurrency: int = DEFAULT_MAX_CONCURRENCY
+    ) -> PipelineOptions:
+        """The PipelineOptions the case runs with (the one place its settings become
+        them): its batch limit, its ``pipeline`` settings (the same for every model), and
+        as output chunk limit its batch limit, as when the cases were recorded (the
+        library's default limit was the batch limit then; it is now an embedder's window,
+        DEFAULT_MAX_CHUNK_TOKENS), so that a case's expected chunks do not change with
+        that default."""
+        return PipelineOptions(
+            model=model,
+            max_tokens_per_batch=self.max_tokens_per_batch,
+            max_chunk_tokens=self.max_tokens_per_batch,
+            extraction_max_tokens=self.pipeline.extraction_max_tokens,
+            grouping_max_tokens=self.pipeline.grouping_max_tokens,
+            max_repair_attempts=self.pipeline.max_repair_attempts,
+            max_concurrency=max_concurrency,
+        )
 
     @property
     def applicable_rules(self) -> tuple[str, ...]:

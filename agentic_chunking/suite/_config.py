@@ -24,9 +24,8 @@ import pytest
 
 from .._errors import AgenticChunkingError, ConfigurationError
 from ..client import DEFAULT_MODEL, MODEL_ENV_VAR, OPENAI, missing_credentials, parse_model
-from ..pipeline._run import DEFAULT_MAX_CONCURRENCY
-from ..report import RunResults, load_results
-from ..report._results import now_iso
+from ..pipeline import DEFAULT_MAX_CONCURRENCY
+from ..report import RunResults, load_results, now_iso
 from ._chunkers import Chunker, configured_chunker, load_chunker, replay_keys, run_id
 from ._judge_options import add_judge_options, configured_judge_model, judge_given_by
 from ._replies import REFERENCE_MODEL, is_reference

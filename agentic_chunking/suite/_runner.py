@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from .._errors import ModelCallError
 from .._models import AgenticResponse
 from ..judge import assess
-from ..pipeline._run import DEFAULT_MAX_CONCURRENCY, chunk_text_agentic
+from ..pipeline import DEFAULT_MAX_CONCURRENCY, chunk_text_agentic
 from ..report import CaseResult, CheckResult, Expectation, FindingRecord, InputRecord, Usage
 from ._cases import Case
 from ._cassettes import cassette_error
@@ -35,22 +35,13 @@ def run_pipeline(
     model: str,
     max_concurrency: int = DEFAULT_MAX_CONCURRENCY,
 ) -> AgenticResponse:
-    """``chunk_text_agentic`` on the case's inputs, with the case's batch limit and its
-    ``pipeline`` settings (the same for every model). The output chunk limit is the case's
-    batch limit, as when the cases were recorded (the library's default limit was the batch
-    limit then; it is now an embedder's window, DEFAULT_MAX_CHUNK_TOKENS), so that a case's
-    expected chunks do not change with that default."""
+    """``chunk_text_agentic`` on the case's inputs with the case's options
+    (``Case.pipeline_options``: its batch limit and its ``pipeline`` settings)."""
     return chunk_text_agentic(
         case.agentic_inputs(),
         case.document_id,
+        case.pipeline_options(model, max_concurrency=max_concurrency),
         client=client,
-        model=model,
-        max_tokens_per_batch=case.max_tokens_per_batch,
-        max_chunk_tokens=case.max_tokens_per_batch,
-        max_concurrency=max_concurrency,
-        extraction_max_tokens=case.pipeline.extraction_max_tokens,
-        grouping_max_tokens=case.pipeline.grouping_max_tokens,
-        max_repair_attempts=case.pipeline.max_repair_attempts,
     )
 
 
