@@ -29,7 +29,7 @@ from pathlib import Path
 
 from .._errors import InputError
 from .._models import AgenticChunkInput, AgenticResponse
-from ..adapters._convert import FROM_FORMATS
+from ..adapters import FROM_FORMATS
 from ..judge import Judgement
 from ._check_corpus import check_corpus_output, is_corpus_output, read_single_source
 from ._chunk import read_inputs

@@ -37,9 +37,17 @@ from .._errors import InputError
 from .._models import AgenticChunkInput, AgenticResponse
 from .._shown import quote
 from ..checks import clear_caches
-from ..corpus import CorpusDocument, CorpusSource, OutputWriter, open_corpus
-from ..corpus._documents import JSONL_SUFFIXES, PARQUET_SUFFIXES, file_document
-from ..corpus._outputs import OUTPUT_SUFFIXES, output_records
+from ..corpus import (
+    JSONL_SUFFIXES,
+    OUTPUT_SUFFIXES,
+    PARQUET_SUFFIXES,
+    CorpusDocument,
+    CorpusSource,
+    OutputWriter,
+    file_document,
+    open_corpus,
+    output_records,
+)
 from ..judge import Judgement, assess, source_text
 from ._check_input import validate_record
 from ._findings import SCHEMA, findings_document

@@ -40,16 +40,17 @@ from ..client import (
     resolve_model,
     unlisted_notice,
 )
-from ..pipeline._cache import UNPARSED_SUFFIX, ReplyCache
-from ..pipeline._document import paragraph_inputs
-from ..pipeline._plan import plan_run
-from ..pipeline._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
-from ..pipeline._run import (
+from ..pipeline import (
     DEFAULT_EXTRACTION_MAX_TOKENS,
     DEFAULT_GROUPING_MAX_TOKENS,
     DEFAULT_MAX_CHUNK_TOKENS,
     DEFAULT_MAX_CONCURRENCY,
+    DEFAULT_MAX_TOKENS_PER_BATCH,
+    UNPARSED_SUFFIX,
+    ReplyCache,
     chunk_text_agentic,
+    paragraph_inputs,
+    plan_run,
 )
 from ._findings import check_after_chunk, check_paths
 from ._io import (

@@ -36,6 +36,8 @@ from .._shown import redact
 from ..client import (
     API_KEY_ENV_VAR,
     BASE_URL_ENV_VAR,
+    DEFAULT_POLL_INTERVAL_S,
+    FALLBACKS,
     OPENAI,
     OPENAI_API_KEY_ENV_VAR,
     OPENAI_BASE_URL_ENV_VAR,
@@ -46,27 +48,26 @@ from ..client import (
     ModelReply,
     RequestLimits,
     batch_custom_id,
+    chat_body,
+    message_params,
     parse_model,
     resolve_model,
 )
-from ..client._anthropic import message_params
-from ..client._batch import DEFAULT_POLL_INTERVAL_S, FALLBACKS
-from ..client._openai import chat_body
 from ..corpus import (
+    NOT_TEXT,
     CorpusSettings,
     DocumentResult,
     Ledger,
     LedgerError,
     OutputWriter,
     RunLock,
+    check_output_suffix,
     chunk_corpus,
+    mark_fallback,
     open_corpus,
+    take_back,
 )
-from ..corpus._documents import NOT_TEXT
-from ..corpus._fallback import mark_fallback, take_back
-from ..corpus._outputs import check_output_suffix
-from ..pipeline._plan import plan_run
-from ..pipeline._run import DEFAULT_MAX_CHUNK_TOKENS
+from ..pipeline import DEFAULT_MAX_CHUNK_TOKENS, plan_run
 from ._chunk import CACHE_SUFFIX, add_model_options, chunk_size_warning, open_reply_cache
 from ._io import (
     FAILURES_SUFFIX,

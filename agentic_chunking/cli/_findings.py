@@ -17,7 +17,7 @@ from typing import Any
 
 from .._errors import InputError
 from .._models import AgenticChunkInput, AgenticResponse
-from ..adapters._convert import convert
+from ..adapters import convert
 from ..checks import parser_status
 from ..judge import Assessment, Judgement, assess, judge_usage, source_text
 from ..report import CaseResult, InputRecord, Usage, render_case_page

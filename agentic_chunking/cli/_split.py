@@ -33,9 +33,18 @@ from .._entry import Terminated
 from .._errors import InputError
 from .._files import remove_stale_temps
 from .._shown import redact
-from ..corpus import Ledger, LedgerError, OutputWriter, RunLock, open_corpus, split_corpus
-from ..corpus._documents import JSONL_SUFFIXES, PARQUET_SUFFIXES
-from ..corpus._split import DEFAULT_CHUNK_PREFIX, chunk_record
+from ..corpus import (
+    DEFAULT_CHUNK_PREFIX,
+    JSONL_SUFFIXES,
+    PARQUET_SUFFIXES,
+    Ledger,
+    LedgerError,
+    OutputWriter,
+    RunLock,
+    chunk_record,
+    open_corpus,
+    split_corpus,
+)
 from ._io import (
     FAILURES_SUFFIX,
     LEDGER_SUFFIX,
@@ -54,7 +63,6 @@ from ._progress import Heartbeat, _is_terminal
 
 if TYPE_CHECKING:
     from ..semantic import SemanticChunk, SemanticSplitter
-    from ..semantic._splitter import Progress
 
 PREFIX = "agentic-chunking split: "
 # --explain's summary: how many places of least similarity it shows.
@@ -416,7 +424,7 @@ def documents_bar(
 
 
 @contextmanager
-def progress_bar(stream: TextIO) -> Iterator[Progress | None]:
+def progress_bar(stream: TextIO) -> Iterator[Callable[[int, int], None] | None]:
     """A tqdm bar of the texts embedded on ``stream`` when it is a terminal, else None.
 
     Off a terminal (a log, a pipe, CI) nothing is drawn: the command's closing line says

@@ -20,6 +20,9 @@ of the package.
 
 from ._anthropic import ModelReply as ModelReply
 from ._anthropic import make_client
+from ._anthropic import message_params as message_params
+from ._batch import DEFAULT_POLL_INTERVAL_S as DEFAULT_POLL_INTERVAL_S
+from ._batch import FALLBACKS as FALLBACKS
 from ._batch import BatchClient, BatchProgress
 from ._batch import BatchParticipant as BatchParticipant
 from ._batch import BatchUnreachableError as BatchUnreachableError
@@ -51,6 +54,7 @@ from ._config import resolve_model as resolve_model
 from ._config import unlisted_notice as unlisted_notice
 from ._limits import RequestLimits
 from ._limits import retry_after_seconds as retry_after_seconds
+from ._openai import chat_body as chat_body
 from ._prices import BATCH_DISCOUNT, estimate_cost_usd
 from ._prices import CACHE_READ_RATE as CACHE_READ_RATE
 from ._prices import CACHE_WRITE_RATE as CACHE_WRITE_RATE

@@ -17,14 +17,25 @@ May import: the root's shared modules, ``client``, ``checks``, ``semantic``, ``p
 never report, judge, suite or cli.
 """
 
+from ._documents import JSONL_SUFFIXES as JSONL_SUFFIXES
+from ._documents import NOT_TEXT as NOT_TEXT
+from ._documents import PARQUET_SUFFIXES as PARQUET_SUFFIXES
 from ._documents import CorpusDocument as CorpusDocument
 from ._documents import CorpusSource as CorpusSource
+from ._documents import file_document as file_document
 from ._documents import open_corpus
+from ._fallback import mark_fallback as mark_fallback
+from ._fallback import take_back as take_back
 from ._ledger import Ledger, LedgerError
 from ._ledger import RunLock as RunLock
+from ._outputs import OUTPUT_SUFFIXES as OUTPUT_SUFFIXES
 from ._outputs import OutputWriter as OutputWriter
+from ._outputs import check_output_suffix as check_output_suffix
+from ._outputs import output_records as output_records
 from ._outputs import read_records
 from ._run import CorpusSettings, DocumentResult, chunk_corpus, process_document
+from ._split import DEFAULT_CHUNK_PREFIX as DEFAULT_CHUNK_PREFIX
+from ._split import chunk_record as chunk_record
 from ._split import split_corpus
 
 # What users call (docs/api/). The other names imported above (`X as X`) serve the

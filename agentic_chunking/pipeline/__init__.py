@@ -19,6 +19,17 @@ Beside them: ``_plan`` (what a run would do, for ``--dry-run``, and its progress
 or cli.
 """
 
+from ._cache import UNPARSED_SUFFIX as UNPARSED_SUFFIX
+from ._cache import ReplyCache as ReplyCache
+from ._document import paragraph_inputs as paragraph_inputs
+from ._plan import ProgressEvent as ProgressEvent
+from ._plan import RunPlan as RunPlan
+from ._plan import plan_run as plan_run
+from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH as DEFAULT_MAX_TOKENS_PER_BATCH
+from ._prompts import PROMPT_VERSIONS as PROMPT_VERSIONS
+from ._run import DEFAULT_EXTRACTION_MAX_TOKENS as DEFAULT_EXTRACTION_MAX_TOKENS
+from ._run import DEFAULT_GROUPING_MAX_TOKENS as DEFAULT_GROUPING_MAX_TOKENS
+from ._run import DEFAULT_MAX_CHUNK_TOKENS as DEFAULT_MAX_CHUNK_TOKENS
 from ._run import DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_REPAIR_ATTEMPTS, chunk_text_agentic
 
 __all__ = ["DEFAULT_MAX_CONCURRENCY", "DEFAULT_MAX_REPAIR_ATTEMPTS", "chunk_text_agentic"]
