@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from .._errors import InputError
 from .._files import decode_text, write_text_atomic
+from ..corpus import publish_failures as publish_failures
 
 if TYPE_CHECKING:
-    from ..corpus import Ledger, OutputWriter
+    from ..corpus import Ledger
 
 STDIN = Path("-")
 LEDGER_SUFFIX = ".ledger.sqlite"
@@ -63,17 +64,6 @@ def resume_line(ledger: Ledger, ledger_path: Path, output: Path) -> str:
             f"{ledger_path}: rerun the same command to go on from there"
         )
     return f"{output} was left as it was"
-
-
-def publish_failures(failures: OutputWriter, path: Path) -> None:
-    """Commit a run's failures file when a document failed; else discard it and remove one
-    an earlier run left (nothing failed: no failures file)."""
-    if failures.written:
-        failures.commit()
-        return
-    failures.discard()
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
 
 
 def is_stdin(path: Path) -> bool:

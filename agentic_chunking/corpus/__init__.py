@@ -9,7 +9,8 @@
   ``RunLock`` that keeps a second run off it;
 - ``_outputs``: JSONL or Parquet output, written atomically;
 - ``_split``: ``split_corpus``, Level 4 over the same inputs (one embedder for the run,
-  resume by document through the ledger), writing the Level 4 records ``corpus`` reads;
+  resume by document through the ledger), and ``split_corpus_to``, the whole run that
+  writes the Level 4 records ``corpus`` reads (``SplitRun``: what it did);
 - ``_fallback``: the replies a run kept in a temporary folder when its reply cache was
   full, taken back by the next run on that cache.
 
@@ -35,8 +36,12 @@ from ._outputs import output_records as output_records
 from ._outputs import read_records
 from ._run import CorpusSettings, DocumentResult, chunk_corpus, process_document
 from ._split import DEFAULT_CHUNK_PREFIX as DEFAULT_CHUNK_PREFIX
+from ._split import SplitRun as SplitRun
 from ._split import chunk_record as chunk_record
+from ._split import publish_failures as publish_failures
+from ._split import short_overlaps as short_overlaps
 from ._split import split_corpus
+from ._split import split_corpus_to as split_corpus_to
 
 # What users call (docs/api/). The other names imported above (`X as X`) serve the
 # layers above and the tests: importable, documented in their modules, no promise.
