@@ -146,6 +146,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         concurrency=DEFAULT_MAX_CONCURRENCY,
         concurrency_help="extraction calls in flight at once",
     )
+    _add_output_options(parser)
+    _add_recovery_options(parser)
+    parser.set_defaults(func=run)
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    """What the run writes: -o, a plan only (--dry-run), the checks after it, the chunks'
+    size limit."""
     parser.add_argument(
         "-o",
         "--output",
@@ -174,6 +182,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         f"proposition above it fails the run (default {DEFAULT_MAX_CHUNK_TOKENS}: what an "
         "embedder reads whole)",
     )
+
+
+def _add_recovery_options(parser: argparse.ArgumentParser) -> None:
+    """What keeps a run's paid work and says what went wrong: the reply cache, --resume,
+    quiet, where a failure is written."""
     parser.add_argument(
         "--resume",
         action="store_true",
@@ -201,7 +214,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         f"(-o chunks.json: chunks{FAILED_SUFFIX}; keep, the default), or write it to OUT "
         "(write)",
     )
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
