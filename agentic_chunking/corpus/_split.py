@@ -191,23 +191,31 @@ def split_corpus(
             yield DocumentResult(text.document_id, text.position, "done", records=(record,))
             continue
         digest = _document_sha256(text)
-        if ledger is not None:
-            entry = ledger.finished(text.document_id)
-            if (
-                entry is not None
-                and entry.status == "done"
-                and entry.document_sha256 == digest
-                and entry.settings_sha256 == settings
-                and len(entry.records) == 1
-            ):
-                yield DocumentResult(
-                    text.document_id, text.position, "skipped", records=entry.records
-                )
-                continue
+        kept = _kept(ledger, text, digest, settings)
+        if kept is not None:
+            yield kept
+            continue
         result = _split(active, text, chunk_prefix, on_split)
         if ledger is not None:
             _record(ledger, settings, result, digest)
         yield result
+
+
+def _kept(ledger: Ledger | None, text: _Text, digest: str, settings: str) -> DocumentResult | None:
+    """The document as skipped, with its record from the ledger, when the ledger holds it
+    as done with the same text hash and settings hash; else None (split it)."""
+    if ledger is None:
+        return None
+    entry = ledger.finished(text.document_id)
+    if (
+        entry is not None
+        and entry.status == "done"
+        and entry.document_sha256 == digest
+        and entry.settings_sha256 == settings
+        and len(entry.records) == 1
+    ):
+        return DocumentResult(text.document_id, text.position, "skipped", records=entry.records)
+    return None
 
 
 def _split(
