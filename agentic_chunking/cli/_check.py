@@ -17,7 +17,7 @@ of ``corpus``, with the corpus it was made from as ``--source`` (a folder, JSONL
 Parquet): checked document by document, the findings one JSON line a document, with its
 id (``-o F.jsonl`` or stdout).
 
-The corpus path is ``_check_corpus``.
+The corpus path is ``_check_corpus`` (the check itself: ``findings``).
 """
 
 from __future__ import annotations
@@ -30,8 +30,9 @@ from pathlib import Path
 from .._errors import InputError
 from .._models import AgenticChunkInput, AgenticResponse
 from ..adapters import FROM_FORMATS
+from ..findings import is_corpus_output
 from ..judge import Judgement
-from ._check_corpus import check_corpus_output, is_corpus_output, read_single_source
+from ._check_corpus import check_corpus_output, read_single_source
 from ._chunk import read_inputs
 from ._findings import read_output, report
 from ._io import add_base_url_option, check_distinct_outputs, check_output_path, model_id
