@@ -28,9 +28,10 @@ from ._input import check_file_size as check_file_size
 from ._input import validate_input as validate_input
 from ._input import validate_record as validate_record
 from ._output import SCHEMA as SCHEMA
-from ._output import OutputFindings, output_findings
+from ._output import OutputFindings as OutputFindings
 from ._output import findings_document as findings_document
+from ._output import output_findings as output_findings
 
-# What users call (docs/api/). The other names imported above (`X as X`) serve the
-# layers above and the tests: importable, documented in their modules, no promise.
-__all__ = ["OutputFindings", "output_findings"]
+# Nothing here is for users: a program checks an output with ``judge.assess`` (public);
+# the names imported above (`X as X`) serve the command line and the tests, no promise.
+__all__: list[str] = []
