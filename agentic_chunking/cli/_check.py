@@ -35,8 +35,8 @@ from ..adapters import FROM_FORMATS
 from ..findings import is_corpus_output
 from ..judge import Judgement
 from ._check_corpus import check_corpus_output, read_single_source
-from ._chunk import read_inputs
 from ._findings import read_output, report
+from ._inputs import read_inputs
 from ._io import add_base_url_option, check_distinct_outputs, check_output_path, model_id
 
 if TYPE_CHECKING:

@@ -33,6 +33,7 @@ from ..corpus import (
     open_corpus,
 )
 from ..findings import CorpusOutputCheck, Judge, SourceDocuments, listed
+from ._inputs import JSON_SUFFIXES, TEXT_SUFFIXES, YAML_SUFFIXES
 from ._io import check_output_path
 
 
@@ -40,8 +41,6 @@ def read_single_source(path: Path, document_id: str | None) -> list[AgenticChunk
     """The input of a single chunked output from a ``--source`` ``chunk`` does not read:
     a corpus (the document ``document_id``), or a file of another extension read as a
     document the way ``corpus`` reads a folder's file. None: ``chunk``'s reader reads it."""
-    from ._chunk import JSON_SUFFIXES, TEXT_SUFFIXES, YAML_SUFFIXES
-
     if path.is_dir() or path.suffix.lower() in (*JSONL_SUFFIXES, *PARQUET_SUFFIXES):
         documents = SourceDocuments(open_corpus(path))
         if document_id is None or document_id not in documents:

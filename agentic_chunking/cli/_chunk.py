@@ -23,9 +23,6 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, NamedTuple
-
-import yaml
 
 from .._errors import ConfigurationError, InputError, ModelCallError
 from .._models import AgenticChunkInput, AgenticResponse
@@ -49,10 +46,10 @@ from ..pipeline import (
     UNPARSED_SUFFIX,
     ReplyCache,
     chunk_text_agentic,
-    paragraph_inputs,
     plan_run,
 )
 from ._findings import check_after_chunk, check_paths
+from ._inputs import read_inputs
 from ._io import (
     add_base_url_option,
     cannot_write_in,
@@ -61,16 +58,12 @@ from ._io import (
     is_stdin,
     model_id,
     output_path,
-    read_text_file,
     seconds_up_to,
     write_json,
 )
 from ._progress import RunDisplay
 from ._room import Need, cache_bytes, check_room, output_bytes
 
-TEXT_SUFFIXES = (".txt", ".md", ".markdown")
-JSON_SUFFIXES = (".json",)
-YAML_SUFFIXES = (".yaml", ".yml")
 ON_FAILURE_CHOICES = ("keep", "write")
 FAILED_SUFFIX = ".failed.json"
 CACHE_SUFFIX = ".replies"
@@ -517,108 +510,3 @@ def _write_failure(response: AgenticResponse, output: Path | None, on_failure: s
         f"{output} was {before}; the failure document{saved} is in {target} "
         "(--on-failure write puts it in the output instead)"
     )
-
-
-class InputFile(NamedTuple):
-    """What an input file gives: its chunks, the document id it names (a mapping's
-    ``document_id``, else the ``document_id`` every item of a list shares, as ``split``
-    writes it; else None), and the document's metadata (a mapping's ``metadata``, else
-    ``{}``). Each chunk keeps its own ``start``/``end``/``metadata``."""
-
-    inputs: list[AgenticChunkInput]
-    document_id: str | None
-    metadata: dict[str, Any]
-
-
-def read_inputs(path: Path) -> InputFile:
-    """Return the input chunks of ``path``, the document id it names and its metadata.
-    A document's paragraphs carry their offsets in it (``paragraph_inputs``).
-
-    ``-`` reads a document (paragraphs) from standard input; a file is a chunk list when its
-    suffix is a JSON or YAML one, and a document otherwise, whatever its extension
-    (``LICENSE``, ``notes.rst``, ``server.log``), as ``split`` and ``corpus`` read it.
-    Raises InputError for a missing, unreadable, binary or empty file, invalid JSON/YAML,
-    or a wrong shape; the message names the file and the way out.
-    """
-    if is_stdin(path):  # a document (.md/.txt) on standard input
-        return InputFile(paragraph_inputs(read_text_file(path)), None, {})
-    if path.is_dir():
-        raise InputError(f"{path}: is a directory; give a document or a chunk-list file")
-    suffix = path.suffix.lower()
-    text = read_text_file(path)
-    if suffix not in (*JSON_SUFFIXES, *YAML_SUFFIXES):
-        return InputFile(paragraph_inputs(text), None, {})
-    data = _load_structured(path, text, yaml_syntax=suffix in YAML_SUFFIXES)
-    return _chunk_list(path, data)
-
-
-def _load_structured(path: Path, text: str, *, yaml_syntax: bool) -> Any:
-    try:
-        return _parse_structured(path, text, yaml_syntax=yaml_syntax)
-    except RecursionError:  # nested deeper than any chunk list: not one
-        raise InputError(
-            f"{path}: nested too deeply to be a chunk list; give a list of "
-            "{chunk_id, text} objects, or the document as plain text"
-        ) from None
-
-
-def _parse_structured(path: Path, text: str, *, yaml_syntax: bool) -> Any:
-    if not yaml_syntax:
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as error:
-            raise InputError(
-                f"{path}: invalid JSON at line {error.lineno}, column {error.colno}: {error.msg}"
-            ) from None
-    try:
-        return yaml.safe_load(text)
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
-        problem = getattr(error, "problem", None) or str(error)
-        raise InputError(f"{path}: invalid YAML{where}: {problem}") from None
-
-
-def _chunk_list(path: Path, data: Any) -> InputFile:
-    document_id: str | None = None
-    metadata: dict[str, Any] = {}
-    if isinstance(data, dict):
-        items = data.get("inputs", data.get("chunks"))
-        if isinstance(data.get("document_id"), str):
-            document_id = data["document_id"]
-        if data.get("metadata") is not None:
-            if not isinstance(data["metadata"], dict):
-                raise InputError(
-                    f"{path}: metadata is a {type(data['metadata']).__name__}, not an object; "
-                    'give the document\'s metadata as {"key": value, ...} or leave it out'
-                )
-            metadata = dict(data["metadata"])
-    else:
-        items = data
-    if not isinstance(items, list):
-        raise InputError(
-            f"{path}: expected a list of {{chunk_id, text}} objects (or a mapping with an "
-            f"'inputs' list), found a {type(data).__name__}"
-        )
-    if not items:
-        raise InputError(f"{path}: the chunk list is empty; give at least one {{chunk_id, text}}")
-    chunks: list[AgenticChunkInput] = []
-    for position, item in enumerate(items, start=1):
-        if not isinstance(item, dict):
-            raise InputError(
-                f"{path}: item {position} is a {type(item).__name__}, expected an object "
-                "with chunk_id and text"
-            )
-        try:
-            chunks.append(AgenticChunkInput.from_dict(item))
-        except InputError as error:
-            raise InputError(f"{path}: item {position}: {error}") from None
-    if not any(chunk.text.replace("\x00", "").strip() for chunk in chunks):
-        raise InputError(
-            f"{path}: every input chunk has empty text (or only NUL characters); nothing to chunk"
-        )
-    if document_id is None:
-        shared = {item.get("document_id", item.get("DocumentId")) for item in items}
-        if len(shared) == 1 and isinstance(next(iter(shared)), str):
-            document_id = next(iter(shared))
-    return InputFile(chunks, document_id, metadata)
