@@ -10,7 +10,7 @@ The schemas describe what is written.
 
 Reading (issue 42): every reader of a chunk record validates it through ``ChunkRecord`` too,
 with ``chunk_problem``: ``AgenticChunk.from_dict`` (so the loaders and the corpus reader),
-and ``check`` (``cli._check_input``, through ``tolerant_model`` and ``describe_problem``).
+and ``check`` (``findings._input``, through ``tolerant_model`` and ``describe_problem``).
 A reader takes a field in the published type only (strict: ``DocumentId: 7`` or a list as
 ``ThematicCategory`` is refused, never turned into a string) and at least one proposition;
 it needs only ``READ_NEEDS`` (older files lack the later fields), allows null for a field

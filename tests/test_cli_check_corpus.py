@@ -14,9 +14,10 @@ import pytest
 
 from agentic_chunking import AgenticChunk, AgenticResponse
 from agentic_chunking._loopback import FakeMessagesServer, ParagraphModel, user_text
-from agentic_chunking.cli import EXIT_USAGE, _check_corpus, main
+from agentic_chunking.cli import EXIT_USAGE, main
 from agentic_chunking.corpus import read_records
 from agentic_chunking.corpus._documents import CorpusSource
+from agentic_chunking.findings import _corpus as _check_corpus  # the check of a corpus output
 from agentic_chunking.judge import read_judge_request
 
 KEY = "sk-ant-check-corpus-test-key"

@@ -22,6 +22,7 @@ from agentic_chunking.evaluate import (
     Document,
     Question,
     build_chunker,
+    chunker_specs,
     evaluate,
     fixed_windows,
     format_table,
@@ -378,3 +379,27 @@ def test_off_a_terminal_a_slow_evaluation_says_where_it_is_at_least_every_interv
     assert all(line.startswith("agentic-chunking evaluate: ") for line in beats)
     # the chunker at work, repeated while its (slow) embedding runs
     assert any(line.startswith("agentic-chunking evaluate: fixed,size=4 (") for line in beats), err
+
+
+def test_chunker_specs_defaults_sweeps_and_adds_the_installed_splitters_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """What ``evaluate`` compares: the named chunkers, else the defaults; a sweep replaces
+    them by its grid on the first named (else the sweep's base); --installed appends each
+    installed library splitter once, after what is already named."""
+    default = ("level4", "fixed,size=256")
+    assert chunker_specs([], default=default) == list(default)
+    assert chunker_specs(["fixed,size=8"], default=default) == ["fixed,size=8"]
+    grid = "size=8,16 overlap=0,2"
+    assert chunker_specs(["fixed"], default=default, sweep=grid) == sweep_specs(
+        "fixed", parse_grid(grid)
+    )
+    swept = chunker_specs([], default=default, sweep="seed", sweep_base="level4-solon")
+    assert len(swept) == 27 and all(s.startswith("level4-solon,threshold=") for s in swept)
+    monkeypatch.setattr(
+        "agentic_chunking.evaluate._run.installed_splitters", lambda: ["recursive", "chonkie-token"]
+    )
+    assert chunker_specs(["recursive,size=256"], default=default, installed=True) == [
+        "recursive,size=256",
+        "chonkie-token,size=256",
+    ]

@@ -773,7 +773,7 @@ def test_check_takes_another_tools_output_with_only_the_fields_the_rules_read(
 
 
 def test_check_refuses_a_proposition_over_the_limit_at_once(tmp_path: Path, run: Run) -> None:
-    from agentic_chunking.cli._check_input import MAX_PROPOSITION_CHARS
+    from agentic_chunking.findings import MAX_PROPOSITION_CHARS
 
     huge = "He said it was his and he took it. " * 150_000  # 5 MB, pronoun-heavy
     status, _, err = run("check", _output_with(tmp_path, ("Fine.", huge)))
@@ -789,7 +789,7 @@ def test_check_refuses_a_proposition_over_the_limit_at_once(tmp_path: Path, run:
 def test_check_refuses_a_file_over_the_size_limit_before_reading_it(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run: Run
 ) -> None:
-    from agentic_chunking.cli import _check_input
+    from agentic_chunking.findings import _input as _check_input
 
     path = _output_with(tmp_path)
     monkeypatch.setattr(_check_input, "MAX_FILE_BYTES", path.stat().st_size - 1)

@@ -29,7 +29,7 @@ LAYERS: tuple[frozenset[str], ...] = (
         {"testing", "_loopback", "report"}
     ),  # the loopback model APIs; testing re-exports them
     frozenset({"judge"}),
-    frozenset({"suite", "evaluate"}),
+    frozenset({"suite", "evaluate", "findings"}),  # findings: check's layer (judge below it)
     frozenset({"cli"}),
     frozenset({"__init__", "__main__"}),  # the public API and ``python -m``
 )

@@ -2,7 +2,7 @@
 every reader of a chunk record refuses, with the same line.
 
 The readers: ``AgenticChunk.from_dict``; ``check``'s reader of the JSON ``chunk`` writes
-(``cli._findings.read_output``) and of a corpus output (``cli._check_corpus``); the
+(``cli._findings.read_output``) and of a corpus output (``findings._corpus``); the
 loaders' ``read_chunks`` over JSONL and JSON; and ``jsonschema`` over the committed
 ``schemas/*.json``. Each bad record is a good one with one field broken.
 """
@@ -21,8 +21,8 @@ from agentic_chunking import AgenticChunk, AgenticResponse, CallUsage, InputErro
 from agentic_chunking._models import content_hash
 from agentic_chunking._schema import chunk_problem
 from agentic_chunking.adapters._loading import read_chunks
-from agentic_chunking.cli import _check_corpus
 from agentic_chunking.cli._findings import read_output
+from agentic_chunking.findings import _corpus as _check_corpus
 
 jsonschema = pytest.importorskip("jsonschema")
 

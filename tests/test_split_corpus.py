@@ -4,6 +4,7 @@ command against a loopback model."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -11,7 +12,7 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,14 @@ import pytest
 
 from agentic_chunking._loopback import FakeMessagesServer, ParagraphModel
 from agentic_chunking.cli import main
-from agentic_chunking.corpus import Ledger, open_corpus, read_records, split_corpus
+from agentic_chunking.corpus import (
+    Ledger,
+    SplitRun,
+    open_corpus,
+    read_records,
+    split_corpus,
+    split_corpus_to,
+)
 from agentic_chunking.semantic import HashingEmbedder, MiniLMEmbedder, SemanticSplitter
 
 KEY = "sk-ant-split-corpus-test-key"
@@ -450,3 +458,41 @@ def test_a_rerun_removes_the_temporary_files_a_killed_split_left_beside_out(
     assert main(["split", str(folder), "-o", str(out), "-q"]) == 0
     assert [p for p in stale if p.exists()] == []
     assert live.exists()
+
+
+def test_split_corpus_to_returns_what_it_did_and_a_rerun_skips_every_finished_document(
+    tmp_path: Path,
+) -> None:
+    """The layer's run (what ``split -o OUT.jsonl`` calls): a record of counts, no words;
+    the progress display is opened once with the number of documents and called once a
+    document; a rerun finds every document in the ledger and writes the same bytes."""
+    folder = _folder(tmp_path, 3)
+    out, ledger, failures = (tmp_path / n for n in ("o.jsonl", "o.ledger", "o.failures.jsonl"))
+    opened: list[int] = []
+    ticks: list[None] = []
+
+    @contextlib.contextmanager
+    def progress(total: int) -> Iterator[Callable[[], None]]:
+        opened.append(total)
+        yield lambda: ticks.append(None)
+
+    def run() -> SplitRun:
+        return split_corpus_to(
+            open_corpus(folder),
+            out,
+            splitter=SemanticSplitter(HashingEmbedder(), max_chunk_token_size=20),
+            ledger_path=ledger,
+            failures_path=failures,
+            progress=progress,
+        )
+
+    first = run()
+    assert (first.done, first.skipped, first.failed) == (3, 0, 0)
+    assert sorted(first.set_aside) == ["empty.txt", "sub/image.bin"]  # not text: set aside
+    assert first.documents == 5
+    assert first.chunks == sum(len(r["chunks"]) for r in read_records(out)) > 0
+    assert opened == [5] and len(ticks) == 5
+    written = out.read_bytes()
+    again = run()
+    assert (again.done, again.skipped, again.failed, again.chunks) == (0, 3, 0, first.chunks)
+    assert out.read_bytes() == written and failures.is_file()

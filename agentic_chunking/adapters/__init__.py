@@ -10,6 +10,8 @@ nothing above.
 """
 
 from ._chunkers import ChunkerOutputError, baseline_chunker, langchain_chunker
+from ._convert import FROM_FORMATS as FROM_FORMATS
+from ._convert import convert as convert
 
 # What users call (docs/api/); the LangChain and LlamaIndex adapters are the public modules
 # ``adapters.langchain`` and ``adapters.llamaindex`` (each needs its extra).

@@ -3,7 +3,8 @@
 - ``_main``: the parser, the dispatch and the exit statuses (``main``, ``entry``);
 - ``_chunk`` (``chunk``), ``_check`` (``check``), ``_split`` (``split``), ``_report``
   (``report``), ``_calibrate`` (``calibrate-judge``): each exposes ``register(subparsers)``;
-- ``_io``: what the commands share (reading inputs, checking and writing outputs).
+- ``_io``: what the commands share (reading inputs, checking and writing outputs);
+- ``_inputs``: what ``chunk`` and ``check --source`` read as the pipeline's input.
 
 The top layer: it may import every other package; nothing imports it but ``__main__``.
 """

@@ -30,7 +30,7 @@ from ..client import (
     missing_credentials,
     model_folder,
 )
-from ..pipeline._prompts import PROMPT_VERSIONS
+from ..pipeline import PROMPT_VERSIONS
 from ._io import cannot_write_in, int_at_least, model_id
 
 DEFAULT_ITEMS = Path("benchmarks/data/judge_calibration.jsonl")
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         sample_items,
         write_calibration,
     )
-    from ..suite._cassettes import StagedPersister
+    from ..suite import StagedPersister
 
     if not args.items.is_file():
         raise InputError(
@@ -144,8 +144,7 @@ def _recorder(record: bool, cassette: Path, model: str) -> Any:
         raise ConfigurationError(
             "calibrate-judge records and replays with vcrpy: pip install 'agentic-chunking[suite]'"
         ) from None
-    from ..suite import vcr_config
-    from ..suite._cassette_check import check_cassette
+    from ..suite import check_cassette, vcr_config
 
     if record:
         missing = missing_credentials(model)

@@ -17,24 +17,30 @@ of ``corpus``, with the corpus it was made from as ``--source`` (a folder, JSONL
 Parquet): checked document by document, the findings one JSON line a document, with its
 id (``-o F.jsonl`` or stdout).
 
-The corpus path is ``_check_corpus``.
+The corpus path is ``_check_corpus`` (the check itself: ``findings``).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .._errors import InputError
 from .._models import AgenticChunkInput, AgenticResponse
-from ..adapters._convert import FROM_FORMATS
+from ..adapters import FROM_FORMATS
+from ..findings import is_corpus_output
 from ..judge import Judgement
-from ._check_corpus import check_corpus_output, is_corpus_output, read_single_source
-from ._chunk import read_inputs
+from ._check_corpus import check_corpus_output, read_single_source
 from ._findings import read_output, report
+from ._inputs import read_inputs
 from ._io import add_base_url_option, check_distinct_outputs, check_output_path, model_id
+
+if TYPE_CHECKING:
+    from ..client import ModelClient
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -143,13 +149,10 @@ def _run_corpus(args: argparse.Namespace) -> int:
         )
     if args.judge_model is None:
         return check_corpus_output(args.output_file, args.source, findings_path=args.output)
-    from ..client import ModelClient, parse_model
     from ..judge import run_judge
 
     model = args.judge_model
-    urls = {parse_model(model).provider: args.base_url} if args.base_url else None
-    with ModelClient(base_urls=urls) as client:
-        client.ready(model)
+    with _judge_client(model, args.base_url) as client:
         return check_corpus_output(
             args.output_file,
             args.source,
@@ -172,12 +175,21 @@ def _judge(
     *,
     base_url: str | None,
 ) -> Judgement:
-    """The judge ``model``'s verdicts, through its provider's client (``base_url`` replaces
-    that provider's base URL); a missing key or bad setting is refused before any call."""
-    from ..client import ModelClient, parse_model
+    """The judge ``model``'s verdicts, through its provider's client (``_judge_client``)."""
     from ..judge import run_judge
+
+    with _judge_client(model, base_url) as client:
+        return run_judge(inputs, response, client=client, model=model)
+
+
+@contextmanager
+def _judge_client(model: str, base_url: str | None) -> Iterator[ModelClient]:
+    """The client of the judge ``model``'s provider (``base_url`` replaces that provider's
+    base URL), closed after the block; a missing key or bad setting is refused before any
+    call."""
+    from ..client import ModelClient, parse_model
 
     urls = {parse_model(model).provider: base_url} if base_url else None
     with ModelClient(base_urls=urls) as client:
         client.ready(model)
-        return run_judge(inputs, response, client=client, model=model)
+        yield client

@@ -43,18 +43,13 @@ from ..pipeline import (
     DEFAULT_MAX_CONCURRENCY,
     DEFAULT_MAX_TOKENS_PER_BATCH,
     UNPARSED_SUFFIX,
-    InputFile,
     PipelineOptions,
     ReplyCache,
     chunk_outcome,
-    input_file,
-    paragraph_inputs,
     plan_run,
 )
-from ..pipeline import JSON_SUFFIXES as JSON_SUFFIXES  # for check
-from ..pipeline import TEXT_SUFFIXES as TEXT_SUFFIXES  # for check
-from ..pipeline import YAML_SUFFIXES as YAML_SUFFIXES  # for check
 from ._findings import check_after_chunk, check_paths
+from ._inputs import read_inputs
 from ._io import (
     add_base_url_option,
     cannot_write_in,
@@ -63,7 +58,6 @@ from ._io import (
     is_stdin,
     model_id,
     output_path,
-    read_text_file,
     seconds_up_to,
     write_json,
 )
@@ -160,6 +154,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         concurrency=DEFAULT_MAX_CONCURRENCY,
         concurrency_help="extraction calls in flight at once",
     )
+    _add_output_options(parser)
+    _add_recovery_options(parser)
+    parser.set_defaults(func=run)
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    """What the run writes: -o, a plan only (--dry-run), the checks after it, the chunks'
+    size limit."""
     parser.add_argument(
         "-o",
         "--output",
@@ -188,6 +190,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         f"proposition above it fails the run (default {DEFAULT_MAX_CHUNK_TOKENS}: what an "
         "embedder reads whole)",
     )
+
+
+def _add_recovery_options(parser: argparse.ArgumentParser) -> None:
+    """What keeps a run's paid work and says what went wrong: the reply cache, --resume,
+    quiet, where a failure is written."""
     parser.add_argument(
         "--resume",
         action="store_true",
@@ -215,7 +222,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         f"(-o chunks.json: chunks{FAILED_SUFFIX}; keep, the default), or write it to OUT "
         "(write)",
     )
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -552,20 +558,3 @@ def _write_failure(response: AgenticResponse, output: Path | None, on_failure: s
         f"{output} was {before}; the failure document{saved} is in {target} "
         "(--on-failure write puts it in the output instead)"
     )
-
-
-def read_inputs(path: Path) -> InputFile:
-    """Return the input chunks of ``path``, the document id it names and its metadata.
-    A document's paragraphs carry their offsets in it (``paragraph_inputs``).
-
-    ``-`` reads a document (paragraphs) from standard input; a file is a chunk list when its
-    suffix is a JSON or YAML one, and a document otherwise, whatever its extension
-    (``LICENSE``, ``notes.rst``, ``server.log``), as ``split`` and ``corpus`` read it.
-    Raises InputError for a missing, unreadable, binary or empty file, invalid JSON/YAML,
-    or a wrong shape; the message names the file and the way out.
-    """
-    if is_stdin(path):  # a document (.md/.txt) on standard input
-        return InputFile(paragraph_inputs(read_text_file(path)), None, {})
-    if path.is_dir():
-        raise InputError(f"{path}: is a directory; give a document or a chunk-list file")
-    return input_file(path, read_text_file(path))

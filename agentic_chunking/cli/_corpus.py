@@ -117,6 +117,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         concurrency=DEFAULT_CORPUS_CONCURRENCY,
         concurrency_help="model requests in flight at once, for the whole run",
     )
+    _add_rate_options(parser)
+    _add_run_files_options(parser)
+    _add_batch_options(parser)
+    add_selection_options(parser)
+    _add_engine_options(parser)
+    parser.set_defaults(func=run)
+
+
+def _add_rate_options(parser: argparse.ArgumentParser) -> None:
+    """The caps on the whole run's requests and tokens a minute."""
     parser.add_argument(
         "--requests-per-minute",
         type=int_at_least(1),
@@ -130,6 +140,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="at most about N tokens a minute sent for the whole run (characters / 4; "
         "default: no cap)",
     )
+
+
+def _add_run_files_options(parser: argparse.ArgumentParser) -> None:
+    """The output chunks' size limit and the files a run keeps: the ledger, the replies."""
     parser.add_argument(
         "--max-chunk-tokens",
         type=int_at_least(1),
@@ -149,6 +163,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="DIR",
         help=f"where every model reply is kept, by request hash (default: OUT{CACHE_SUFFIX})",
     )
+
+
+def _add_batch_options(parser: argparse.ArgumentParser) -> None:
+    """--batch and what goes with it: the fallback, the documents at once, the polling and
+    the batches to give up."""
     parser.add_argument(
         "--batch",
         action="store_true",
@@ -188,7 +207,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "requests are sent again and PAID AGAIN; for a batch the provider no longer has "
         "(deleted, another account). Repeatable",
     )
-    add_selection_options(parser)
+
+
+def _add_engine_options(parser: argparse.ArgumentParser) -> None:
+    """How the run goes: the engine, Level 4 first, a dry run, quiet."""
     parser.add_argument(
         "--engine",
         choices=ENGINES,
@@ -215,7 +237,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="no progress bar: only errors and the summary line",
     )
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,12 +15,16 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._errors import InputError
 from ._io import check_distinct_outputs, check_output_path, int_at_least, output_path
 from ._progress import Heartbeat
+
+if TYPE_CHECKING:
+    from ..evaluate import Document, Evaluation, Question
 
 DEFAULT_CHUNKERS = ("level4", "level4-solon", "fixed,size=256", "recursive,size=256")
 DEFAULT_SWEEP_BASE = "level4-solon"
@@ -39,6 +43,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="compare chunkers by retrieval: token-level recall at k and at a token budget",
         description=__doc__.split("\n\n")[1].replace("``", "'"),
     )
+    _add_corpus_options(parser)
+    _add_chunker_options(parser)
+    _add_retrieval_options(parser)
+    parser.add_argument("--json", type=output_path, metavar="FILE", help="write the JSON here")
+    parser.add_argument("--html", type=output_path, metavar="FILE", help="write the HTML page here")
+    parser.set_defaults(func=run)
+
+
+def _add_corpus_options(parser: argparse.ArgumentParser) -> None:
+    """What is evaluated: a corpus and its questions, or (a part of) the bundled benchmark."""
     parser.add_argument(
         "corpus",
         nargs="*",
@@ -67,6 +81,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         metavar="N",
         help="only the first N questions of each benchmark corpus (a quick run)",
     )
+
+
+def _add_chunker_options(parser: argparse.ArgumentParser) -> None:
+    """Which chunkers are compared: --chunker, --installed, --sweep."""
     parser.add_argument(
         "--chunker",
         action="append",
@@ -91,6 +109,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "by recall at the budget; GRID like 'threshold=0.35,0.5 window=1,3' (default: seed "
         "004's threshold 0.35/0.50/0.65, window 1/3/5, max_tokens 256/512/1024)",
     )
+
+
+def _add_retrieval_options(parser: argparse.ArgumentParser) -> None:
+    """How retrieval is measured: k, the token budget, the embedder and its cache."""
     parser.add_argument("-k", type=int_at_least(1), default=5, help="chunks retrieved (default 5)")
     parser.add_argument(
         "--budget",
@@ -113,9 +135,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help=f"embedding cache (default {default_cache_dir()})",
     )
     parser.add_argument("--no-cache", action="store_true", help="keep embeddings in memory only")
-    parser.add_argument("--json", type=output_path, metavar="FILE", help="write the JSON here")
-    parser.add_argument("--html", type=output_path, metavar="FILE", help="write the HTML page here")
-    parser.set_defaults(func=run)
 
 
 def _embedder(name: str) -> Any:
@@ -137,19 +156,7 @@ def _embedder(name: str) -> Any:
 
 def run(args: argparse.Namespace) -> int:
     """Run the evaluation and print the table; return the exit status."""
-    from ..evaluate import (
-        SEED_GRID,
-        evaluate,
-        format_table,
-        installed_splitters,
-        load_benchmark,
-        load_documents,
-        load_questions,
-        parse_grid,
-        sweep_specs,
-        write_html,
-        write_json,
-    )
+    from ..evaluate import chunker_specs, format_table, load_inputs, write_html, write_json
 
     check_distinct_outputs((("--json", args.json), ("--html", args.html)))
     for flag, path in (("--json", args.json), ("--html", args.html)):
@@ -163,26 +170,42 @@ def run(args: argparse.Namespace) -> int:
                 "--benchmark-corpus and --questions-per-corpus choose from the bundled "
                 "benchmark; leave them out with a corpus of your own"
             )
-        documents = load_documents(args.corpus)
-        questions = load_questions(args.questions)
-        corpus = ", ".join(str(p) for p in args.corpus)
-    else:
-        if args.questions is not None:
-            raise InputError("--questions needs a corpus (PATH ...); none runs the benchmark")
-        documents, questions = load_benchmark(
-            args.benchmark_corpus, questions_per_corpus=args.questions_per_corpus
-        )
-        corpus = "Chroma's chunking evaluation (" + ", ".join(d.id for d in documents) + ")"
-    chunkers = list(args.chunker or ([] if args.sweep else DEFAULT_CHUNKERS))
-    if args.sweep:
-        grid = SEED_GRID if args.sweep == "seed" else parse_grid(args.sweep)
-        base = chunkers[0] if chunkers else DEFAULT_SWEEP_BASE
-        chunkers = sweep_specs(base, grid)
-    if args.installed:
-        chunkers += [
-            f"{n},size=256" for n in installed_splitters() if f"{n},size=256" not in chunkers
-        ]
+    elif args.questions is not None:
+        raise InputError("--questions needs a corpus (PATH ...); none runs the benchmark")
+    documents, questions, corpus = load_inputs(
+        args.corpus,
+        args.questions,
+        benchmark_corpora=args.benchmark_corpus,
+        questions_per_corpus=args.questions_per_corpus,
+    )
+    chunkers = chunker_specs(
+        args.chunker or (),
+        default=DEFAULT_CHUNKERS,
+        sweep=args.sweep,
+        sweep_base=DEFAULT_SWEEP_BASE,
+        installed=args.installed,
+    )
     cache_dir = None if args.no_cache else (args.cache_dir or default_cache_dir())
+    evaluation = _evaluate_telling(args, documents, questions, chunkers, cache_dir, corpus)
+    print(format_table(evaluation))
+    if args.json is not None:
+        write_json(evaluation, args.json)
+    if args.html is not None:
+        write_html(evaluation, args.html)
+    return 0
+
+
+def _evaluate_telling(
+    args: argparse.Namespace,
+    documents: Sequence[Document],
+    questions: Sequence[Question],
+    chunkers: Sequence[str],
+    cache_dir: Path | None,
+    corpus: str,
+) -> Evaluation:
+    """``evaluate`` with a Heartbeat on stderr: each chunker as it starts, and the texts
+    embedded so far while one runs long."""
+    from ..evaluate import evaluate
 
     embedded = {"texts": 0}
     with Heartbeat("agentic-chunking evaluate: ") as heartbeat:
@@ -198,7 +221,7 @@ def run(args: argparse.Namespace) -> int:
                 f"still on {current['name']}: {embedded['texts']:,} texts embedded so far"
             )
 
-        evaluation = evaluate(
+        return evaluate(
             documents,
             questions,
             chunkers,
@@ -211,9 +234,3 @@ def run(args: argparse.Namespace) -> int:
             progress=progress,
             on_embedded=on_embedded,
         )
-    print(format_table(evaluation))
-    if args.json is not None:
-        write_json(evaluation, args.json)
-    if args.html is not None:
-        write_html(evaluation, args.html)
-    return 0

@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING, Any
 
 from .._errors import InputError
 from .._files import decode_text, write_text_atomic
+from ..corpus import publish_failures as publish_failures
 
 if TYPE_CHECKING:
-    from ..corpus import Ledger, OutputWriter
+    from ..corpus import Ledger
 
 STDIN = Path("-")
 LEDGER_SUFFIX = ".ledger.sqlite"
@@ -63,17 +64,6 @@ def resume_line(ledger: Ledger, ledger_path: Path, output: Path) -> str:
             f"{ledger_path}: rerun the same command to go on from there"
         )
     return f"{output} was left as it was"
-
-
-def publish_failures(failures: OutputWriter, path: Path) -> None:
-    """Commit a run's failures file when a document failed; else discard it and remove one
-    an earlier run left (nothing failed: no failures file)."""
-    if failures.written:
-        failures.commit()
-        return
-    failures.discard()
-    with contextlib.suppress(FileNotFoundError):
-        path.unlink()
 
 
 def is_stdin(path: Path) -> bool:
@@ -133,22 +123,7 @@ def check_output_path(
     """
     if output is None:
         return
-    if output.is_symlink() and not output.exists():
-        raise InputError(
-            f"{option} {output} is a symbolic link to {os.readlink(output)}, which does not exist: "
-            "the result could not be written through it. Remove the link or choose another "
-            "output path"
-        )
-    if output.is_dir():
-        example = "page.html" if option == "--html" else "out.json"
-        raise InputError(
-            f"{option} {output} is a directory; give a file path, e.g. {output}/{example}"
-        )
-    if output.exists() and not output.is_file():
-        raise InputError(
-            f"{option} {output} is not a regular file (a device or a pipe), which a file written "
-            f"atomically would replace; leave out {option} (or give a file path)"
-        )
+    _check_replaceable(output, option)
     for source in inputs:
         if output.exists() and source.exists() and output.samefile(source):
             raise InputError(
@@ -175,6 +150,27 @@ def check_output_path(
         raise InputError(
             f"{option} {output}: cannot write in {directory} ({reason}); choose a writable "
             "directory"
+        )
+
+
+def _check_replaceable(output: Path, option: str) -> None:
+    """Raise InputError unless ``output`` is a regular file or nothing yet: not a dangling
+    symbolic link, a directory, a device or a pipe (which the atomic rename would replace)."""
+    if output.is_symlink() and not output.exists():
+        raise InputError(
+            f"{option} {output} is a symbolic link to {os.readlink(output)}, which does not exist: "
+            "the result could not be written through it. Remove the link or choose another "
+            "output path"
+        )
+    if output.is_dir():
+        example = "page.html" if option == "--html" else "out.json"
+        raise InputError(
+            f"{option} {output} is a directory; give a file path, e.g. {output}/{example}"
+        )
+    if output.exists() and not output.is_file():
+        raise InputError(
+            f"{option} {output} is not a regular file (a device or a pipe), which a file written "
+            f"atomically would replace; leave out {option} (or give a file path)"
         )
 
 

@@ -24,8 +24,8 @@ from typing import IO, Any
 from .._models import AgenticResponse
 from .._warning import PipelineWarning
 from ..client import calls_cost_usd, estimate_cost_usd
-from ..pipeline._plan import ProgressEvent
-from ..report._warnings import warning_groups, warning_summary
+from ..pipeline import ProgressEvent
+from ..report import warning_groups, warning_summary
 
 PROGRESS_EVERY_S = 60.0
 """Off a terminal, the longest a long command (corpus, ``--batch``, ``--engine ray``, split

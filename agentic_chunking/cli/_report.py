@@ -56,6 +56,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="a results file to compare every run against (e.g. one from reports/history/); "
         "then every RESULTS.json is compared with it",
     )
+    _add_output_options(parser)
+    parser.set_defaults(func=run)
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    """What is written: the comparison's JSON, the verdict's exit status, the page and what
+    it shows."""
     parser.add_argument(
         "--json",
         dest="json_out",
@@ -92,7 +99,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_false",
         help="leave the plots out (faster; the tables stay)",
     )
-    parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .._errors import InputError
-from ..pipeline._plan import RunPlan
+from ..pipeline import RunPlan
 
 BYTES_PER_TOKEN = 4
 ENTRY_OVERHEAD = 2048

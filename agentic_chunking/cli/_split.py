@@ -23,19 +23,23 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
-from .._entry import Terminated
 from .._errors import InputError
-from .._files import remove_stale_temps
 from .._shown import redact
-from ..corpus import Ledger, LedgerError, OutputWriter, RunLock, open_corpus, split_corpus
-from ..corpus._documents import JSONL_SUFFIXES, PARQUET_SUFFIXES
-from ..corpus._split import DEFAULT_CHUNK_PREFIX, chunk_record
+from ..corpus import (
+    DEFAULT_CHUNK_PREFIX,
+    JSONL_SUFFIXES,
+    PARQUET_SUFFIXES,
+    SplitRun,
+    chunk_record,
+    open_corpus,
+    short_overlaps,
+    split_corpus_to,
+)
 from ._io import (
     FAILURES_SUFFIX,
     LEDGER_SUFFIX,
@@ -45,7 +49,6 @@ from ._io import (
     int_at_least,
     is_stdin,
     output_path,
-    publish_failures,
     read_text_file,
     resume_line,
     write_json,
@@ -53,8 +56,7 @@ from ._io import (
 from ._progress import Heartbeat, _is_terminal
 
 if TYPE_CHECKING:
-    from ..semantic import SemanticChunk, SemanticSplitter
-    from ..semantic._splitter import Progress
+    from ..semantic import SemanticSplitter
 
 PREFIX = "agentic-chunking split: "
 # --explain's summary: how many places of least similarity it shows.
@@ -75,6 +77,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="a UTF-8 text document (- reads stdin), or a corpus as 'corpus' reads it: a "
         "folder of text files, a .jsonl or a .parquet of {document_id, text, metadata}",
     )
+    _add_splitter_options(parser)
+    _add_output_options(parser)
+    add_selection_options(parser)
+    parser.set_defaults(func=run)
+
+
+def _add_splitter_options(parser: argparse.ArgumentParser) -> None:
+    """The "splitter options" group: the rule (adaptive or Solon's) and the sizes."""
     options = parser.add_argument_group(
         "splitter options",
         "By default a cut goes where the similarity curve dips deeply compared with the "
@@ -124,6 +134,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "hard-wrapped lines of a paragraph; a blank line, a heading, a list item or a code "
         "block still ends one)",
     )
+
+
+def _add_output_options(parser: argparse.ArgumentParser) -> None:
+    """What is written and where: ids, --explain, -o, the ledger, -q."""
     parser.add_argument(
         "--document-id", help="document id recorded on every chunk (default: the file's stem)"
     )
@@ -164,8 +178,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="a corpus: no progress bar, only errors and the summary line",
     )
-    add_selection_options(parser)
-    parser.set_defaults(func=run)
 
 
 def _cosine(value: str) -> float:
@@ -197,24 +209,7 @@ def is_corpus(path: Path) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     """Split ``args.path`` and write the chunks as JSON; return the exit status."""
-    from ..semantic import SemanticSplitter, render_explanation
-
-    if args.threshold is not None and args.cutoff is not None:
-        raise InputError(
-            f"--cutoff {args.cutoff:g} belongs to the adaptive rule, and --threshold "
-            f"{args.threshold:g} selects Solon's fixed rule instead, which has no cutoff: "
-            "give one of the two"
-        )
-    splitter = SemanticSplitter(
-        similarity_threshold=args.threshold,
-        similarity_window=args.window,
-        min_sentences_per_chunk=args.min_sentences,
-        min_chunk_tokens=args.min_tokens,
-        depth_cutoff=args.cutoff,
-        max_chunk_token_size=args.max_tokens,
-        overlap_sentences=args.overlap,
-        join_wrapped_lines=not args.keep_lines,
-    )
+    splitter = _splitter(args)
     if is_corpus(args.path):
         for option, given in (("--document-id", args.document_id), ("--explain", args.explain)):
             if given:
@@ -242,6 +237,36 @@ def run(args: argparse.Namespace) -> int:
             f"--ledger keeps the finished documents of a corpus; {args.path} is one document: "
             "leave out --ledger"
         )
+    return _split_document(args, splitter)
+
+
+def _splitter(args: argparse.Namespace) -> SemanticSplitter:
+    """The splitter the options describe; InputError for --threshold with --cutoff."""
+    from ..semantic import SemanticSplitter
+
+    if args.threshold is not None and args.cutoff is not None:
+        raise InputError(
+            f"--cutoff {args.cutoff:g} belongs to the adaptive rule, and --threshold "
+            f"{args.threshold:g} selects Solon's fixed rule instead, which has no cutoff: "
+            "give one of the two"
+        )
+    return SemanticSplitter(
+        similarity_threshold=args.threshold,
+        similarity_window=args.window,
+        min_sentences_per_chunk=args.min_sentences,
+        min_chunk_tokens=args.min_tokens,
+        depth_cutoff=args.cutoff,
+        max_chunk_token_size=args.max_tokens,
+        overlap_sentences=args.overlap,
+        join_wrapped_lines=not args.keep_lines,
+    )
+
+
+def _split_document(args: argparse.Namespace, splitter: SemanticSplitter) -> int:
+    """Split one document (a file or stdin) into a JSON list of chunks; print the count,
+    the explanation with --explain, and the overlaps not met."""
+    from ..semantic import render_explanation
+
     text = read_text_file(args.path)
     check_output_path(args.output, inputs=[args.path])
     source = "stdin" if is_stdin(args.path) else str(args.path)
@@ -254,7 +279,7 @@ def run(args: argparse.Namespace) -> int:
     if args.explain:
         lowest = None if args.explain == "full" else EXPLAIN_LOWEST
         sys.stderr.write(render_explanation(explanation, text, lowest=lowest))
-    records = [
+    records: list[dict[str, Any]] = [
         {
             **chunk_record(chunk, args.chunk_prefix),
             "document_id": chunk.document_id,
@@ -264,7 +289,7 @@ def run(args: argparse.Namespace) -> int:
     ]
     write_json(records, args.output)
     print(f"agentic-chunking split: {len(records)} chunks from {source}", file=sys.stderr)
-    short = _short_overlaps(splitter, text, chunks, args.overlap)
+    short = short_overlaps(splitter, text, chunks, args.overlap)
     if short:
         print(
             f"agentic-chunking split: warning: --overlap {args.overlap} was not met for "
@@ -288,8 +313,9 @@ def split_corpus_into(
     exclude: Sequence[str] = (),
 ) -> int:
     """Split every document of ``corpus`` into ``output`` (Level 4 JSONL, written
-    atomically), with the ledger and the failures file beside it; the exit status (0 every
-    document split, 1 some failed). Lines on stderr start with ``prefix``."""
+    atomically), with the ledger and the failures file beside it (``split_corpus_to``); the
+    exit status (0 every document split, 1 some failed). Lines on stderr start with
+    ``prefix``."""
     if output.suffix.lower() not in JSONL_SUFFIXES:
         raise InputError(
             f"{output}: the Level 4 records of a corpus are JSON lines: give -o OUT.jsonl "
@@ -300,68 +326,33 @@ def split_corpus_into(
     failures_path = beside(output, FAILURES_SUFFIX)
     for target, option in ((output, "-o"), (failures_path, "-o"), (ledger_path, "--ledger")):
         check_output_path(target, inputs=[corpus], option=option)
-    scan = source.scan()  # a bad record or a duplicate id: refused before any work
-    lock = RunLock(ledger_path)
-    try:
-        lock.acquire()  # a second run on this OUT: refused before any work
-        ledger = Ledger(ledger_path)
-    except LedgerError as error:
-        lock.release()
-        raise InputError(str(error)) from None
-    for target in (output, failures_path):  # what a run killed mid-write left beside OUT
-        remove_stale_temps(target)
-    counts = {"done": 0, "skipped": 0, "failed": 0}
-    set_aside: list[str] = []  # files that are not text: listed, not failed (as in corpus)
-    chunks = short = 0
+    done = split_corpus_to(
+        source,
+        output,
+        splitter=splitter,
+        ledger_path=ledger_path,
+        failures_path=failures_path,
+        chunk_prefix=chunk_prefix,
+        progress=lambda total: documents_bar(sys.stderr, total, quiet, prefix),
+        on_stopped=lambda ledger: _say(prefix, resume_line(ledger, ledger_path, output)),
+    )
+    _say_split(prefix, done, output, failures_path, splitter.overlap_sentences)
+    return 1 if done.failed else 0
 
-    def overlaps(splitter: SemanticSplitter, text: str, made: list[SemanticChunk]) -> None:
-        nonlocal short
-        short += _short_overlaps(splitter, text, made, splitter.overlap_sentences)
 
-    started = time.monotonic()
-    with documents_bar(sys.stderr, len(scan.document_ids), quiet, prefix) as bar:
-        try:
-            with OutputWriter(output) as out, OutputWriter(failures_path) as failures:
-                for result in split_corpus(
-                    source,
-                    splitter,
-                    ledger=ledger,
-                    chunk_prefix=chunk_prefix,
-                    scan=scan,
-                    on_split=overlaps,
-                ):
-                    if result.status == "failed" and not result.is_failure:
-                        set_aside.append(result.document_id)
-                    else:
-                        counts[result.status] += 1
-                    for record in result.records:
-                        out.write(record)
-                        chunks += len(record["chunks"])
-                    if result.status == "failed":
-                        failures.write(result.failure_record())
-                    bar()
-                out.commit()
-                publish_failures(failures, failures_path)
-        except (KeyboardInterrupt, Terminated):
-            _say(prefix, resume_line(ledger, ledger_path, output))
-            raise
-        except OSError as error:
-            raise InputError(
-                f"cannot write {error.filename or output} ({error.strerror or error}); the "
-                f"finished documents are kept in the ledger {ledger_path}: free room and "
-                "rerun the same command (no finished document is split again)"
-            ) from None
-        finally:
-            ledger.close()
-            lock.release()
-    seconds = time.monotonic() - started
-    failed = f"; failures in {failures_path}" if counts["failed"] else ""
+def _say_split(
+    prefix: str, done: SplitRun, output: Path, failures_path: Path, overlap: int
+) -> None:
+    """The closing lines of a corpus split: the counts, the files set aside, the overlaps
+    not met."""
+    failed = f"; failures in {failures_path}" if done.failed else ""
     _say(
         prefix,
-        f"{counts['done']:,} split, {counts['skipped']:,} skipped (done before), "
-        f"{counts['failed']:,} failed of {sum(counts.values()) + len(set_aside):,} documents; "
-        f"{chunks:,} chunks written to {output} in {seconds:.1f} s{failed}",
+        f"{done.done:,} split, {done.skipped:,} skipped (done before), "
+        f"{done.failed:,} failed of {done.documents:,} documents; "
+        f"{done.chunks:,} chunks written to {output} in {done.seconds:.1f} s{failed}",
     )
+    set_aside = done.set_aside
     if set_aside:
         names = ", ".join(set_aside[:3]) + (", ..." if len(set_aside) > 3 else "")
         _say(
@@ -370,14 +361,13 @@ def split_corpus_into(
             f"(binary, compressed, not UTF-8 or empty) and set aside, not failed: {names}; "
             f"listed in {failures_path} (error_kind not_text); leave them out with --exclude",
         )
-    if short:
+    if done.short_overlaps:
         _say(
             prefix,
-            f"warning: --overlap {splitter.overlap_sentences} was not met for {short} "
+            f"warning: --overlap {overlap} was not met for {done.short_overlaps} "
             "chunks: the previous chunk had fewer segments, or the overlap did not fit "
             "under --max-tokens; each got what fits",
         )
-    return 1 if counts["failed"] else 0
 
 
 def _say(prefix: str, line: str) -> None:
@@ -416,7 +406,7 @@ def documents_bar(
 
 
 @contextmanager
-def progress_bar(stream: TextIO) -> Iterator[Progress | None]:
+def progress_bar(stream: TextIO) -> Iterator[Callable[[int, int], None] | None]:
     """A tqdm bar of the texts embedded on ``stream`` when it is a terminal, else None.
 
     Off a terminal (a log, a pipe, CI) nothing is drawn: the command's closing line says
@@ -439,15 +429,3 @@ def progress_bar(stream: TextIO) -> Iterator[Progress | None]:
         yield update
     finally:
         bar.close()
-
-
-def _short_overlaps(
-    splitter: SemanticSplitter, text: str, chunks: Sequence[SemanticChunk], requested: int
-) -> int:
-    """How many chunks after the first repeat fewer than ``requested`` segments."""
-    if requested == 0:
-        return 0
-    return sum(
-        len(splitter.segments(text[chunk.start : chunk.body_start])) < requested
-        for chunk in chunks[1:]
-    )

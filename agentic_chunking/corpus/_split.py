@@ -15,21 +15,31 @@ failure) under the hash of its text and metadata and the hash of the splitter's 
 a document the ledger holds as done with both hashes unchanged is not split again (its
 record comes from the ledger). A document that cannot be split (not text, no text) fails
 alone (``error_kind`` ``input``); a missing embedder (``ConfigurationError``) stops the run.
+
+``split_corpus_to(source, output, ...)`` is the whole run ``split -o OUT.jsonl`` makes: the
+records into OUT (written atomically), the failures beside it, the ledger's lock held for
+the run; it returns a ``SplitRun`` record of what it did, which the caller words.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .._entry import Terminated
 from .._errors import InputError
+from .._files import remove_stale_temps
 from .._shown import redact
 from ._documents import UNREADABLE, CorpusSource, Scan, check_record, open_corpus
-from ._ledger import Ledger
+from ._ledger import Ledger, LedgerError, RunLock
+from ._outputs import OutputWriter, publish_failures
 from ._run import DocumentResult
 
 if TYPE_CHECKING:
@@ -181,23 +191,31 @@ def split_corpus(
             yield DocumentResult(text.document_id, text.position, "done", records=(record,))
             continue
         digest = _document_sha256(text)
-        if ledger is not None:
-            entry = ledger.finished(text.document_id)
-            if (
-                entry is not None
-                and entry.status == "done"
-                and entry.document_sha256 == digest
-                and entry.settings_sha256 == settings
-                and len(entry.records) == 1
-            ):
-                yield DocumentResult(
-                    text.document_id, text.position, "skipped", records=entry.records
-                )
-                continue
+        kept = _kept(ledger, text, digest, settings)
+        if kept is not None:
+            yield kept
+            continue
         result = _split(active, text, chunk_prefix, on_split)
         if ledger is not None:
             _record(ledger, settings, result, digest)
         yield result
+
+
+def _kept(ledger: Ledger | None, text: _Text, digest: str, settings: str) -> DocumentResult | None:
+    """The document as skipped, with its record from the ledger, when the ledger holds it
+    as done with the same text hash and settings hash; else None (split it)."""
+    if ledger is None:
+        return None
+    entry = ledger.finished(text.document_id)
+    if (
+        entry is not None
+        and entry.status == "done"
+        and entry.document_sha256 == digest
+        and entry.settings_sha256 == settings
+        and len(entry.records) == 1
+    ):
+        return DocumentResult(text.document_id, text.position, "skipped", records=entry.records)
+    return None
 
 
 def _split(
@@ -248,3 +266,158 @@ def _record(ledger: Ledger, settings: str, result: DocumentResult, digest: str =
         output_tokens=0,
         cost_usd=None,
     )
+
+
+@dataclass(frozen=True, slots=True)
+class SplitRun:
+    """What ``split_corpus_to`` did: the documents split, skipped (done before) and failed,
+    those set aside (files that are not text: listed in the failures file, not failed), the
+    chunks written, the chunks whose requested overlap was not met, and the seconds the
+    documents took."""
+
+    done: int
+    skipped: int
+    failed: int
+    set_aside: tuple[str, ...]
+    chunks: int
+    short_overlaps: int
+    seconds: float
+
+    @property
+    def documents(self) -> int:
+        """Every document of the run, set aside ones included."""
+        return self.done + self.skipped + self.failed + len(self.set_aside)
+
+
+def short_overlaps(
+    splitter: SemanticSplitter, text: str, chunks: Sequence[SemanticChunk], requested: int
+) -> int:
+    """How many chunks after the first repeat fewer than ``requested`` segments."""
+    if requested == 0:
+        return 0
+    return sum(
+        len(splitter.segments(text[chunk.start : chunk.body_start])) < requested
+        for chunk in chunks[1:]
+    )
+
+
+def split_corpus_to(
+    source: CorpusSource,
+    output: Path,
+    *,
+    splitter: SemanticSplitter,
+    ledger_path: Path,
+    failures_path: Path,
+    chunk_prefix: str = DEFAULT_CHUNK_PREFIX,
+    progress: Callable[[int], AbstractContextManager[Callable[[], None]]] | None = None,
+    on_stopped: Callable[[Ledger], None] | None = None,
+) -> SplitRun:
+    """Split every document of ``source`` into ``output`` (Level 4 JSONL, written
+    atomically), the failed ones into ``failures_path`` (kept only when one failed), each
+    finished document kept in the ledger at ``ledger_path``; return what was done.
+
+    Before any document is split: the corpus is scanned (a bad record or a duplicate id
+    raises InputError), the ledger's RunLock taken (a second run on it raises InputError)
+    and what a killed run left beside the outputs removed. ``progress(total)`` opens the
+    caller's progress display, which yields the function called once a document.
+    Interrupted (KeyboardInterrupt, Terminated), ``on_stopped(ledger)`` is called before the
+    exception goes on, ``output`` left as it was. A write that fails raises InputError
+    naming the file and the ledger that keeps the finished documents.
+    """
+    scan = source.scan()  # a bad record or a duplicate id: refused before any work
+    lock = RunLock(ledger_path)
+    try:
+        lock.acquire()  # a second run on this OUT: refused before any work
+        ledger = Ledger(ledger_path)
+    except LedgerError as error:
+        lock.release()
+        raise InputError(str(error)) from None
+    for target in (output, failures_path):  # what a run killed mid-write left beside OUT
+        remove_stale_temps(target)
+    tally = _SplitTally()
+    started = time.monotonic()
+    display = progress(len(scan.document_ids)) if progress else contextlib.nullcontext(_nothing)
+    with display as bar:
+        try:
+            _write_split(
+                source, scan, output, failures_path, splitter, ledger, chunk_prefix, bar, tally
+            )
+        except (KeyboardInterrupt, Terminated):
+            if on_stopped is not None:
+                on_stopped(ledger)
+            raise
+        except OSError as error:
+            raise InputError(
+                f"cannot write {error.filename or output} ({error.strerror or error}); the "
+                f"finished documents are kept in the ledger {ledger_path}: free room and "
+                "rerun the same command (no finished document is split again)"
+            ) from None
+        finally:
+            ledger.close()
+            lock.release()
+    return tally.run(time.monotonic() - started)
+
+
+def _nothing() -> None:
+    """The progress callback when there is no display."""
+
+
+@dataclass(slots=True)
+class _SplitTally:
+    """The counts of a ``split_corpus_to`` run as it goes."""
+
+    counts: dict[str, int] = field(default_factory=lambda: {"done": 0, "skipped": 0, "failed": 0})
+    set_aside: list[str] = field(default_factory=list)
+    chunks: int = 0
+    short: int = 0
+
+    def add(self, result: DocumentResult) -> None:
+        """Count one finished document."""
+        if result.status == "failed" and not result.is_failure:
+            self.set_aside.append(result.document_id)
+        else:
+            self.counts[result.status] += 1
+        self.chunks += sum(len(record["chunks"]) for record in result.records)
+
+    def run(self, seconds: float) -> SplitRun:
+        """The finished run's record."""
+        return SplitRun(
+            done=self.counts["done"],
+            skipped=self.counts["skipped"],
+            failed=self.counts["failed"],
+            set_aside=tuple(self.set_aside),
+            chunks=self.chunks,
+            short_overlaps=self.short,
+            seconds=seconds,
+        )
+
+
+def _write_split(
+    source: CorpusSource,
+    scan: Scan,
+    output: Path,
+    failures_path: Path,
+    splitter: SemanticSplitter,
+    ledger: Ledger,
+    chunk_prefix: str,
+    bar: Callable[[], None],
+    tally: _SplitTally,
+) -> None:
+    """Split the documents into ``output`` and the failures file, counted in ``tally``;
+    both files are committed only when every document is through."""
+
+    def overlaps(splitter: SemanticSplitter, text: str, made: list[SemanticChunk]) -> None:
+        tally.short += short_overlaps(splitter, text, made, splitter.overlap_sentences)
+
+    with OutputWriter(output) as out, OutputWriter(failures_path) as failures:
+        for result in split_corpus(
+            source, splitter, ledger=ledger, chunk_prefix=chunk_prefix, scan=scan, on_split=overlaps
+        ):
+            tally.add(result)
+            for record in result.records:
+                out.write(record)
+            if result.status == "failed":
+                failures.write(result.failure_record())
+            bar()
+        out.commit()
+        publish_failures(failures, failures_path)

@@ -18,6 +18,7 @@ from ._chunkers import from_callable
 from ._chunkers import installed_splitters as installed_splitters
 from ._data import BENCHMARK_CORPORA as BENCHMARK_CORPORA
 from ._data import load_benchmark, load_documents, load_questions
+from ._data import load_inputs as load_inputs
 from ._output import format_table, write_html, write_json
 from ._output import render_html as render_html
 from ._records import Document as Document
@@ -26,6 +27,7 @@ from ._records import Question as Question
 from ._records import paired_difference as paired_difference
 from ._run import SEED_GRID as SEED_GRID
 from ._run import Evaluation, evaluate
+from ._run import chunker_specs as chunker_specs
 from ._run import parse_grid as parse_grid
 from ._run import sweep_specs as sweep_specs
 from ._scoring import crossing_chunks as crossing_chunks

@@ -283,52 +283,70 @@ def from_callable(name: str, function: Callable[[str], Any], **settings: Any) ->
 
 
 def _library(name: str, settings: dict[str, Any]) -> Chunker:
+    """A fixed-size window or a library splitter at ``size`` tokens (``overlap`` below it);
+    a library that is not installed raises ConfigurationError naming its extra."""
     size = _int(settings, "size", 256, 1)
     overlap = _int(settings, "overlap", 0)
     _no_more(name, settings, "size, overlap")
     if overlap >= size:
         raise InputError(f"chunker {name!r}: overlap {overlap} must be below size {size}")
-    shown = {"size": size, "overlap": overlap}
     if name == "fixed":
         return Chunker(
             name,
             "baseline",
-            shown,
+            {"size": size, "overlap": overlap},
             lambda d: _spans_to_chunks(d, fixed_windows(d.text, size, overlap), name),
         )
     if name == "recursive":
-        _require("semchunk", name)
-        from semchunk.semchunk import chunk as semchunk_split
-
-        def counter(text: str) -> int:
-            return len(text) // CHARS_PER_TOKEN
-
-        def recursive(document: Document) -> list[EvalChunk]:
-            _, offsets = semchunk_split(
-                document.text, size, counter, offsets=True, overlap=overlap or None
-            )
-            return _spans_to_chunks(document, offsets, name)
-
-        return Chunker(name, "library", shown, recursive, library="semchunk")
+        return _semchunk(name, size, overlap)
     if name == "langchain-recursive":
-        _require("langchain_text_splitters", name)
-        from langchain_text_splitters import RecursiveCharacterTextSplitter
+        return _langchain(name, size, overlap)
+    return _chonkie(name, size, overlap)
 
-        splitter = RecursiveCharacterTextSplitter(
-            chunk_size=size * CHARS_PER_TOKEN,
-            chunk_overlap=overlap * CHARS_PER_TOKEN,
-            add_start_index=True,
+
+def _semchunk(name: str, size: int, overlap: int) -> Chunker:
+    """semchunk's recursive splitter, counting characters // 4 as tokens."""
+    _require("semchunk", name)
+    from semchunk.semchunk import chunk as semchunk_split
+
+    def counter(text: str) -> int:
+        return len(text) // CHARS_PER_TOKEN
+
+    def recursive(document: Document) -> list[EvalChunk]:
+        _, offsets = semchunk_split(
+            document.text, size, counter, offsets=True, overlap=overlap or None
         )
+        return _spans_to_chunks(document, offsets, name)
 
-        def langchain(document: Document) -> list[EvalChunk]:
-            pieces = splitter.create_documents([document.text])
-            spans = [
-                (p.metadata["start_index"], p.metadata["start_index"] + len(p.page_content))
-                for p in pieces
-            ]
-            return _spans_to_chunks(document, spans, name)
+    shown = {"size": size, "overlap": overlap}
+    return Chunker(name, "library", shown, recursive, library="semchunk")
 
-        return Chunker(name, "library", shown, langchain, library="langchain-text-splitters")
+
+def _langchain(name: str, size: int, overlap: int) -> Chunker:
+    """LangChain's RecursiveCharacterTextSplitter at ``size`` * 4 characters."""
+    _require("langchain_text_splitters", name)
+    from langchain_text_splitters import RecursiveCharacterTextSplitter
+
+    splitter = RecursiveCharacterTextSplitter(
+        chunk_size=size * CHARS_PER_TOKEN,
+        chunk_overlap=overlap * CHARS_PER_TOKEN,
+        add_start_index=True,
+    )
+
+    def langchain(document: Document) -> list[EvalChunk]:
+        pieces = splitter.create_documents([document.text])
+        spans = [
+            (p.metadata["start_index"], p.metadata["start_index"] + len(p.page_content))
+            for p in pieces
+        ]
+        return _spans_to_chunks(document, spans, name)
+
+    shown = {"size": size, "overlap": overlap}
+    return Chunker(name, "library", shown, langchain, library="langchain-text-splitters")
+
+
+def _chonkie(name: str, size: int, overlap: int) -> Chunker:
+    """One of chonkie's recursive, token and sentence chunkers, on characters."""
     _require("chonkie", name)
     import chonkie
 
@@ -353,6 +371,7 @@ def _library(name: str, settings: dict[str, Any]) -> Chunker:
         spans = [(c.start_index, c.end_index) for c in made.chunk(document.text)]
         return _spans_to_chunks(document, spans, name)
 
+    shown = {"size": size, "overlap": overlap}
     return Chunker(name, "library", shown, chonkie_split, library="chonkie")
 
 

@@ -265,3 +265,24 @@ def _moved_excerpt(
         f"{where}{place}: the offsets were taken on another copy of the text{cause}. Give the "
         "corpus exactly as it was when the questions were written, or correct the offsets"
     )
+
+
+def load_inputs(
+    paths: Sequence[Path],
+    questions: Path | None,
+    *,
+    benchmark_corpora: Sequence[str] | None = None,
+    questions_per_corpus: int | None = None,
+) -> tuple[list[Document], list[Question], str]:
+    """The documents, the questions and the corpus's name in the results: ``paths`` with
+    the questions file ``questions`` when any path is given, else the bundled benchmark
+    (``benchmark_corpora``, ``questions_per_corpus``: ``load_benchmark``). InputError for a
+    corpus without questions."""
+    if paths:
+        if questions is None:
+            raise InputError("a corpus needs a questions file (Chroma's CSV or JSONL)")
+        corpus = ", ".join(str(p) for p in paths)
+        return load_documents(paths), load_questions(questions), corpus
+    documents, asked = load_benchmark(benchmark_corpora, questions_per_corpus=questions_per_corpus)
+    corpus = "Chroma's chunking evaluation (" + ", ".join(d.id for d in documents) + ")"
+    return documents, asked, corpus

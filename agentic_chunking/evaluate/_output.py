@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._errors import InputError
 from .._files import write_text_atomic
-from ..report._plots import _COLOURS, _figure, _svg
+from ..report import _COLOURS, _figure, _svg
 from ._records import paired_difference
 from ._run import CURVE_BUDGETS, Evaluation
 

@@ -22,7 +22,7 @@ import numpy as np
 from .._errors import InputError
 from .._models import estimate_tokens
 from ..semantic import CachedEmbedder, Embedder, MiniLMEmbedder
-from ._chunkers import Chunker, build_chunker
+from ._chunkers import Chunker, build_chunker, installed_splitters
 from ._data import check_questions
 from ._records import ChunkerResult, Document, EvalChunk, Question, Scores
 from ._scoring import crossing_chunks, score, within_budget
@@ -121,6 +121,54 @@ def _rank(question_vectors: np.ndarray, chunk_vectors: np.ndarray, depth: int) -
     return order[:, :depth]
 
 
+@dataclass(frozen=True, slots=True)
+class _Chunked:
+    """One chunker's chunks of a corpus and what making them took."""
+
+    chunks: list[EvalChunk]
+    crossing: int
+    seconds: float
+    texts: int
+    """The texts the chunker asked the embedder for (a Level 4 splitter's segments)."""
+
+
+def _chunk_corpus(
+    chunker: Chunker, documents: Sequence[Document], embedder: CachedEmbedder
+) -> _Chunked:
+    """Chunk every document with ``chunker``, counting the chunks that cross a known
+    section; InputError when it makes no chunk."""
+    requested = embedder.requested
+    started = time.perf_counter()
+    chunks: list[EvalChunk] = []
+    crossing = 0
+    for document in documents:
+        made = chunker.split(document)
+        crossing += crossing_chunks(made, document.text, document.sections)
+        chunks.extend(made)
+    seconds = time.perf_counter() - started
+    if not chunks:
+        raise InputError(f"chunker {chunker.name!r} made no chunk of the corpus")
+    return _Chunked(chunks, crossing, seconds, embedder.requested - requested)
+
+
+def _by_document(
+    documents: Sequence[Document],
+    questions: Sequence[Question],
+    chunks: Sequence[EvalChunk],
+    ranked: list[list[int]],
+) -> dict[str, dict[str, float]]:
+    """The scores of each document's own questions (documents without one left out)."""
+    by_document: dict[str, dict[str, float]] = {}
+    for document in documents:
+        picked = [
+            (q, r) for q, r in zip(questions, ranked, strict=True) if q.document_id == document.id
+        ]
+        if picked:
+            mine = _score_many([q for q, _ in picked], chunks, [r for _, r in picked])
+            by_document[document.id] = {"questions": len(picked), **mine.to_dict()}
+    return by_document
+
+
 def run_chunker(
     chunker: Chunker,
     documents: Sequence[Document],
@@ -133,18 +181,9 @@ def run_chunker(
 ) -> ChunkerResult:
     """Evaluate one chunker (see the module docstring); raise InputError when it makes no
     chunk."""
-    calls, requested = embedder.calls, embedder.requested
-    started = time.perf_counter()
-    chunks: list[EvalChunk] = []
-    crossing = 0
-    for document in documents:
-        made = chunker.split(document)
-        crossing += crossing_chunks(made, document.text, document.sections)
-        chunks.extend(made)
-    chunking_seconds = time.perf_counter() - started
-    chunking_texts = embedder.requested - requested
-    if not chunks:
-        raise InputError(f"chunker {chunker.name!r} made no chunk of the corpus")
+    calls = embedder.calls
+    made = _chunk_corpus(chunker, documents, embedder)
+    chunks = made.chunks
     computed = embedder.computed
     started = time.perf_counter()
     chunk_vectors = embedder([c.text for c in chunks])
@@ -163,16 +202,6 @@ def run_chunker(
     for limit in CURVE_BUDGETS:
         scores = at_budget if limit == budget else _score_many(questions, chunks, by_budget(limit))
         curve.append((limit, scores.recall, scores.tokens))
-    by_document: dict[str, dict[str, float]] = {}
-    for document in documents:
-        picked = [
-            (q, r)
-            for q, r in zip(questions, budget_ranks, strict=True)
-            if q.document_id == document.id
-        ]
-        if picked:
-            mine = _score_many([q for q, _ in picked], chunks, [r for _, r in picked])
-            by_document[document.id] = {"questions": len(picked), **mine.to_dict()}
     return ChunkerResult(
         name=chunker.name,
         kind=chunker.kind,
@@ -181,16 +210,16 @@ def run_chunker(
         chunks=len(chunks),
         mean_tokens=float(tokens.mean()),
         p95_tokens=float(np.percentile(tokens, 95)),
-        crossing_sections=crossing,
-        chunking_texts=chunking_texts,
+        crossing_sections=made.crossing,
+        chunking_texts=made.texts,
         embedder_calls=embedder.calls - calls,
         embedded_texts=embedder.computed - computed,
-        chunking_seconds=chunking_seconds,
+        chunking_seconds=made.seconds,
         embedding_seconds=embedding_seconds,
         at_k=at_k,
         at_budget=at_budget,
         curve=tuple(curve),
-        by_document=by_document,
+        by_document=_by_document(documents, questions, chunks, budget_ranks),
         budget_recalls=_recalls(questions, chunks, budget_ranks),
     )
 
@@ -232,23 +261,12 @@ def evaluate(
     question_vectors = cached([q.text for q in questions])
     question_seconds = time.perf_counter() - started
     cached.flush()
-    results = []
-    for item in chunkers:
-        chunker = build_chunker(item, cached) if isinstance(item, str) else item
-        if progress is not None:
-            progress(chunker.name)
-        try:
-            results.append(
-                run_chunker(
-                    chunker, documents, questions, question_vectors, cached, k=k, budget=budget
-                )
-            )
-        finally:
-            cached.flush()
-    chosen = None
+    results = [
+        _run_one(item, documents, questions, question_vectors, cached, k, budget, progress)
+        for item in chunkers
+    ]
     if sort_by_recall:
         results.sort(key=lambda r: -r.at_budget.recall)
-        chosen = results[0].name
     return Evaluation(
         corpus=corpus,
         documents=len(documents),
@@ -259,8 +277,31 @@ def evaluate(
         budget=budget,
         results=tuple(results),
         question_seconds=question_seconds,
-        chosen=chosen,
+        chosen=results[0].name if sort_by_recall else None,
     )
+
+
+def _run_one(
+    item: Chunker | str,
+    documents: Sequence[Document],
+    questions: Sequence[Question],
+    question_vectors: np.ndarray,
+    cached: CachedEmbedder,
+    k: int,
+    budget: int,
+    progress: Progress | None,
+) -> ChunkerResult:
+    """Build (a spec) and run one chunker, announced to ``progress``; the embedding cache
+    is written to disk after its run, whatever happened."""
+    chunker = build_chunker(item, cached) if isinstance(item, str) else item
+    if progress is not None:
+        progress(chunker.name)
+    try:
+        return run_chunker(
+            chunker, documents, questions, question_vectors, cached, k=k, budget=budget
+        )
+    finally:
+        cached.flush()
 
 
 def parse_grid(text: str) -> dict[str, tuple[str, ...]]:
@@ -287,3 +328,27 @@ def sweep_specs(base: str, grid: Mapping[str, Sequence[str]]) -> list[str]:
         ",".join([base, *(f"{n}={v}" for n, v in zip(names, values, strict=True))])
         for values in itertools.product(*(grid[n] for n in names))
     ]
+
+
+def chunker_specs(
+    named: Sequence[str],
+    *,
+    default: Sequence[str],
+    sweep: str | None = None,
+    sweep_base: str = "level4-solon",
+    installed: bool = False,
+) -> list[str]:
+    """The chunker specs a run compares: ``named`` (none: ``default``); with ``sweep`` (a
+    grid, ``parse_grid``, or ``"seed"``: ``SEED_GRID``) the grid's combinations on the first
+    named (none: ``sweep_base``) instead; with ``installed`` every installed library
+    splitter at 256 tokens after them (once)."""
+    chunkers = list(named or ([] if sweep else default))
+    if sweep:
+        grid = SEED_GRID if sweep == "seed" else parse_grid(sweep)
+        base = chunkers[0] if chunkers else sweep_base
+        chunkers = sweep_specs(base, grid)
+    if installed:
+        chunkers += [
+            f"{n},size=256" for n in installed_splitters() if f"{n},size=256" not in chunkers
+        ]
+    return chunkers

@@ -16,6 +16,9 @@ from ._metrics import deviation_notes as deviation_notes
 from ._metrics import metric_status as metric_status
 from ._metrics import missing_themes as missing_themes
 from ._metrics import theme_found as theme_found
+from ._plots import _COLOURS as _COLOURS
+from ._plots import _figure as _figure
+from ._plots import _svg as _svg
 from ._records import SCHEMA as SCHEMA
 from ._records import CheckResult as CheckResult
 from ._records import Expectation as Expectation

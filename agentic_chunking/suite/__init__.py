@@ -9,6 +9,8 @@ rebuilds the hand-written ``reference`` cassettes.
 from ._cases import CASE_COUNT as CASE_COUNT
 from ._cases import Case, load_case, load_cases
 from ._cases import case_files as case_files
+from ._cassette_check import check_cassette as check_cassette
+from ._cassettes import StagedPersister as StagedPersister
 from ._cassettes import cassette_error as cassette_error
 from ._cassettes import cassette_path as cassette_path
 from ._cassettes import find_secrets as find_secrets
