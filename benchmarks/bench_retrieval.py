@@ -53,7 +53,9 @@ chunker, each at the size whose mean chunk (in the package's tokens) is nearest 
 default on that set (found by bisection on the chunks alone, no embedding); and semchunk
 and chonkie at Level 4's limit, 256 tokens, too (the same-limit rows, kept beside the
 matched ones, not the goal's test; ``--max-tokens N``: Level 4's limit and theirs at N,
-the results file named ``_maxN``).
+the results file named ``_maxN``). ``--coherence-matched``: also the coherence rule at the
+size limit whose mean chunk is nearest the default's (bisection, as for the splitters; its
+semantic cuts do not depend on the limit, only the size rule's do).
 Each chunker chunks and embeds once (a shared cache); each budget is one ranking. For each
 Level 4 variant, splitter and budget: the paired difference of recall over the questions
 and its standard error (``paired_difference``); "leads" or "trails" only where the 95%
@@ -161,7 +163,8 @@ def memoised(chunker: Chunker) -> Chunker:
 
 
 def mean_tokens(spec: str, documents: Sequence[Document], embedder: CachedEmbedder) -> float:
-    """A splitter's mean chunk in the package's tokens (no embedding: splitters embed none)."""
+    """A chunker's mean chunk in the package's tokens (splitters embed nothing; Level 4
+    embeds its segments, through ``embedder``'s cache)."""
     chunker = build_chunker(spec, embedder)
     tokens = [estimate_tokens(c.text) for d in documents for c in chunker.split(d)]
     return sum(tokens) / max(1, len(tokens))
@@ -172,16 +175,17 @@ def matched_size(
     target: float,
     embedder: CachedEmbedder,
     name: str = "langchain-recursive",
+    key: str = "size",
 ) -> tuple[int, float]:
-    """The size (tokens) of splitter ``name`` whose mean chunk is nearest ``target``:
-    bisection on the size (the mean grows with it), then the nearer of the two sizes
-    around the crossing. Returns the size and its mean."""
+    """The size (tokens; the option ``key`` of chunker ``name``) whose mean chunk is
+    nearest ``target``: bisection on the size (the mean grows with it), then the nearer of
+    the two sizes around the crossing. Returns the size and its mean."""
     low, high = 8, 4096
     means: dict[int, float] = {}
 
     def mean(size: int) -> float:
         if size not in means:
-            means[size] = mean_tokens(f"{name},size={size}", documents, embedder)
+            means[size] = mean_tokens(f"{name},{key}={size}", documents, embedder)
         return means[size]
 
     while high - low > 1:
@@ -250,6 +254,14 @@ def compare(args: argparse.Namespace) -> None:
             matched, same_limit = same_size_specs(documents, target, shared, size or 256, figures)
             specs = [*matched, *same_limit]
             splitters = [memoised(build_chunker(spec, shared)) for spec in specs]
+            if args.coherence_matched:  # the coherence rule at the limit giving that mean
+                limit, mean = matched_size(
+                    documents, target, shared, "level4,rule=coherence", "max_tokens"
+                )
+                print(f"coherence at a limit of {limit}: mean {mean:.0f} (Level 4: {target:.0f})")
+                figures["coherence limit matched to Level 4's mean chunk (tokens)"] = limit
+                level4.append(f"level4,rule=coherence,max_tokens={limit}")
+                ours.append(memoised(build_chunker(level4[-1], shared)))
         evaluation = evaluate(
             documents, questions, [*ours, *splitters], embedder=shared, budget=budget
         )
@@ -264,6 +276,7 @@ def compare(args: argparse.Namespace) -> None:
         )
     below: list[str] = []
     below_limit: list[str] = []  # the same-limit rows: not the goal's test
+    below_coherence: list[str] = []  # --coherence-matched: the goal's test for it
     for evaluation in evaluations:
         budget = evaluation.budget
         print(f"\nbudget {budget} tokens ({args.set}):")
@@ -286,6 +299,9 @@ def compare(args: argparse.Namespace) -> None:
                 figures[f"{label}: paired difference (points)"] = round(mean, 1)
                 figures[f"{label}: paired standard error (points)"] = round(error, 1)
                 figures[f"{label}: verdict (95% interval)"] = verdict
+                coherence = args.coherence_matched and mine == level4[-1]
+                if coherence and other.name in matched and mean < -1.0:
+                    below_coherence.append(f"{other.name} at {budget} ({mean:+.1f} ± {error:.1f})")
                 if mine == level4[0] and mean < -1.0:
                     (below if other.name in matched else below_limit).append(
                         f"{other.name} at {budget} ({mean:+.1f} ± {error:.1f})"
@@ -295,6 +311,10 @@ def compare(args: argparse.Namespace) -> None:
     figures["level4 more than one point below a splitter of its limit"] = (
         "; ".join(below_limit) or "nowhere"
     )
+    if args.coherence_matched:
+        figures[f"{level4[-1]} more than one point below a splitter of its mean chunk"] = (
+            "; ".join(below_coherence) or "nowhere"
+        )
     figures["whole run (CPU s)"] = round(cpu, 1)
     figures["whole run (wall s)"] = round(wall, 1)
     print(f"\nlevel4 more than one point below a splitter of its mean: {figures[GOAL]}")
@@ -339,6 +359,11 @@ def main() -> None:
         "--max-tokens",
         type=int,
         help="--compare: Level 4's size limit (default its own, 256), semchunk and chonkie too",
+    )
+    parser.add_argument(
+        "--coherence-matched",
+        action="store_true",
+        help="--compare: also the coherence rule at the limit whose mean chunk is Level 4's",
     )
     parser.add_argument("--embedder", choices=("minilm", "hashing"), default="minilm")
     parser.add_argument("--cache-dir", type=Path, help="embedding cache (default: none)")
