@@ -53,7 +53,8 @@ def test_a_shifted_range_is_refused() -> None:
 def test_the_compare_run_matches_sizes_and_marks_only_clear_differences(tmp_path: Path) -> None:
     """``bench_retrieval.py --set qasper --quick``: Level 4 and the splitters at three
     budgets; each splitter's size matched to Level 4's mean chunk (and semchunk and
-    chonkie at its limit too, unless that is the matched size); a verdict other than "tie"
+    chonkie at its limit too, unless that is the matched size), and the coherence rule at
+    the limit giving Level 4's mean chunk (``--coherence-matched``); a verdict other than "tie"
     exactly where the 95% interval excludes zero (checked on the rounded figures, with a
     margin for the rounding)."""
     import subprocess
@@ -70,6 +71,7 @@ def test_the_compare_run_matches_sizes_and_marks_only_clear_differences(tmp_path
             "--quick",
             "--embedder",
             "hashing",
+            "--coherence-matched",
             "--json",
             str(out),
         ],
@@ -93,10 +95,16 @@ def test_the_compare_run_matches_sizes_and_marks_only_clear_differences(tmp_path
     for name, size in matched.items():  # every splitter installed, at Level 4's mean
         mean = sizes[f"{name},size={size}: mean chunk (tokens)"]
         assert abs(mean - sizes["level4: mean chunk (tokens)"]) <= 10, name
+    limit = figures["coherence limit matched to Level 4's mean chunk (tokens)"]
+    coherence = f"level4,rule=coherence,max_tokens={limit}"
+    assert (
+        abs(sizes[f"{coherence}: mean chunk (tokens)"] - sizes["level4: mean chunk (tokens)"]) <= 10
+    )
+    assert f"{coherence} more than one point below a splitter of its mean chunk" in figures
     splitters = [k for k in sizes if not k.startswith("level4")]
     assert len(splitters) >= len(matched)  # the matched ones, and any same-limit one
     verdicts = [k for k in figures if k.endswith(": verdict (95% interval)")]
-    assert len(verdicts) == 2 * 3 * len(splitters)  # two Level 4s, three budgets
+    assert len(verdicts) == 3 * 3 * len(splitters)  # three Level 4s, three budgets
     for key in verdicts:
         label = key.removesuffix(": verdict (95% interval)")
         mean = figures[f"{label}: paired difference (points)"]
