@@ -1,6 +1,7 @@
 """Level 4's boundary rules on generated text: do cuts follow topics or length? (issue 43)
 
 Run: python benchmarks/bench_topic_segmentation.py [--quick] [--per-range N] [--json FILE]
+     [--ratio R ...] [--max-tokens N ...]
 
 Data, generated here from public text the project ships or every Debian machine has (no
 download): the articles of Chroma's corpora in ``agentic_chunking/evaluate/data/``
@@ -29,6 +30,9 @@ makes the same documents.
 Both rules run with MiniLM behind a ``CachedEmbedder`` whose vectors are kept under
 ``--cache-dir`` (default ``/tmp/agentic-chunking-topic-cache``), so a rerun embeds
 nothing. ``--quick``: 3 documents per set and the hashing embedder, the same code path.
+``--ratio R`` and ``--max-tokens N`` (each repeatable) add the coherence rule at that ratio
+or at that size limit; a limit moves only the size rule's cuts (and the Pk of every chunk
+cut), never the semantic figures.
 """
 
 from __future__ import annotations
@@ -178,6 +182,13 @@ def main() -> None:
         action="append",
         help="the coherence rule's ratio (repeat to compare several; default: its default)",
     )
+    parser.add_argument(
+        "--max-tokens",
+        type=int,
+        action="append",
+        help="also the coherence rule at this size limit (repeatable; its semantic cuts "
+        "should not change, only the size rule's)",
+    )
     add_options(parser)
     args = parser.parse_args()
     if importlib.util.find_spec("nltk") is None:
@@ -193,6 +204,10 @@ def main() -> None:
         label = "coherence" if ratio is None else f"coherence {ratio:g}"
         options = {} if ratio is None else {"coherence_ratio": ratio}
         splitters[label] = SemanticSplitter(embedder, boundary_rule="coherence", **options)
+    for limit in args.max_tokens or []:
+        splitters[f"coherence, limit {limit}"] = SemanticSplitter(
+            embedder, boundary_rule="coherence", max_chunk_token_size=limit
+        )
     pool = sources()
     rng = np.random.default_rng(args.seed)
     print(f"{len(pool)} sources; {per} documents per set; embedder {embedder.name}")

@@ -52,7 +52,9 @@ def test_a_shifted_range_is_refused() -> None:
 
 def test_the_compare_run_matches_sizes_and_marks_only_clear_differences(tmp_path: Path) -> None:
     """``bench_retrieval.py --set qasper --quick``: Level 4 and the splitters at three
-    budgets; LangChain's size matched to Level 4's mean chunk; a verdict other than "tie"
+    budgets; each splitter's size matched to Level 4's mean chunk (and semchunk and
+    chonkie at its limit too, unless that is the matched size), and the coherence rule at
+    the limit giving Level 4's mean chunk (``--coherence-matched``); a verdict other than "tie"
     exactly where the 95% interval excludes zero (checked on the rounded figures, with a
     margin for the rounding)."""
     import subprocess
@@ -69,6 +71,7 @@ def test_the_compare_run_matches_sizes_and_marks_only_clear_differences(tmp_path
             "--quick",
             "--embedder",
             "hashing",
+            "--coherence-matched",
             "--json",
             str(out),
         ],
@@ -83,10 +86,25 @@ def test_the_compare_run_matches_sizes_and_marks_only_clear_differences(tmp_path
         assert f"level4: recall at {budget} tokens (%)" in figures
         assert f"level4,rule=coherence: recall at {budget} tokens (%)" in figures
     sizes = {k: v for k, v in figures.items() if k.endswith(": mean chunk (tokens)")}
-    langchain = [v for k, v in sizes.items() if k.startswith("langchain-recursive")]
-    assert langchain and abs(langchain[0] - sizes["level4: mean chunk (tokens)"]) <= 10
+    matched = {
+        k.removesuffix(" size matched to Level 4's mean chunk (tokens)"): v
+        for k, v in figures.items()
+        if k.endswith(" size matched to Level 4's mean chunk (tokens)")
+    }
+    assert "langchain-recursive" in matched  # the bench extra is in dev
+    for name, size in matched.items():  # every splitter installed, at Level 4's mean
+        mean = sizes[f"{name},size={size}: mean chunk (tokens)"]
+        assert abs(mean - sizes["level4: mean chunk (tokens)"]) <= 10, name
+    limit = figures["coherence limit matched to Level 4's mean chunk (tokens)"]
+    coherence = f"level4,rule=coherence,max_tokens={limit}"
+    assert (
+        abs(sizes[f"{coherence}: mean chunk (tokens)"] - sizes["level4: mean chunk (tokens)"]) <= 10
+    )
+    assert f"{coherence} more than one point below a splitter of its mean chunk" in figures
+    splitters = [k for k in sizes if not k.startswith("level4")]
+    assert len(splitters) >= len(matched)  # the matched ones, and any same-limit one
     verdicts = [k for k in figures if k.endswith(": verdict (95% interval)")]
-    assert len(verdicts) == 2 * 3 * 3 or len(verdicts) == 2 * 3 * 1  # splitters installed
+    assert len(verdicts) == 3 * 3 * len(splitters)  # three Level 4s, three budgets
     for key in verdicts:
         label = key.removesuffix(": verdict (95% interval)")
         mean = figures[f"{label}: paired difference (points)"]

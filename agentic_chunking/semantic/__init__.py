@@ -25,12 +25,16 @@ the extra's default finder from it (MiniLM, at a measured threshold).
 """
 
 from ._cache import CachedEmbedder
+from ._duplicates import SEMANTIC_DUPLICATES_ENV_VAR as SEMANTIC_DUPLICATES_ENV_VAR
+from ._duplicates import SimilarityFinder as SimilarityFinder
+from ._duplicates import default_finder as default_finder
 from ._embedders import Embedder, HashingEmbedder, MiniLMEmbedder
 from ._explain import render_explanation
 from ._records import SemanticChunk, SplitExplanation
 from ._segment import paragraph_breaks as paragraph_breaks
 from ._segment import segment_spans as segment_spans
 from ._segment import soft_line_breaks as soft_line_breaks
+from ._splitter import Progress as Progress
 from ._splitter import SemanticSplitter
 
 # What users call (docs/api/). The other names imported above (`X as X`) serve the

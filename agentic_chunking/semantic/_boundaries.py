@@ -246,6 +246,17 @@ def coherence_boundaries(
         return []
     if curve is None:
         curve = gap_similarities(vectors, COHERENCE_WINDOW)
+    cuts = _finest_cuts(curve, count, fits, breaks)
+    if not cuts:
+        return []
+    return _merge_alike(vectors, cuts, ratio)
+
+
+def _finest_cuts(
+    curve: Sequence[float], count: int, fits: GroupFits, breaks: Sequence[int]
+) -> list[int]:
+    """The finest segmentation the group rule allows (``coherence_boundaries``' first
+    step): every valley of ``curve``, deepest first, kept when both groups fit."""
     depths = depth_scores(curve)
     # Valleys of the curve over the gaps a cut may take at all (both groups fit), so that a
     # curve still falling where the group rule stops (a topic at a text's edge, shorter
@@ -262,73 +273,101 @@ def coherence_boundaries(
         low_point[:-1] &= values[1:] >= values[:-1]
         valleys = (np.flatnonzero(low_point) + (low + 1)).tolist()
     valleys.sort(key=lambda gap: (-depths[gap - 1], gap))
-    cuts = accept_in_order(valleys, count, fits, breaks)
-    if not cuts:
-        return []
-    selves = np.einsum("ij,ij->i", vectors, vectors)
-    local: list[float] = []  # the mean cosine of neighbouring segments, once needed
-    edges = [0, *cuts, count]
-    # ``np.add.reduce`` is what ``ndarray.sum`` calls (the same sums, bit for bit),
-    # without its Python wrapper: one call per group.
-    add = np.add.reduce
-    totals = [add(vectors[a:b], axis=0) for a, b in itertools.pairwise(edges)]
-    sizes = [b - a for a, b in itertools.pairwise(edges)]
-    inner = [
-        _pair_sum(total, float(add(selves[a:b])))
-        for total, (a, b) in zip(totals, itertools.pairwise(edges), strict=True)
-    ]
-    crossing = [float(totals[k] @ totals[k + 1]) for k in range(len(totals) - 1)]
+    return accept_in_order(valleys, count, fits, breaks)
 
-    def alike(a: int, b: int) -> float:
+
+class _Groups:
+    """The groups between ``cuts`` as they merge (``coherence_boundaries``' second step).
+
+    Groups keep the position they had in ``edges`` (a merge keeps the left one), linked
+    to their live neighbours; per group its vectors' sum (``totals``), its size, the sum of
+    the cosines of its pairs (``inner``) and the dot product of its sum with the next live
+    group's (``crossing``). The pairs wait in a heap (``queue``) keyed by score then
+    position; an entry whose group has died or been rescored since it was pushed
+    (``stamp``) is stale.
+    """
+
+    def __init__(self, vectors: np.ndarray, cuts: list[int], ratio: float) -> None:
+        count = len(vectors)
+        self.vectors, self.ratio = vectors, ratio
+        selves = np.einsum("ij,ij->i", vectors, vectors)
+        self.local: list[float] = []  # the mean cosine of neighbouring segments, once needed
+        self.edges = edges = [0, *cuts, count]
+        # ``np.add.reduce`` is what ``ndarray.sum`` calls (the same sums, bit for bit),
+        # without its Python wrapper: one call per group.
+        add = np.add.reduce
+        totals = [add(vectors[a:b], axis=0) for a, b in itertools.pairwise(edges)]
+        self.totals = totals
+        self.sizes = [b - a for a, b in itertools.pairwise(edges)]
+        self.inner = [
+            _pair_sum(total, float(add(selves[a:b])))
+            for total, (a, b) in zip(totals, itertools.pairwise(edges), strict=True)
+        ]
+        self.crossing = [float(totals[k] @ totals[k + 1]) for k in range(len(totals) - 1)]
+        self.following = [*range(1, len(totals)), -1]  # the next live group, -1 after
+        self.preceding = list(range(-1, len(totals) - 1))  # the previous, -1 before
+        self.live = [True] * len(totals)
+        self.stamp = [0] * len(totals)  # bumped whenever the pair a group starts is rescored
+        self.queue: list[tuple[int, float, int, int]] = []
+
+    def alike(self, a: int, b: int) -> float:
         """How alike group ``a`` and the next live group ``b`` are: across (``crossing[a]``)
         over ``ratio`` times within."""
+        sizes, local = self.sizes, self.local
         pairs = sizes[a] * (sizes[a] - 1) / 2 + sizes[b] * (sizes[b] - 1) / 2
         if not pairs and not local:
+            vectors = self.vectors
             local.append(float(np.mean(np.einsum("ij,ij->i", vectors[:-1], vectors[1:]))))
-        within = (inner[a] + inner[b]) / pairs if pairs else local[0]
+        within = (self.inner[a] + self.inner[b]) / pairs if pairs else local[0]
         if within <= 0:
             return float("inf")
-        return crossing[a] / (sizes[a] * sizes[b]) / (ratio * within)
+        return self.crossing[a] / (sizes[a] * sizes[b]) / (self.ratio * within)
 
-    # Merge the pair most alike (of equal scores the leftmost, as ``np.argmax`` over the
-    # pairs in order would pick: a NaN first) while it is alike. Groups keep the position
-    # they had in ``edges`` (a merge keeps the left one), linked to their live neighbours;
-    # the pairs wait in a heap keyed by score then position, and an entry whose group has
-    # died or been rescored since it was pushed is skipped. Each merge costs O(log groups)
-    # besides its two rescorings, where a scan of every score costs O(groups).
-    following = [*range(1, len(totals)), -1]  # the next live group, -1 after the last
-    preceding = list(range(-1, len(totals) - 1))  # the previous live group, -1 before the first
-    live = [True] * len(totals)
-    stamp = [0] * len(totals)  # bumped whenever the pair a group starts is rescored
-    queue: list[tuple[int, float, int, int]] = []
+    def push(self, left: int, score: float) -> None:
+        """Queue the pair group ``left`` starts, at ``score`` (a NaN sorts first)."""
+        number = score == score  # False for a NaN
+        entry = (int(number), -score if number else 0.0, left, self.stamp[left])
+        heapq.heappush(self.queue, entry)
 
-    def push(left: int, score: float) -> None:
-        number = score == score  # False for a NaN, which sorts first
-        heapq.heappush(queue, (int(number), -score if number else 0.0, left, stamp[left]))
+    def merge(self, best: int) -> None:
+        """Merge group ``best`` with the next live one and rescore its two pairs."""
+        totals, following, preceding = self.totals, self.following, self.preceding
+        right = following[best]
+        self.inner[best] += self.inner[right] + self.crossing[best]
+        totals[best] = totals[best] + totals[right]
+        self.sizes[best] += self.sizes[right]
+        self.live[right] = False
+        following[best] = following[right]
+        if following[best] >= 0:
+            preceding[following[best]] = best
+        left = preceding[best]
+        if left >= 0:
+            self.crossing[left] = float(totals[left] @ totals[best])
+            self.stamp[left] += 1
+            self.push(left, self.alike(left, best))
+        self.stamp[best] += 1
+        if following[best] >= 0:
+            self.crossing[best] = float(totals[best] @ totals[following[best]])
+            self.push(best, self.alike(best, following[best]))
 
-    for k in range(len(totals) - 1):
-        push(k, alike(k, k + 1))
+
+def _merge_alike(vectors: np.ndarray, cuts: list[int], ratio: float) -> list[int]:
+    """Merge the neighbouring groups between ``cuts`` most alike, while they are alike
+    (``coherence_boundaries``' second step); return the cuts left.
+
+    Of equal scores the leftmost pair merges first, as ``np.argmax`` over the pairs in
+    order would pick (a NaN first). Each merge costs O(log groups) besides its two
+    rescorings, where a scan of every score costs O(groups).
+    """
+    groups = _Groups(vectors, cuts, ratio)
+    for k in range(len(groups.totals) - 1):
+        groups.push(k, groups.alike(k, k + 1))
+    queue, live, stamp, following = groups.queue, groups.live, groups.stamp, groups.following
     while queue:
         number, negated, best, pushed = heapq.heappop(queue)
         if not live[best] or pushed != stamp[best] or following[best] < 0:
             continue
         if number and -negated < 1.0:  # a NaN (number 0) merges, as argmax takes it
             break
-        right = following[best]
-        inner[best] += inner[right] + crossing[best]
-        totals[best] = totals[best] + totals[right]
-        sizes[best] += sizes[right]
-        live[right] = False
-        following[best] = following[right]
-        if following[best] >= 0:
-            preceding[following[best]] = best
-        left = preceding[best]
-        if left >= 0:
-            crossing[left] = float(totals[left] @ totals[best])
-            stamp[left] += 1
-            push(left, alike(left, best))
-        stamp[best] += 1
-        if following[best] >= 0:
-            crossing[best] = float(totals[best] @ totals[following[best]])
-            push(best, alike(best, following[best]))
-    return [edges[k] for k in range(1, len(totals)) if live[k]]
+        groups.merge(best)
+    return [groups.edges[k] for k in range(1, len(groups.totals)) if live[k]]

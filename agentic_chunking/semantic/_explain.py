@@ -59,6 +59,77 @@ def _header(explanation: SplitExplanation, low: float, high: float) -> str:
     )
 
 
+class _Plot:
+    """The rows of one explanation's plot: its scale (bars from ``low`` to ``high``), each
+    segment's mark and row, and the column titles."""
+
+    def __init__(self, explanation: SplitExplanation, text: str, width: int) -> None:
+        self.explanation, self.text, self.width = explanation, text, width
+        scores = [s for s in explanation.similarities if s is not None]
+        self.low = min([0.0, *scores])
+        self.high = max([1.0, *scores])
+        self.boundaries = set(explanation.boundaries)
+        self.starts = {c.body_start for c in explanation.chunks}
+        self.adaptive = explanation.mode == "adaptive"
+        threshold = explanation.mode == "threshold"
+        self.line = _column(explanation.cutoff, self.low, self.high, width) if threshold else None
+
+    def mark(self, index: int) -> str:
+        """``CUT`` at a semantic boundary, ``size`` where the token limit cut, else ``""``."""
+        start, end = self.explanation.segments[index]
+        if index in self.boundaries:
+            return "CUT"
+        if index and any(start <= s < end for s in self.starts):
+            return "size"
+        return ""
+
+    def row(self, index: int) -> str:
+        """Segment ``index``'s row: number, score, (adaptive) depth, bar, mark, words."""
+        start, end = self.explanation.segments[index]
+        score = self.explanation.similarities[index]
+        depth = self.explanation.depths[index]
+        shown = "     ." if score is None else f"{score:>6.3f}"
+        if self.adaptive:
+            shown += "      ." if depth is None else f" {depth:>6.3f}"
+        preview = " ".join(self.text[start:end].split())
+        if len(preview) > _PREVIEW:
+            preview = preview[: _PREVIEW - 3] + "..."
+        bar = _bar(score, self.low, self.high, self.width, self.line)
+        return f"{index:>4} {shown} |{bar}| {self.mark(index):<4}  {preview}"
+
+    def title(self) -> str:
+        """The column titles."""
+        depth_title = f" {'depth':>6}" if self.adaptive else ""
+        return f"{'seg':>4} {'sim':>6}{depth_title} {'':<{self.width + 2}} {'mark':<4}  text"
+
+
+def _summary(plot: _Plot, lowest: int) -> list[str]:
+    """The summary's lines after the header: chunk sizes and cuts, then the ``lowest``
+    places of least similarity, lowest first."""
+    explanation = plot.explanation
+    lines: list[str] = []
+    sizes = sorted(estimate_tokens(c.text) for c in explanation.chunks)
+    if sizes:
+        by_limit = sum(plot.mark(i) == "size" for i in range(len(explanation.segments)))
+        lines.append(
+            f"chunk sizes (tokens): least {sizes[0]}, median {sizes[len(sizes) // 2]}, "
+            f"most {sizes[-1]}; cuts: {len(plot.boundaries)} semantic, "
+            f"{by_limit} by the token limit"
+        )
+    scored = sorted(
+        (score, index) for index, score in enumerate(explanation.similarities) if score is not None
+    )
+    shown = scored[: max(0, lowest)]
+    lines.append(
+        f"the {len(shown)} lowest-similarity places of {len(scored)}, lowest first "
+        "(--explain=full prints every segment):"
+    )
+    if shown:
+        lines.append(plot.title())
+        lines.extend(plot.row(index) for _, index in shown)
+    return lines
+
+
 def render_explanation(
     explanation: SplitExplanation, text: str, *, width: int = 30, lowest: int | None = None
 ) -> str:
@@ -70,59 +141,11 @@ def render_explanation(
     how many the token limit added, then the ``lowest`` places of least similarity, lowest
     first, each as a full row (a tie keeps document order).
     """
-    scores = [s for s in explanation.similarities if s is not None]
-    low = min([0.0, *scores])
-    high = max([1.0, *scores])
-    boundaries = set(explanation.boundaries)
-    starts = {c.body_start for c in explanation.chunks}
-    adaptive = explanation.mode == "adaptive"
-    threshold = explanation.mode == "threshold"
-    line = _column(explanation.cutoff, low, high, width) if threshold else None
-
-    def mark(index: int) -> str:
-        start, end = explanation.segments[index]
-        if index in boundaries:
-            return "CUT"
-        if index and any(start <= s < end for s in starts):
-            return "size"
-        return ""
-
-    def row(index: int) -> str:
-        start, end = explanation.segments[index]
-        score = explanation.similarities[index]
-        depth = explanation.depths[index]
-        shown = "     ." if score is None else f"{score:>6.3f}"
-        if adaptive:
-            shown += "      ." if depth is None else f" {depth:>6.3f}"
-        preview = " ".join(text[start:end].split())
-        if len(preview) > _PREVIEW:
-            preview = preview[: _PREVIEW - 3] + "..."
-        bar = _bar(score, low, high, width, line)
-        return f"{index:>4} {shown} |{bar}| {mark(index):<4}  {preview}"
-
-    lines = [_header(explanation, low, high)]
-    depth_title = f" {'depth':>6}" if adaptive else ""
-    title = f"{'seg':>4} {'sim':>6}{depth_title} {'':<{width + 2}} {'mark':<4}  text"
+    plot = _Plot(explanation, text, width)
+    lines = [_header(explanation, plot.low, plot.high)]
     if lowest is None:
-        lines.append(title)
-        lines.extend(row(index) for index in range(len(explanation.segments)))
-        return "\n".join(lines) + "\n"
-    sizes = sorted(estimate_tokens(c.text) for c in explanation.chunks)
-    if sizes:
-        lines.append(
-            f"chunk sizes (tokens): least {sizes[0]}, median {sizes[len(sizes) // 2]}, "
-            f"most {sizes[-1]}; cuts: {len(boundaries)} semantic, "
-            f"{sum(mark(i) == 'size' for i in range(len(explanation.segments)))} by the token limit"
-        )
-    scored = sorted(
-        (score, index) for index, score in enumerate(explanation.similarities) if score is not None
-    )
-    shown = scored[: max(0, lowest)]
-    lines.append(
-        f"the {len(shown)} lowest-similarity places of {len(scored)}, lowest first "
-        "(--explain=full prints every segment):"
-    )
-    if shown:
-        lines.append(title)
-        lines.extend(row(index) for _, index in shown)
+        lines.append(plot.title())
+        lines.extend(plot.row(index) for index in range(len(explanation.segments)))
+    else:
+        lines.extend(_summary(plot, lowest))
     return "\n".join(lines) + "\n"

@@ -34,6 +34,8 @@ from ._boundaries import (
     threshold_boundaries,
 )
 from ._embedders import Embedder, MiniLMEmbedder
+from ._options import check_counts, check_numbers, check_rule
+from ._packing import Option, cut_costs, least_option
 from ._records import Mode, SemanticChunk, SplitExplanation
 from ._segment import paragraph_breaks, segment_spans
 
@@ -140,16 +142,7 @@ class SemanticSplitter:
         boundary_rule: Literal["adaptive", "coherence"] = "adaptive",
         coherence_ratio: float = COHERENCE_RATIO,
     ) -> None:
-        if boundary_rule not in ("adaptive", "coherence"):
-            raise InputError(
-                f"boundary_rule is {boundary_rule!r}; expected 'adaptive' (TextTiling "
-                "depths, the default) or 'coherence' (a permutation test on whole groups)"
-            )
-        if boundary_rule == "coherence" and similarity_threshold is not None:
-            raise InputError(
-                "boundary_rule='coherence' takes no similarity_threshold (that selects "
-                "Solon's rule); give one or the other"
-            )
+        check_rule(boundary_rule, similarity_threshold)
         adaptive = similarity_threshold is None
         if similarity_window is None:
             similarity_window = ADAPTIVE_WINDOW if adaptive else SOLON_WINDOW
@@ -161,31 +154,16 @@ class SemanticSplitter:
             depth_cutoff = ADAPTIVE_CUTOFF
         if max_chunk_token_size is None:
             max_chunk_token_size = ADAPTIVE_MAX_TOKENS if adaptive else SOLON_MAX_TOKENS
-        for name, value, least in (
-            ("similarity_window", similarity_window, 1),
-            ("min_sentences_per_chunk", min_sentences_per_chunk, 1),
-            ("min_chunk_tokens", min_chunk_tokens, 0),
-            ("max_chunk_token_size", max_chunk_token_size, 1),
-            ("overlap_sentences", overlap_sentences, 0),
-            ("batch_size", batch_size, 1),
-            ("batch_tokens", batch_tokens, 1),
-        ):
-            if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                raise InputError(f"{name} is {value!r}; expected an integer >= {least}")
-        if similarity_threshold is not None and not -1.0 <= float(similarity_threshold) <= 1.0:
-            raise InputError(
-                f"similarity_threshold is {similarity_threshold!r}; expected a cosine "
-                "similarity between -1 and 1 (Solon's default is 0.5), or None for the "
-                "adaptive rule"
-            )
-        if not (np.isfinite(float(coherence_ratio)) and float(coherence_ratio) > 0):
-            raise InputError(
-                f"coherence_ratio is {coherence_ratio!r}; expected a number above 0 (the "
-                f"default, {COHERENCE_RATIO}, keeps two groups apart when their sentences "
-                "are less than 0.4 times as alike across as within)"
-            )
-        if not np.isfinite(float(depth_cutoff)):
-            raise InputError(f"depth_cutoff is {depth_cutoff!r}; expected a finite number")
+        check_counts(
+            similarity_window=(similarity_window, 1),
+            min_sentences_per_chunk=(min_sentences_per_chunk, 1),
+            min_chunk_tokens=(min_chunk_tokens, 0),
+            max_chunk_token_size=(max_chunk_token_size, 1),
+            overlap_sentences=(overlap_sentences, 0),
+            batch_size=(batch_size, 1),
+            batch_tokens=(batch_tokens, 1),
+        )
+        check_numbers(similarity_threshold, coherence_ratio, depth_cutoff)
         self.embedder: Embedder = embedder if embedder is not None else MiniLMEmbedder()
         self.similarity_threshold = (
             None if similarity_threshold is None else float(similarity_threshold)
@@ -452,8 +430,23 @@ class SemanticSplitter:
         """
         if self._fits(text, group[0][0], group[-1][1]):
             return [group]
+        pieces, owner = self._pieces(text, group)
+        off_line_at, similarity_at = cut_costs(text, pieces, owner, gaps)
+        back = self._best_starts(text, pieces, owner, off_line_at, similarity_at)
+        starts: list[int] = []
+        end = len(pieces)
+        while end > 0:  # the last chunk's start, then the start of the one before, ...
+            start = back[end]
+            starts.append(start)
+            end = start
+        bounds = [*reversed(starts), len(pieces)]
+        return [pieces[a:b] for a, b in itertools.pairwise(bounds)]
+
+    def _pieces(self, text: str, group: list[Span]) -> tuple[list[Span], list[int]]:
+        """The pieces a chunk is made of: each segment of ``group``, an oversized one cut
+        (``_cut``); and, per piece, the number of the segment it comes from."""
         pieces: list[Span] = []
-        owner: list[int] = []  # the segment of group each piece comes from
+        owner: list[int] = []
         limit = self.max_chunk_token_size
         default = self.token_counter is estimate_tokens
         for number, span in enumerate(group):
@@ -469,66 +462,51 @@ class SemanticSplitter:
             made = self._cut(text, span)
             pieces.extend(made)
             owner.extend([number] * len(made))
-        inside = 2.0  # above every cosine: a cut inside a segment is the last resort
-        # Per piece, the cost of a cut before it: not at a line end (``off_line_at``), the
-        # similarity there (``similarity_at``).
-        off_line_at: list[int] = [0]
-        similarity_at: list[float] = [0.0]
-        for first in range(1, len(pieces)):
-            if owner[first] == owner[first - 1]:
-                off_line_at.append(1)
-                similarity_at.append(inside)
-            else:
-                similarity = gaps[owner[first] - 1]
-                before = text[pieces[first - 1][0] : pieces[first][0]]
-                off_line_at.append(0 if "\n" in before[len(before.rstrip()) :] else 1)
-                similarity_at.append(1.0 if similarity is None else float(similarity))
-        # The best cutting of pieces[:end] is the least, over the starts a last chunk
-        # pieces[start:end] may take, of (chunks, small chunks, cuts off a line end, cut
-        # similarity, start). A start may be ``end - 1``, or any earlier one whose chunk
-        # fits: with a monotone counter, every start from ``first`` up. Three facts of a
-        # monotone counter keep each step to a few counter calls and two ``min`` over a
-        # slice: (1) ``first`` never moves left as ``end`` moves right (a chunk that does
-        # not fit does not fit longer); (2) the fewest chunks before a start never fall as
-        # the start moves right (the cutting of pieces[:s + 1] with its last piece dropped
-        # cuts pieces[:s]), so the starts with the fewest, the only ones that can win, run
-        # from ``first`` to ``fewest_end``; (3) whether the chunk from a start is
-        # undersized flips once, from no to yes, as the start moves right, and the start
-        # where it flips (``fitted``) never moves left. ``option[s]`` is the candidate of
-        # start ``s`` when its chunk is not undersized (one more small chunk otherwise).
+        return pieces, owner
+
+    def _best_starts(
+        self,
+        text: str,
+        pieces: list[Span],
+        owner: list[int],
+        off_line_at: list[int],
+        similarity_at: list[float],
+    ) -> list[int]:
+        """Per ``end``, the start of the last chunk of the best cutting of pieces[:end].
+
+        The best cutting of pieces[:end] is the least, over the starts a last chunk
+        pieces[start:end] may take, of (chunks, small chunks, cuts off a line end, cut
+        similarity, start). A start may be ``end - 1``, or any earlier one whose chunk
+        fits: with a monotone counter, every start from ``first`` up. Three facts of a
+        monotone counter keep each step to a few counter calls and two ``min`` over a
+        slice: (1) ``first`` never moves left as ``end`` moves right (a chunk that does not
+        fit does not fit longer); (2) the fewest chunks before a start never fall as the
+        start moves right (the cutting of pieces[:s + 1] with its last piece dropped cuts
+        pieces[:s]), so the starts with the fewest, the only ones that can win, run from
+        ``first`` to ``fewest_end``; (3) whether the chunk from a start is undersized flips
+        once, from no to yes, as the start moves right, and the start where it flips
+        (``fitted``) never moves left. ``option[s]`` is the candidate of start ``s`` when
+        its chunk is not undersized (one more small chunk otherwise).
+        """
         count = len(pieces)
         least_tokens, least_segments = self.min_chunk_tokens, self.min_sentences_per_chunk
         offsets = [start for start, _ in pieces]
         fewest_before: list[int] = [0]  # chunks of the best cutting of pieces[:s]
         back: list[int] = [0]  # the start of its last chunk
-        option: list[tuple[int, int, int, float, int]] = [
-            (1, 0, 0 + off_line_at[0], 0.0 + similarity_at[0], 0)
-        ]
+        option: list[Option] = [(1, 0, 0 + off_line_at[0], 0.0 + similarity_at[0], 0)]
         first = fitted = 0
         for end in range(1, count + 1):
             stop, last = pieces[end - 1][1], owner[end - 1]
-            if default:
-                while first < end - 1 and self._tokens(text, offsets[first], stop) > limit:
-                    first += 1
-            else:  # as far left as the chunk fits, looked for from end - 1
-                first = end - 1
-                while first > 0 and self._fits(text, offsets[first - 1], stop):
-                    first -= 1
+            first = self._first_start(text, offsets, first, end, stop)
             while fitted < end and (
                 last - owner[fitted] + 1 >= least_segments
                 and self._tokens(text, offsets[fitted], stop) >= least_tokens
             ):
                 fitted += 1
             fewest_end = bisect.bisect_right(fewest_before, fewest_before[first], first, end)
-            middle = min(max(fitted, first), fewest_end)
-            chosen = min(option[first:middle], default=None)
-            if middle < fewest_end:  # the starts whose chunk is undersized
-                chunks, small, off_line, similarity, start = min(option[middle:fewest_end])
-                undersized = (chunks, small + 1, off_line, similarity, start)
-                if chosen is None or undersized < chosen:
-                    chosen = undersized
-            assert chosen is not None  # first < fewest_end: there is a start
-            chunks, small, off_line, similarity, start = chosen
+            chunks, small, off_line, similarity, start = least_option(
+                option, first, min(max(fitted, first), fewest_end), fewest_end
+            )
             fewest_before.append(chunks)
             back.append(start)
             if end < count:
@@ -541,14 +519,21 @@ class SemanticSplitter:
                         end,
                     )
                 )
-        starts: list[int] = []
-        end = count
-        while end > 0:
-            start = back[end]
-            starts.append(start)
-            end = start
-        bounds = [*reversed(starts), len(pieces)]
-        return [pieces[a:b] for a, b in itertools.pairwise(bounds)]
+        return back
+
+    def _first_start(self, text: str, offsets: list[int], first: int, end: int, stop: int) -> int:
+        """The first piece a chunk ending at ``stop`` (with piece ``end - 1``) may start
+        at: with the default counter, moved right from the last ``first``; with another,
+        looked for leftwards from ``end - 1``."""
+        if self.token_counter is estimate_tokens:
+            limit = self.max_chunk_token_size
+            while first < end - 1 and self._tokens(text, offsets[first], stop) > limit:
+                first += 1
+            return first
+        first = end - 1
+        while first > 0 and self._fits(text, offsets[first - 1], stop):
+            first -= 1
+        return first
 
     def _cut(self, text: str, span: Span) -> list[Span]:
         """Cut one segment into pieces within the budget, at whitespace where possible."""
