@@ -307,30 +307,37 @@ class AgenticChunk:
             )
         except (TypeError, ValueError) as error:
             raise InputError(f"chunk {chunk_id!r}: {error}") from None
-        stored_spans = data.get("Spans")
-        for name, expected, stored in (
-            ("MergedContent", rebuilt.merged_content, data.get("MergedContent")),
-            ("PropositionCount", rebuilt.proposition_count, data.get("PropositionCount")),
-            ("CharacterCount", rebuilt.character_count, data.get("CharacterCount")),
-            ("TokenEstimate", rebuilt.token_estimate, data.get("TokenEstimate")),
-            ("Hash", rebuilt.hash, data.get("Hash")),
-            (
-                "Spans",
-                [list(s) for s in rebuilt.spans],
-                None if stored_spans is None else [list(s) for s in stored_spans],
-            ),
-        ):
-            if name in data and stored != expected:
-                raise InputError(
-                    f"chunk {chunk_id!r}: {name} is {data[name]!r} but its propositions give "
-                    f"{expected!r}; the dict was edited or built with another rule"
-                )
+        _check_stored_figures(chunk_id, data, rebuilt)
         return replace(
             rebuilt,
             chunk_id=chunk_id,
             previous_chunk_id=_optional_str(data.get("PreviousChunkId")),
             next_chunk_id=_optional_str(data.get("NextChunkId")),
         )
+
+
+def _check_stored_figures(chunk_id: str, data: Mapping[str, Any], rebuilt: AgenticChunk) -> None:
+    """InputError when a derived field ``data`` states (MergedContent, the counts, Hash,
+    Spans) disagrees with ``rebuilt``, the chunk recomputed from its propositions; a field
+    ``data`` leaves out is not checked (an older file)."""
+    stored_spans = data.get("Spans")
+    for name, expected, stored in (
+        ("MergedContent", rebuilt.merged_content, data.get("MergedContent")),
+        ("PropositionCount", rebuilt.proposition_count, data.get("PropositionCount")),
+        ("CharacterCount", rebuilt.character_count, data.get("CharacterCount")),
+        ("TokenEstimate", rebuilt.token_estimate, data.get("TokenEstimate")),
+        ("Hash", rebuilt.hash, data.get("Hash")),
+        (
+            "Spans",
+            [list(s) for s in rebuilt.spans],
+            None if stored_spans is None else [list(s) for s in stored_spans],
+        ),
+    ):
+        if name in data and stored != expected:
+            raise InputError(
+                f"chunk {chunk_id!r}: {name} is {data[name]!r} but its propositions give "
+                f"{expected!r}; the dict was edited or built with another rule"
+            )
 
 
 def _read_span(value: Any) -> Span:
