@@ -1,5 +1,5 @@
 """``python -m agentic_chunking`` runs the command line."""
 
-from .cli._main import entry
+from .cli import entry
 
 entry()

@@ -19,6 +19,12 @@ Beside them: ``_plan`` (what a run would do, for ``--dry-run``, and its progress
 or cli.
 """
 
+from ._batches import plan_batches as plan_batches
+from ._parse import parse_propositions as parse_propositions
+from ._partition import normalise_space as normalise_space
+from ._prompts import PROMPT_VERSIONS as PROMPT_VERSIONS
+from ._prompts import extraction_user_message as extraction_user_message
+from ._prompts import load_prompt as load_prompt
 from ._run import DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_REPAIR_ATTEMPTS, chunk_text_agentic
 
 __all__ = ["DEFAULT_MAX_CONCURRENCY", "DEFAULT_MAX_REPAIR_ATTEMPTS", "chunk_text_agentic"]

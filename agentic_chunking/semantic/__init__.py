@@ -25,6 +25,7 @@ the extra's default finder from it (MiniLM, at a measured threshold).
 """
 
 from ._cache import CachedEmbedder
+from ._duplicates import SEMANTIC_DUPLICATES_ENV_VAR as SEMANTIC_DUPLICATES_ENV_VAR
 from ._embedders import Embedder, HashingEmbedder, MiniLMEmbedder
 from ._explain import render_explanation
 from ._records import SemanticChunk, SplitExplanation

@@ -26,7 +26,7 @@ from ._replies import REFERENCE_MODEL, ReferenceServer, load_replies
 from ._runner import run_pipeline
 
 if TYPE_CHECKING:
-    from ..client._providers import AnyClient
+    from ..client import AnyClient
 
 REFERENCE_HOST = "http://reference-replies.invalid"
 REFERENCE_URI = f"{REFERENCE_HOST}/v1/messages"
