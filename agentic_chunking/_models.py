@@ -18,8 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ._errors import InputError
-from ._schema import chunk_problem
-from ._shown import quote
+from ._schema import chunk_name, chunk_problem, response_problem
 from ._warning import PipelineWarning
 
 UNKNOWN_DOCUMENT_ID = "DOC-UNKNOWN"
@@ -280,9 +279,7 @@ class AgenticChunk:
         """
         problem = chunk_problem(data)
         if problem is not None:
-            stated = data.get("ChunkId")
-            name = f"{quote(stated, limit=80)!r}" if isinstance(stated, str) else "(no ChunkId)"
-            raise InputError(f"chunk {name}: {problem}")
+            raise InputError(f"chunk {chunk_name(data)}: {problem}")
         chunk_id: str = data["ChunkId"]
         document_id: str = data["DocumentId"]
         category: str = data["ThematicCategory"]
@@ -547,7 +544,14 @@ class AgenticResponse:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AgenticResponse:
-        """Read a response written by ``to_dict``; totals are recomputed and checked."""
+        """Read a response written by ``to_dict``, validated through the published schema's
+        record first (``_schema.response_problem``, as every reader of a response): InputError
+        with the line every reader gives (a chunk's as ``AgenticChunk.from_dict`` gives it);
+        then when a stored total disagrees with the chunks. An older file's forms read
+        (warnings as plain lines, a kept batch's ``ChunkId``)."""
+        problem = response_problem(data)
+        if problem is not None:
+            raise InputError(problem)
         chunks = tuple(AgenticChunk.from_dict(c) for c in data.get("Chunks", []))
         usage = data.get("Usage") or {}
         response = cls(
