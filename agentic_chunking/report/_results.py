@@ -287,25 +287,20 @@ class RunResults:
             )
         validate_results(data, "(not read from a file)" if source is None else source)
         try:
-            return cls._read(data)
-        except InputError as error:
+            return cls(
+                model=str(_need(data, "model", "results")),
+                replies=str(data.get("replies", "reference")),
+                cassette_set=str(data.get("cassette_set", "")),
+                prompt_versions={
+                    str(k): str(v) for k, v in (data.get("prompt_versions") or {}).items()
+                },
+                created_at=str(data.get("created_at", "")),
+                cases=tuple(CaseResult.from_dict(c) for c in data.get("cases", [])),
+                judge_model=None if data.get("judge_model") is None else str(data["judge_model"]),
+                judge_calibration=_calibration(data.get("judge_calibration")),
+            )
+        except InputError as error:  # a figure that disagrees (a total, a hash)
             raise InputError(f"{named}{error}") from None
-
-    @classmethod
-    def _read(cls, data: Mapping[str, Any]) -> RunResults:
-        """The run of valid ``data`` (``from_dict`` validated it)."""
-        return cls(
-            model=str(_need(data, "model", "results")),
-            replies=str(data.get("replies", "reference")),
-            cassette_set=str(data.get("cassette_set", "")),
-            prompt_versions={
-                str(k): str(v) for k, v in (data.get("prompt_versions") or {}).items()
-            },
-            created_at=str(data.get("created_at", "")),
-            cases=tuple(CaseResult.from_dict(c) for c in data.get("cases", [])),
-            judge_model=None if data.get("judge_model") is None else str(data["judge_model"]),
-            judge_calibration=_calibration(data.get("judge_calibration")),
-        )
 
     @property
     def calibration_rows(self) -> tuple[CalibrationRow, ...]:
