@@ -549,10 +549,10 @@ class AgenticResponse:
         with the line every reader gives (a chunk's as ``AgenticChunk.from_dict`` gives it);
         then when a stored total disagrees with the chunks. An older file's forms read
         (warnings as plain lines, a kept batch's ``ChunkId``)."""
-        problem = response_problem(data)
+        problem = response_problem(data, chunks=False)  # each chunk: AgenticChunk.from_dict
         if problem is not None:
             raise InputError(problem)
-        chunks = tuple(AgenticChunk.from_dict(c) for c in data.get("Chunks", []))
+        chunks = tuple(AgenticChunk.from_dict(c) for c in data.get("Chunks") or ())
         usage = data.get("Usage") or {}
         response = cls(
             chunks=chunks,

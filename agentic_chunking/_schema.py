@@ -35,7 +35,15 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    create_model,
+    model_validator,
+)
 from pydantic_core import ErrorDetails
 
 from ._files import write_text_atomic
@@ -372,11 +380,26 @@ ResponseReading = response_reading()
 """``ResponseRecord`` as every reader takes it (``response_reading``)."""
 
 
-def response_problem(record: Mapping[str, Any]) -> str | None:
+_CHUNK_OBJECTS: TypeAdapter[list[dict[str, Any]]] = TypeAdapter(
+    list[dict[str, Any]], config=ConfigDict(strict=True)
+)
+
+
+def response_problem(record: Mapping[str, Any], *, chunks: bool = True) -> str | None:
     """Why ``record`` is not a response a reader takes (``response_error_line``), or None.
-    Validated as JSON, as ``chunk_problem`` does."""
+    Validated as JSON, as ``chunk_problem`` does. ``chunks=False``: its chunks are only
+    checked to be objects, for a reader that validates each through ``chunk_problem``
+    next (``AgenticResponse.from_dict``, so no chunk is validated twice)."""
+    data = record if chunks else {k: v for k, v in record.items() if k != "Chunks"}
     try:
-        ResponseReading.model_validate_json(json.dumps(record, ensure_ascii=False, default=str))
+        ResponseReading.model_validate_json(json.dumps(data, ensure_ascii=False, default=str))
+        if not chunks:
+            try:
+                _CHUNK_OBJECTS.validate_python(record.get("Chunks") or [])
+            except ValidationError as invalid:
+                error = invalid.errors(include_url=False)[0]
+                located: ErrorDetails = {**error, "loc": ("Chunks", *error["loc"])}
+                return response_error_line(located, record)
     except ValidationError as invalid:
         return response_error_line(invalid.errors(include_url=False)[0], record)
     return None
