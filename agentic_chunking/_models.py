@@ -18,8 +18,7 @@ from types import MappingProxyType
 from typing import Any
 
 from ._errors import InputError
-from ._schema import chunk_problem
-from ._shown import quote
+from ._schema import chunk_name, chunk_problem, response_problem
 from ._warning import PipelineWarning
 
 UNKNOWN_DOCUMENT_ID = "DOC-UNKNOWN"
@@ -280,9 +279,7 @@ class AgenticChunk:
         """
         problem = chunk_problem(data)
         if problem is not None:
-            stated = data.get("ChunkId")
-            name = f"{quote(stated, limit=80)!r}" if isinstance(stated, str) else "(no ChunkId)"
-            raise InputError(f"chunk {name}: {problem}")
+            raise InputError(f"chunk {chunk_name(data)}: {problem}")
         chunk_id: str = data["ChunkId"]
         document_id: str = data["DocumentId"]
         category: str = data["ThematicCategory"]
@@ -307,30 +304,37 @@ class AgenticChunk:
             )
         except (TypeError, ValueError) as error:
             raise InputError(f"chunk {chunk_id!r}: {error}") from None
-        stored_spans = data.get("Spans")
-        for name, expected, stored in (
-            ("MergedContent", rebuilt.merged_content, data.get("MergedContent")),
-            ("PropositionCount", rebuilt.proposition_count, data.get("PropositionCount")),
-            ("CharacterCount", rebuilt.character_count, data.get("CharacterCount")),
-            ("TokenEstimate", rebuilt.token_estimate, data.get("TokenEstimate")),
-            ("Hash", rebuilt.hash, data.get("Hash")),
-            (
-                "Spans",
-                [list(s) for s in rebuilt.spans],
-                None if stored_spans is None else [list(s) for s in stored_spans],
-            ),
-        ):
-            if name in data and stored != expected:
-                raise InputError(
-                    f"chunk {chunk_id!r}: {name} is {data[name]!r} but its propositions give "
-                    f"{expected!r}; the dict was edited or built with another rule"
-                )
+        _check_stored_figures(chunk_id, data, rebuilt)
         return replace(
             rebuilt,
             chunk_id=chunk_id,
             previous_chunk_id=_optional_str(data.get("PreviousChunkId")),
             next_chunk_id=_optional_str(data.get("NextChunkId")),
         )
+
+
+def _check_stored_figures(chunk_id: str, data: Mapping[str, Any], rebuilt: AgenticChunk) -> None:
+    """InputError when a derived field ``data`` states (MergedContent, the counts, Hash,
+    Spans) disagrees with ``rebuilt``, the chunk recomputed from its propositions; a field
+    ``data`` leaves out is not checked (an older file)."""
+    stored_spans = data.get("Spans")
+    for name, expected, stored in (
+        ("MergedContent", rebuilt.merged_content, data.get("MergedContent")),
+        ("PropositionCount", rebuilt.proposition_count, data.get("PropositionCount")),
+        ("CharacterCount", rebuilt.character_count, data.get("CharacterCount")),
+        ("TokenEstimate", rebuilt.token_estimate, data.get("TokenEstimate")),
+        ("Hash", rebuilt.hash, data.get("Hash")),
+        (
+            "Spans",
+            [list(s) for s in rebuilt.spans],
+            None if stored_spans is None else [list(s) for s in stored_spans],
+        ),
+    ):
+        if name in data and stored != expected:
+            raise InputError(
+                f"chunk {chunk_id!r}: {name} is {data[name]!r} but its propositions give "
+                f"{expected!r}; the dict was edited or built with another rule"
+            )
 
 
 def _read_span(value: Any) -> Span:
@@ -540,8 +544,15 @@ class AgenticResponse:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AgenticResponse:
-        """Read a response written by ``to_dict``; totals are recomputed and checked."""
-        chunks = tuple(AgenticChunk.from_dict(c) for c in data.get("Chunks", []))
+        """Read a response written by ``to_dict``, validated through the published schema's
+        record first (``_schema.response_problem``, as every reader of a response): InputError
+        with the line every reader gives (a chunk's as ``AgenticChunk.from_dict`` gives it);
+        then when a stored total disagrees with the chunks. An older file's forms read
+        (warnings as plain lines, a kept batch's ``ChunkId``)."""
+        problem = response_problem(data, chunks=False)  # each chunk: AgenticChunk.from_dict
+        if problem is not None:
+            raise InputError(problem)
+        chunks = tuple(AgenticChunk.from_dict(c) for c in data.get("Chunks") or ())
         usage = data.get("Usage") or {}
         response = cls(
             chunks=chunks,

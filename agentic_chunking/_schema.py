@@ -18,16 +18,32 @@ it does not need and fields it does not know. The other published value constrai
 ``from_dict``'s: it checks every figure and ``Hash`` against the propositions (stricter
 than the schema's bounds), a span's offsets and ``Part``. Each refusal is one line made by
 ``describe_problem``, the same in every reader.
+
+Every reader of a response (what ``chunk`` writes) validates it through ``ResponseReading``
+(``response_reading``: the same tolerance, each chunk as ``ChunkReading``, each call with
+the fields ``CallUsage.from_dict`` reads), with ``response_problem``:
+``AgenticResponse.from_dict`` (so the loaders and the results file's reader), ``check``
+(``cli._check_input``) and the results file's schema (``report._schema``, for the response
+each case keeps). An older file's forms still read there: a warning as its line alone, a
+kept batch's one ``ChunkId``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    TypeAdapter,
+    ValidationError,
+    create_model,
+    model_validator,
+)
 from pydantic_core import ErrorDetails
 
 from ._files import write_text_atomic
@@ -261,19 +277,31 @@ def tolerant_model(
     *,
     required: Collection[str] = (),
     types: Mapping[str, Any] | None = None,
+    older: Callable[[Any], Any] | None = None,
 ) -> type[BaseModel]:
     """``model``'s fields with their published types (or those of ``types``, by name), in
     strict mode, without their value constraints: the fields of ``required`` must be
     present, every other may be missing or null; fields ``model`` does not name are
-    allowed. What every reader of a saved record validates it with."""
+    allowed. ``older``, when given, reads an older file's form of the record as the
+    current one before it is validated (the record itself is not changed; give it only to
+    a record with no span inside: a record with one is validated from Python objects
+    then, where a span must be a tuple). What every reader of a saved record validates it
+    with."""
     replaced = types or {}
     fields: dict[str, Any] = {}
     for name, info in model.model_fields.items():
         annotation = replaced.get(name, info.annotation)
         fields[name] = (annotation, ...) if name in required else (annotation | None, None)
+    validators: dict[str, Any] = {}
+    if older is not None:
+        read_older = older
+        validators["older_form"] = model_validator(mode="before")(
+            lambda cls, data: read_older(data)
+        )
     tolerant: type[BaseModel] = create_model(
         f"Checked{model.__name__}",
         __config__=ConfigDict(strict=True, extra="allow"),
+        __validators__=validators,
         **fields,
     )
     return tolerant
@@ -300,10 +328,101 @@ def chunk_problem(record: Mapping[str, Any]) -> str | None:
     return None
 
 
+def chunk_name(record: Any) -> str:
+    """How a refusal names a chunk record: its ``ChunkId`` quoted, else ``(no ChunkId)``."""
+    stated = record.get("ChunkId") if isinstance(record, Mapping) else None
+    return f"{quote(stated, limit=80)!r}" if isinstance(stated, str) else "(no ChunkId)"
+
+
+CALL_NEEDS = ("Stage", "Model", "InputTokens", "OutputTokens")
+"""The fields of a recorded call every reader requires (``CallUsage.from_dict`` reads them)."""
+WARNING_NEEDS = ("Kind",)
+"""The field of a warning record every reader requires."""
+BATCH_NEEDS = ("Batch", "ChunkIds")
+"""The fields of an extraction batch kept on a failure every reader requires."""
+
+
+def _older_batch(data: Any) -> Any:
+    """An older file's extraction batch names its one chunk ``ChunkId``: read as ``ChunkIds``."""
+    if isinstance(data, dict) and "ChunkIds" not in data and "ChunkId" in data:
+        return {**data, "ChunkIds": [data["ChunkId"]]}
+    return data
+
+
+def _older_warning(data: Any) -> Any:
+    """A file written before warnings were records holds each as its line alone: read as a
+    record of that message (``PipelineWarning.of`` gives it its kind)."""
+    return {"Kind": "other", "Message": data} if isinstance(data, str) else data
+
+
+def response_reading(propositions: Any = Propositions) -> type[BaseModel]:
+    """``ResponseRecord`` as every reader takes it (``tolerant_model``): each chunk as
+    ``ChunkReading``, each call with ``CALL_NEEDS``, each warning with ``WARNING_NEEDS``
+    (or, in an older file, its line alone), each kept batch with ``BATCH_NEEDS`` (or an
+    older file's ``ChunkId``); nothing else required. ``propositions``: the type of a
+    chunk's ``Propositions`` (``check`` bounds a proposition's length)."""
+    chunk = tolerant_model(ChunkRecord, required=READ_NEEDS, types={"Propositions": propositions})
+    call = tolerant_model(CallRecord, required=CALL_NEEDS)
+    warning = tolerant_model(WarningRecord, required=WARNING_NEEDS, older=_older_warning)
+    batch = tolerant_model(ExtractedRecord, required=BATCH_NEEDS, older=_older_batch)
+    return tolerant_model(
+        ResponseRecord,
+        types={
+            "Chunks": list[chunk],  # type: ignore[valid-type]
+            "Warnings": list[warning],  # type: ignore[valid-type]
+            "Usage": tolerant_model(UsageRecord, types={"Calls": list[call]}),  # type: ignore[valid-type]
+            "Extracted": list[batch],  # type: ignore[valid-type]
+        },
+    )
+
+
+ResponseReading = response_reading()
+"""``ResponseRecord`` as every reader takes it (``response_reading``)."""
+
+
+_CHUNK_OBJECTS: TypeAdapter[list[dict[str, Any]]] = TypeAdapter(
+    list[dict[str, Any]], config=ConfigDict(strict=True)
+)
+
+
+def response_problem(record: Mapping[str, Any], *, chunks: bool = True) -> str | None:
+    """Why ``record`` is not a response a reader takes (``response_error_line``), or None.
+    Validated as JSON, as ``chunk_problem`` does. ``chunks=False``: its chunks are only
+    checked to be objects, for a reader that validates each through ``chunk_problem``
+    next (``AgenticResponse.from_dict``, so no chunk is validated twice)."""
+    data = record if chunks else {k: v for k, v in record.items() if k != "Chunks"}
+    try:
+        ResponseReading.model_validate_json(json.dumps(data, ensure_ascii=False, default=str))
+        if not chunks:
+            try:
+                _CHUNK_OBJECTS.validate_python(record.get("Chunks") or [])
+            except ValidationError as invalid:
+                error = invalid.errors(include_url=False)[0]
+                located: ErrorDetails = {**error, "loc": ("Chunks", *error["loc"])}
+                return response_error_line(located, record)
+    except ValidationError as invalid:
+        return response_error_line(invalid.errors(include_url=False)[0], record)
+    return None
+
+
+def response_error_line(error: ErrorDetails, record: Any) -> str:
+    """The line every reader gives for ``error``, located from the response ``record``:
+    ``chunk 'notes-0001': `` and ``describe_problem``'s line for a chunk's field (what
+    ``AgenticChunk.from_dict`` says of the chunk alone), else ``response: `` and it."""
+    location = list(error["loc"])
+    if len(location) >= 2 and location[0] == "Chunks" and isinstance(location[1], int):
+        chunks = record.get("Chunks") if isinstance(record, Mapping) else None
+        chunk = chunks[location[1]] if isinstance(chunks, list) else None
+        inner: ErrorDetails = {**error, "loc": tuple(location[2:])}
+        return f"chunk {chunk_name(chunk)}: {describe_problem(inner)}"
+    return f"response: {describe_problem(error)}"
+
+
 _TYPES = {
     "string_type": "a string",
     "list_type": "a list",
     "int_type": "a whole number",
+    "float_type": "a number",
     "bool_type": "true or false",
     "dict_type": "an object",
     "model_type": "an object",
@@ -325,17 +444,29 @@ def describe_problem(error: ErrorDetails) -> str:
     field = str(location[0]) if location else "the chunk"
     item = next((p for p in location[1:] if isinstance(p, int)), None)
     if kind == "missing":
+        if len(location) > 1:  # inside a field: a call of Usage, a kept batch
+            return f"{_path(location[:-1])} lacks the field {location[-1]!r}; {GIVE}"
         return f"lacks the field {field!r}; {GIVE}"
     got = kind_of(error.get("input"))
     if kind == "too_short" and len(location) == 1:
         return f"{field} is an empty list; a chunk holds at least one; {GIVE}"
-    if field in _LISTS:
+    if field in _LISTS and len(location) <= 2:
         place = f": item {item + 1} is {got}" if item is not None else f", not {got}"
         return f"{field} must be a list of {_LISTS[field]}{place}; {GIVE}"
     wanted = _TYPES.get(kind, "another type")
-    if len(location) > 1:  # inside the field: a span's offset, a call of Usage
+    if len(location) > 1 and isinstance(location[-1], str):  # a named field inside one
+        return f"{_path(location)} must be {wanted}, not {got}; {GIVE}"
+    if len(location) > 1:  # an item inside the field: a span's offset
         return f"{field} holds {got} where {wanted} belongs; {GIVE}"
     return f"{field} must be {wanted}, not {got}; {GIVE}"
+
+
+def _path(location: Sequence[Any]) -> str:
+    """``Usage.Calls[0].Model``: a place in a record, list items counted from 0."""
+    text = ""
+    for part in location:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text
 
 
 def kind_of(value: Any) -> str:

@@ -31,10 +31,20 @@ script measures a tree that does not import (and a fake one in a test) as well. 
   counts as an import of ``x``, or of ``x.y`` when that is a module; a module never
   imports itself), and each circle in it as ``a -> b -> a``.
 
-Not measured: the number of validators per saved format. What a validator is (a pydantic
-model, a ``from_dict`` with its own checks, a JSON Schema, a reader's hand-written tests)
-and which format it validates cannot be read from the AST without naming each one, so the
-figure would be a list typed by hand; it is left out.
+- **One validator per saved format**: what a validator is cannot be read from the AST
+  without naming it, so ``SAVED_FORMATS`` declares, for each format a file holds, its one
+  validator (``module:qualified name``), the readers of files of it and the record's own
+  keys; what is *checked* is read from the AST. A format has one validator when: the
+  validator is defined; every reader reaches it (a reference graph: each definition to the
+  definitions its body names, through imports, ``cls.x``/``self.x`` and ``Class.method``;
+  a class's fields included, so a pydantic model reaches the models of its fields); and
+  outside the validator's module no pydantic model (``BaseModel`` among its bases, through
+  the tree's classes too) declares every key as a field (a copy of the record's schema)
+  and no function reads every key (``data["k"]``, ``data.get("k")``) without reaching the
+  validator (a reader validating on its own). Each failure is listed. Left out: the
+  corpus ledger (SQLite rows checked by hand in ``corpus/_ledger``'s one reader; its
+  chunk records are not validated through the chunk reading on resume) and the judge's
+  calibration file (checked by hand in its one reader, ``load_calibration``).
 """
 
 from __future__ import annotations
@@ -58,6 +68,71 @@ LONGEST_FUNCTION = 60
 LONGEST_MODULE = 600
 DEFAULT_ROOT = REPO / "agentic_chunking"
 DEFAULT_JSON = REPO / "benchmarks" / "results" / "code_figures.json"
+
+
+@dataclass(frozen=True, slots=True)
+class SavedFormat:
+    """A format files hold: its one validator, its readers (``module:qualified name``
+    each, modules named from the root package) and the keys only its records have."""
+
+    validator: str
+    readers: tuple[str, ...]
+    keys: frozenset[str]
+
+
+SAVED_FORMATS: dict[str, SavedFormat] = {
+    "chunk record (a corpus output's line or row; a response's Chunks)": SavedFormat(
+        "agentic_chunking._schema:ChunkRecord",
+        (
+            "agentic_chunking._models:AgenticChunk.from_dict",
+            "agentic_chunking.adapters._loading:read_chunks",
+            "agentic_chunking.cli._check_input:validate_record",
+        ),
+        frozenset({"ChunkId", "DocumentId", "ThematicCategory", "Propositions"}),
+    ),
+    "response (what chunk writes; kept in a results file)": SavedFormat(
+        "agentic_chunking._schema:ResponseRecord",
+        (
+            "agentic_chunking._models:AgenticResponse.from_dict",
+            "agentic_chunking.cli._check_input:validate_input",
+            "agentic_chunking.report._schema:validate_results",
+        ),
+        frozenset({"Chunks", "IsSuccess", "ErrorDetail"}),
+    ),
+    "results file (reports/results-<model>.json)": SavedFormat(
+        "agentic_chunking.report._schema:validate_results",
+        (
+            "agentic_chunking.report._results:RunResults.from_dict",
+            "agentic_chunking.report._results:load_results",
+        ),
+        frozenset({"cases", "cassette_set", "prompt_versions"}),
+    ),
+    "case file (cases/TC-0NN.yaml)": SavedFormat(
+        "agentic_chunking.suite._cases:Case",
+        ("agentic_chunking.suite._cases:load_case",),
+        frozenset({"document_id", "max_tokens_per_batch", "expect", "inputs"}),
+    ),
+    "reference replies (cases/reference_replies/TC-0NN.yaml)": SavedFormat(
+        "agentic_chunking.suite._replies:ReferenceReplies",
+        ("agentic_chunking.suite._replies:load_replies",),
+        frozenset({"input_sha256", "extraction", "grouping", "grouping_raw"}),
+    ),
+    "cassette (cassettes/<model>/TC-0NN.yaml)": SavedFormat(
+        "agentic_chunking.suite._cassette_check:check_cassette",
+        (
+            "agentic_chunking.suite.plugin:pytest_runtest_setup",
+            "agentic_chunking.cli._calibrate:_recorder",
+        ),
+        frozenset({"interactions", "version"}),
+    ),
+    "reply cache entry (chunk --resume)": SavedFormat(
+        "agentic_chunking.pipeline._cache:_entry_problem",
+        ("agentic_chunking.pipeline._cache:ReplyCache.get",),
+        frozenset({"request_sha256", "reply_sha256", "text", "stop_reason"}),
+    ),
+}
+"""Every saved format and its one validator (``python scripts/code_figures.py`` checks
+each entry against the AST: the rule of the module's docstring)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +162,8 @@ class Figures:
     beside_all: dict[str, list[str]] = field(default_factory=dict)
     collisions: dict[str, list[str]] = field(default_factory=dict)
     circles: list[str] = field(default_factory=list)
+    saved_formats: dict[str, list[str]] = field(default_factory=dict)
+    """Each declared saved format: what stops it having one validator (empty: it has)."""
 
     def counts(self) -> dict[str, int]:
         """The headline figures."""
@@ -100,6 +177,10 @@ class Figures:
             "names_beside_all": sum(len(names) for names in self.beside_all.values()),
             "public_name_collisions": len(self.collisions),
             "import_circles": len(self.circles),
+            "saved_formats": len(self.saved_formats),
+            "saved_formats_with_one_validator": sum(
+                not problems for problems in self.saved_formats.values()
+            ),
         }
 
     def as_json(self) -> dict[str, Any]:
@@ -112,6 +193,7 @@ class Figures:
             "names_beside_all_per_module": {m: len(n) for m, n in self.beside_all.items()},
             "public_name_collisions": self.collisions,
             "import_circles": self.circles,
+            "saved_formats_problems": self.saved_formats,
         }
 
 
@@ -327,8 +409,171 @@ def collisions(
     return {name: sorted(found) for name, found in sorted(origins.items()) if len(found) > 1}
 
 
-def measure(root: Path) -> Figures:
-    """Every figure of the package folder ``root``."""
+def _definitions(module: Module) -> dict[str, ast.AST]:
+    """``module``'s top-level functions, classes and assigned names, and its classes'
+    methods (``Class.method``), by qualified name."""
+    found: dict[str, ast.AST] = {}
+    for node in module.tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            found[node.name] = node
+        if isinstance(node, ast.ClassDef):
+            for child in node.body:
+                if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef):
+                    found[f"{node.name}.{child.name}"] = child
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            found.update({t.id: node for t in targets if isinstance(t, ast.Name)})
+    return found
+
+
+class _References:
+    """The reference graph of a tree: each definition (``module:qualified name``) to the
+    definitions its body names (the rule of the module's docstring)."""
+
+    def __init__(self, modules: Mapping[str, Module]) -> None:
+        self.modules = modules
+        self.definitions = {name: _definitions(module) for name, module in modules.items()}
+
+    def resolve(self, module: str, name: str) -> str | None:
+        """The definition ``name`` (``X`` or ``X.attr``) means in ``module``, or None."""
+        head, _, attribute = name.partition(".")
+        origin = _origin(self.modules, module, head)
+        where, _, defined = origin.partition(":")
+        qualified = f"{defined}.{attribute}" if attribute else defined
+        if defined and qualified in self.definitions.get(where, {}):
+            return f"{where}:{qualified}"
+        return None
+
+    def named(self, module: str, node: ast.AST, owner: str | None) -> set[str]:
+        """The definitions ``node`` names (a class: its fields, bases and other statements
+        but not its methods; ``owner``: the class of a method, for ``cls.x``/``self.x``)."""
+        if isinstance(node, ast.ClassDef):
+            parts: list[ast.AST] = [*node.bases, *node.decorator_list]
+            parts += [n for n in node.body if not isinstance(n, ast.FunctionDef)]
+        else:
+            parts = [node]
+        found: set[str] = set()
+        for part in parts:
+            for child in ast.walk(part):
+                name = None
+                if isinstance(child, ast.Name):
+                    name = child.id
+                elif isinstance(child, ast.Attribute) and isinstance(child.value, ast.Name):
+                    base = child.value.id
+                    if base in ("cls", "self") and owner is not None:
+                        base = owner
+                    name = f"{base}.{child.attr}"
+                target = self.resolve(module, name) if name else None
+                if target is not None:
+                    found.add(target)
+        return found
+
+    def reaches(self, module: str, node: ast.AST, owner: str | None, goal: str) -> bool:
+        """Whether ``node`` of ``module`` reaches the definition ``goal``."""
+        seen: set[str] = set()
+        todo = sorted(self.named(module, node, owner))
+        while todo:
+            current = todo.pop()
+            if current == goal:
+                return True
+            if current in seen:
+                continue
+            seen.add(current)
+            where, _, qualified = current.partition(":")
+            owner_name = qualified.split(".")[0] if "." in qualified else None
+            target = self.definitions[where][qualified]
+            todo += self.named(where, target, owner_name) - seen
+        return False
+
+
+def _read_keys(node: ast.AST) -> set[str]:
+    """The string keys ``node`` reads: ``data["k"]``, ``data.get("k")``, ``data.pop("k")``."""
+    keys: set[str] = set()
+    for child in ast.walk(node):
+        if isinstance(child, ast.Subscript) and isinstance(child.slice, ast.Constant):
+            if isinstance(child.slice.value, str):
+                keys.add(child.slice.value)
+        elif (
+            isinstance(child, ast.Call)
+            and isinstance(child.func, ast.Attribute)
+            and child.func.attr in ("get", "pop")
+            and child.args
+            and isinstance(child.args[0], ast.Constant)
+            and isinstance(child.args[0].value, str)
+        ):
+            keys.add(child.args[0].value)
+    return keys
+
+
+def _is_model(graph: _References, module: str, node: ast.ClassDef, depth: int = 0) -> bool:
+    """Whether ``node`` is a pydantic model: ``BaseModel`` among its bases, directly or
+    through classes of the tree."""
+    for base in node.bases:
+        name = base.id if isinstance(base, ast.Name) else getattr(base, "attr", "")
+        if name == "BaseModel":
+            return True
+        target = graph.resolve(module, name) if isinstance(base, ast.Name) else None
+        if target is not None and depth < 20:
+            where, _, qualified = target.partition(":")
+            parent = graph.definitions[where][qualified]
+            if isinstance(parent, ast.ClassDef) and _is_model(graph, where, parent, depth + 1):
+                return True
+    return False
+
+
+def _fields(node: ast.ClassDef) -> set[str]:
+    return {
+        n.target.id
+        for n in node.body
+        if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)
+    }
+
+
+def format_problems(
+    modules: Mapping[str, Module], formats: Mapping[str, SavedFormat]
+) -> dict[str, list[str]]:
+    """For each saved format, what stops it having one validator (the rule of the module's
+    docstring); an empty list when it has one."""
+    graph = _References(modules)
+    found: dict[str, list[str]] = {}
+    for title, saved in formats.items():
+        home, _, validator = saved.validator.partition(":")
+        problems = []
+        if validator not in graph.definitions.get(home, {}):
+            problems.append(f"the validator {saved.validator} is not defined")
+        for reader in saved.readers:
+            where, _, qualified = reader.partition(":")
+            node = graph.definitions.get(where, {}).get(qualified)
+            owner = qualified.split(".")[0] if "." in qualified else None
+            if node is None:
+                problems.append(f"the reader {reader} is not defined")
+            elif not graph.reaches(where, node, owner, saved.validator):
+                problems.append(f"the reader {reader} does not reach {saved.validator}")
+        for name, module in modules.items():
+            if name == home:
+                continue
+            for node in ast.walk(module.tree):
+                if (
+                    isinstance(node, ast.ClassDef)
+                    and saved.keys <= _fields(node)
+                    and _is_model(graph, name, node)
+                ):
+                    problems.append(f"{name}:{node.name} declares the record's schema again")
+            for qualified, node in _functions(module.tree):
+                owner = qualified.split(".")[0] if "." in qualified else None
+                if saved.keys <= _read_keys(node) and not graph.reaches(
+                    name, node, owner, saved.validator
+                ):
+                    problems.append(
+                        f"{name}:{qualified} reads the record without {saved.validator}"
+                    )
+        found[title] = problems
+    return found
+
+
+def measure(root: Path, formats: Mapping[str, SavedFormat] | None = None) -> Figures:
+    """Every figure of the package folder ``root`` (``formats``: the saved formats it has,
+    ``SAVED_FORMATS`` by default)."""
     modules = read_modules(root)
     top = root.name
     figures = Figures()
@@ -348,6 +593,7 @@ def measure(root: Path) -> Figures:
     figures.beside_all = beside_all(modules, figures.public_names)
     figures.collisions = collisions(modules, figures.public_names)
     figures.circles = import_circles(import_graph(modules))
+    figures.saved_formats = format_problems(modules, SAVED_FORMATS if formats is None else formats)
     return figures
 
 
@@ -367,6 +613,10 @@ def table(figures: Figures) -> str:
     lines += [f"  {module}: {len(names)}" for module, names in figures.public_names.items()]
     lines += ["", "public name collisions:"]
     lines += [f"  {name}: {', '.join(where)}" for name, where in figures.collisions.items()]
+    lines += ["", "saved formats (one validator each):"]
+    for title, problems in figures.saved_formats.items():
+        lines.append(f"  {title}: {'one validator' if not problems else 'NOT ONE'}")
+        lines += [f"    {problem}" for problem in problems]
     return "\n".join(lines)
 
 

@@ -76,7 +76,7 @@ def _tree(tmp_path: Path) -> Path:
 
 
 def test_each_figure_of_a_known_tree(tmp_path: Path) -> None:
-    figures = code_figures.measure(_tree(tmp_path))
+    figures = code_figures.measure(_tree(tmp_path), formats={})
     assert figures.long_functions == ["pkg/a/_impl.py:K.m (70)", "pkg/a/_impl.py:f (61)"]
     assert figures.long_modules == ["pkg/b/_impl.py (605)"]
     assert figures.private_imports == [
@@ -105,6 +105,8 @@ def test_each_figure_of_a_known_tree(tmp_path: Path) -> None:
         "names_beside_all": 1,
         "public_name_collisions": 1,
         "import_circles": 1,
+        "saved_formats": 0,
+        "saved_formats_with_one_validator": 0,
     }
 
 
@@ -131,3 +133,90 @@ def test_a_folder_that_is_no_package_is_one_plain_message(
     assert stopped.value.code == 2
     assert "is not a package folder" in capsys.readouterr().err
     assert not (tmp_path / "x.json").exists()
+
+
+RECORD_TREE = {
+    "__init__.py": "",
+    "_schema.py": (
+        "from pydantic import BaseModel\n"
+        "class Record(BaseModel):\n    Alpha: str\n    Beta: int\n"
+        "def problem(data):\n    Record.model_validate(data)\n"
+    ),
+    "_models.py": (
+        "from ._schema import problem\n"
+        "class Thing:\n"
+        "    @classmethod\n"
+        "    def from_dict(cls, data):\n"
+        "        cls._check(data)\n"  # reaches the validator through a method of its own
+        "        return cls(data['Alpha'], data.get('Beta'))\n"
+        "    @classmethod\n"
+        "    def _check(cls, data):\n        problem(data)\n"
+    ),
+    "io/__init__.py": "",
+    "io/_read.py": (
+        "def read(path):\n"
+        "    from .._models import Thing\n"  # a lazy import is followed too
+        "    return Thing.from_dict({})\n"
+    ),
+    "io/_plain.py": (  # the typed record a reader builds: no schema, no reading
+        "from dataclasses import dataclass\n"
+        "@dataclass\nclass Plain:\n    Alpha: str\n    Beta: int\n"
+    ),
+}
+RECORD = code_figures.SavedFormat(
+    "rec._schema:Record",
+    ("rec._models:Thing.from_dict", "rec.io._read:read"),
+    frozenset({"Alpha", "Beta"}),
+)
+
+
+def _record_tree(tmp_path: Path, extra: dict[str, str]) -> Path:
+    package = tmp_path / "rec"
+    for name, text in {**RECORD_TREE, **extra}.items():
+        path = package / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return package
+
+
+def test_a_format_read_through_its_one_validator_has_one(tmp_path: Path) -> None:
+    figures = code_figures.measure(_record_tree(tmp_path, {}), formats={"record": RECORD})
+    assert figures.saved_formats == {"record": []}
+    assert figures.counts()["saved_formats_with_one_validator"] == 1
+
+
+def test_a_second_validator_or_a_reader_on_its_own_is_named(tmp_path: Path) -> None:
+    extra = {
+        "io/_own.py": "def load(data):\n    return data['Alpha'], data.get('Beta')\n",
+        "io/_copy.py": (
+            "from pydantic import BaseModel\n"
+            "class _Base(BaseModel):\n    pass\n"
+            "class Again(_Base):\n    Alpha: str\n    Beta: int\n    Gamma: str = ''\n"
+        ),
+    }
+    formats = {
+        "record": code_figures.SavedFormat(
+            RECORD.validator,
+            (*RECORD.readers, "rec.io._own:load", "rec.io._read:gone"),
+            RECORD.keys,
+        ),
+        "other": code_figures.SavedFormat("rec._schema:Missing", (), frozenset({"Zeta"})),
+    }
+    figures = code_figures.measure(_record_tree(tmp_path, extra), formats=formats)
+    assert figures.saved_formats == {
+        "record": [
+            "the reader rec.io._own:load does not reach rec._schema:Record",
+            "the reader rec.io._read:gone is not defined",
+            "rec.io._copy:Again declares the record's schema again",
+            "rec.io._own:load reads the record without rec._schema:Record",
+        ],
+        "other": ["the validator rec._schema:Missing is not defined"],
+    }
+    assert figures.counts()["saved_formats"] == 2
+    assert figures.counts()["saved_formats_with_one_validator"] == 0
+
+
+def test_every_saved_format_of_the_package_has_one_validator() -> None:
+    figures = code_figures.measure(ROOT / "agentic_chunking")
+    assert figures.saved_formats
+    assert {title: p for title, p in figures.saved_formats.items() if p} == {}

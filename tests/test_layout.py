@@ -7,6 +7,7 @@ runs back up a layer, or closes a circle, fails here before anyone meets it at r
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -126,6 +127,87 @@ def test_the_layout_checks_can_fail() -> None:
         "agentic_chunking.a -> agentic_chunking.b -> agentic_chunking.a"
     ]
     assert "agentic_chunking.client._config" in import_graph()["agentic_chunking.client._anthropic"]
+
+
+def _layers_of(page: str) -> list[frozenset[str]]:
+    """The layers ``page`` lists, lower first: each numbered line's backticked names before
+    its first parenthesis (``1. the root's shared modules: `_entry`, ...``)."""
+    return [
+        frozenset(re.findall(r"`([^`]+)`", line.split("(", 1)[0]))
+        for line in re.findall(r"^\d+\. (.+)$", page, flags=re.MULTILINE)
+    ]
+
+
+def _named_in_tree(page: str) -> dict[str, set[str]]:
+    """Module files the page's tree names, by section: ``""`` for the package's root (its
+    first lines and a file entry such as ``testing.py``), else the package (``client``) of
+    an entry ``  client/`` and the lines under it; the tree ends at its first entry outside
+    the package (``cases/``)."""
+    block = page.split("```", 2)[1]
+    named: dict[str, set[str]] = {"": set()}
+    section = ""
+    for line in block.splitlines()[2:]:
+        entry = re.match(r"^  (\S+)", line)
+        if entry:
+            section = entry.group(1).rstrip("/") if entry.group(1).endswith("/") else ""
+            named.setdefault(section, set())
+        elif re.match(r"^\S", line):  # back at the repository's top level: the tree ends
+            break
+        named[section] |= set(re.findall(r"\b(\w+)\.py\b", line))
+    return named
+
+
+def layout_page_problems(page: str, package: Path, layers: tuple[frozenset[str], ...]) -> list[str]:
+    """What docs/layout.md (``page``) says that the package folder ``package`` and the
+    enforced ``layers`` contradict, or leaves out: its layer list differs from ``layers``;
+    a layer misses a package or root module; its tree leaves out a package or a root module,
+    or names a module its package does not have."""
+    problems = []
+    if _layers_of(page) != list(layers):
+        stated = [sorted(layer) for layer in _layers_of(page)]
+        problems.append(f"the page's layers {stated} are not the enforced LAYERS")
+    packages = {p.name for p in package.iterdir() if (p / "__init__.py").is_file()}
+    roots = {p.stem for p in package.glob("*.py")} - {"__init__", "__main__"}
+    layered = set().union(*layers)
+    problems += [f"{name} is in no layer" for name in sorted((packages | roots) - layered)]
+    named = _named_in_tree(page)
+    problems += [f"the tree has no entry {name}/" for name in sorted(packages - set(named))]
+    problems += [f"the tree does not name {name}.py" for name in sorted(roots - named[""])]
+    for section, modules in sorted(named.items()):
+        folder = package / section
+        absent = sorted(m for m in modules if not (folder / f"{m}.py").is_file())
+        problems += [f"the tree names {section or '.'}/{m}.py, which is not there" for m in absent]
+    return problems
+
+
+def test_the_layout_page_lists_every_layer_package_and_module_there_is() -> None:
+    page = (REPO / "docs" / "layout.md").read_text("utf-8")
+    assert layout_page_problems(page, PACKAGE, LAYERS) == []
+
+
+def test_the_layout_page_check_fires_on_a_stale_page(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    for path in ("__init__.py", "_models.py", "testing.py", "a/__init__.py", "a/_x.py"):
+        (package / path).parent.mkdir(parents=True, exist_ok=True)
+        (package / path).write_text("", "utf-8")
+    layers = (frozenset({"_models"}), frozenset({"a", "testing"}))
+    good = (
+        "1. the root's: `_models`\n2. `a`, `testing` (`testing` re-exports)\n\n"
+        "```\npkg/   the package\n  _models.py   records\n  a/   a layer\n    _x.py   x\n"
+        "  testing.py   re-exports\ncases/   not the package: _gone.py\n```\n"
+    )
+    assert layout_page_problems(good, package, layers) == []
+    stale = good.replace("`a`, `testing`", "`a`").replace("_x.py", "_y.py")
+    stale = stale.replace("  testing.py   re-exports\n", "")
+    (package / "b").mkdir()
+    (package / "b" / "__init__.py").write_text("", "utf-8")
+    assert layout_page_problems(stale, package, layers) == [
+        "the page's layers [['_models'], ['a']] are not the enforced LAYERS",
+        "b is in no layer",
+        "the tree has no entry b/",
+        "the tree does not name testing.py",
+        "the tree names a/_y.py, which is not there",
+    ]
 
 
 def test_the_public_names_are_pinned() -> None:

@@ -17,12 +17,13 @@ from typing import Any
 
 import pytest
 
-from agentic_chunking import AgenticChunk, AgenticResponse, CallUsage, InputError
+from agentic_chunking import AgenticChunk, AgenticResponse, CallUsage, ExtractedBatch, InputError
 from agentic_chunking._models import content_hash
 from agentic_chunking._schema import chunk_problem
 from agentic_chunking.adapters._loading import read_chunks
 from agentic_chunking.cli._findings import read_output
 from agentic_chunking.findings import _corpus as _check_corpus
+from agentic_chunking.report import CaseResult, RunResults, load_results, write_results
 
 jsonschema = pytest.importorskip("jsonschema")
 
@@ -219,3 +220,119 @@ def test_a_batched_runs_output_meets_the_published_schema() -> None:
     assert data["Usage"]["Calls"][0]["Batched"] is True
     assert not _schema_errors("agentic-response.v1.json", data)
     assert AgenticResponse.from_dict(data).calls == (call,)
+
+
+# -- the response record (what ``chunk`` writes): one reading, every reader ------------
+
+
+def _good_response() -> dict[str, Any]:
+    call = CallUsage("extraction", "m", 10, 5, "end_turn", 0.5, batch=1)
+    response = AgenticResponse(chunks=(AgenticChunk.from_dict(_good()),), calls=(call,))
+    return json.loads(json.dumps(response.to_dict()))
+
+
+def _failed_response() -> dict[str, Any]:
+    extracted = (ExtractedBatch(1, ("C1",), ("A fact.",)),)
+    return AgenticResponse.failure("cut", extracted=extracted, failed_batches=(2,)).to_dict()
+
+
+def _call(**changes: Any) -> Callable[[dict[str, Any]], None]:
+    def change(data: dict[str, Any]) -> None:
+        call = data["Usage"]["Calls"][0]
+        for name, value in changes.items():
+            call.pop(name) if value is _MISSING else call.update({name: value})
+
+    return change
+
+
+def _batch_without_chunk_ids(data: dict[str, Any]) -> None:
+    del data["Extracted"][0]["ChunkIds"]
+
+
+BAD_RESPONSES: dict[str, tuple[Callable[[], dict[str, Any]], Callable[[dict[str, Any]], None]]] = {
+    "a number as a call's Model": (_good_response, _call(Model=7)),
+    "a call without Stage": (_good_response, _call(Stage=_MISSING)),
+    "a string of tokens": (_good_response, _call(InputTokens="12")),
+    "IsSuccess as a string": (_good_response, lambda data: data.update(IsSuccess="yes")),
+    "a warning without Kind": (_good_response, lambda data: data.update(Warnings=[{"M": 1}])),
+    "a kept batch naming no chunk": (_failed_response, _batch_without_chunk_ids),
+}
+
+
+def _response_from_dict(data: dict[str, Any], tmp_path: Path) -> None:
+    AgenticResponse.from_dict(data)
+
+
+def _check_response(data: dict[str, Any], tmp_path: Path) -> None:
+    path = tmp_path / "chunks.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    read_output(path)
+
+
+def _load_response(data: dict[str, Any], tmp_path: Path) -> None:
+    path = tmp_path / "chunks.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    read_chunks(path)
+
+
+def _results_file(data: dict[str, Any], tmp_path: Path) -> None:
+    run = RunResults(model="m", cases=(CaseResult(id="TC-001"),))
+    path = write_results(run, tmp_path)
+    results = json.loads(path.read_text(encoding="utf-8"))
+    results["cases"][0]["response"] = data
+    path.write_text(json.dumps(results), encoding="utf-8")
+    load_results(path)
+
+
+RESPONSE_READERS: dict[str, Callable[[dict[str, Any], Path], None]] = {
+    "from_dict": _response_from_dict,
+    "check": _check_response,
+    "loader (JSON)": _load_response,
+    "results file": _results_file,
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_RESPONSES))
+def test_what_the_response_schema_refuses_every_response_reader_refuses_alike(
+    case: str, tmp_path: Path
+) -> None:
+    """Each reader names the file and the place its own way, then gives the one line
+    ``AgenticResponse.from_dict`` gives after ``response: `` (none coerces ``7`` into
+    ``"7"``, none fails with a KeyError)."""
+    make, breaking = BAD_RESPONSES[case]
+    good = make()
+    assert not _schema_errors("agentic-response.v1.json", good)
+    data = json.loads(json.dumps(good))
+    breaking(data)
+    assert _schema_errors("agentic-response.v1.json", data), f"the schema takes {case}"
+    with pytest.raises(InputError) as refused:
+        AgenticResponse.from_dict(data)
+    line = str(refused.value)
+    assert line.startswith("response: ") and line.endswith("give the JSON 'chunk' writes")
+    problem = line.removeprefix("response: ")
+    for number, (name, reader) in enumerate(RESPONSE_READERS.items()):
+        if name in ("check", "loader (JSON)") and not data.get("IsSuccess", True):
+            continue  # a failed run's output is refused by both before its fields are read
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        with pytest.raises(InputError) as refused:
+            reader(data, folder)
+        assert problem in str(refused.value), (name, str(refused.value))
+        assert "Traceback" not in str(refused.value)
+
+
+def test_an_older_responses_forms_read_in_every_response_reader(tmp_path: Path) -> None:
+    """A file written before warnings were records (each a plain line) and before a kept
+    batch named its chunks ``ChunkIds`` (one ``ChunkId``) still reads, in every reader."""
+    data = _good_response()
+    data["Warnings"] = ["Skipped 1 reply entry"]
+    assert AgenticResponse.from_dict(data).warnings[0].message == "Skipped 1 reply entry"
+    for number, reader in enumerate(RESPONSE_READERS.values()):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        reader(data, folder)
+    failed = _failed_response()
+    batch = failed["Extracted"][0]
+    batch["ChunkId"] = batch.pop("ChunkIds")[0]
+    assert AgenticResponse.from_dict(failed).extracted[0].chunk_ids == ("C1",)
+    _results_file(failed, tmp_path)

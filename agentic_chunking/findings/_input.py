@@ -6,9 +6,9 @@ ChunkId when it has one, else by its place) and the way out. Only then are the c
 and the rules run, so a wrong type is never reported as a mismatch nor checked one
 character at a time, and no rule meets an input larger than the limits.
 
-The models are the published schema's (``agentic_chunking._schema``: ``ResponseRecord``
-and the records in it), made tolerant by ``_schema.tolerant_model``, the one every reader of
-a chunk record uses (``AgenticChunk.from_dict`` too): every field keeps its published type
+The model is the published schema's (``agentic_chunking._schema``: ``ResponseRecord``
+and the records in it) as every reader of a response takes it, ``_schema.response_reading``
+(``AgenticResponse.from_dict`` too): every field keeps its published type
 (in strict mode: a number is never taken for a string, a string never for a list), but
 only the fields every reader needs must be present (``CHECK_NEEDS``, ``READ_NEEDS``), others
 may be missing or null, unknown fields are allowed; the stored figures are then checked
@@ -30,17 +30,7 @@ from typing import Annotated, Any
 from pydantic import Field, StringConstraints, ValidationError
 
 from .._errors import InputError
-from .._schema import (
-    READ_NEEDS,
-    CallRecord,
-    ChunkRecord,
-    ExtractedRecord,
-    ResponseRecord,
-    UsageRecord,
-    WarningRecord,
-    describe_problem,
-    tolerant_model,
-)
+from .._schema import READ_NEEDS, describe_problem, response_reading
 from .._shown import quote
 
 MAX_FILE_BYTES = 20 * 1024 * 1024
@@ -54,21 +44,9 @@ Proposition = Annotated[str, StringConstraints(max_length=MAX_PROPOSITION_CHARS)
 _Propositions = Annotated[list[Proposition], Field(min_length=1)]
 
 
-_Chunk = tolerant_model(ChunkRecord, required=CHECK_NEEDS, types={"Propositions": _Propositions})
-_Warning = tolerant_model(WarningRecord)
-_Call = tolerant_model(CallRecord)
-_Extracted = tolerant_model(ExtractedRecord)
-_Usage = tolerant_model(UsageRecord, types={"Calls": list[_Call]})  # type: ignore[valid-type]
-_Output = tolerant_model(
-    ResponseRecord,
-    required=("Chunks",),
-    types={
-        "Chunks": list[_Chunk],  # type: ignore[valid-type]
-        "Warnings": list[_Warning],  # type: ignore[valid-type]
-        "Usage": _Usage,
-        "Extracted": list[_Extracted],  # type: ignore[valid-type]
-    },
-)
+_Output = response_reading(_Propositions)
+"""The response as every reader takes it (``_schema.response_reading``), a proposition's
+length bounded."""
 
 
 def check_file_size(path: Path) -> None:

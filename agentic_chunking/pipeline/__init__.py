@@ -52,6 +52,7 @@ from ._outcome import chunk_outcome as chunk_outcome
 from ._parse import load_json_array as load_json_array
 from ._parse import parse_propositions as parse_propositions
 from ._parse import parse_propositions_strict as parse_propositions_strict
+from ._partition import normalise_space as normalise_space
 from ._plan import ProgressEvent as ProgressEvent
 from ._plan import RunPlan as RunPlan
 from ._plan import plan_run as plan_run

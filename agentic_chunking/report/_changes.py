@@ -291,30 +291,11 @@ def _dropped_propositions(diff: CaseDiff, sentences: list[str], named: set[str])
     return lines
 
 
-def case_changes(
-    diff: CaseDiff, before: CaseResult, after: CaseResult
-) -> tuple[list[Change], list[Change]]:
-    """(changes, resolved) of one case from ``before`` (base) to ``after`` (see the module)."""
-    source = _source(after) or _source(before)
-    reworded = {p.after: p for p in diff.propositions if p.status == "reworded" and p.after}
-    was = {after_text: p.before or "" for after_text, p in reworded.items()}
-    new, gone = _carried(diff.new_findings, diff.resolved_findings, was)
-    replaced = _replacements(diff, after)
-    was.update(replaced)
-    changes: list[Change] = []
-    for subject, group in _fold_coverage(_grouped(new), was).items():
-        coverage = group[0].rule == COVERAGE_RULE and not group[0].proposition
-        category = (
-            "dropped fact" if coverage else "new error" if group[0].is_error else "new warning"
-        )
-        line = _line(category, group, diff, source, reworded.get(subject))
-        if subject in replaced:
-            line = replace(line, was=replaced[subject])
-        changes.append(line)
-    named = {c.text for c in changes} | set(replaced.values())
-    sentences = [c.text for c in changes if c.category == "dropped fact"]
-    if propositions_of(after):  # a run with no output is one ``case`` line, not one per fact
-        changes += _dropped_propositions(diff, sentences, named)
+def _with_rewordings(changes: list[Change], diff: CaseDiff, named: set[str]) -> list[Change]:
+    """``changes`` with each flagged rewording of ``diff.notable`` that no line names yet:
+    folded onto the ``dropped fact`` line whose fact the rewording dropped (one line for
+    both, its flags in the reason), else a ``flagged rewording`` line of its own."""
+    changes = list(changes)
     for pair in diff.notable:
         if pair.after in named:
             continue
@@ -354,6 +335,34 @@ def case_changes(
                 notes=pair.notes,
             )
         )
+    return changes
+
+
+def case_changes(
+    diff: CaseDiff, before: CaseResult, after: CaseResult
+) -> tuple[list[Change], list[Change]]:
+    """(changes, resolved) of one case from ``before`` (base) to ``after`` (see the module)."""
+    source = _source(after) or _source(before)
+    reworded = {p.after: p for p in diff.propositions if p.status == "reworded" and p.after}
+    was = {after_text: p.before or "" for after_text, p in reworded.items()}
+    new, gone = _carried(diff.new_findings, diff.resolved_findings, was)
+    replaced = _replacements(diff, after)
+    was.update(replaced)
+    changes: list[Change] = []
+    for subject, group in _fold_coverage(_grouped(new), was).items():
+        coverage = group[0].rule == COVERAGE_RULE and not group[0].proposition
+        category = (
+            "dropped fact" if coverage else "new error" if group[0].is_error else "new warning"
+        )
+        line = _line(category, group, diff, source, reworded.get(subject))
+        if subject in replaced:
+            line = replace(line, was=replaced[subject])
+        changes.append(line)
+    named = {c.text for c in changes} | set(replaced.values())
+    sentences = [c.text for c in changes if c.category == "dropped fact"]
+    if propositions_of(after):  # a run with no output is one ``case`` line, not one per fact
+        changes += _dropped_propositions(diff, sentences, named)
+    changes = _with_rewordings(changes, diff, named)
     if after.outcome == "error" and before.outcome != "error":
         reason = f"{before.outcome} → error: {after.error or 'the case could not run'}"
         changes.append(

@@ -267,32 +267,40 @@ class RunResults:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> RunResults:
+    def from_dict(cls, data: Mapping[str, Any], *, source: Path | str | None = None) -> RunResults:
+        """Read a results file's ``data``, validated through the results schema first
+        (``_schema.validate_results``: every wrong field listed); InputError, naming
+        ``source`` (the file) when given, for another schema version or a wrong field."""
+        named = "" if source is None else f"results file {str(source)!r}: "
         schema = data.get("schema")
         if schema is None:
             raise InputError(
-                "holds no 'schema': not a results file (a chunked output is checked with "
-                "'agentic-chunking check'); give a results file the suite wrote "
+                f"{named}holds no 'schema': not a results file (a chunked output is checked "
+                "with 'agentic-chunking check'); give a results file the suite wrote "
                 "(reports/results-<model>.json)"
             )
         if schema != SCHEMA:
             raise InputError(
-                f"results schema {schema!r} is not {SCHEMA!r} (another version of "
+                f"{named}results schema {schema!r} is not {SCHEMA!r} (another version of "
                 "agentic-chunking wrote it); move the file away, then run pytest again to "
                 "write it in this version's schema"
             )
-        return cls(
-            model=str(_need(data, "model", "results")),
-            replies=str(data.get("replies", "reference")),
-            cassette_set=str(data.get("cassette_set", "")),
-            prompt_versions={
-                str(k): str(v) for k, v in (data.get("prompt_versions") or {}).items()
-            },
-            created_at=str(data.get("created_at", "")),
-            cases=tuple(CaseResult.from_dict(c) for c in data.get("cases", [])),
-            judge_model=None if data.get("judge_model") is None else str(data["judge_model"]),
-            judge_calibration=_calibration(data.get("judge_calibration")),
-        )
+        validate_results(data, "(not read from a file)" if source is None else source)
+        try:
+            return cls(
+                model=str(_need(data, "model", "results")),
+                replies=str(data.get("replies", "reference")),
+                cassette_set=str(data.get("cassette_set", "")),
+                prompt_versions={
+                    str(k): str(v) for k, v in (data.get("prompt_versions") or {}).items()
+                },
+                created_at=str(data.get("created_at", "")),
+                cases=tuple(CaseResult.from_dict(c) for c in data.get("cases", [])),
+                judge_model=None if data.get("judge_model") is None else str(data["judge_model"]),
+                judge_calibration=_calibration(data.get("judge_calibration")),
+            )
+        except InputError as error:  # a figure that disagrees (a total, a hash)
+            raise InputError(f"{named}{error}") from None
 
     @property
     def calibration_rows(self) -> tuple[CalibrationRow, ...]:
@@ -555,8 +563,4 @@ def load_results(path: Path | str) -> RunResults:
         raise InputError(
             f"results file {str(path)!r} holds a {type(data).__name__}, not an object; {way_out}"
         )
-    validate_results(data, path)
-    try:
-        return RunResults.from_dict(data)
-    except InputError as error:
-        raise InputError(f"results file {str(path)!r}: {error}") from None
+    return RunResults.from_dict(data, source=path)

@@ -5,15 +5,22 @@ type or value, one line each, named by its path in the file (``cases[3] ('TC-004
 with what was expected and what was found; nothing else in the report then meets a
 wrongly typed value. Unknown keys are allowed (a newer writer may add some); figures that
 must agree with each other (totals, hashes) are checked by ``RunResults.from_dict`` after.
+
+A case's ``response`` is what ``chunk`` writes: it is validated through the one reading
+every reader of a response uses (``agentic_chunking._schema.ResponseReading``), and a
+wrong field in it is listed with the line ``AgenticResponse.from_dict`` gives (a chunk's
+as ``AgenticChunk.from_dict`` gives it), after its path. The file is validated as JSON,
+as that reading is (a span is a JSON array).
 """
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import (
     BaseModel,
@@ -21,10 +28,11 @@ from pydantic import (
     Field,
     ValidationError,
     field_validator,
-    model_validator,
 )
+from pydantic_core import ErrorDetails
 
 from .._errors import InputError
+from .._schema import ResponseReading, response_error_line
 from ._records import SCHEMA
 
 MAX_LISTED = 20
@@ -80,69 +88,6 @@ class _CaseUsage(_Record):
     calls: int = 0
 
 
-class _Chunk(_Record):
-    ChunkId: str
-    DocumentId: str
-    ThematicCategory: str
-    Propositions: list[str]
-    MergedContent: str | None = None
-    PropositionCount: int | None = None
-    CharacterCount: int | None = None
-    TokenEstimate: int | None = None
-    Hash: str | None = None
-    SourceChunkIds: list[str] = []
-
-
-class _Call(_Record):
-    Stage: str
-    Batch: int | None = None
-    Model: str
-    InputTokens: int
-    OutputTokens: int
-    StopReason: str | None = None
-    LatencySeconds: float = 0.0
-
-
-class _ResponseUsage(_Record):
-    InputTokens: int = 0
-    OutputTokens: int = 0
-    Calls: list[_Call] = []
-
-
-class _Extracted(_Record):
-    """One batch's extraction: ``ChunkIds`` as written now, ``ChunkId`` in older files."""
-
-    Batch: int
-    ChunkId: str | None = None
-    ChunkIds: list[str] | None = Field(default=None, min_length=1)
-    Propositions: list[str] = []
-
-    @model_validator(mode="after")
-    def _named_chunks(self) -> _Extracted:
-        if self.ChunkId is None and self.ChunkIds is None:
-            raise ValueError("the field 'ChunkIds' is missing")
-        return self
-
-
-class _Warning(_Record):
-    Kind: str
-    Message: str = ""
-    Data: dict[str, Any] = {}
-
-
-class _Response(_Record):
-    Chunks: list[_Chunk] = []
-    TotalChunks: int | None = None
-    TotalPropositions: int | None = None
-    TotalTokenEstimate: int | None = None
-    IsSuccess: bool = True
-    ErrorDetail: str | None = None
-    Warnings: list[_Warning | str] = []  # records; plain lines in files before them
-    Usage: _ResponseUsage | None = None
-    Extracted: list[_Extracted] = []
-    FailedBatches: list[int] = []
-
-
 class _Coverage(_Record):
     covered: int
     facts: int
@@ -158,7 +103,7 @@ class _Case(_Record):
     expected_error: list[str] | None = None
     checks: dict[str, _Check] | None = None
     inputs: list[_Input] = []
-    response: _Response | None = None
+    response: ResponseReading | None = None  # type: ignore[valid-type]
     expected: _Expected | None = None
     usage: _CaseUsage | None = None
     judged_at: str = ""
@@ -215,10 +160,10 @@ def validate_results(data: Mapping[str, Any], path: Path | str) -> None:
     """
     if data.get("schema") != SCHEMA:
         return
-    try:
-        _Results.model_validate(data)
+    try:  # as JSON, as every reader of the response in it validates it (a span is an array)
+        _Results.model_validate_json(json.dumps(data, ensure_ascii=False, default=str))
     except ValidationError as invalid:
-        problems = [_describe(error, data) for error in invalid.errors()]
+        problems = [_describe(error, data) for error in invalid.errors(include_url=False)]
         shown = problems[:MAX_LISTED]
         if len(problems) > MAX_LISTED:
             shown.append(f"... and {len(problems) - MAX_LISTED} more")
@@ -234,6 +179,10 @@ def _describe(error: Mapping[str, Any], data: Mapping[str, Any]) -> str:
     """``cases[3] ('TC-004').outcome: expected 'passed', 'failed' or 'error', found 7``."""
     loc = tuple(error["loc"])
     location = _location(loc, data)
+    if loc[2:3] == ("response",) and len(loc) > 3:  # the line every reader of a response gives
+        response = data["cases"][loc[1]]["response"]
+        inner = cast(ErrorDetails, {**error, "loc": loc[3:]})
+        return f"{location}: {response_error_line(inner, response)}"
     message = str(error["msg"])
     if error["type"] == "missing":
         return f"{_location(loc[:-1], data)}: the field {loc[-1]!r} is missing"

@@ -52,7 +52,7 @@ def _vector(text: str) -> Any:
 
 @lru_cache(maxsize=1)
 def _embedder() -> Any:
-    from ..semantic._embedders import MiniLMEmbedder
+    from ..semantic import MiniLMEmbedder
 
     return MiniLMEmbedder()
 
@@ -73,7 +73,7 @@ def embedding_similarity(theme: str, categories: Sequence[str]) -> list[float]:
 @lru_cache(maxsize=1)
 def default_similarity() -> Similarity | None:
     """``embedding_similarity`` when the ``semantic`` extra is installed, else None."""
-    from ..semantic._embedders import MiniLMEmbedder
+    from ..semantic import MiniLMEmbedder
 
     return embedding_similarity if MiniLMEmbedder.available() else None
 

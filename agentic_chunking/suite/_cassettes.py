@@ -195,7 +195,7 @@ def cassette_error(
     ``error`` has nothing to do with a cassette."""
     if not any(_is_unmatched(e) for e in error_chain(error)):
         return None
-    from ..semantic._duplicates import SEMANTIC_DUPLICATES_ENV_VAR
+    from ..semantic import SEMANTIC_DUPLICATES_ENV_VAR
 
     command = rerecord_command(case_id, model)
     if not path.exists():

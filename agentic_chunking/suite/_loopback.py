@@ -31,8 +31,7 @@ from typing import Any
 
 from .._loopback import FakeReply, system_text, user_text
 from ..judge import PairVerdict, PropositionVerdict, read_judge_request
-from ..pipeline._parse import parse_propositions
-from ..pipeline._prompts import load_prompt
+from ..pipeline import load_prompt, parse_propositions
 from ._cases import Case, load_cases
 from ._replies import (
     ExtractionReply,

@@ -63,6 +63,36 @@ def _reference_judgement(
         ) from None
 
 
+def _cases_to_rebuild(cases_dir: Path, only: set[str] | None) -> list[Case]:
+    """The cases of ``cases_dir`` (those in ``only`` when given), in case order; CaseError,
+    before anything is written, for an id in ``only`` that names no case."""
+    every = load_cases(cases_dir)
+    unknown = sorted((only or set()) - {c.id for c in every})
+    if unknown:
+        raise CaseError(
+            f"no case {', '.join(unknown)} in {cases_dir} (it has {every[0].id} to "
+            f"{every[-1].id}); nothing was written. Give --case with an existing case id"
+            if every
+            else f"no case {', '.join(unknown)}: {cases_dir} holds no case; nothing was written"
+        )
+    return [c for c in every if only is None or c.id in only]
+
+
+def _reference_recorder() -> tuple[Any, StagedPersister]:
+    """A vcrpy recorder with the suite's options (``vcr_config``) that records every request
+    as sent to ``REFERENCE_HOST``, and its persister: a case's cassette is replaced only
+    whole, once ``approve``d."""
+    import vcr
+
+    options = vcr_config()
+    scrub = options["before_record_request"]
+    options["before_record_request"] = lambda request: _at_reference_host(scrub(request))
+    recorder = vcr.VCR(record_mode="all", **options)
+    persister = StagedPersister(recording=True)
+    recorder.register_persister(persister)
+    return recorder, persister
+
+
 def rebuild_reference_cassettes(
     *,
     cases_dir: Path,
@@ -82,25 +112,9 @@ def rebuild_reference_cassettes(
     a judge section included, and, before anything is written, for an id in ``only`` that
     names no case.
     """
-    import vcr
-
-    every = load_cases(cases_dir)
-    unknown = sorted((only or set()) - {c.id for c in every})
-    if unknown:
-        raise CaseError(
-            f"no case {', '.join(unknown)} in {cases_dir} (it has {every[0].id} to "
-            f"{every[-1].id}); nothing was written. Give --case with an existing case id"
-            if every
-            else f"no case {', '.join(unknown)}: {cases_dir} holds no case; nothing was written"
-        )
-    cases = [c for c in every if only is None or c.id in only]
+    cases = _cases_to_rebuild(cases_dir, only)
     replies = {case.id: load_replies(case, replies_dir) for case in cases}
-    options = vcr_config()
-    scrub = options["before_record_request"]
-    options["before_record_request"] = lambda request: _at_reference_host(scrub(request))
-    recorder = vcr.VCR(record_mode="all", **options)
-    persister = StagedPersister(recording=True)  # a case's cassette is replaced only whole
-    recorder.register_persister(persister)
+    recorder, persister = _reference_recorder()
     reference = ReferenceServer()
     written: list[Path] = []
     provider = parse_model(model).provider

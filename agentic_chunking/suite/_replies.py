@@ -30,9 +30,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from .._errors import CaseError, ConfigurationError
 from .._loopback import FakeReply, system_text
 from ..client import parse_model
-from ..pipeline._batches import plan_batches
-from ..pipeline._partition import normalise_space
-from ..pipeline._prompts import extraction_user_message, load_prompt
+from ..pipeline import extraction_user_message, load_prompt, normalise_space, plan_batches
 from ._cases import Case, _describe, safe_load_yaml
 from ._judge_replies import JudgeReplies, answer_judge_request
 

@@ -26,9 +26,17 @@ from pathlib import Path
 from .._entry import EXIT_SOFTWARE, stop_status, unexpected_error_line
 from .._errors import AgenticChunkingError
 from .._shown import redact
-from ..pipeline._prompts import PROMPT_VERSIONS
-from ..report import RunResults, build_report, compare_runs, load_results
-from ..report._results import model_slug, record_run, results_stem, write_results
+from ..pipeline import PROMPT_VERSIONS
+from ..report import (
+    RunResults,
+    build_report,
+    compare_runs,
+    load_results,
+    model_slug,
+    record_run,
+    results_stem,
+    write_results,
+)
 from ._cassettes import cassette_dir
 from ._judge_options import calibration_for
 from ._replies import REFERENCE_MODEL
