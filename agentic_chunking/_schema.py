@@ -23,7 +23,7 @@ Every reader of a response (what ``chunk`` writes) validates it through ``Respon
 (``response_reading``: the same tolerance, each chunk as ``ChunkReading``, each call with
 the fields ``CallUsage.from_dict`` reads), with ``response_problem``:
 ``AgenticResponse.from_dict`` (so the loaders and the results file's reader), ``check``
-(``cli._check_input``) and the results file's schema (``report._schema``, for the response
+(``findings._input``) and the results file's schema (``report._schema``, for the response
 each case keeps). An older file's forms still read there: a warning as its line alone, a
 kept batch's one ``ChunkId``.
 """

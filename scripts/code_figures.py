@@ -86,7 +86,7 @@ SAVED_FORMATS: dict[str, SavedFormat] = {
         (
             "agentic_chunking._models:AgenticChunk.from_dict",
             "agentic_chunking.adapters._loading:read_chunks",
-            "agentic_chunking.cli._check_input:validate_record",
+            "agentic_chunking.findings._input:validate_record",
         ),
         frozenset({"ChunkId", "DocumentId", "ThematicCategory", "Propositions"}),
     ),
@@ -94,7 +94,7 @@ SAVED_FORMATS: dict[str, SavedFormat] = {
         "agentic_chunking._schema:ResponseRecord",
         (
             "agentic_chunking._models:AgenticResponse.from_dict",
-            "agentic_chunking.cli._check_input:validate_input",
+            "agentic_chunking.findings._input:validate_input",
             "agentic_chunking.report._schema:validate_results",
         ),
         frozenset({"Chunks", "IsSuccess", "ErrorDetail"}),
