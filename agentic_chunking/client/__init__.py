@@ -18,6 +18,8 @@ the model's provider). May import: the root's shared records and errors (``_erro
 of the package.
 """
 
+from typing import TYPE_CHECKING
+
 from ._anthropic import ModelReply as ModelReply
 from ._anthropic import make_client
 from ._batch import BatchClient, BatchProgress
@@ -59,6 +61,9 @@ from ._prices import cache_min_tokens as cache_min_tokens
 from ._prices import calls_cost_usd as calls_cost_usd
 from ._providers import ModelClient, call_model
 from ._providers import missing_credentials as missing_credentials
+
+if TYPE_CHECKING:
+    from ._providers import AnyClient as AnyClient
 
 # What users call (docs/api/). The other names imported above (`X as X`) serve the
 # layers above and the tests: importable, documented in their modules, no promise.

@@ -19,6 +19,12 @@ Beside them: ``_plan`` (what a run would do, for ``--dry-run``, and its progress
 or cli.
 """
 
+from ._conversation import CallSettings as CallSettings
+from ._conversation import Outcome as Outcome
+from ._conversation import converse as converse
+from ._parse import load_json_array as load_json_array
+from ._parse import parse_propositions_strict as parse_propositions_strict
+from ._prompts import PROMPT_VERSIONS as PROMPT_VERSIONS
 from ._run import DEFAULT_MAX_CONCURRENCY, DEFAULT_MAX_REPAIR_ATTEMPTS, chunk_text_agentic
 
 __all__ = ["DEFAULT_MAX_CONCURRENCY", "DEFAULT_MAX_REPAIR_ATTEMPTS", "chunk_text_agentic"]

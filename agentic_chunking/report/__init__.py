@@ -27,6 +27,7 @@ from ._render import build_report, render_report
 from ._render import render_case_page as render_case_page
 from ._results import CaseResult, RunResults, load_results, write_results
 from ._results import merge_runs as merge_runs
+from ._results import model_slug as model_slug
 from ._results import record_run as record_run
 from ._warnings import warning_groups as warning_groups
 from ._warnings import warning_summary as warning_summary

@@ -25,6 +25,8 @@ the extra's default finder from it (MiniLM, at a measured threshold).
 """
 
 from ._cache import CachedEmbedder
+from ._duplicates import SimilarityFinder as SimilarityFinder
+from ._duplicates import default_finder as default_finder
 from ._embedders import Embedder, HashingEmbedder, MiniLMEmbedder
 from ._explain import render_explanation
 from ._records import SemanticChunk, SplitExplanation

@@ -39,7 +39,7 @@ from ..mutations import (
     apply_to_propositions,
     possibly_equivalent,
 )
-from ..pipeline._parse import parse_propositions_strict
+from ..pipeline import parse_propositions_strict
 from ._cases import Case, load_cases
 from ._replies import (
     REFERENCE_MODEL,
@@ -52,7 +52,7 @@ from ._replies import (
 from ._runner import PARTITION, judge, run_pipeline
 
 if TYPE_CHECKING:
-    from ..client._providers import AnyClient
+    from ..client import AnyClient
 
 
 Operator = Callable[..., Mutation]
