@@ -44,13 +44,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 from _results import add_options, cannot_run, keep
 
-from agentic_chunking.checks import (
-    Finding,
-    find_duplicates,
-    find_inventions,
-    find_not_self_contained,
-    find_unresolved_pronouns,
-)
+from agentic_chunking.checks import Finding, Rule, RuleInput, rules
+from agentic_chunking.judge import set_name
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = Path(__file__).resolve().parent / "data"
@@ -82,15 +77,34 @@ def _s(item: Item, key: str) -> str:
     return str(item[key])
 
 
-CHECKS: dict[str, Check] = {
-    "no_invention": lambda it: find_inventions([_s(it, "candidate")], _s(it, "source")),
-    "no_unresolved_pronoun": lambda it: find_unresolved_pronouns(
-        [_s(it, "candidate")], _s(it, "source")
-    ),
-    "self_contained": lambda it: find_not_self_contained([_s(it, "candidate")]),
-    "no_duplication": lambda it: find_duplicates([[_s(it, "source")], [_s(it, "candidate")]]),
-}
-"""Rule (as ``check`` names it in real_llm_dev) -> the check run on one item."""
+def _on_item(rule: Rule) -> Check:
+    """``rule`` run on one labelled item as ``assess`` runs it: a rule that reads
+    propositions on the candidate with its source, a rule that reads chunks on the item's
+    two texts as two chunks, source first (the duplicate sets' pair). An item without a
+    source (our self-containment items) is given None."""
+    if rule.reads == "chunks":
+        return lambda it: rule.run(RuleInput([[_s(it, "source")], [_s(it, "candidate")]]))
+    return lambda it: rule.run(
+        RuleInput([[_s(it, "candidate")]], _s(it, "source") if "source" in it else None)
+    )
+
+
+def _on_claim(rule: Rule) -> Callable[[str, str], list[Finding]]:
+    """``rule`` (one that reads propositions) run on one claim with its source."""
+    return lambda claim, source: rule.run(RuleInput([[claim]], source))
+
+
+def _checks() -> dict[str, Check]:
+    """Every registered rule (``checks.rules()``), by the labelled sets' name of it (as
+    ``check`` names it in real_llm_dev) -> the check run on one item."""
+    return {set_name(rule.id): _on_item(rule) for rule in rules()}
+
+
+def _claim_checks() -> dict[str, Callable[[str, str], list[Finding]]]:
+    """Every registered rule that reads propositions, by the sets' name -> the check run on
+    one claim and its source (the fables and FActScore claims: one claim, no pair)."""
+    return {set_name(rule.id): _on_claim(rule) for rule in rules() if rule.reads == "propositions"}
+
 
 SETS: tuple[tuple[str, str, str], ...] = (
     # (label, file, rule); real_llm_dev is split by its items' ``check`` field
@@ -148,7 +162,7 @@ def _row(
     notes: list[str],
     figures: dict[str, float | str],
 ) -> str:
-    check = CHECKS[rule]
+    check = _checks()[rule]
     score, fit, held = Score(), Score(), Score()
     kinds: Counter[str] = Counter()
     misses: list[tuple[str, Item, list[Finding]]] = []
@@ -229,11 +243,7 @@ def _fables(validation: Path, sample: int, figures: dict[str, float | str]) -> l
     if not path.is_file():
         return ["real_llm_fables_dev.jsonl not found: skipped"]
     rows = _load(path, QUICK_ROWS)
-    checks: dict[str, Callable[[str, str], list[Finding]]] = {
-        "no_invention": lambda c, src: find_inventions([c], src),
-        "no_unresolved_pronoun": lambda c, src: find_unresolved_pronouns([c], src),
-        "self_contained": lambda c, src: find_not_self_contained([c]),
-    }
+    checks = _claim_checks()
     claims = 0
     errors: Counter[str] = Counter()
     anything: Counter[str] = Counter()
@@ -339,16 +349,12 @@ def _factscore(validation: Path, limit: int | None, figures: dict[str, float | s
         return ["real_llm_factscore_dev.jsonl not found: skipped"]
     rows = {_s(row, "id"): row for row in _load(path, quick_size=10**9)}  # labels need all
 
-    rules: dict[str, Callable[[str, str], list[Finding]]] = {
-        "no_invention": lambda fact, source: find_inventions([fact], source),
-        "no_unresolved_pronoun": lambda fact, source: find_unresolved_pronouns([fact], source),
-        "self_contained": lambda fact, source: find_not_self_contained([fact]),
-    }
-    by_rule = {rule: Score() for rule in rules}
+    checks = _claim_checks()
+    by_rule = {rule: Score() for rule in checks}
 
     def run(row: Item, good: bool | None = None) -> list[Finding]:
         fact, source = _s(row, "proposition"), _s(row, "source")
-        found = {rule: check(fact, source) for rule, check in rules.items()}
+        found = {rule: check(fact, source) for rule, check in checks.items()}
         if good is not None:
             for rule, fs in found.items():
                 by_rule[rule].add(good, fs)
@@ -413,7 +419,7 @@ def main(argv: list[str] | None = None) -> int:
     print("-" * len(header))
     notes: list[str] = []
     real = _load(validation / "real_llm_dev.jsonl")
-    for rule in CHECKS:
+    for rule in _checks():
         items = [it for it in real if it["check"] == rule]
         print(_row("real", rule, items, args.show, notes, figures))
     for name, file, rule in SETS:

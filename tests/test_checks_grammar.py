@@ -222,16 +222,16 @@ def test_a_definite_the_proposition_resolves_or_uses_generically_is_no_finding(
 def test_the_definite_rule_parses_only_a_the_before_a_common_noun(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from agentic_chunking.checks import _pronouns
+    from agentic_chunking.checks import _definite_parse
 
     parsed: list[str] = []
-    real = _pronouns.parse
-    monkeypatch.setattr(_pronouns, "parse", lambda text: parsed.append(text) or real(text))
+    real = _definite_parse.parse
+    monkeypatch.setattr(_definite_parse, "parse", lambda text: parsed.append(text) or real(text))
     named = "In June, workers moved Glastonbury Festival to The Park."  # no "the" + noun
-    assert _pronouns._definite_by_parse(named) is None
+    assert _definite_parse.definite_by_parse(named) is None
     assert parsed == []
     drew = "The festival drew 40,000 people."
-    assert _pronouns._definite_by_parse(drew) is not None
+    assert _definite_parse.definite_by_parse(drew) is not None
     assert parsed == [drew]
 
 
@@ -477,7 +477,7 @@ def test_the_test_before_the_parse_never_hides_a_definite_the_parse_finds(
 ) -> None:
     """``_may_find_definite`` only spares parses: with it and without it, the rule finds
     the same on propositions that draw a finding and ones that do not."""
-    from agentic_chunking.checks import _pronouns
+    from agentic_chunking.checks import _definite_parse
 
     propositions = [
         "The group was formed in 1994.",
@@ -492,9 +492,9 @@ def test_the_test_before_the_parse_never_hides_a_definite_the_parse_finds(
         "Zoning codes regulate building height.",
     ]
     names = frozenset({"elena"})
-    with_test = [_pronouns._definite_by_parse(p, names) for p in propositions]
-    _pronouns._definite_by_parse.cache_clear()
-    monkeypatch.setattr(_pronouns, "_may_find_definite", lambda text, found: True)
-    assert [_pronouns._definite_by_parse(p, names) for p in propositions] == with_test
-    _pronouns._definite_by_parse.cache_clear()
+    with_test = [_definite_parse.definite_by_parse(p, names) for p in propositions]
+    _definite_parse.definite_by_parse.cache_clear()
+    monkeypatch.setattr(_definite_parse, "_may_find_definite", lambda text, found: True)
+    assert [_definite_parse.definite_by_parse(p, names) for p in propositions] == with_test
+    _definite_parse.definite_by_parse.cache_clear()
     assert sum(found is not None for found in with_test) >= 5

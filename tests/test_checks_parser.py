@@ -13,7 +13,7 @@ import pytest
 from agentic_chunking._errors import ConfigurationError
 from agentic_chunking.checks import (
     _parser,
-    _pronouns,
+    _pronoun_reading,
     _self_contained,
     find_inventions,
     find_not_self_contained,
@@ -32,7 +32,7 @@ def _forget_parses() -> None:
     """Empty the caches that hold what was judged with (or without) the parser."""
     _parser.parse.cache_clear()
     _self_contained._problems.cache_clear()
-    _pronouns._problems.cache_clear()
+    _pronoun_reading.pronoun_problems.cache_clear()
 
 
 @pytest.fixture

@@ -4,7 +4,10 @@ and the case files, none of which is touched."""
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -30,13 +33,16 @@ from agentic_chunking.checks import (
 from agentic_chunking.judge import NEEDS_SOURCE, assess
 from agentic_chunking.judge._calibration import FLAGGING, flagging, set_name
 from agentic_chunking.judge._verdicts import VERDICTS, Judgement, PropositionVerdict
+from agentic_chunking.mutations import Mutation
 from agentic_chunking.report import CheckResult
 from agentic_chunking.report._records import check_order
 from agentic_chunking.report._render import check_title
 from agentic_chunking.report._results import CaseResult
 from agentic_chunking.suite._cases import load_case
+from agentic_chunking.suite._mutation import kill_matrix, minimal_edit_outcomes
 
 SOURCE = "The bridge opened in 1932. The bridge is 503 metres long."
+CASES_DIR = Path(__file__).resolve().parent.parent / "cases"
 
 
 def response(*propositions: str) -> AgenticResponse:
@@ -204,3 +210,60 @@ def _case_file(directory: Path, *, checks: list[str] | None) -> Path:
     path = directory / "TC-001.yaml"
     path.write_text(yaml.safe_dump(data), "utf-8")
     return path
+
+
+# The mutation path: an operator that breaks an output for the fake rule, judged by the
+# kill matrix and in its minimal-edit form through the registry alone.
+LOUD = dataclasses.replace(
+    FAKE,
+    run=lambda given: [dataclasses.replace(f, severity="error") for f in _find_shouting(given)],
+)
+"""The fake rule with errors instead of warnings: a mutation it catches is killed."""
+
+
+def _shout(groups: list[dict[str, Any]], source: str, **_: object) -> Mutation:
+    """A mutation operator of the fake rule: the first fact written in capitals."""
+    first = groups[0]["facts"][0]
+    shouted = copy.deepcopy(groups)
+    shouted[0]["facts"][0] = first.upper()
+    return Mutation(
+        "shout", SHOUTING, shouted, "the first fact in capitals", replaced={first: first.upper()}
+    )
+
+
+def _one_case(directory: Path) -> Path:
+    (directory / "TC-001.yaml").symlink_to(CASES_DIR / "TC-001.yaml")
+    return directory
+
+
+def test_a_registered_rule_judges_its_mutations_in_minimal_edit_form(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    cases = _one_case(tmp_path)
+    with pytest.raises(ValueError, match="no minimal-edit form for rule no_shouting"):
+        minimal_edit_outcomes(cases_dir=cases, operators={"shout": _shout})
+    monkeypatch.setattr(_rules, "RULES", (*_rules.RULES, LOUD))
+    (outcome,) = minimal_edit_outcomes(cases_dir=cases, operators={"shout": _shout})
+    assert (outcome.case_id, outcome.operator, outcome.rule) == ("TC-001", "shout", SHOUTING)
+    assert outcome.killed
+    monkeypatch.setattr(_rules, "RULES", (*_rules.RULES[:-1], FAKE))  # warnings kill nothing
+    (outcome,) = minimal_edit_outcomes(cases_dir=cases, operators={"shout": _shout})
+    assert not outcome.killed
+
+
+def test_a_registered_rule_kills_its_mutations_in_the_kill_matrix(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    cases = _one_case(tmp_path)
+    replies = CASES_DIR / "reference_replies"
+    monkeypatch.setattr(_rules, "RULES", (*_rules.RULES, FAKE))
+    (warned,) = kill_matrix(cases_dir=cases, replies_dir=replies, operators={"shout": _shout})
+    assert (warned.applied, warned.rule, warned.killed, warned.warned) == (
+        True,
+        SHOUTING,
+        False,
+        True,
+    )
+    monkeypatch.setattr(_rules, "RULES", (*_rules.RULES[:-1], LOUD))
+    (killed,) = kill_matrix(cases_dir=cases, replies_dir=replies, operators={"shout": _shout})
+    assert killed.killed and SHOUTING in killed.fired

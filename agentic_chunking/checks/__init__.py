@@ -24,9 +24,12 @@ belongs to, the noun phrases and their determiners), the checks read the parse o
 set-up); without it the lexicon rules run alone and :func:`parser_status` says so.
 """
 
+from ._align import UPPER_LETTER as UPPER_LETTER
 from ._align import Window as Window
 from ._align import align as align
+from ._align import person_shaped as person_shaped
 from ._align import sentence_offsets as sentence_offsets
+from ._align import source_sentences as source_sentences
 from ._cached import clear_caches as clear_caches
 from ._coverage import coverage, find_uncovered_sentences
 from ._domains import attribute_domain as attribute_domain
@@ -37,6 +40,7 @@ from ._duplicates import certainly_same_fact as certainly_same_fact
 from ._duplicates import contains as contains
 from ._duplicates import duplicate_pairs as duplicate_pairs
 from ._duplicates import find_duplicates, same_fact
+from ._duplicates import open_similar_pairs as open_similar_pairs
 from ._finding import COVERAGE as COVERAGE
 from ._finding import ERROR, RELATIONAL_KINDS, WARNING, Finding
 from ._finding import MIXED_DOMAINS as MIXED_DOMAINS
@@ -46,7 +50,12 @@ from ._finding import NO_UNRESOLVED_PRONOUNS as NO_UNRESOLVED_PRONOUNS
 from ._finding import SELF_CONTAINED as SELF_CONTAINED
 from ._finding import Severity as Severity
 from ._invention import find_inventions
+from ._language import GLUE_WORDS as GLUE_WORDS
+from ._language import all_lemmas as all_lemmas
+from ._language import lemma as lemma
 from ._language import profile as profile
+from ._language import stem as stem
+from ._language import tokens as tokens
 from ._lexicon import says_by_lexicon as says_by_lexicon
 from ._parser import parser_status
 from ._pronouns import find_unresolved_pronouns
@@ -57,6 +66,8 @@ from ._rules import rule_ids as rule_ids
 from ._rules import rule_of as rule_of
 from ._rules import rules as rules
 from ._self_contained import find_not_self_contained
+from ._verbs import looks_like_finite_verb as looks_like_finite_verb
+from ._words import word_set as word_set
 
 # What users call (docs/api/). The other names imported above (`X as X`) serve the
 # layers above and the tests: importable, documented in their modules, no promise.

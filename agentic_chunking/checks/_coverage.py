@@ -31,7 +31,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from ._align import Sentence, _sentence, align, quotations, source_sentences
+from ._align import Sentence, SourceSentences, _sentence, align, quotations, source_sentences
 from ._converse import SWAPPED, converse_reading
 from ._finding import COVERAGE, ERROR, UNCOVERED_SENTENCE, WARNING, Finding, Severity
 from ._language import (
@@ -157,45 +157,7 @@ def _is_fact(text: str) -> bool:
 def coverage(propositions: list[str], source: str) -> Coverage:
     """Which fact sentences of ``source`` the propositions state (see the module doc)."""
     sentences = source_sentences(source)
-    stated: list[set[str]] = [set() for _ in sentences]
-    numbers: list[set[str]] = [set() for _ in sentences]
-    about: list[list[str]] = [[] for _ in sentences]
-    for proposition in propositions:
-        window = align(proposition, source)
-        if window is None:
-            continue
-        prop = profile(proposition)
-        quoted = quotations(proposition, source) or ((window.start, window.end),)
-        held = Counter(k for w in prop.content for k in sentences.supporting(w))
-        candidates = held.keys() | {k for start, end in quoted for k in range(start, end)}
-        for k in sorted(candidates):
-            inside = any(start <= k < end for start, end in quoted)
-            part = held[k] >= COVERED * len(prop.content)  # the sentences holding its words
-            if inside or (prop.content and part):  # the proposition states part of it
-                stated[k] |= prop.content
-                numbers[k] |= prop.numbers
-                about[k].append(proposition)
-    anywhere = {n for p in propositions for n in profile(p).numbers}
-    judged: list[tuple[str, bool, tuple[str, ...], tuple[str, ...], int]] = []
-    for k, sentence in enumerate(sentences):
-        text = _fact_text(sentence.text)
-        if not _is_fact(text):
-            continue
-        stated_here = profile(text)
-        content = stated_here.content
-        said = sum(any(stems_match(w, s) for s in stated[k]) for w in content)
-        share_kept = said >= COVERED * len(content) and stated_here.numbers <= numbers[k]
-        words = _fact_words(text)
-        said_here = _sentence(" ".join(about[k]))
-        own = frozenset(s for s, _ in words)
-        unstated = tuple(
-            w
-            for s, w in words
-            if not _stated(s, said_here, own - {s})
-            and not any(converse_reading(p, text, s) == SWAPPED for p in about[k])
-        )
-        lost = tuple(sorted(stated_here.numbers - anywhere))
-        judged.append((sentence.text, share_kept, lost, unstated, len(words)))
+    judged = _judged(sentences, _about(propositions, source, sentences), propositions)
     every = sum(n for *_, n in judged)
     unstated_all = sum(len(u) for _, _, _, u, _ in judged)
     uncovered: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = []
@@ -215,6 +177,73 @@ def coverage(propositions: list[str], source: str) -> Coverage:
         tuple(w for _, _, w in uncovered),
         empty=not propositions,
     )
+
+
+@dataclass(frozen=True)
+class _About:
+    """Per source sentence, what the propositions about it state together: their content
+    words (``stated``), their numbers, and the propositions themselves (``about``)."""
+
+    stated: list[set[str]]
+    numbers: list[set[str]]
+    about: list[list[str]]
+
+
+def _about(propositions: list[str], source: str, sentences: SourceSentences) -> _About:
+    """Which propositions are about which sentence of ``source``: a proposition is about
+    the sentences it quotes word for word (else those of its aligned window) and those
+    that hold at least ``COVERED`` of its content words."""
+    found = _About([set() for _ in sentences], [set() for _ in sentences], [[] for _ in sentences])
+    for proposition in propositions:
+        window = align(proposition, source)
+        if window is None:
+            continue
+        prop = profile(proposition)
+        quoted = quotations(proposition, source) or ((window.start, window.end),)
+        held = Counter(k for w in prop.content for k in sentences.supporting(w))
+        candidates = held.keys() | {k for start, end in quoted for k in range(start, end)}
+        for k in sorted(candidates):
+            inside = any(start <= k < end for start, end in quoted)
+            part = held[k] >= COVERED * len(prop.content)  # the sentences holding its words
+            if inside or (prop.content and part):  # the proposition states part of it
+                found.stated[k] |= prop.content
+                found.numbers[k] |= prop.numbers
+                found.about[k].append(proposition)
+    return found
+
+
+_Judged = tuple[str, bool, tuple[str, ...], tuple[str, ...], int]
+"""A fact sentence judged: its text, whether its propositions state ``COVERED`` of its
+content words and all its numbers, its numbers no proposition states, its fact words
+no proposition about it states, and how many fact words it has."""
+
+
+def _judged(sentences: SourceSentences, found: _About, propositions: list[str]) -> list[_Judged]:
+    """Each fact sentence (:func:`_is_fact`) judged against what the propositions about it
+    state (``found``, :func:`_about`); a fact word is stated by stem, by a paraphrase, or
+    by a proposition that states its converse (:mod:`._converse`)."""
+    anywhere = {n for p in propositions for n in profile(p).numbers}
+    judged: list[_Judged] = []
+    for k, sentence in enumerate(sentences):
+        text = _fact_text(sentence.text)
+        if not _is_fact(text):
+            continue
+        stated_here = profile(text)
+        content = stated_here.content
+        said = sum(any(stems_match(w, s) for s in found.stated[k]) for w in content)
+        share_kept = said >= COVERED * len(content) and stated_here.numbers <= found.numbers[k]
+        words = _fact_words(text)
+        said_here = _sentence(" ".join(found.about[k]))
+        own = frozenset(s for s, _ in words)
+        unstated = tuple(
+            w
+            for s, w in words
+            if not _stated(s, said_here, own - {s})
+            and not any(converse_reading(p, text, s) == SWAPPED for p in found.about[k])
+        )
+        lost = tuple(sorted(stated_here.numbers - anywhere))
+        judged.append((sentence.text, share_kept, lost, unstated, len(words)))
+    return judged
 
 
 def _fact_words(text: str) -> tuple[tuple[str, str], ...]:

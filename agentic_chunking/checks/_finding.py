@@ -26,6 +26,9 @@ ERROR: Severity = "error"
 WARNING: Severity = "warning"
 """The output is suspect: shown in the results and the report, never failing a case."""
 SEVERITIES: tuple[Severity, ...] = (ERROR, WARNING)
+Problem = tuple[str, str, Severity]
+"""What a rule's step finds in one proposition before it becomes a :class:`Finding`: its
+kind, its reason and its severity."""
 
 
 @dataclass(frozen=True)

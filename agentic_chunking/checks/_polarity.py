@@ -30,6 +30,7 @@ from ._finding import (
     LOST_NEGATION,
     LOST_QUANTIFIER,
     WARNING,
+    Problem,
     Severity,
 )
 from ._language import (
@@ -73,8 +74,6 @@ counts when the source has it and the proposition drops it, never when one is ad
 _NOT_SCOPE = word_set("only just merely simply before")
 _SUPERLATIVE = word_set("the its their his her our")
 _LOOKAHEAD = 4
-
-Problem = tuple[str, str, Severity]
 
 
 _PUNCTUATION = re.compile(r"[,;:]\s+|\s[-\u2013\u2014]\s|\s?\(|\)")
@@ -458,6 +457,18 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
     window = _quoted_window(proposition, window)
     prop_toks = _toks(proposition)
     restated = restated_clauses(proposition, window)
+    problems = _negation_problems(proposition, prop_toks, window, restated)
+    problems += _quantifier_problems(prop_toks, window, restated)
+    modality = _modality_problem(prop_toks, window)
+    return problems if modality is None else [*problems, modality]
+
+
+def _negation_problems(
+    proposition: str, prop_toks: tuple[Token, ...], window: Window, restated: tuple[str, ...]
+) -> list[Problem]:
+    """A negation the proposition adds (the window negates nothing) or loses (a negation
+    of the window on a clause the proposition keeps): an error only when the negated
+    words are those of a restated clause (a minimal edit), else a warning."""
     problems: list[Problem] = []
     prop_negated = _negated(prop_toks)
     if prop_negated and not any(_negated(_toks(s.text)) for s in window.members):
@@ -488,7 +499,13 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
                     _severity(minimal),
                 )
             )
-    problems += _quantifier_problems(prop_toks, window, restated)
+    return problems
+
+
+def _modality_problem(prop_toks: tuple[Token, ...], window: Window) -> Problem | None:
+    """A ``changed_modality`` warning: the window hedges a word the proposition states as
+    fact (:func:`_governing_hedges`), or the proposition hedges (beyond "can") what no
+    sentence of the window hedges; None otherwise."""
     prop_modal = {
         t.norm
         for i, t in enumerate(prop_toks)
@@ -501,6 +518,31 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
         for i, t in enumerate(ts)
         if _modal(ts, i)
     }
+    governing = _governing_hedges(prop_toks, window, prop_modal)
+    if governing:
+        return (
+            CHANGED_MODALITY,
+            f"the source hedges ({', '.join(sorted(governing))}); the proposition states it"
+            " as fact",
+            WARNING,
+        )
+    if prop_modal - {"can"} and not window_modal:
+        return (
+            CHANGED_MODALITY,
+            f"hedged ({', '.join(sorted(prop_modal - {'can'}))}), but the aligned source"
+            " sentence is not",
+            WARNING,
+        )
+    return None
+
+
+def _governing_hedges(
+    prop_toks: tuple[Token, ...], window: Window, prop_modal: set[str]
+) -> set[str]:
+    """The window's hedges ("may", "might", ...) on a word the proposition asserts (not a
+    gerund) without hedging it itself, in a clause the proposition restates; with a hedge
+    in the proposition (``prop_modal``), only those it made certain ("may cause" ->
+    "will cause")."""
     said = frozenset(  # every content word the proposition says ("changing the sequence")
         stem(t.norm)
         for t in prop_toks
@@ -534,22 +576,4 @@ def polarity_findings(proposition: str, window: Window) -> list[Problem]:
         and (not prop_modal or scope[0] in hardened)
         and _restates_clause(toks, i, said, scope[0])
     }
-    if governing:
-        problems.append(
-            (
-                CHANGED_MODALITY,
-                f"the source hedges ({', '.join(sorted(governing))});"
-                " the proposition states it as fact",
-                WARNING,
-            )
-        )
-    elif prop_modal - {"can"} and not window_modal:
-        problems.append(
-            (
-                CHANGED_MODALITY,
-                f"hedged ({', '.join(sorted(prop_modal - {'can'}))}), but the aligned source"
-                " sentence is not",
-                WARNING,
-            )
-        )
-    return problems
+    return governing

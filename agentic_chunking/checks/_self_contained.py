@@ -16,7 +16,7 @@ from ._finding import (
     SELF_CONTAINED,
     WARNING,
     Finding,
-    Severity,
+    Problem,
 )
 from ._language import (
     AUXILIARIES,
@@ -152,9 +152,6 @@ _REFERENCES = re.compile(
 )
 _RELATIVES = word_set("which whose whom")
 _END = re.compile(r"[.!?][\"')\]\u201d\u2019]*\s*$")
-
-
-Problem = tuple[str, str, Severity]
 
 
 def _form_problems(text: str) -> list[Problem]:

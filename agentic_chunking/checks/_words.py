@@ -87,3 +87,22 @@ MONTHS: frozenset[str] = frozenset(m.lower() for m in MONTH_NAMES)
 
 WEEKDAYS: frozenset[str] = word_set("monday tuesday wednesday thursday friday saturday sunday")
 """Day names (lower case)."""
+
+PERSON_PRONOUNS: frozenset[str] = word_set("he him his himself she her hers herself")
+"""The third person singular pronouns of a person: each needs a person named before it."""
+
+THING_PRONOUNS: frozenset[str] = word_set("it its itself")
+"""The third person singular pronouns of a thing."""
+
+GROUP_PRONOUNS: frozenset[str] = word_set("they them their theirs themselves")
+"""The third person plural pronouns."""
+
+SPEAKER_PRONOUNS: frozenset[str] = word_set("we us our ours ourselves i me my mine myself")
+"""The first person pronouns: a speaker outside the text."""
+
+READER_PRONOUNS: frozenset[str] = word_set("you your yours yourself yourselves")
+"""The second person pronouns: the generic reader."""
+
+DEMONSTRATIVES: frozenset[str] = word_set("this these those")
+"""The demonstratives that point to something named elsewhere ("this process"); "that"
+is apart, most often a complementiser or a relative ("shows that", "the cells that")."""

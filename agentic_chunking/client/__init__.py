@@ -96,6 +96,9 @@ if TYPE_CHECKING:
 if TYPE_CHECKING:
     from ._providers import AnyClient as AnyClient
 
+if TYPE_CHECKING:
+    from ._providers import AnyClient as AnyClient
+
 # What users call (docs/api/). The other names imported above (`X as X`) serve the
 # layers above and the tests: importable, documented in their modules, no promise.
 __all__ = [

@@ -31,6 +31,7 @@ from ._calibration import calibration_path as calibration_path
 from ._calibration import load_calibration as load_calibration
 from ._calibration import load_items as load_items
 from ._calibration import sample_items as sample_items
+from ._calibration import set_name as set_name
 from ._calibration import write_calibration as write_calibration
 from ._call import JUDGE_MODEL_ENV_VAR as JUDGE_MODEL_ENV_VAR
 from ._call import resolve_judge_model as resolve_judge_model

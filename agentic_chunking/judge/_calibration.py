@@ -31,8 +31,8 @@ from .._errors import InputError
 from .._files import write_text_atomic
 from .._models import AgenticChunk, AgenticChunkInput, AgenticResponse
 from ..checks import NO_DUPLICATION, NO_UNRESOLVED_PRONOUNS, rules
-from ..pipeline._prompts import PROMPT_VERSIONS
-from ..report._results import model_slug
+from ..pipeline import PROMPT_VERSIONS
+from ..report import model_slug
 from ._verdicts import Judgement, Pair
 
 CALIBRATION_SCHEMA = "agentic-chunking-judge-calibration/1"

@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING
 from .._errors import ConfigurationError
 from .._models import AgenticChunkInput, AgenticResponse, CallUsage
 from ..client import DEFAULT_JUDGE_MODEL
-from ..pipeline._conversation import CallSettings, Outcome, converse
-from ..pipeline._run import DEFAULT_MAX_REPAIR_ATTEMPTS
+from ..pipeline import DEFAULT_MAX_REPAIR_ATTEMPTS, CallSettings, Outcome, converse
 from ._request import JudgeRequest, plan_judge_requests
 from ._verdicts import Judgement, Pair, PairVerdict, PropositionVerdict, read_judge_reply
 
 if TYPE_CHECKING:
-    from ..client._providers import AnyClient
+    from ..client import AnyClient
 
 JUDGE_STAGE = "judge"
 JUDGE_MODEL_ENV_VAR = "AGENTIC_CHUNKING_JUDGE_MODEL"

@@ -30,8 +30,7 @@ from dataclasses import dataclass
 
 from .._models import AgenticChunkInput, AgenticResponse
 from .._text import split_sentences
-from ..checks import same_fact
-from ..checks._language import profile
+from ..checks import profile, same_fact
 from ._similar import similar_meaning_pairs
 from ._verdicts import Pair
 

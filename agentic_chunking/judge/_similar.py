@@ -15,16 +15,16 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from typing import TYPE_CHECKING
 
-from ..checks._duplicates import open_similar_pairs
+from ..checks import open_similar_pairs
 
 if TYPE_CHECKING:
-    from ..semantic._duplicates import SimilarityFinder
+    from ..semantic import SimilarityFinder
 
 
 def default_finder() -> SimilarityFinder | None:
     """``agentic_chunking.semantic``'s default finder, imported on first use (the judge
     layer loads without the Level 4 package and numpy's work behind it)."""
-    from ..semantic._duplicates import default_finder as shared
+    from ..semantic import default_finder as shared
 
     return shared()
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from .._models import AgenticResponse
 from ..checks import NO_DUPLICATION, NO_INVENTION, NO_UNRESOLVED_PRONOUNS, SELF_CONTAINED
-from ..mutations._operators import Mutation
+from ..mutations import Mutation
 from ._request import candidate_pairs, number_propositions
 from ._verdicts import (
     NEEDS_CONTEXT,

@@ -30,7 +30,7 @@ from typing import Any, Literal, NoReturn, cast
 from .._errors import ReplyParseError
 from .._models import CallUsage
 from .._shown import QUOTE_LIMIT, quote
-from ..pipeline._parse import load_json_array
+from ..pipeline import load_json_array
 
 Verdict = Literal["supported", "not_supported", "needs_context", "not_atomic"]
 SUPPORTED: Verdict = "supported"

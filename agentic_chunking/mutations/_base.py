@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._errors import InputError
-from ..checks._language import tokens
-from ..checks._verbs import looks_like_finite_verb
+from ..checks import looks_like_finite_verb, tokens
 
 Groups = list[dict[str, Any]]
 

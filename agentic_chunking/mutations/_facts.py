@@ -17,9 +17,23 @@ from typing import Any
 
 from .._errors import InputError
 from .._text import split_sentences
-from ..checks import COVERAGE, NO_DUPLICATION, NO_INVENTION, NO_UNRESOLVED_PRONOUNS, SELF_CONTAINED
-from ..checks._align import UPPER_LETTER, person_shaped, source_sentences
-from ..checks._language import GLUE_WORDS, all_lemmas, lemma, profile, stem, tokens, word_set
+from ..checks import (
+    COVERAGE,
+    GLUE_WORDS,
+    NO_DUPLICATION,
+    NO_INVENTION,
+    NO_UNRESOLVED_PRONOUNS,
+    SELF_CONTAINED,
+    UPPER_LETTER,
+    all_lemmas,
+    lemma,
+    person_shaped,
+    profile,
+    source_sentences,
+    stem,
+    tokens,
+    word_set,
+)
 from ._base import Groups, Mutation, _ordered, _replace, _subject_end, _usable
 
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![\w])")

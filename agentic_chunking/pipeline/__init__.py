@@ -29,6 +29,7 @@ from ._cache import FALLBACK_PREFIX as FALLBACK_PREFIX
 from ._cache import UNPARSED_SUFFIX as UNPARSED_SUFFIX
 from ._cache import ReplyCache as ReplyCache
 from ._conversation import CallSettings as CallSettings
+from ._conversation import Outcome as Outcome
 from ._conversation import converse as converse
 from ._document import paragraph_inputs as paragraph_inputs
 from ._input_file import JSON_SUFFIXES as JSON_SUFFIXES

@@ -25,12 +25,10 @@ from ..checks import (
     COVERAGE,
     MIXED_DOMAINS,
     NO_DUPLICATION,
-    NO_INVENTION,
-    SELF_CONTAINED,
     Finding,
-    find_inventions,
-    find_not_self_contained,
+    RuleInput,
     find_uncovered_sentences,
+    rule_of,
 )
 from ..client import make_client
 from ..judge import Judgement
@@ -41,7 +39,7 @@ from ..mutations import (
     apply_to_propositions,
     possibly_equivalent,
 )
-from ..pipeline._parse import parse_propositions_strict
+from ..pipeline import parse_propositions_strict
 from ._cases import Case, load_cases
 from ._replies import (
     REFERENCE_MODEL,
@@ -54,7 +52,7 @@ from ._replies import (
 from ._runner import PARTITION, judge, run_pipeline
 
 if TYPE_CHECKING:
-    from ..client._providers import AnyClient
+    from ..client import AnyClient
 
 
 Operator = Callable[..., Mutation]
@@ -216,30 +214,37 @@ class MinimalEditOutcome:
     detail: str
 
 
-def _rule_findings(rule: str, propositions: list[str], source: str) -> list[Finding]:
-    if rule == NO_INVENTION:
-        return find_inventions(propositions, source)
-    if rule == SELF_CONTAINED:
-        return find_not_self_contained(propositions)
-    if rule == COVERAGE:
+def _rule_findings(rule_id: str, propositions: list[str], source: str) -> list[Finding]:
+    """The findings of ``rule_id`` on ``propositions`` (one chunk) and ``source``: a rule of
+    the registry (``checks.rule_of``) run as ``assess`` runs it, or coverage (not a rule of
+    the registry: it takes a severity)."""
+    if rule_id == COVERAGE:
         return find_uncovered_sentences(propositions, source)
-    raise ValueError(f"no minimal-edit form for rule {rule}")
+    rule = rule_of(rule_id)
+    if rule is None:
+        raise ValueError(f"no minimal-edit form for rule {rule_id}")
+    return rule.run(RuleInput([propositions], source))
 
 
-def minimal_edit_outcomes(*, cases_dir: Path, seed: int = 0) -> list[MinimalEditOutcome]:
+def minimal_edit_outcomes(
+    *, cases_dir: Path, seed: int = 0, operators: Mapping[str, Operator] | None = None
+) -> list[MinimalEditOutcome]:
     """Every certain operator (``CERTAIN_OPERATORS``) in its minimal-edit form on every
     case it applies to. Issue 19: an error needs evidence no faithful rewording and no
     decontextualisation can produce, so these are the mutations errors must kill; on the
     reference replies, which reword and carry context, the same operators may be
-    warnings for the judge."""
+    warnings for the judge. ``operators`` replaces the certain operators; each mutation
+    is judged by its rule as the registry runs it (:func:`_rule_findings`)."""
+    if operators is None:
+        operators = {name: OPERATORS[name] for name in CERTAIN_OPERATORS}
     outcomes: list[MinimalEditOutcome] = []
     for case in load_cases(cases_dir):
         source = case.source_text
         sentences = split_sentences(source)
-        for name in CERTAIN_OPERATORS:
+        for name, operator in operators.items():
             groups = [{"category": "source", "facts": list(sentences)}]
             try:
-                mutation = OPERATORS[name](
+                mutation = operator(
                     groups, source, seed=seed, labelled_sentences=case.labelled_sentences()
                 )
             except InputError:
