@@ -333,3 +333,23 @@ def test_the_batch_engine_keeps_the_hash_the_local_engine_reads_so_either_resume
         assert main(["corpus", str(folder), "-o", str(out), *flags]) == 0
         assert local.requests == []
     assert "0 done, 2 skipped (done before)" in capsys.readouterr().err
+
+
+def test_the_settings_hash_goes_through_the_one_request_hash_with_the_ledgers_bytes() -> None:
+    """The ledger's settings hash is the client's canonical_sha256 in the layout ledgers
+    hold (default separators, non-ASCII escaped), on non-ASCII text too; the cache's
+    layout (non-ASCII kept) gives another digest for the same value, so the two layouts are
+    not confused."""
+    import hashlib
+    import json
+
+    from agentic_chunking.client import canonical_sha256
+
+    value = {"model": "modèle-ü", "limits": [1, 2], "b": None}
+    ledger_bytes = json.dumps(value, sort_keys=True).encode("utf-8")
+    assert canonical_sha256(value, compact=False, ensure_ascii=True) == (
+        hashlib.sha256(ledger_bytes).hexdigest()
+    )
+    assert canonical_sha256(value, compact=False) != canonical_sha256(
+        value, compact=False, ensure_ascii=True
+    )

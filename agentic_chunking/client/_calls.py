@@ -72,15 +72,20 @@ class ModelRequest:
         }
 
 
-def canonical_sha256(value: object, *, compact: bool = True) -> str:
-    """The hex SHA-256 of ``value`` as canonical JSON (keys sorted), encoded as UTF-8.
+def canonical_sha256(
+    value: object, *, compact: bool = True, ensure_ascii: bool | None = None
+) -> str:
+    """The hex SHA-256 of ``value`` as canonical JSON (keys sorted), encoded as UTF-8: the
+    package's one hash of a request or of settings.
 
+    Three byte layouts, each what files already hold, so a stored hash stays valid:
     ``compact`` (a batch request's custom_id): no spaces, non-ASCII escaped; otherwise
-    (the reply cache's key) the default separators and non-ASCII kept as it is."""
-    if compact:
-        text = json.dumps(value, sort_keys=True, separators=(",", ":"))
-    else:
-        text = json.dumps(value, ensure_ascii=False, sort_keys=True)
+    the default separators, non-ASCII kept as it is (the reply cache's key) or, with
+    ``ensure_ascii=True``, escaped (the corpus ledger's settings hash). ``ensure_ascii``
+    left None follows ``compact``."""
+    escape = compact if ensure_ascii is None else ensure_ascii
+    separators = (",", ":") if compact else None
+    text = json.dumps(value, ensure_ascii=escape, sort_keys=True, separators=separators)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

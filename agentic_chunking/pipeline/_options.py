@@ -21,13 +21,11 @@ default (``equivalent_sha256s``).
 
 from __future__ import annotations
 
-import hashlib
-import json
 from dataclasses import asdict, dataclass, replace
 from typing import Any
 
 from .._errors import InputError
-from ..client import DEFAULT_MAX_RETRIES, check_max_tokens, resolve_model
+from ..client import DEFAULT_MAX_RETRIES, canonical_sha256, check_max_tokens, resolve_model
 from ._prechunk import DEFAULT_MAX_TOKENS_PER_BATCH
 from ._prompts import PROMPT_VERSIONS
 
@@ -159,12 +157,11 @@ def equivalent_sha256s(options: PipelineOptions) -> frozenset[str]:
 def _payload_sha256(fields: dict[str, Any]) -> str:
     """The settings hash of ``fields``: the payload the ledger has always hashed, as JSON
     with sorted keys and non-ASCII escaped (for ASCII settings, every model id a provider
-    lists, the bytes the client's canonical JSON gives, ``compact=False``), so that a
+    lists), through the client's one ``canonical_sha256``, so that a
     stored hash stays what it was."""
     payload = {
         **fields,
         "prompts": dict(sorted(PROMPT_VERSIONS.items())),
         "record_format": RECORD_FORMAT,
     }
-    text = json.dumps(payload, sort_keys=True)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return canonical_sha256(payload, compact=False, ensure_ascii=True)
