@@ -277,19 +277,20 @@ def _anaphoric_problem(toks: tuple[Token, ...], norms: list[str], i: int) -> Pro
     """The anaphoric phrase at word ``i`` (:func:`_anaphoric_phrase`) as a problem: a
     demonstrative alone ("This is") a bare pronoun, an error; a phrase ("this process",
     "the former") an error, "such systems" and "the same" a warning (suspect only)."""
-    problem = _anaphoric_phrase(toks, norms, i)
-    if not problem:
+    found = _anaphoric_phrase(toks, norms, i)
+    if found is None:
         return None
-    phrase = problem.split('"')[1].lower()
+    phrase, problem = found[0].lower(), found[1]
     if " " not in phrase:  # "This" alone, not "This process"
         return (BARE_PRONOUN, problem, ERROR)
     loose = phrase.startswith(("such ", "the same"))  # suspect; "this process": certain
     return (ANAPHORIC_PHRASE, problem, WARNING if loose else ERROR)
 
 
-def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> str | None:
+def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> tuple[str, str] | None:
     """Demonstratives and phrases that point outside: "this process", "such systems",
-    "the former", "the same", "that" after a preposition or opening the sentence."""
+    "the former", "the same", "that" after a preposition or opening the sentence; each
+    as the phrase, as written, and the finding's message."""
     w = norms[i]
     nxt = norms[i + 1] if i + 1 < len(norms) else ""
     prev = norms[i - 1] if i else ""
@@ -305,14 +306,14 @@ def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> str 
         if nxt and nxt not in GLUE_WORDS and not looks_like_finite_verb(toks, i + 1):
             if stem(nxt) in {stem(x) for x in norms[:i]}:
                 return None
-            return f'"{toks[i].text} {toks[i + 1].text}" points to something outside'
-        return f'"{toks[i].text}" points to something outside the proposition'
+            return _pointing(f"{toks[i].text} {toks[i + 1].text}", "something outside")
+        return _pointing(toks[i].text)
     if w == "that" and (i == 0 or prev in PREPOSITIONS or not nxt):
-        return f'"{toks[i].text}" points to something outside the proposition'
+        return _pointing(toks[i].text)
     if w == "such" and nxt and nxt not in ("as", "a", "an", "that") and nxt not in GLUE_WORDS:
         if stem(nxt) in {stem(x) for x in norms[:i]}:
             return None
-        return f'"such {toks[i + 1].text}" points to something outside the proposition'
+        return _pointing(f"such {toks[i + 1].text}")
     if (
         prev == "the"
         and w in ("former", "latter")
@@ -326,7 +327,12 @@ def _anaphoric_phrase(toks: tuple[Token, ...], norms: list[str], i: int) -> str 
             return None
         if w == "same" and nxt and stem(nxt) in {stem(x) for x in norms[: i - 1]}:
             return None
-        return f'"the {toks[i].text}" points to something outside the proposition'
+        return _pointing(f"the {toks[i].text}")
     if i == 0 and w in ("both", "neither", "each") and nxt in AUXILIARIES:
-        return f'"{toks[i].text}" points to things outside the proposition'
+        return _pointing(toks[i].text, "things outside the proposition")
     return None
+
+
+def _pointing(phrase: str, outside: str = "something outside the proposition") -> tuple[str, str]:
+    """An anaphoric ``phrase`` and its message: '"phrase" points to <outside>'."""
+    return phrase, f'"{phrase}" points to {outside}'
