@@ -32,16 +32,12 @@ from .._entry import Terminated
 from .._errors import ConfigurationError, InputError
 from .._shown import redact
 from ..client import (
-    API_KEY_ENV_VAR,
-    BASE_URL_ENV_VAR,
     DEFAULT_POLL_INTERVAL_S,
     FALLBACKS,
-    OPENAI,
-    OPENAI_API_KEY_ENV_VAR,
-    OPENAI_BASE_URL_ENV_VAR,
     BatchUnreachableError,
     ModelClient,
     parse_model,
+    provider_module,
     resolve_model,
 )
 from ..corpus import (
@@ -410,7 +406,7 @@ _Made = TypeVar("_Made")
 
 
 def _held_line(provider: str, batch_id: str, requests: int) -> str:
-    key = OPENAI_API_KEY_ENV_VAR if provider == OPENAI else API_KEY_ENV_VAR
+    key = provider_module(provider).KEY_ENV_VAR
     return (
         f"the {provider} batch {batch_id} ({requests:,} requests), submitted by an earlier run, "
         f"is not collected by this run: rerun the same command with --batch and {key} set "
@@ -438,7 +434,7 @@ def _unreachable_line(
     """The one line of a run stopped by a batch it cannot retrieve: the client's account
     (batch, status, what to check), where the work is kept, the way to collect the batch,
     the way to give it up."""
-    variable = OPENAI_BASE_URL_ENV_VAR if error.provider == OPENAI else BASE_URL_ENV_VAR
+    variable = provider_module(error.provider).URL_ENV_VAR
     kept = f"{output} was left as it was"
     with contextlib.suppress(Exception):  # the ledger may be the thing that failed
         done = ledger.counts().get("done", 0)

@@ -24,15 +24,12 @@ from typing import Any, Literal
 from .._errors import ConfigurationError, InputError, ModelCallError
 from .._files import remove_stale_temps
 from ..client import (
-    OPENAI,
     BatchClient,
     BatchProgress,
     ModelClient,
     ModelReply,
     RequestLimits,
-    batch_custom_id,
-    chat_body,
-    message_params,
+    call_custom_id,
     parse_model,
 )
 from ..pipeline import PipelineOptions, ReplyCache, plan_run
@@ -334,15 +331,14 @@ class HoldingClient(ModelClient):
 
     def call(self, **request: Any) -> ModelReply:
         if self.held:
-            ref = parse_model(request["model"])
-            shape = chat_body if ref.provider == OPENAI else message_params
-            body = shape(
-                model=ref.name,
-                system=request["system"],
-                messages=request["messages"],
-                max_tokens=request["max_tokens"],
+            found = self.held.get(
+                call_custom_id(
+                    request["model"],
+                    system=request["system"],
+                    messages=request["messages"],
+                    max_tokens=request["max_tokens"],
+                )
             )
-            found = self.held.get(batch_custom_id(ref.provider, body))
             if found is not None:
                 raise ModelCallError(
                     f"this {request['stage']} request is in the {found[0]} batch {found[1]} an "
