@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 import subprocess
 import sys
 import textwrap
@@ -127,6 +128,58 @@ def test_progress_is_drawn_on_a_terminal_only(
     monkeypatch.undo()
     assert main(["split", str(three_topics)]) == 0
     assert "embedding" not in capsys.readouterr().err  # not a terminal: no bar
+
+
+@pytest.mark.usefixtures("hashing")
+def test_the_coherence_rule_on_the_command_line_is_the_librarys(
+    three_topics: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--rule coherence`` gives the chunks of ``SemanticSplitter(boundary_rule="coherence")``;
+    on a long text of one topic it makes no cut where the default rule makes several."""
+    assert main(["split", str(three_topics), "--rule", "coherence"]) == 0
+    chunks = json.loads(capsys.readouterr().out)
+    expected = SemanticSplitter(boundary_rule="coherence", embedder=HashingEmbedder())
+    assert [(c["start"], c["end"]) for c in chunks] == [
+        (c.start, c.end) for c in expected.split(THREE_TEXT)
+    ]
+    words = [
+        "cat",
+        "cats",
+        "purr",
+        "sleep",
+        "eat",
+        "nap",
+        "play",
+        "hunt",
+        "fur",
+        "whiskers",
+        "tail",
+        "paws",
+        "milk",
+        "mouse",
+    ]
+    draw = random.Random(0)
+    one_topic = three_topics.with_name("one.md")
+    one_topic.write_text(
+        " ".join(" ".join(draw.choice(words) for _ in range(9)) + "." for _ in range(120)),
+        encoding="utf-8",
+    )
+    counts = {}
+    for rule in ("adaptive", "coherence"):
+        assert main(["split", str(one_topic), "--rule", rule, "--max-tokens", "4000"]) == 0
+        counts[rule] = len(json.loads(capsys.readouterr().out))
+    assert counts == {"adaptive": counts["adaptive"], "coherence": 1}
+    assert counts["adaptive"] > 1  # the local rule cuts a one-topic text; the whole one not
+
+
+@pytest.mark.parametrize("other", [["--threshold", "0.5"], ["--cutoff", "2"]])
+def test_the_coherence_rule_refuses_another_rules_option(
+    three_topics: Path, other: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["split", str(three_topics), "--rule", "coherence", *other]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1
+    assert other[0] in err and "--rule coherence" in err
 
 
 @pytest.mark.usefixtures("hashing")

@@ -92,6 +92,14 @@ def _add_splitter_options(parser: argparse.ArgumentParser) -> None:
         "'--threshold 0.5 --window 3' is Solon's splitter.",
     )
     options.add_argument(
+        "--rule",
+        choices=("adaptive", "coherence"),
+        default="adaptive",
+        help="adaptive (default): cut at the document's deep dips, the best for retrieval "
+        "on our benchmarks; coherence: cuts chosen over the whole document, which follow "
+        "topics (a one-topic document gets none, however long; only --max-tokens cuts it)",
+    )
+    options.add_argument(
         "--threshold",
         type=_cosine,
         default=None,
@@ -241,7 +249,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _splitter(args: argparse.Namespace) -> SemanticSplitter:
-    """The splitter the options describe; InputError for --threshold with --cutoff."""
+    """The splitter the options describe; InputError for --threshold with --cutoff, or
+    either with --rule coherence."""
     from ..semantic import SemanticSplitter
 
     if args.threshold is not None and args.cutoff is not None:
@@ -250,7 +259,14 @@ def _splitter(args: argparse.Namespace) -> SemanticSplitter:
             f"{args.threshold:g} selects Solon's fixed rule instead, which has no cutoff: "
             "give one of the two"
         )
+    if args.rule == "coherence" and (args.threshold is not None or args.cutoff is not None):
+        given = "--threshold" if args.threshold is not None else "--cutoff"
+        raise InputError(
+            f"{given} belongs to another rule than --rule coherence (--threshold selects "
+            "Solon's rule, --cutoff tunes the adaptive one): give one of the two"
+        )
     return SemanticSplitter(
+        boundary_rule=args.rule,
         similarity_threshold=args.threshold,
         similarity_window=args.window,
         min_sentences_per_chunk=args.min_sentences,
