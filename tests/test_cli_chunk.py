@@ -85,7 +85,7 @@ def test_output_file_document_id_and_options(
     assert status == 0
     out, err = capsys.readouterr()
     [summary] = err.splitlines()  # one batch: no progress line, only the summary
-    assert out == "" and summary.startswith("agentic-chunking chunk: done: 1 chunks, ")
+    assert out == "" and summary.startswith("agentic-chunking chunk: done: 1 chunk, ")
     assert summary.endswith(f"; written to {out_path}")
     result = json.loads(out_path.read_text(encoding="utf-8"))
     assert result["Chunks"][0]["ChunkId"] == "DOC-9-0001"

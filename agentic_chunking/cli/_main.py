@@ -107,10 +107,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog = f"agentic-chunking {args.command}"
         status: int = args.func(args)
         sys.stdout.flush()  # what is still buffered: a reader gone is 141, not success
-    except KeyboardInterrupt:
-        return _stopped(prog, signal.SIGINT)
-    except Terminated:
-        return _stopped(prog, signal.SIGTERM)
+    except KeyboardInterrupt as stop:
+        return _stopped(prog, signal.SIGINT, stop)
+    except Terminated as stop:
+        return _stopped(prog, signal.SIGTERM, stop)
     except BrokenPipeError:  # stdout's reader closed it (e.g. `| head`): nothing to say
         _silence_stdout()
         return EXIT_BROKEN_PIPE
@@ -130,19 +130,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # a defect of ours: one line, the trace in a file
         seen = stop_signal_seen()
         if seen is not None:  # a library turned the interrupt into an error of its own
-            return _stopped(prog, seen)
+            return _stopped(prog, seen, error)
         print(unexpected_error_line(prog, error), file=sys.stderr)
         return EXIT_SOFTWARE
     return status
 
 
-def _stopped(prog: str, signum: int) -> int:
-    """One line for Ctrl-C or SIGTERM; the exit status of that signal."""
+def _stopped(prog: str, signum: int, stop: BaseException) -> int:
+    """One line for Ctrl-C or SIGTERM, with the way on a command put on the stop (its
+    notes: ``chunk`` names ``--resume`` when its reply cache kept replies); the exit status
+    of that signal."""
+    way_on = "".join(f"; {note}" for note in getattr(stop, "__notes__", ()))
     if signum == signal.SIGTERM:
-        print(f"{prog}: stopped by SIGTERM; no file was left half-written", file=sys.stderr)
-        return EXIT_TERMINATED
-    print(f"{prog}: interrupted; no file was left half-written", file=sys.stderr)
-    return EXIT_INTERRUPTED
+        line, status = "stopped by SIGTERM", EXIT_TERMINATED
+    else:
+        line, status = "interrupted", EXIT_INTERRUPTED
+    print(redact(f"{prog}: {line}; no file was left half-written{way_on}"), file=sys.stderr)
+    return status
 
 
 MESSAGE_LIMIT = 2000
