@@ -239,3 +239,26 @@ def test_an_empty_document_id_is_refused(
     document.write_text("Lithium-ion batteries store energy.\n")
     assert main(["chunk", str(document), "--dry-run", "--document-id", " "]) == 2
     assert "--document-id is empty" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".ndjson", ".JSONL"])
+def test_a_jsonl_corpus_is_refused_before_any_call_naming_the_corpus_command(
+    server: FakeMessagesServer, tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str
+) -> None:
+    lines = [{"document_id": f"d{n}", "text": f"Document {n} says one thing."} for n in (1, 2)]
+    corpus = write(tmp_path, f"split{suffix}", "".join(json.dumps(x) + "\n" for x in lines))
+    assert main(["chunk", str(corpus), "-o", str(tmp_path / "out.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        f"agentic-chunking chunk: error: {corpus}: a JSONL corpus (one document a line, as "
+        "'split DIR' and 'corpus' write it), not one document; chunk it with "
+        f"'agentic-chunking corpus {corpus} -o OUT.jsonl'"
+    ]
+    assert server.requests == [] and not (tmp_path / "out.replies").exists()
+
+
+def test_a_missing_jsonl_file_is_called_missing(
+    server: FakeMessagesServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["chunk", str(tmp_path / "gone.jsonl")]) == 2
+    assert "gone.jsonl: no such file" in capsys.readouterr().err and server.requests == []
