@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from agentic_chunking._loopback import FakeMessagesServer, ParagraphModel
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply, ParagraphModel, user_text
 from agentic_chunking.checks._language import stem
 from agentic_chunking.cli import main
 from agentic_chunking.client import DEFAULT_MODEL, ModelClient
@@ -207,7 +207,7 @@ def test_files_that_are_not_text_are_listed_but_fail_no_run_and_globs_leave_them
     last = capsys.readouterr().err.splitlines()[-1]
     assert "0 done, 2 skipped (done before), 0 failed of 2 documents (3 left out" in last
     assert _corpus([str(folder), "-o", str(out), "--include", "sub/*.txt"]) == 0
-    assert "of 1 documents (4 left out by --include/--exclude)" in capsys.readouterr().err
+    assert "of 1 document (4 left out by --include/--exclude)" in capsys.readouterr().err
     assert _corpus([str(folder), "-o", str(out), "--include", "*.rst"]) == 2
     assert "--include/--exclude leave out all 5" in capsys.readouterr().err
 
@@ -774,3 +774,44 @@ def test_a_max_tokens_no_call_can_ask_for_is_refused_before_any_call_not_per_doc
     assert (
         _corpus([str(folder), "-o", str(out), "--dry-run", "--extraction-max-tokens", "9" * 9]) == 2
     )
+
+
+def test_a_model_refused_mid_run_keeps_the_finished_documents_and_names_the_fix_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 404 for the model after the first document: the stop is the run's configuration,
+    so the line before the error never advises the same command unchanged."""
+    folder = _folder(tmp_path, 3)
+    script = ParagraphModel()
+
+    def retired_after_one_document(body: dict[str, Any]) -> Any:
+        if " 2 " not in user_text(body):  # d02.txt, the first in input order, is answered
+            return FakeReply(status=404, text="model: claude-nope")
+        return script(body)
+
+    out = tmp_path / "out.jsonl"
+    with FakeMessagesServer(handler=retired_after_one_document) as server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        assert _corpus([str(folder), "-o", str(out), "--max-concurrency", "1"]) == 2
+    kept, error = capsys.readouterr().err.splitlines()
+    assert kept == (
+        f"agentic-chunking corpus: {out} was left as it was; the 1 finished document is kept "
+        f"in the ledger {tmp_path / 'out.ledger.sqlite'}: once the model or key is fixed, a "
+        "rerun resumes from there (no finished document is chunked again)"
+    )
+    assert "rerun the same command" not in kept
+    assert error.startswith("agentic-chunking corpus: error: ") and "was not found" in error
+    assert _counts(tmp_path / "out.ledger.sqlite") == {"done": 1}
+
+
+def test_the_summary_counts_one_of_a_kind_in_the_singular(
+    model: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "one"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Alpha is a single fact.\n", encoding="utf-8")
+    assert _corpus([str(folder), "-o", str(tmp_path / "out.jsonl")]) == 0
+    summary = capsys.readouterr().err.splitlines()[-1]
+    assert "1 done, 0 skipped (done before), 0 failed of 1 document; 2 calls," in summary
+    assert "; 1 chunk written to " in summary

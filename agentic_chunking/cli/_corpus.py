@@ -70,6 +70,7 @@ from ._io import (
     beside,
     check_output_path,
     check_outside,
+    finished_in_ledger,
     int_at_least,
     output_path,
     resume_line,
@@ -341,6 +342,10 @@ def _saying_stops(run: CorpusRun, tally: CorpusDisplay) -> Iterator[None]:
     except (InputError, LedgerError) as error:  # a full disk under OUT or the ledger
         tally.close()
         raise InputError(_stopped_line(error, run.kept_elsewhere())) from None
+    except ConfigurationError:  # a model or key refused: the same command would stop again
+        tally.close()
+        _say(resume_line(ledger, job.ledger_path, job.output, configuration=True))
+        raise
     except Exception:
         tally.close()
         _say(resume_line(ledger, job.ledger_path, job.output))
@@ -437,8 +442,7 @@ def _unreachable_line(
     variable = provider_module(error.provider).URL_ENV_VAR
     kept = f"{output} was left as it was"
     with contextlib.suppress(Exception):  # the ledger may be the thing that failed
-        done = ledger.counts().get("done", 0)
-        kept += f" and the {done} finished documents are in the ledger {ledger_path}"
+        kept += f" and {finished_in_ledger(ledger, ledger_path)}"
     return (
         f"{error}. The base URL is --base-url or {variable}; once it is right, rerun the "
         f"same command to collect the batch ({kept}); to give the batch up and pay for its "

@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 from typing import IO
 
+from .._shown import counted
 from ..client import BatchProgress
 from ..corpus import CorpusTotals, DocumentResult
 from ._progress import Heartbeat, _is_terminal
@@ -119,9 +120,9 @@ class CorpusDisplay:
         left = f" ({left_out:,} left out by --include/--exclude)" if left_out else ""
         return (
             f"{c['done']:,} done, {c['skipped']:,} skipped (done before), {c['failed']:,} failed"
-            f"{aside} of {t.finished:,} documents{left}; {t.calls:,} calls{reused}, "
-            f"{t.tokens_in:,} in / {t.tokens_out:,} out tokens{self._cost_text()}; "
-            f"{written:,} chunks written to {output} in {seconds:.1f} s{failed}"
+            f"{aside} of {counted(t.finished, 'document')}{left}; {counted(t.calls, 'call')}"
+            f"{reused}, {t.tokens_in:,} in / {t.tokens_out:,} out tokens{self._cost_text()}; "
+            f"{counted(written, 'chunk')} written to {output} in {seconds:.1f} s{failed}"
         )
 
     def set_aside_line(self, failures: Path) -> str:
