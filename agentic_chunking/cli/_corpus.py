@@ -316,6 +316,9 @@ def _run_job(job: CorpusJob, options: PipelineOptions, scan: Scan, *, quiet: boo
     tally.close()
     seconds = time.monotonic() - started
     _say(tally.summary(outcome.written, job.output, job.failures_path, seconds, scan.left_out))
+    failure = tally.failure_line(job.failures_path)
+    if failure is not None:
+        _say(failure)
     if tally.totals.set_aside:
         _say(tally.set_aside_line(job.failures_path))
     _say_cache_warnings(run, outcome)

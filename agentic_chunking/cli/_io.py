@@ -75,11 +75,11 @@ def resume_line(
 
 
 def finished_in_ledger(ledger: Ledger, ledger_path: Path) -> str:
-    """The words "the N finished documents are kept in the ledger L" (singular for one);
+    """The words "the N finished documents are in the ledger L" (singular for one);
     raises what the ledger raises when it cannot be read."""
     done = ledger.counts().get("done", 0)
     verb = "is" if done == 1 else "are"
-    return f"the {counted(done, 'finished document')} {verb} kept in the ledger {ledger_path}"
+    return f"the {counted(done, 'finished document')} {verb} in the ledger {ledger_path}"
 
 
 def is_stdin(path: Path) -> bool:
