@@ -262,3 +262,33 @@ def test_a_missing_jsonl_file_is_called_missing(
 ) -> None:
     assert main(["chunk", str(tmp_path / "gone.jsonl")]) == 2
     assert "gone.jsonl: no such file" in capsys.readouterr().err and server.requests == []
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (["--model", ""], "argument --model: an empty model id; give one"),
+        (["--timeout", "0"], "argument --timeout: '0' must be a positive number of seconds"),
+        (["--bogus"], "unrecognized arguments: --bogus"),
+        ([], None),  # PATH left out: argparse's own message
+    ],
+    ids=["empty-model", "zero-timeout", "unknown-option", "missing-path"],
+)
+def test_an_argument_error_is_one_line_naming_help_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: list[str], message: str | None
+) -> None:
+    doc = [str(write(tmp_path, "ok.md", "A fact."))] if message else []
+    with pytest.raises(SystemExit) as stopped:
+        main(["chunk", *doc, *given])
+    assert stopped.value.code == 2
+    [line] = capsys.readouterr().err.splitlines()  # no usage block before it
+    assert line.startswith(f"agentic-chunking chunk: error: {message or ''}")
+    assert line.endswith(" (see agentic-chunking chunk --help)")
+
+
+def test_help_still_shows_the_usage_and_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["chunk", "--help"])
+    out = capsys.readouterr().out
+    assert stopped.value.code == 0 and out.startswith("usage: agentic-chunking chunk [-h]")
+    assert "--max-chunk-tokens N" in out and "--resume" in out

@@ -860,3 +860,16 @@ def test_no_failure_line_when_no_document_failed(
 ) -> None:
     assert _corpus([str(_folder(tmp_path, 2)), "-o", str(tmp_path / "out.jsonl")]) == 0
     assert len(capsys.readouterr().err.splitlines()) == 1  # the summary alone
+
+
+def test_resume_given_to_corpus_says_a_rerun_resumes_on_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["corpus", str(tmp_path), "-o", str(tmp_path / "out.jsonl"), "--resume"])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "agentic-chunking corpus: error: unrecognized arguments: --resume; a corpus rerun of "
+        "the same command resumes (the ledger skips the finished documents, the reply cache "
+        "serves the paid replies): no --resume needed (see agentic-chunking corpus --help)"
+    ]

@@ -24,6 +24,7 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
+from typing import NoReturn
 
 from .._entry import (
     EXIT_INTERRUPTED,
@@ -64,18 +65,41 @@ def package_version() -> str:
         return "unknown"
 
 
+UNKNOWN_OPTION_HINTS: dict[tuple[str, str], str] = {
+    ("corpus", "--resume"): (
+        "a corpus rerun of the same command resumes (the ledger skips the finished "
+        "documents, the reply cache serves the paid replies): no --resume needed"
+    ),
+}
+"""(command, option) -> what to say when ``command`` is given ``option``, which it does
+not take, because another command does (``chunk --resume``)."""
+
+
 class _CommandParser(argparse.ArgumentParser):
     """A subcommand's parser that rejects what it does not know itself, so the message
-    names the subcommand and shows its usage (argparse otherwise leaves unknown options
-    to the top-level parser: "usage: agentic-chunking [-h] ... COMMAND")."""
+    names the subcommand (argparse otherwise leaves unknown options to the top-level
+    parser: "usage: agentic-chunking [-h] ... COMMAND"), and says a usage error on one line
+    (``error``): the usage block is for ``--help``."""
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
         parsed, extras = super().parse_known_args(args, namespace)
         if extras:
-            self.error(f"unrecognized arguments: {' '.join(extras)}")
+            command = self.prog.rsplit(" ", 1)[-1]
+            hints = [
+                UNKNOWN_OPTION_HINTS[command, option]
+                for option in dict.fromkeys(extra.split("=", 1)[0] for extra in extras)
+                if (command, option) in UNKNOWN_OPTION_HINTS
+            ]
+            self.error("; ".join([f"unrecognized arguments: {' '.join(extras)}", *hints]))
         return parsed, extras
+
+    def error(self, message: str) -> NoReturn:
+        """``PROG: error: MESSAGE (see PROG --help)`` on one line of stderr (redacted: an
+        argument may be a pasted key), then exit 2."""
+        say_error(self.prog, f"{message} (see {self.prog} --help)")
+        self.exit(EXIT_USAGE)
 
 
 def build_parser() -> argparse.ArgumentParser:
