@@ -28,6 +28,8 @@ the tests run over cassettes, messages, failure documents, results files and rep
 document's message: on one line, at most ``QUOTE_LIMIT`` characters, with how much was left
 out, and redacted; ``quote_list`` lists at most ``LIST_LIMIT`` such items and counts the
 rest. A junk reply of any size thus gives a message of bounded length.
+
+``counted`` is the one way a count is shown with the word it counts ("1 call", "3 calls").
 """
 
 from __future__ import annotations
@@ -268,3 +270,10 @@ def quote_list(items: Iterable[object], *, most: int = LIST_LIMIT, sep: str = ";
     shown = sep.join(str(item) for item in listed[:most])
     rest = len(listed) - most
     return f"{shown}{sep}... and {rest:,} more" if rest > 0 else shown
+
+
+def counted(count: int, one: str, many: str | None = None) -> str:
+    """``count`` (with thousands separators) and the word it counts, in the singular for
+    exactly 1: ``counted(1, "call")`` is "1 call", ``counted(3, "call")`` "3 calls";
+    ``many`` is the plural when it is not ``one`` plus "s" ("model replies")."""
+    return f"{count:,} {one if count == 1 else many or one + 's'}"

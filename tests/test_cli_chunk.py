@@ -85,7 +85,7 @@ def test_output_file_document_id_and_options(
     assert status == 0
     out, err = capsys.readouterr()
     [summary] = err.splitlines()  # one batch: no progress line, only the summary
-    assert out == "" and summary.startswith("agentic-chunking chunk: done: 1 chunks, ")
+    assert out == "" and summary.startswith("agentic-chunking chunk: done: 1 chunk, ")
     assert summary.endswith(f"; written to {out_path}")
     result = json.loads(out_path.read_text(encoding="utf-8"))
     assert result["Chunks"][0]["ChunkId"] == "DOC-9-0001"
@@ -239,3 +239,56 @@ def test_an_empty_document_id_is_refused(
     document.write_text("Lithium-ion batteries store energy.\n")
     assert main(["chunk", str(document), "--dry-run", "--document-id", " "]) == 2
     assert "--document-id is empty" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".ndjson", ".JSONL"])
+def test_a_jsonl_corpus_is_refused_before_any_call_naming_the_corpus_command(
+    server: FakeMessagesServer, tmp_path: Path, capsys: pytest.CaptureFixture[str], suffix: str
+) -> None:
+    lines = [{"document_id": f"d{n}", "text": f"Document {n} says one thing."} for n in (1, 2)]
+    corpus = write(tmp_path, f"split{suffix}", "".join(json.dumps(x) + "\n" for x in lines))
+    assert main(["chunk", str(corpus), "-o", str(tmp_path / "out.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        f"agentic-chunking chunk: error: {corpus}: a JSONL corpus (one document a line, as "
+        "'split DIR' and 'corpus' write it), not one document; chunk it with "
+        f"'agentic-chunking corpus {corpus} -o OUT.jsonl'"
+    ]
+    assert server.requests == [] and not (tmp_path / "out.replies").exists()
+
+
+def test_a_missing_jsonl_file_is_called_missing(
+    server: FakeMessagesServer, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["chunk", str(tmp_path / "gone.jsonl")]) == 2
+    assert "gone.jsonl: no such file" in capsys.readouterr().err and server.requests == []
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        (["--model", ""], "argument --model: an empty model id; give one"),
+        (["--timeout", "0"], "argument --timeout: '0' must be a positive number of seconds"),
+        (["--bogus"], "unrecognized arguments: --bogus"),
+        ([], None),  # PATH left out: argparse's own message
+    ],
+    ids=["empty-model", "zero-timeout", "unknown-option", "missing-path"],
+)
+def test_an_argument_error_is_one_line_naming_help_and_exit_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: list[str], message: str | None
+) -> None:
+    doc = [str(write(tmp_path, "ok.md", "A fact."))] if message else []
+    with pytest.raises(SystemExit) as stopped:
+        main(["chunk", *doc, *given])
+    assert stopped.value.code == 2
+    [line] = capsys.readouterr().err.splitlines()  # no usage block before it
+    assert line.startswith(f"agentic-chunking chunk: error: {message or ''}")
+    assert line.endswith(" (see agentic-chunking chunk --help)")
+
+
+def test_help_still_shows_the_usage_and_every_option(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["chunk", "--help"])
+    out = capsys.readouterr().out
+    assert stopped.value.code == 0 and out.startswith("usage: agentic-chunking chunk [-h]")
+    assert "--max-chunk-tokens N" in out and "--resume" in out

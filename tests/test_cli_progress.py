@@ -67,7 +67,7 @@ def test_without_a_terminal_each_call_is_a_plain_line_then_warnings_then_a_summa
     assert "... and 2 more (duplicate_merged; all are in" in err[start + 4]
     assert len(json.loads(out.read_text())["Warnings"]) == 5  # the whole list in the file
     summary = err[-1]
-    assert summary.startswith("agentic-chunking chunk: done: 1 chunks, 5 propositions from 5 ")
+    assert summary.startswith("agentic-chunking chunk: done: 1 chunk, 5 propositions from 5 ")
     assert "6 calls" in summary and "5 warnings (5 duplicates merged)" in summary
     assert f"written to {out}" in summary and "($" in summary
 

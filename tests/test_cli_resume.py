@@ -118,6 +118,48 @@ def test_a_run_killed_half_way_resumes_without_repeating_an_answered_call(
     assert all(c["InputTokens"] > 0 for c in cached)  # what they cost when paid for
 
 
+@pytest.mark.parametrize(
+    ("stop", "status", "said"),
+    [(signal.SIGINT, 130, "interrupted"), (signal.SIGTERM, 143, "stopped by SIGTERM")],
+    ids=["SIGINT", "SIGTERM"],
+)
+def test_a_run_stopped_half_way_names_resume_in_its_one_line(
+    document: Path, tmp_path: Path, stop: signal.Signals, status: int, said: str
+) -> None:
+    """A plain rerun would pay for the kept replies again: the stop's one line says
+    --resume, as a failure's does."""
+    out = tmp_path / "out.json"
+    model = CountingModel()
+    model.hold.set()
+    argv = [sys.executable, "-m", "agentic_chunking", "chunk", str(document), "-o", str(out)]
+    argv += [*ONE_A_BATCH, "--max-concurrency", "1"]
+    with FakeMessagesServer(handler=model) as server:
+        server._httpd.handle_error = lambda request, address: None  # type: ignore[method-assign]
+        child = subprocess.Popen(
+            argv,
+            env={**os.environ, **_environment(server)},
+            cwd=REPO,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        deadline = time.monotonic() + 120
+        while len(model.extraction) < 4 and time.monotonic() < deadline:  # 3 answered, 1 held
+            time.sleep(0.05)
+        assert len(model.extraction) == 4
+        child.send_signal(stop)
+        _, err = child.communicate(timeout=60)
+        model.released.set()
+    assert child.returncode == status
+    replies = tmp_path / "out.replies"
+    assert err.splitlines()[-1] == (
+        f"agentic-chunking chunk: {said}; no file was left half-written; the 3 model replies "
+        f"of this run are kept in {replies}: rerun the same command with --resume to send "
+        "none of them again"
+    )
+    assert len(list(replies.glob("*.json"))) == 3
+
+
 def test_without_resume_a_rerun_calls_the_model_again(
     document: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

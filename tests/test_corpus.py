@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from agentic_chunking._loopback import FakeMessagesServer, ParagraphModel
+from agentic_chunking._loopback import FakeMessagesServer, FakeReply, ParagraphModel, user_text
 from agentic_chunking.checks._language import stem
 from agentic_chunking.cli import main
 from agentic_chunking.client import DEFAULT_MODEL, ModelClient
@@ -168,9 +168,11 @@ def test_a_failed_document_is_listed_with_its_reason_and_the_run_goes_on(
     assert failures[1]["error_kind"] == "model_call"
     assert failures[1]["extracted_propositions"] == ["Epsilon is fine."]
     assert {r["DocumentId"] for r in read_records(out)} == {"d02.txt", "sub/d01.txt"}
-    summary, aside = capsys.readouterr().err.splitlines()[-2:]
+    summary, failure, aside = capsys.readouterr().err.splitlines()[-3:]
     assert "2 done, 0 skipped (done before), 1 failed, 1 not text (set aside) of 4" in summary
     assert "out.failures.jsonl" in summary
+    assert failure.startswith("agentic-chunking corpus: 1 failed: extraction call for batch 2 ")
+    assert failure.endswith(" (first: poisoned.txt); see " + str(tmp_path / "out.failures.jsonl"))
     assert "1 file is not text" in aside and "binary.bin" in aside
     # the failed ones are tried again on a rerun; the done ones are not
     (folder / "poisoned.txt").write_text("Epsilon is fine.\n")
@@ -207,7 +209,7 @@ def test_files_that_are_not_text_are_listed_but_fail_no_run_and_globs_leave_them
     last = capsys.readouterr().err.splitlines()[-1]
     assert "0 done, 2 skipped (done before), 0 failed of 2 documents (3 left out" in last
     assert _corpus([str(folder), "-o", str(out), "--include", "sub/*.txt"]) == 0
-    assert "of 1 documents (4 left out by --include/--exclude)" in capsys.readouterr().err
+    assert "of 1 document (4 left out by --include/--exclude)" in capsys.readouterr().err
     assert _corpus([str(folder), "-o", str(out), "--include", "*.rst"]) == 2
     assert "--include/--exclude leave out all 5" in capsys.readouterr().err
 
@@ -774,3 +776,100 @@ def test_a_max_tokens_no_call_can_ask_for_is_refused_before_any_call_not_per_doc
     assert (
         _corpus([str(folder), "-o", str(out), "--dry-run", "--extraction-max-tokens", "9" * 9]) == 2
     )
+
+
+def test_a_model_refused_mid_run_keeps_the_finished_documents_and_names_the_fix_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A 404 for the model after the first document: the stop is the run's configuration,
+    so the line before the error never advises the same command unchanged."""
+    folder = _folder(tmp_path, 3)
+    script = ParagraphModel()
+
+    def retired_after_one_document(body: dict[str, Any]) -> Any:
+        if " 2 " not in user_text(body):  # d02.txt, the first in input order, is answered
+            return FakeReply(status=404, text="model: claude-nope")
+        return script(body)
+
+    out = tmp_path / "out.jsonl"
+    with FakeMessagesServer(handler=retired_after_one_document) as server:
+        monkeypatch.setenv("ANTHROPIC_API_KEY", KEY)
+        monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
+        assert _corpus([str(folder), "-o", str(out), "--max-concurrency", "1"]) == 2
+    kept, error = capsys.readouterr().err.splitlines()
+    assert kept == (
+        f"agentic-chunking corpus: {out} was left as it was; the 1 finished document is in "
+        f"the ledger {tmp_path / 'out.ledger.sqlite'}: once the model or key is fixed, a "
+        "rerun resumes from there (no finished document is chunked again)"
+    )
+    assert "rerun the same command" not in kept
+    assert error.startswith("agentic-chunking corpus: error: ") and "was not found" in error
+    assert _counts(tmp_path / "out.ledger.sqlite") == {"done": 1}
+
+
+def test_the_summary_counts_one_of_a_kind_in_the_singular(
+    model: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "one"
+    folder.mkdir()
+    (folder / "a.txt").write_text("Alpha is a single fact.\n", encoding="utf-8")
+    assert _corpus([str(folder), "-o", str(tmp_path / "out.jsonl")]) == 0
+    summary = capsys.readouterr().err.splitlines()[-1]
+    assert "1 done, 0 skipped (done before), 0 failed of 1 document; 2 calls answered," in summary
+    assert "; 1 chunk written to " in summary
+
+
+def test_when_every_document_fails_the_common_error_is_said_with_its_first_document(
+    model: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "poisoned"
+    folder.mkdir()
+    for number in range(1, 7):
+        (folder / f"p{number}.txt").write_text(f"This poison {number} fails.\n", encoding="utf-8")
+    out = tmp_path / "out.jsonl"
+    assert _corpus([str(folder), "-o", str(out)]) == 1
+    summary, failure = capsys.readouterr().err.splitlines()
+    # a refused request has no usage: the calls counted are the answered ones, and say so
+    assert "0 done, 0 skipped (done before), 6 failed of 6 documents; 0 calls answered," in summary
+    failures = tmp_path / "out.failures.jsonl"
+    assert failure.startswith("agentic-chunking corpus: 6 failed: extraction call for batch 1 ")
+    assert "HTTP 400" in failure and "ParagraphModel: this request fails (test)" in failure
+    assert failure.endswith(f" (first: p1.txt); see {failures}")
+    assert KEY not in failure and model[1].requests  # sent, and refused
+
+
+def test_the_most_common_of_several_failures_is_said_with_its_count(
+    model: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = tmp_path / "mixed"
+    folder.mkdir()
+    (folder / "a-link.txt").symlink_to(folder / "nowhere.txt")  # unreadable: another error
+    for name in ("b.txt", "c.txt"):
+        (folder / name).write_text("This poison fails.\n", encoding="utf-8")
+    (folder / "d.txt").write_text("Alpha is fine.\n", encoding="utf-8")
+    assert _corpus([str(folder), "-o", str(tmp_path / "out.jsonl")]) == 1
+    failure = capsys.readouterr().err.splitlines()[1]
+    assert failure.startswith(
+        "agentic-chunking corpus: 3 failed; the most common failure (2 of them): extraction "
+    )
+    assert failure.endswith(f" (first: b.txt); see {tmp_path / 'out.failures.jsonl'} for every one")
+
+
+def test_no_failure_line_when_no_document_failed(
+    model: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert _corpus([str(_folder(tmp_path, 2)), "-o", str(tmp_path / "out.jsonl")]) == 0
+    assert len(capsys.readouterr().err.splitlines()) == 1  # the summary alone
+
+
+def test_resume_given_to_corpus_says_a_rerun_resumes_on_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        main(["corpus", str(tmp_path), "-o", str(tmp_path / "out.jsonl"), "--resume"])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "agentic-chunking corpus: error: unrecognized arguments: --resume; a corpus rerun of "
+        "the same command resumes (the ledger skips the finished documents, the reply cache "
+        "serves the paid replies): no --resume needed (see agentic-chunking corpus --help)"
+    ]

@@ -95,7 +95,9 @@ def test_the_ray_engine_writes_the_local_engines_records(
     # rerun on Ray: every document skipped through the ledger its workers wrote
     assert main(ray_run) == 1
     assert len(server.requests) - before == 2 * sent
-    assert "0 done, 21 skipped (done before), 2 failed" in capsys.readouterr().err.splitlines()[-1]
+    summary, failure = capsys.readouterr().err.splitlines()[-2:]
+    assert "0 done, 21 skipped (done before), 2 failed" in summary
+    assert "2 failed; the most common failure (1 of them): line 11: the text is empty" in failure
 
 
 def _untidy_folder(root: Path) -> Path:

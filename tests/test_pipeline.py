@@ -440,7 +440,7 @@ def test_progress_lines_are_reported_for_several_batches(serve: Any) -> None:
     chunk_text_agentic(INPUTS, "D", client=client, progress=lines.append)
     assert len(lines) == 3 and lines[-1] == "grouping 3 propositions"
     assert lines[1].startswith("extraction batch 2/2 done (batch ")
-    assert any("(batch 2 (chunk C2)): 1 propositions; tokens so far " in line for line in lines)
+    assert any("(batch 2 (chunk C2)): 1 proposition; tokens so far " in line for line in lines)
     last = lines[1].split("tokens so far ")[1]
     assert last.endswith(" out") and " in / " in last
 

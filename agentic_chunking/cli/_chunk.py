@@ -23,10 +23,12 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
+from .._entry import Terminated
 from .._errors import ConfigurationError, InputError, ModelCallError
 from .._models import AgenticChunkInput, AgenticResponse
-from .._shown import redact, redact_data
+from .._shown import counted, redact, redact_data
 from ..client import (
     DEFAULT_MODEL,
     DEFAULT_TIMEOUT_S,
@@ -244,6 +246,27 @@ def run(args: argparse.Namespace) -> int:
         return 0
     cache, fresh_cache = _reply_cache(args)
     _check_room(args, inputs, cache, options)
+    try:
+        return _chunk_and_write(args, inputs, document_id, metadata, options, cache, fresh_cache)
+    except (KeyboardInterrupt, Terminated) as stop:  # the stop's one line names --resume
+        hint = resume_hint(cache)
+        if hint is not None:
+            stop.add_note(hint)
+        raise
+
+
+def _chunk_and_write(
+    args: argparse.Namespace,
+    inputs: list[AgenticChunkInput],
+    document_id: str,
+    metadata: dict[str, Any],
+    options: PipelineOptions,
+    cache: ReplyCache,
+    fresh_cache: bool,
+) -> int:
+    """Run the pipeline with the reply cache and write what it gave (the response, or the
+    failure document); the exit status. What the cache could not serve or keep is said
+    however the run ended."""
     display = RunDisplay(model=options.model_id, prefix=PREFIX, quiet=args.quiet)
     try:
         outcome = chunk_outcome(
@@ -434,22 +457,34 @@ def _say_rejected(cache: ReplyCache) -> None:
         )
 
 
+def resume_hint(cache: ReplyCache) -> str | None:
+    """After a failure or a stop (Ctrl-C, SIGTERM): where the run's replies are kept and
+    how to reuse them (``--resume``); None when the reply cache kept none of this run (then
+    no cache is left for the output) or they went to a fallback folder (``_say_unkept``
+    names it)."""
+    kept = cache.stored + cache.hits
+    if not kept or cache.fallback is not None:
+        return None
+    aside = cache.set_aside_count
+    unparsed = (
+        f" ({aside} that could not be parsed set aside as *{UNPARSED_SUFFIX}: "
+        "--resume asks for them again)"
+        if aside
+        else ""
+    )
+    resent = "the others" if aside else "them"
+    return (
+        f"the {counted(kept, 'model reply', 'model replies')} of this run "
+        f"{'is' if kept == 1 else 'are'} kept in {cache.directory}{unparsed}: rerun the same "
+        f"command with --resume to send none of {resent} again"
+    )
+
+
 def _say_resume(cache: ReplyCache) -> None:
     """After a failure: where the replies went and how to reuse them (when there are any)."""
-    kept = cache.stored + cache.hits
-    if kept and cache.fallback is None:  # else _say_unkept names the fallback folder
-        aside = cache.set_aside_count
-        unparsed = (
-            f" ({aside} that could not be parsed set aside as *{UNPARSED_SUFFIX}: "
-            "--resume asks for them again)"
-            if aside
-            else ""
-        )
-        resent = "the others" if aside else "them"
-        _say(
-            f"the {kept} model replies of this run are kept in {cache.directory}{unparsed}: "
-            f"rerun the same command with --resume to send none of {resent} again"
-        )
+    hint = resume_hint(cache)
+    if hint is not None:
+        _say(hint)
 
 
 def cache_dir(output: Path | None, given: Path | None) -> Path:

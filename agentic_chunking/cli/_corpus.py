@@ -70,6 +70,7 @@ from ._io import (
     beside,
     check_output_path,
     check_outside,
+    finished_in_ledger,
     int_at_least,
     output_path,
     resume_line,
@@ -315,6 +316,9 @@ def _run_job(job: CorpusJob, options: PipelineOptions, scan: Scan, *, quiet: boo
     tally.close()
     seconds = time.monotonic() - started
     _say(tally.summary(outcome.written, job.output, job.failures_path, seconds, scan.left_out))
+    failure = tally.failure_line(job.failures_path)
+    if failure is not None:
+        _say(failure)
     if tally.totals.set_aside:
         _say(tally.set_aside_line(job.failures_path))
     _say_cache_warnings(run, outcome)
@@ -341,6 +345,10 @@ def _saying_stops(run: CorpusRun, tally: CorpusDisplay) -> Iterator[None]:
     except (InputError, LedgerError) as error:  # a full disk under OUT or the ledger
         tally.close()
         raise InputError(_stopped_line(error, run.kept_elsewhere())) from None
+    except ConfigurationError:  # a model or key refused: the same command would stop again
+        tally.close()
+        _say(resume_line(ledger, job.ledger_path, job.output, configuration=True))
+        raise
     except Exception:
         tally.close()
         _say(resume_line(ledger, job.ledger_path, job.output))
@@ -437,8 +445,7 @@ def _unreachable_line(
     variable = provider_module(error.provider).URL_ENV_VAR
     kept = f"{output} was left as it was"
     with contextlib.suppress(Exception):  # the ledger may be the thing that failed
-        done = ledger.counts().get("done", 0)
-        kept += f" and the {done} finished documents are in the ledger {ledger_path}"
+        kept += f" and {finished_in_ledger(ledger, ledger_path)}"
     return (
         f"{error}. The base URL is --base-url or {variable}; once it is right, rerun the "
         f"same command to collect the batch ({kept}); to give the batch up and pay for its "

@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 from typing import IO
 
+from .._shown import counted, quote
 from ..client import BatchProgress
 from ..corpus import CorpusTotals, DocumentResult
 from ._progress import Heartbeat, _is_terminal
@@ -119,9 +120,27 @@ class CorpusDisplay:
         left = f" ({left_out:,} left out by --include/--exclude)" if left_out else ""
         return (
             f"{c['done']:,} done, {c['skipped']:,} skipped (done before), {c['failed']:,} failed"
-            f"{aside} of {t.finished:,} documents{left}; {t.calls:,} calls{reused}, "
-            f"{t.tokens_in:,} in / {t.tokens_out:,} out tokens{self._cost_text()}; "
-            f"{written:,} chunks written to {output} in {seconds:.1f} s{failed}"
+            f"{aside} of {counted(t.finished, 'document')}{left}; "
+            f"{counted(t.calls, 'call')} answered{reused}, {t.tokens_in:,} in / "
+            f"{t.tokens_out:,} out tokens{self._cost_text()}; "
+            f"{counted(written, 'chunk')} written to {output} in {seconds:.1f} s{failed}"
+        )
+
+    def failure_line(self, failures: Path) -> str | None:
+        """The summary's own line for the failed documents: the error most of them share
+        (quoted: one line, redacted, capped) and the first document that met it; None when
+        none failed."""
+        failed = self.totals.counts["failed"]
+        common = self.totals.common_failure
+        if not failed or common is None:
+            return None
+        error = quote(common.error, limit=FAILURE_QUOTE_LIMIT)
+        first = f"first: {quote(common.first_document_id)}"
+        if common.documents == failed:
+            return f"{failed:,} failed: {error} ({first}); see {failures}"
+        return (
+            f"{failed:,} failed; the most common failure ({common.documents:,} of them): "
+            f"{error} ({first}); see {failures} for every one"
         )
 
     def set_aside_line(self, failures: Path) -> str:
@@ -135,6 +154,9 @@ class CorpusDisplay:
             f"(error_kind not_text); leave {'it' if count == 1 else 'them'} out with --exclude"
         )
 
+
+FAILURE_QUOTE_LIMIT = 400
+"""The longest failure the summary quotes: a client's error with its advice, whole."""
 
 NO_ETA_BAR = "{desc}: {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} [{elapsed}{postfix}]"
 """The ``--batch`` bar: tqdm's own, less the ETA and the rate (see CorpusDisplay)."""

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._errors import InputError
 from .._files import decode_text, write_text_atomic
+from .._shown import counted
 from ..corpus import publish_failures as publish_failures
 
 if TYPE_CHECKING:
@@ -54,16 +55,31 @@ def beside(output: Path, suffix: str) -> Path:
     return output.with_name(output.stem + suffix)
 
 
-def resume_line(ledger: Ledger, ledger_path: Path, output: Path) -> str:
+def resume_line(
+    ledger: Ledger, ledger_path: Path, output: Path, *, configuration: bool = False
+) -> str:
     """What a corpus run stopped half-way says: OUT as it was, and the finished documents
-    kept in the ledger for the rerun."""
+    kept in the ledger for the rerun. After a ``configuration`` error (a model or key the
+    server refused) the same command would stop again: the rerun is named as the one after
+    that is fixed (the error's own line says how)."""
     with contextlib.suppress(Exception):  # the ledger may be the thing that failed
-        done = ledger.counts().get("done", 0)
-        return (
-            f"{output} was left as it was; the {done} finished documents are in the ledger "
-            f"{ledger_path}: rerun the same command to go on from there"
+        kept = finished_in_ledger(ledger, ledger_path)
+        rerun = (
+            "once the model or key is fixed, a rerun resumes from there (no finished "
+            "document is chunked again)"
+            if configuration
+            else "rerun the same command to go on from there"
         )
+        return f"{output} was left as it was; {kept}: {rerun}"
     return f"{output} was left as it was"
+
+
+def finished_in_ledger(ledger: Ledger, ledger_path: Path) -> str:
+    """The words "the N finished documents are in the ledger L" (singular for one);
+    raises what the ledger raises when it cannot be read."""
+    done = ledger.counts().get("done", 0)
+    verb = "is" if done == 1 else "are"
+    return f"the {counted(done, 'finished document')} {verb} in the ledger {ledger_path}"
 
 
 def is_stdin(path: Path) -> bool:

@@ -24,6 +24,7 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
+from typing import NoReturn
 
 from .._entry import (
     EXIT_INTERRUPTED,
@@ -64,18 +65,41 @@ def package_version() -> str:
         return "unknown"
 
 
+UNKNOWN_OPTION_HINTS: dict[tuple[str, str], str] = {
+    ("corpus", "--resume"): (
+        "a corpus rerun of the same command resumes (the ledger skips the finished "
+        "documents, the reply cache serves the paid replies): no --resume needed"
+    ),
+}
+"""(command, option) -> what to say when ``command`` is given ``option``, which it does
+not take, because another command does (``chunk --resume``)."""
+
+
 class _CommandParser(argparse.ArgumentParser):
     """A subcommand's parser that rejects what it does not know itself, so the message
-    names the subcommand and shows its usage (argparse otherwise leaves unknown options
-    to the top-level parser: "usage: agentic-chunking [-h] ... COMMAND")."""
+    names the subcommand (argparse otherwise leaves unknown options to the top-level
+    parser: "usage: agentic-chunking [-h] ... COMMAND"), and says a usage error on one line
+    (``error``): the usage block is for ``--help``."""
 
     def parse_known_args(  # type: ignore[override]
         self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
         parsed, extras = super().parse_known_args(args, namespace)
         if extras:
-            self.error(f"unrecognized arguments: {' '.join(extras)}")
+            command = self.prog.rsplit(" ", 1)[-1]
+            hints = [
+                UNKNOWN_OPTION_HINTS[command, option]
+                for option in dict.fromkeys(extra.split("=", 1)[0] for extra in extras)
+                if (command, option) in UNKNOWN_OPTION_HINTS
+            ]
+            self.error("; ".join([f"unrecognized arguments: {' '.join(extras)}", *hints]))
         return parsed, extras
+
+    def error(self, message: str) -> NoReturn:
+        """``PROG: error: MESSAGE (see PROG --help)`` on one line of stderr (redacted: an
+        argument may be a pasted key), then exit 2."""
+        say_error(self.prog, f"{message} (see {self.prog} --help)")
+        self.exit(EXIT_USAGE)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -107,10 +131,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog = f"agentic-chunking {args.command}"
         status: int = args.func(args)
         sys.stdout.flush()  # what is still buffered: a reader gone is 141, not success
-    except KeyboardInterrupt:
-        return _stopped(prog, signal.SIGINT)
-    except Terminated:
-        return _stopped(prog, signal.SIGTERM)
+    except KeyboardInterrupt as stop:
+        return _stopped(prog, signal.SIGINT, stop)
+    except Terminated as stop:
+        return _stopped(prog, signal.SIGTERM, stop)
     except BrokenPipeError:  # stdout's reader closed it (e.g. `| head`): nothing to say
         _silence_stdout()
         return EXIT_BROKEN_PIPE
@@ -130,19 +154,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as error:  # a defect of ours: one line, the trace in a file
         seen = stop_signal_seen()
         if seen is not None:  # a library turned the interrupt into an error of its own
-            return _stopped(prog, seen)
+            return _stopped(prog, seen, error)
         print(unexpected_error_line(prog, error), file=sys.stderr)
         return EXIT_SOFTWARE
     return status
 
 
-def _stopped(prog: str, signum: int) -> int:
-    """One line for Ctrl-C or SIGTERM; the exit status of that signal."""
+def _stopped(prog: str, signum: int, stop: BaseException) -> int:
+    """One line for Ctrl-C or SIGTERM, with the way on a command put on the stop (its
+    notes: ``chunk`` names ``--resume`` when its reply cache kept replies); the exit status
+    of that signal."""
+    way_on = "".join(f"; {note}" for note in getattr(stop, "__notes__", ()))
     if signum == signal.SIGTERM:
-        print(f"{prog}: stopped by SIGTERM; no file was left half-written", file=sys.stderr)
-        return EXIT_TERMINATED
-    print(f"{prog}: interrupted; no file was left half-written", file=sys.stderr)
-    return EXIT_INTERRUPTED
+        line, status = "stopped by SIGTERM", EXIT_TERMINATED
+    else:
+        line, status = "interrupted", EXIT_INTERRUPTED
+    print(redact(f"{prog}: {line}; no file was left half-written{way_on}"), file=sys.stderr)
+    return status
 
 
 MESSAGE_LIMIT = 2000

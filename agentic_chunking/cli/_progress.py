@@ -22,6 +22,7 @@ from types import TracebackType
 from typing import IO, Any
 
 from .._models import AgenticResponse
+from .._shown import counted
 from .._warning import PipelineWarning
 from ..client import calls_cost_usd, estimate_cost_usd
 from ..pipeline import ProgressEvent
@@ -135,19 +136,20 @@ class RunDisplay:
             f" (prompt cache: {written:,} written, {read:,} read)" if written or read else ""
         )
         reused = len(response.calls) - len(paid)
-        replayed = f" ({reused} from the reply cache, not paid again)" if reused else ""
+        replayed = f" ({reused:,} from the reply cache, not paid again)" if reused else ""
         state = (
-            f"done: {response.total_chunks} chunks, {response.total_propositions} "
-            f"propositions from {inputs} input chunks"
+            f"done: {counted(response.total_chunks, 'chunk')}, "
+            f"{counted(response.total_propositions, 'proposition')} from "
+            f"{counted(inputs, 'input chunk')}"
             if response.is_success
             else "failed"
         )
         warned = warning_summary(response.warnings)
+        warnings = f"{counted(len(response.warnings), 'warning')} ({warned})"
         line = (
-            f"{self._prefix}{state}; {len(response.calls)} calls{replayed}, "
+            f"{self._prefix}{state}; {counted(len(response.calls), 'call')}{replayed}, "
             f"{spent_in:,} in / {spent_out:,} out tokens{prompt_cache}{cost and f' ({cost})'}; "
-            f"{f'{len(response.warnings)} warnings ({warned})' if warned else 'no warnings'}"
-            f"; {where}"
+            f"{warnings if warned else 'no warnings'}; {where}"
         )
         print(line, file=self._stream, flush=True)
         return line

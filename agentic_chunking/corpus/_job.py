@@ -86,17 +86,36 @@ class BatchNote:
     requests: int
 
 
+@dataclass(frozen=True, slots=True)
+class CommonFailure:
+    """The error most failed documents of a run share (``CorpusTotals.common_failure``):
+    its text as the failures file has it, how many documents failed with it, and the
+    first of them."""
+
+    error: str
+    documents: int
+    first_document_id: str
+
+
+MOST_FAILURE_REASONS = 1000
+"""The distinct errors a run's totals count (each with its first document); an error first
+met after that many others is counted among the failed documents only."""
+
+
 class CorpusTotals:
     """What became of a run's documents so far, and what they cost: ``counts`` of done,
     skipped and failed documents, ``set_aside`` (the files of no text: listed, not
-    failed), the calls (``cached``: served by the reply cache, not paid again), the paid
-    tokens, and the cost (None once a document's model has no price)."""
+    failed), the calls answered (``cached``: served by the reply cache, not paid again; a
+    request the server refused has no usage, so it is no call here), the paid tokens, the
+    cost (None once a document's model has no price), and the failed documents' errors
+    (``common_failure``)."""
 
     def __init__(self) -> None:
         self.counts = {"done": 0, "skipped": 0, "failed": 0}
         self.set_aside: list[str] = []
         self.calls = self.cached = self.tokens_in = self.tokens_out = 0
         self.cost: float | None = 0.0
+        self._errors: dict[str, tuple[int, str]] = {}  # error -> (documents, the first)
 
     def add(self, result: DocumentResult) -> None:
         """Count one document's result."""
@@ -104,6 +123,10 @@ class CorpusTotals:
             self.set_aside.append(result.document_id)
         else:
             self.counts[result.status] += 1
+        if result.is_failure and result.error is not None:
+            count, first = self._errors.get(result.error, (0, result.document_id))
+            if count or len(self._errors) < MOST_FAILURE_REASONS:
+                self._errors[result.error] = (count + 1, first)
         self.calls += len(result.calls)
         self.cached += sum(1 for c in result.calls if c.cached)
         self.tokens_in += result.input_tokens
@@ -115,6 +138,15 @@ class CorpusTotals:
     def finished(self) -> int:
         """Every document counted, set aside ones included."""
         return sum(self.counts.values()) + len(self.set_aside)
+
+    @property
+    def common_failure(self) -> CommonFailure | None:
+        """The error most failed documents share (of two as common, the one met first);
+        None when no document failed."""
+        if not self._errors:
+            return None
+        error, (documents, first) = max(self._errors.items(), key=lambda item: item[1][0])
+        return CommonFailure(error, documents, first)
 
 
 @dataclass(frozen=True, slots=True)

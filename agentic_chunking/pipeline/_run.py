@@ -30,6 +30,7 @@ from .._models import (
     AgenticResponse,
     ExtractedBatch,
 )
+from .._shown import counted
 from .._warning import PipelineWarning
 from ..client import ModelClient, parse_model
 from . import _notes as notes
@@ -237,7 +238,7 @@ def _run(
             too_large, calls=calls, warnings=warnings, extracted=extracted
         )
     if progress is not None and len(batches) > 1:
-        progress(f"grouping {len(merged)} propositions")
+        progress(f"grouping {counted(len(merged), 'proposition')}")
     grouped = _grouped(
         merged,
         settings,
@@ -376,7 +377,7 @@ def _extract_all(
             stop.set()
             outcome = _Outcome(value=None, error=str(error), calls=(), failure=error)
         if tally is not None and not settings.cancelled.is_set():
-            status = "failed" if outcome.error else f"{len(outcome.value)} propositions"
+            status = "failed" if outcome.error else counted(len(outcome.value), "proposition")
             tally.done(  # one batch: its tokens counted, but no line of its own
                 "extraction batch",
                 len(batches),
