@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from agentic_chunking import split_sentences
 from agentic_chunking.checks import find_inventions
 
 
@@ -300,3 +301,17 @@ def test_a_heading_quoted_with_its_paragraph_keeps_the_paragraphs_first_word(
     it still found."""
     assert _kinds(proposition, source) == []
     assert lost in [kind for kind, _ in _kinds(edited, source)]
+
+
+def test_a_seam_keeps_the_line_breaks_inside_the_quoted_sentences() -> None:
+    """A changelog's header, entries and trailer given back joined by spaces: the seams
+    after the header and the entries change, the entry's own line break ("+ No longer")
+    stays, so its "No" still opens a line."""
+    source = (
+        "bc (1.07.1-1) unstable; urgency=medium\n\n  * New upstream version 1.07.1\n"
+        "    + No longer crashes during startup\n\n"
+        " -- Ryan Kavanagh <rak@debian.org>  Thu, 22 Mar 2018 12:20:34 -0400"
+    )
+    run = " ".join(split_sentences(source))
+    assert "\n    + No" in run
+    assert _kinds(run, source) == []

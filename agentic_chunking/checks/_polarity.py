@@ -454,19 +454,24 @@ _CLOSED = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
 
 
 def _seamed(proposition: str, window: Window) -> str:
-    """The proposition, whitespace made single spaces, with a blank line where it passes
-    from a source sentence with no closing mark to the next one word for word ("Warranty
-    No warranty is given ...", a heading the segmenter ends at the layout, then its
-    paragraph): read so, the next sentence's first word opens a sentence, as in the
-    source, and is no name's. The proposition itself when it passes no such seam."""
+    """The proposition with a blank line where it passes from a source sentence with no
+    closing mark to the next one word for word ("Warranty No warranty is given ...", a
+    heading the segmenter ends at the layout, then its paragraph): read so, the next
+    sentence's first word opens a sentence, as in the source, and is no name's. Only the
+    whitespace at such a seam changes (the proposition's own line breaks stay)."""
     near = window.sentences[max(0, window.start - 1) : window.end + 1]
-    flat = " ".join(proposition.split())
-    seamed = flat
+    seamed = proposition
     for first, second in pairwise(near):
-        left, right = " ".join(first.text.split()), " ".join(second.text.split())
-        if left and right and not _CLOSED.search(left):
-            seamed = seamed.replace(f"{left} {right}", f"{left}\n\n{right}")
-    return proposition if seamed == flat else seamed
+        left, right = first.text.split(), second.text.split()
+        if left and right and not _CLOSED.search(left[-1]):
+            seam = re.compile(rf"({_spaced(left)})\s+(?={_spaced(right)})")
+            seamed = seam.sub(lambda m: m.group(1) + "\n\n", seamed)
+    return seamed
+
+
+def _spaced(words: list[str]) -> str:
+    """A pattern of ``words`` with any whitespace between them."""
+    return r"\s+".join(map(re.escape, words))
 
 
 def polarity_findings(proposition: str, window: Window) -> list[Problem]:
