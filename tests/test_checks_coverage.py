@@ -278,3 +278,29 @@ def test_a_dropped_sentence_names_its_number_in_the_singular_and_says_it_may_be_
     source = "Coffee grows in the tropics. It grows in 11 countries and 3 regions."
     (finding,) = find_uncovered_sentences(["Coffee grows in the tropics."], source)
     assert "its numbers 11, 3 (in figures or in words) appear in no proposition" in finding.reason
+
+
+@pytest.mark.parametrize(
+    "title",
+    ["## Glaciers store fresh water", "Glaciers store fresh water\n==========================="],
+)
+def test_a_heading_by_its_layout_is_not_a_fact_even_with_a_verb(title: str) -> None:
+    """The segmenter gives a heading alone (a blank line and a heading line end a
+    sentence); its shape, not its words, says it states nothing."""
+    source = f"{title}\n\nMeltwater feeds many rivers during the dry season."
+    stated = coverage(["Meltwater feeds many rivers during the dry season."], source)
+    assert (stated.covered, stated.facts, stated.uncovered) == (1, 1, ())
+
+
+@pytest.mark.parametrize(
+    "fact",
+    [
+        "I moved to Paris with my sister last year",  # a chat line: no full stop, a verb
+        "Glaciers and ice sheets hold most fresh water.",  # closed: a sentence
+        "Glaciers and ice sheets\ncover a tenth of the land",  # two lines: a sentence
+    ],
+)
+def test_a_line_without_a_heading_shape_is_still_judged_a_fact(fact: str) -> None:
+    source = f"{fact}\n\nMeltwater feeds many rivers during the dry season."
+    stated = coverage(["Meltwater feeds many rivers during the dry season."], source)
+    assert stated.facts == 2 and len(stated.uncovered) == 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from agentic_chunking import split_sentences
 from agentic_chunking.checks import find_inventions
 
 
@@ -269,3 +270,48 @@ def test_a_hedge_dropped_or_added_beside_a_kept_one_is_a_changed_modality(
     source: str, proposition: str
 ) -> None:
     assert ("changed_modality", "warning") in _kinds(proposition, source)
+
+
+@pytest.mark.parametrize(
+    ("source", "proposition", "edited", "lost"),
+    [
+        (
+            "9.2. Warranty\n\nNo warranty is given for the server, and only the author may "
+            "change this notice.\n\n9.3. Other",
+            "9.2. Warranty No warranty is given for the server, and only the author may "
+            "change this notice. 9.3.",
+            "9.2. Warranty A warranty is given for the server, and only the author may "
+            "change this notice. 9.3.",
+            "lost_negation",
+        ),
+        (
+            "gnupg2 (2.2.35-2) unstable; urgency=medium\n\n  * Only enable wine32 test on i386",
+            "gnupg2 (2.2.35-2) unstable; urgency=medium * Only enable wine32 test on i386",
+            "gnupg2 (2.2.35-2) unstable; urgency=medium * Enable wine32 test on i386",
+            "lost_quantifier",
+        ),
+    ],
+)
+def test_a_heading_quoted_with_its_paragraph_keeps_the_paragraphs_first_word(
+    source: str, proposition: str, edited: str, lost: str
+) -> None:
+    """The segmenter ends a heading at the blank line; a proposition quoting the heading
+    and the paragraph after it joined by a space still opens the paragraph's sentence
+    with "No" or "Only", which is no name's word: nothing lost, and the edit that drops
+    it still found."""
+    assert _kinds(proposition, source) == []
+    assert lost in [kind for kind, _ in _kinds(edited, source)]
+
+
+def test_a_seam_keeps_the_line_breaks_inside_the_quoted_sentences() -> None:
+    """A changelog's header, entries and trailer given back joined by spaces: the seams
+    after the header and the entries change, the entry's own line break ("+ No longer")
+    stays, so its "No" still opens a line."""
+    source = (
+        "bc (1.07.1-1) unstable; urgency=medium\n\n  * New upstream version 1.07.1\n"
+        "    + No longer crashes during startup\n\n"
+        " -- Ryan Kavanagh <rak@debian.org>  Thu, 22 Mar 2018 12:20:34 -0400"
+    )
+    run = " ".join(split_sentences(source))
+    assert "\n    + No" in run
+    assert _kinds(run, source) == []

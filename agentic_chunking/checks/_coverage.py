@@ -31,6 +31,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
+from .._text import is_heading
 from ._align import Sentence, SourceSentences, _sentence, align, quotations, source_sentences
 from ._converse import SWAPPED, converse_reading
 from ._finding import COVERAGE, ERROR, UNCOVERED_SENTENCE, WARNING, Finding, Severity
@@ -146,12 +147,31 @@ def _reason(numbers: tuple[str, ...], words: tuple[str, ...], severity: Severity
 
 def _is_fact(text: str) -> bool:
     """A sentence that states something (once citations and figure labels are set aside):
-    enough content words and numbers, and a word that can be a verb (a heading has none)."""
+    enough content words and numbers, and a word that can be a verb (a heading has none),
+    and no title (``_is_title``)."""
+    if _is_title(text):
+        return False
     toks = tokens(text)
     stated = profile(text)
     if len(stated.content) + len(stated.numbers) < MIN_WORDS:
         return False
     return any(not t.number and can_be_verb(t.norm) for t in toks)
+
+
+_CLOSED = re.compile(r"[.!?\u2026][\"')\]}\u00bb\u201d\u2019]*\s*$")
+
+
+def _is_title(text: str) -> bool:
+    """A heading or label, which the segmenter gives alone (it ends a sentence at a blank
+    line and around a heading): a heading by its layout (``_text.is_heading``: "# ...",
+    a title over its underline), or one line with no closing mark (". ! ?") whose every
+    word that can be a verb can be a noun too ("Glaciers and ice sheets"; but "I moved to
+    Paris" and "Deploying the service" state or do something)."""
+    if is_heading(text):
+        return True
+    if "\n" in text.strip() or _CLOSED.search(text):
+        return False
+    return all("NOUN" in all_lemmas(t.norm) for t in tokens(text) if can_be_verb(t.norm))
 
 
 def coverage(propositions: list[str], source: str) -> Coverage:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from dataclasses import astuple
 from functools import lru_cache
+from itertools import pairwise
 
 from ._align import Window, _sentence
 from ._finding import (
@@ -449,13 +450,37 @@ def _quoted_window(proposition: str, window: Window) -> Window:
     return Window(tuple(_sentence(b) for b in kept), 0, len(kept))
 
 
+_CLOSED = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")
+
+
+def _seamed(proposition: str, window: Window) -> str:
+    """The proposition with a blank line where it passes from a source sentence with no
+    closing mark to the next one word for word ("Warranty No warranty is given ...", a
+    heading the segmenter ends at the layout, then its paragraph): read so, the next
+    sentence's first word opens a sentence, as in the source, and is no name's. Only the
+    whitespace at such a seam changes (the proposition's own line breaks stay)."""
+    near = window.sentences[max(0, window.start - 1) : window.end + 1]
+    seamed = proposition
+    for first, second in pairwise(near):
+        left, right = first.text.split(), second.text.split()
+        if left and right and not _CLOSED.search(left[-1]):
+            seam = re.compile(rf"({_spaced(left)})\s+(?={_spaced(right)})")
+            seamed = seam.sub(lambda m: m.group(1) + "\n\n", seamed)
+    return seamed
+
+
+def _spaced(words: list[str]) -> str:
+    """A pattern of ``words`` with any whitespace between them."""
+    return r"\s+".join(map(re.escape, words))
+
+
 def polarity_findings(proposition: str, window: Window) -> list[Problem]:
     """(kind, reason, severity) of each negation, quantifier or modality the proposition
     adds to or loses from the aligned window (empty when they agree); the severity is an
     error only for a minimal edit of one restated clause (see the module). A proposition
     quoting the window is judged against the blocks it quotes (:func:`_quoted_window`)."""
     window = _quoted_window(proposition, window)
-    prop_toks = _toks(proposition)
+    prop_toks = _toks(_seamed(proposition, window))
     restated = restated_clauses(proposition, window)
     problems = _negation_problems(proposition, prop_toks, window, restated)
     problems += _quantifier_problems(prop_toks, window, restated)
