@@ -1500,13 +1500,31 @@ def test_a_cassette_that_cannot_be_written_makes_its_case_an_error(
     reference = ReferenceServer()
     reference.use(case, load_replies(case, REPO / "cases" / "reference_replies"))
 
-    def full_disk(path: object, text: str, **options: object) -> None:
-        raise OSError(28, "No space left on device")
+    # The full disk is a plugin of the suite's own process: in-process, an HTTP transport
+    # patch an earlier in-process session left behind could take the recording elsewhere.
+    suite_copy.makepyfile(
+        full_disk_plugin="""
+            import agentic_chunking.suite._cassettes as cassettes
 
-    monkeypatch.setattr("agentic_chunking.suite._cassettes.write_text_atomic", full_disk)
+            def _full_disk(path, text, **options):
+                raise OSError(28, "No space left on device")
+
+            cassettes.write_text_atomic = _full_disk
+        """
+    )
     with FakeMessagesServer(handler=reference) as server:
         monkeypatch.setenv("ANTHROPIC_BASE_URL", server.base_url)
-        result = run_suite(suite_copy, "-k", "TC-001", "--record", "--model", "loopback-model")
+        result = run_suite(
+            suite_copy,
+            "-p",
+            "full_disk_plugin",
+            "-k",
+            "TC-001",
+            "--record",
+            "--model",
+            "loopback-model",
+            in_process=False,
+        )
     output = result.stdout.str()
     assert "Traceback" not in output and "site-packages" not in output
     assert "0/1 cases passed" in output and "1/1 cases passed" not in output
