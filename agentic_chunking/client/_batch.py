@@ -313,16 +313,11 @@ class BatchClient(BatchRounds):
             self._cond.notify_all()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join()
-        for request in waiting:
-            for ticket in request.tickets:
-                ticket.error = ModelCallError(
-                    f"{where(ticket.stage, ticket.batch)}: the batch client was closed before "
-                    f"the batch answered (batches in flight: {left}; attach to them in a "
-                    "rerun to keep their results)",
-                    stage=ticket.stage,
-                    batch=ticket.batch,
-                )
-                self._resume(ticket)
+        self._fail(
+            waiting,
+            f"the batch client was closed before the batch answered (batches in flight: "
+            f"{left}; attach to them in a rerun to keep their results)",
+        )
         super().close()
 
     def _request(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -134,6 +134,21 @@ class BatchRounds(ModelClient):
                 self._activity(ticket.participant, +1)
         if wake:
             ticket.done.set()
+
+    def _fail(
+        self, requests: Iterable[QueuedRequest], why: str, cause: BaseException | None = None
+    ) -> None:
+        """End the wait of every call of ``requests`` with a ModelCallError naming its call,
+        then ``why`` (``cause`` its ``__cause__``)."""
+        for request in requests:
+            for ticket in request.tickets:
+                ticket.error = ModelCallError(
+                    f"{where(ticket.stage, ticket.batch)}: {why}",
+                    stage=ticket.stage,
+                    batch=ticket.batch,
+                )
+                ticket.error.__cause__ = cause
+                self._resume(ticket)
 
     def _start(self) -> None:
         if self._thread is None:
@@ -269,16 +284,12 @@ class BatchRounds(ModelClient):
             for request in mine:
                 del self._waiting[request.custom_id]
             self._cond.notify_all()
-        for request in mine:
-            for ticket in request.tickets:
-                ticket.error = ModelCallError(
-                    f"{where(ticket.stage, ticket.batch)}: the {batch.provider} batch "
-                    f"{batch.batch_id} could not be retrieved {batch.failures} times in a row "
-                    f"({type(exc).__name__}: {exc}); it may still end: rerun to attach to it",
-                    stage=ticket.stage,
-                    batch=ticket.batch,
-                )
-                self._resume(ticket)
+        self._fail(
+            mine,
+            f"the {batch.provider} batch {batch.batch_id} could not be retrieved "
+            f"{batch.failures} times in a row ({type(exc).__name__}: {exc}); it may still "
+            "end: rerun to attach to it",
+        )
 
     def _stop_unreachable(self, batch: InFlight, status: int, exc: Exception) -> None:
         """``batch`` cannot be retrieved, and will not be by asking again: stop (see
@@ -378,18 +389,12 @@ class BatchRounds(ModelClient):
             waiting = [*self._pending.values(), *self._waiting.values()]
             self._pending.clear()
             self._waiting.clear()
+        if not isinstance(exc, BatchUnreachableError):
+            self._fail(waiting, f"the batch client stopped ({type(exc).__name__}: {exc})", exc)
+            return
         for request in waiting:
             for ticket in request.tickets:
-                if isinstance(exc, BatchUnreachableError):
-                    ticket.error = exc.copy()
-                else:
-                    ticket.error = ModelCallError(
-                        f"{where(ticket.stage, ticket.batch)}: the batch client stopped "
-                        f"({type(exc).__name__}: {exc})",
-                        stage=ticket.stage,
-                        batch=ticket.batch,
-                    )
-                    ticket.error.__cause__ = exc
+                ticket.error = exc.copy()
                 self._resume(ticket)
 
 
