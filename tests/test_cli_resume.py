@@ -73,28 +73,37 @@ def document(tmp_path: Path) -> Path:
     return path
 
 
+def _chunk_held_at_the_fourth_call(
+    document: Path, out: Path, server: FakeMessagesServer, model: CountingModel
+) -> subprocess.Popen[str]:
+    """``chunk document -o out`` in a process of its own, one call at a time, once three
+    extraction calls are answered and the fourth is held by ``model``."""
+    argv = [sys.executable, "-m", "agentic_chunking", "chunk", str(document), "-o", str(out)]
+    argv += [*ONE_A_BATCH, "--max-concurrency", "1"]
+    server._httpd.handle_error = lambda request, address: None  # type: ignore[method-assign,assignment]
+    child = subprocess.Popen(
+        argv,
+        env={**os.environ, **_environment(server)},
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while len(model.extraction) < 4 and time.monotonic() < deadline:  # 3 answered, 1 held
+        time.sleep(0.05)
+    assert len(model.extraction) == 4
+    return child
+
+
 def test_a_run_killed_half_way_resumes_without_repeating_an_answered_call(
     document: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     out = tmp_path / "out.json"
     model = CountingModel()
     model.hold.set()
-    argv = [sys.executable, "-m", "agentic_chunking", "chunk", str(document), "-o", str(out)]
-    argv += [*ONE_A_BATCH, "--max-concurrency", "1"]
     with FakeMessagesServer(handler=model) as server:
-        server._httpd.handle_error = lambda request, address: None  # type: ignore[method-assign]
-        child = subprocess.Popen(
-            argv,
-            env={**os.environ, **_environment(server)},
-            cwd=REPO,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        deadline = time.monotonic() + 120
-        while len(model.extraction) < 4 and time.monotonic() < deadline:  # 3 answered, 1 held
-            time.sleep(0.05)
-        assert len(model.extraction) == 4
+        child = _chunk_held_at_the_fourth_call(document, out, server, model)
         child.send_signal(signal.SIGKILL)  # no chance to clean up: the hardest stop
         child.communicate(timeout=60)
         model.released.set()
@@ -131,22 +140,8 @@ def test_a_run_stopped_half_way_names_resume_in_its_one_line(
     out = tmp_path / "out.json"
     model = CountingModel()
     model.hold.set()
-    argv = [sys.executable, "-m", "agentic_chunking", "chunk", str(document), "-o", str(out)]
-    argv += [*ONE_A_BATCH, "--max-concurrency", "1"]
     with FakeMessagesServer(handler=model) as server:
-        server._httpd.handle_error = lambda request, address: None  # type: ignore[method-assign]
-        child = subprocess.Popen(
-            argv,
-            env={**os.environ, **_environment(server)},
-            cwd=REPO,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        deadline = time.monotonic() + 120
-        while len(model.extraction) < 4 and time.monotonic() < deadline:  # 3 answered, 1 held
-            time.sleep(0.05)
-        assert len(model.extraction) == 4
+        child = _chunk_held_at_the_fourth_call(document, out, server, model)
         child.send_signal(stop)
         _, err = child.communicate(timeout=60)
         model.released.set()
